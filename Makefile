@@ -1,0 +1,59 @@
+# mcp-hints — every target does its own set-up, so a fresh Debian 12 machine needs only
+# `make demo` and `make test`.
+SHELL := /bin/bash
+BUILD ?= build
+JOBS ?= $(shell nproc)
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+# Debian packages the build and tests need (checked one by one, installed only when missing).
+DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboost-program-options-dev libgtest-dev libgmock-dev
+# Extra packages only the benchmarks need.
+BENCH_PACKAGES := python3-jsonschema time
+VALIJSON_DIR := $(BUILD)/third_party/valijson
+VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
+
+.PHONY: all deps deps-debian deps-node build test demo bench clean
+
+all: build
+
+deps: deps-debian $(VALIJSON_STAMP) deps-node
+
+deps-debian:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# valijson is header-only; its Debian package drags in Qt, Poco and MariaDB, so only its
+# headers are unpacked into the build tree.
+$(VALIJSON_STAMP):
+	@mkdir -p $(VALIJSON_DIR)/deb
+	@cd $(VALIJSON_DIR)/deb && rm -f *.deb && (apt-get download libvalijson-dev >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && apt-get download libvalijson-dev))
+	@dpkg-deb -x $(VALIJSON_DIR)/deb/libvalijson-dev_*.deb $(VALIJSON_DIR)/root
+	@touch $@
+
+# The second schema validator (ajv) and later the interop peers, pinned by package-lock.json.
+deps-node:
+	@if command -v npm >/dev/null 2>&1; then \
+	  if [ ! -d node/node_modules ] || [ node/package-lock.json -nt node/node_modules/.package-lock.json ]; then \
+	    echo "deps: npm ci in node/"; (cd node && npm ci --no-audit --no-fund --loglevel=error); \
+	  fi; \
+	else echo "deps: npm not found; the ajv cross-check and interop tests will report themselves skipped"; fi
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench
+
+demo: build
+	@bash examples/demo.sh $(BUILD)/bin/mcp-hints
+
+bench: build
+	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
+	@bash bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

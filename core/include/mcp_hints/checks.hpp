@@ -1,0 +1,55 @@
+#pragma once
+// The registry of lint checks: each a stable id, a level, the proposal section it enforces, and
+// a function that inspects one tool.
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/findings.hpp"
+#include "mcp_hints/hint_model.hpp"
+#include "mcp_hints/schema_registry.hpp"
+#include "mcp_hints/vocabulary.hpp"
+
+namespace mcp_hints {
+
+struct CheckInfo {
+  std::string_view id;
+  Level level;
+  std::string_view proposal;  // proposal and section
+  std::string_view summary;   // one line: what the check expects
+};
+
+// Everything a check may look at for one tool.
+struct ToolContext {
+  const nlohmann::json& tool;
+  const ToolHints& hints;
+  const Vocabulary& vocabulary;
+  const SchemaRegistry& schemas;
+  std::string_view spec_revision;
+};
+
+// Collects findings of one check on one tool; pointers are relative to the tool.
+class FindingSink {
+ public:
+  using Emit = std::function<void(const CheckInfo&, std::string pointer, std::string message)>;
+  FindingSink(const CheckInfo& check, const Emit& emit) : check_(check), emit_(emit) {}
+  void report(std::string pointer, std::string message) const { emit_(check_, std::move(pointer), std::move(message)); }
+
+ private:
+  const CheckInfo& check_;
+  const Emit& emit_;
+};
+
+struct Check {
+  CheckInfo info;
+  void (*run)(const ToolContext&, const FindingSink&);
+};
+
+// Every lint check, in a stable order.
+std::span<const Check> lint_checks();
+const Check* find_check(std::string_view id);
+
+}  // namespace mcp_hints

@@ -1,0 +1,28 @@
+#pragma once
+// What a check reports, and how severe it is.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mcp_hints {
+
+// Ordered by severity. The level of a check follows the proposal's words: MUST or a
+// contradiction between hints -> error, SHOULD -> warning, MAY or advice -> info.
+enum class Level { info, warning, error };
+
+std::string_view level_name(Level level);
+std::optional<Level> parse_level(std::string_view name);
+
+struct Finding {
+  std::string check;     // stable id, "area.name"
+  Level level;
+  std::string file;      // the input it came from ("-" for stdin)
+  std::string tool;      // tool name, or "" when the tool has none
+  std::string pointer;   // JSON pointer into the input document
+  std::size_t line = 0;  // line where the tool starts, 0 when unknown
+  std::string message;   // what was expected and what was seen
+  std::string proposal;  // the proposal and section enforced
+};
+
+}  // namespace mcp_hints

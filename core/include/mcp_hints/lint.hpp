@@ -1,0 +1,63 @@
+#pragma once
+// Linting saved tools/list results: every check on every tool, file by file.
+#include <cstddef>
+#include <functional>
+#include <istream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/checks.hpp"
+#include "mcp_hints/findings.hpp"
+#include "mcp_hints/json_input.hpp"
+
+namespace mcp_hints {
+
+struct LintOptions {
+  std::string spec_revision = "2025-11-25";
+  InputLimits limits;
+  // Called after each tool (file, tools done in that file), e.g. to show progress.
+  std::function<void(const std::string&, std::size_t)> progress;
+};
+
+struct FileResult {
+  std::string file;
+  std::size_t tool_count = 0;
+  std::optional<std::string> error;  // set when the file could not be read as a tool list
+  std::vector<std::string> tool_names;  // in document order (for per-tool reports)
+};
+
+struct LintReport {
+  std::string spec_revision;
+  std::vector<FileResult> files;
+  std::vector<Finding> findings;
+
+  std::size_t tool_count() const;
+  std::size_t count(Level level) const;
+  bool has_input_error() const;
+  // True when some finding is at or above the level (nullopt: never fail on findings).
+  bool fails(std::optional<Level> fail_on) const;
+};
+
+class Linter {
+ public:
+  // Throws std::invalid_argument for an unknown specification revision.
+  explicit Linter(LintOptions options);
+
+  // Lints one tool; pointer and line say where it stands in its file.
+  void lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer, std::size_t line,
+                 std::vector<Finding>& out) const;
+  // Lints a whole document read from a stream; input errors end up in the FileResult.
+  FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
+  // Lints files by path ("-" is standard input).
+  LintReport lint_files(const std::vector<std::string>& paths) const;
+
+  const LintOptions& options() const { return options_; }
+
+ private:
+  LintOptions options_;
+};
+
+}  // namespace mcp_hints

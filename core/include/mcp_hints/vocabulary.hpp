@@ -1,0 +1,87 @@
+#pragma once
+// The crosswalk (schemas/vocabulary.json) as typed data: facets, vocabulary revisions, fields.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints {
+
+struct Facet {
+  std::string name;
+  std::string kind;                   // "enum", "set" or "integer"
+  std::vector<nlohmann::json> values; // least to most cautious ("enum", "set")
+  std::string description;
+
+  // Position of a value in the caution order; -1 when the value is not one of the facet's.
+  int rank(const nlohmann::json& value) const;
+};
+
+struct FacetValue {
+  std::string facet;
+  nlohmann::json value;  // "*" means: the field's own value
+};
+
+struct Condition {
+  nlohmann::json::json_pointer pointer;
+  nlohmann::json equals;
+  nlohmann::json when_absent;  // the specification default of the other field
+};
+
+struct Field {
+  std::string vocabulary;
+  std::string key;
+  std::string pointer_text;
+  nlohmann::json::json_pointer pointer;
+  std::string section;
+  std::optional<nlohmann::json> default_value;  // the specification's default, if any
+  std::optional<Condition> meaningful_when;
+  bool set_valued = false;                       // a value or an array of values
+  std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
+  bool is_message_field = false;                 // lives on requests/results, not on tools
+
+  // The facet values one element of this field's value asserts; nullopt if the value is unknown.
+  std::optional<std::vector<FacetValue>> facet_values(const nlohmann::json& element) const;
+};
+
+struct VocabularyRevision {
+  std::string id;
+  std::string revision;
+  std::string title;
+  std::string status;
+  std::string source;
+  std::string schema;            // file name in schemas/
+  std::string meta_reservation;  // spec only: "any-label" or "second-label"
+  std::string scope;             // "tool" or "message"
+
+  std::string ref() const { return id + "@" + revision; }
+};
+
+class Vocabulary {
+ public:
+  // The crosswalk compiled into the library.
+  static const Vocabulary& builtin();
+  explicit Vocabulary(const nlohmann::json& document);
+
+  const std::map<std::string, Facet>& facets() const { return facets_; }
+  const Facet& facet(std::string_view name) const;
+  const std::vector<VocabularyRevision>& revisions() const { return revisions_; }
+  const std::vector<Field>& fields() const { return fields_; }
+  const VocabularyRevision* revision(std::string_view id, std::string_view revision) const;
+  std::vector<std::string> spec_revisions() const;
+  // The revision of a vocabulary a lint run applies (the chosen one for the specification).
+  const VocabularyRevision& active_revision(std::string_view id, std::string_view spec_revision) const;
+  // The lowest result-sensitivity level a returned data class allows, if it constrains one.
+  std::optional<std::string> minimum_result_sensitivity(std::string_view data_class) const;
+
+ private:
+  std::map<std::string, Facet> facets_;
+  std::vector<VocabularyRevision> revisions_;
+  std::vector<Field> fields_;
+  std::map<std::string, std::string> data_class_minimum_;
+};
+
+}  // namespace mcp_hints

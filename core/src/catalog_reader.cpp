@@ -1,0 +1,291 @@
+#include "mcp_hints/catalog_reader.hpp"
+
+#include <iterator>
+#include <vector>
+
+namespace mcp_hints {
+namespace {
+
+using json = nlohmann::json;
+
+// Counts lines and bytes as the parser reads, and reports the end of input once the byte limit
+// is passed (the reader then says why the input ended).
+class CountingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+
+  struct State {
+    std::size_t line = 1;
+    std::size_t bytes = 0;
+    std::size_t max_bytes = 0;
+    bool over_limit = false;
+  };
+
+  CountingIterator() = default;
+  CountingIterator(std::istreambuf_iterator<char> it, State* state) : it_(it), state_(state) {}
+
+  char operator*() const { return *it_; }
+  CountingIterator& operator++() {
+    if (*it_ == '\n') ++state_->line;
+    ++it_;
+    if (++state_->bytes > state_->max_bytes) state_->over_limit = true;
+    return *this;
+  }
+  bool operator==(const CountingIterator& other) const {
+    return at_end() == other.at_end();
+  }
+
+ private:
+  bool at_end() const { return state_ == nullptr || state_->over_limit || it_ == std::istreambuf_iterator<char>(); }
+  std::istreambuf_iterator<char> it_;
+  State* state_ = nullptr;
+};
+
+// A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
+class CatalogHandler : public nlohmann::json_sax<json> {
+ public:
+  CatalogHandler(const InputLimits& limits, const CountingIterator::State& state,
+                 const std::function<void(CatalogTool&&)>& on_tool)
+      : limits_(limits), state_(state), on_tool_(on_tool) {}
+
+  // Frames of the document outside the tool being built.
+  struct Frame {
+    bool is_array;
+    std::string key;       // current member name (objects)
+    std::size_t index = 0; // next element index (arrays)
+  };
+
+  bool null() override { return value(json(nullptr)); }
+  bool boolean(bool v) override { return value(json(v)); }
+  bool number_integer(number_integer_t v) override { return value(json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return value(json(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return value(json(v)); }
+  bool string(string_t& v) override { return value(json(std::move(v))); }
+  bool binary(binary_t& v) override { return value(json::binary(std::move(v))); }
+
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool key(string_t& k) override {
+    if (!building_.empty()) {
+      pending_key_ = std::move(k);
+      return true;
+    }
+    frames_.back().key = std::move(k);
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+    std::string what = ex.what();
+    if (auto at = what.find("parse error"); at != std::string::npos) what = what.substr(at);
+    error_ = "not valid JSON: " + what;
+    return false;
+  }
+
+  const std::string& error() const { return error_; }
+  const std::string& error_pointer() const { return error_pointer_; }
+  bool saw_tools() const { return tools_found_; }
+  CatalogShape shape() const { return shape_; }
+  std::size_t tool_count() const { return tool_count_; }
+  const json& rpc_error() const { return rpc_error_; }
+  bool root_is_object() const { return root_kind_ == 1; }
+  bool root_seen() const { return root_kind_ != 0; }
+  const std::vector<std::string>& root_keys() const { return root_keys_; }
+  bool tools_not_array() const { return tools_not_array_; }
+
+ private:
+  std::string pointer() const {
+    std::string p;
+    for (const auto& f : frames_)
+      p += "/" + (f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key));
+    return p;
+  }
+
+  // Where the tools array sits: [] (bare array), ["tools"], or ["result","tools"].
+  bool at_tools_array() const {
+    if (frames_.empty()) return false;
+    if (frames_.size() == 1 && frames_[0].is_array) return true;
+    if (frames_.size() == 2 && !frames_[0].is_array && frames_[1].is_array) return frames_[0].key == "tools";
+    if (frames_.size() == 3 && !frames_[0].is_array && !frames_[1].is_array && frames_[2].is_array)
+      return frames_[0].key == "result" && frames_[1].key == "tools";
+    return false;
+  }
+
+  std::size_t depth() const { return frames_.size() + building_.size(); }
+
+  bool fail_depth() {
+    error_ = "nesting deeper than " + std::to_string(limits_.max_depth) + " levels";
+    error_pointer_ = pointer();
+    return false;
+  }
+
+  bool open(bool is_array) {
+    if (depth() + 1 > limits_.max_depth) return fail_depth();
+    if (!building_.empty()) {
+      json* made = insert(is_array ? json::array() : json::object());
+      building_.push_back(made);
+      return true;
+    }
+    if (frames_.empty()) {
+      root_kind_ = is_array ? 2 : 1;
+    } else if (at_tools_array()) {
+      start_tool(is_array ? json::array() : json::object());
+      return true;
+    } else if (capture_rpc_error()) {
+      rpc_building_ = true;
+      tool_ = is_array ? json::array() : json::object();
+      building_.push_back(&tool_);
+      return true;
+    }
+    note_member(is_array);
+    frames_.push_back(Frame{is_array, {}, 0});
+    if (is_array && at_tools_array()) {
+      tools_found_ = true;
+      shape_ = frames_.size() == 1 ? CatalogShape::bare_array
+               : frames_.size() == 2 ? CatalogShape::list_result
+                                     : CatalogShape::jsonrpc_response;
+    }
+    return true;
+  }
+
+  // Notes facts about the root object's members for a clear error when no tools array is found.
+  void note_member(bool is_array) {
+    if (frames_.size() == 1 && !frames_[0].is_array) {
+      root_keys_.push_back(frames_[0].key);
+      if (frames_[0].key == "tools" && !is_array) tools_not_array_ = true;
+    }
+    if (frames_.size() == 2 && frames_[0].key == "result" && !frames_[0].is_array && frames_[1].key == "tools" &&
+        !is_array)
+      tools_not_array_ = true;
+  }
+
+  bool capture_rpc_error() const { return frames_.size() == 1 && !frames_[0].is_array && frames_[0].key == "error"; }
+
+  bool close() {
+    if (!building_.empty()) {
+      building_.pop_back();
+      if (building_.empty()) finish_built();
+      return true;
+    }
+    frames_.pop_back();
+    if (!frames_.empty() && frames_.back().is_array) ++frames_.back().index;
+    return true;
+  }
+
+  bool value(json&& v) {
+    if (!building_.empty()) {
+      insert(std::move(v));
+      return true;
+    }
+    if (frames_.empty()) {
+      root_kind_ = 3;
+      return true;
+    }
+    if (at_tools_array()) {
+      start_tool(std::move(v));
+      finish_built();
+      return true;
+    }
+    if (capture_rpc_error()) rpc_error_ = std::move(v);
+    note_member(false);
+    if (frames_.back().is_array) ++frames_.back().index;
+    return true;
+  }
+
+  json* insert(json&& v) {
+    json& parent = *building_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    json& slot = parent[pending_key_];
+    slot = std::move(v);
+    return &slot;
+  }
+
+  void start_tool(json&& v) {
+    tool_pointer_ = pointer();
+    tool_line_ = state_.line;
+    tool_ = std::move(v);
+    if (tool_.is_structured()) building_.push_back(&tool_);
+  }
+
+  void finish_built() {
+    if (rpc_building_) {
+      rpc_building_ = false;
+      rpc_error_ = std::move(tool_);
+      frames_.back().key.clear();
+      return;
+    }
+    auto& array = frames_.back();
+    on_tool_(CatalogTool{std::move(tool_), tool_pointer_, array.index, tool_line_});
+    tool_ = json();
+    ++array.index;
+    ++tool_count_;
+  }
+
+  const InputLimits& limits_;
+  const CountingIterator::State& state_;
+  const std::function<void(CatalogTool&&)>& on_tool_;
+  std::vector<Frame> frames_;
+  std::vector<json*> building_;
+  std::string pending_key_;
+  json tool_;
+  std::string tool_pointer_;
+  std::size_t tool_line_ = 0;
+  std::size_t tool_count_ = 0;
+  bool tools_found_ = false;
+  bool tools_not_array_ = false;
+  bool rpc_building_ = false;
+  CatalogShape shape_ = CatalogShape::bare_array;
+  json rpc_error_;
+  int root_kind_ = 0;  // 0 none, 1 object, 2 array, 3 scalar
+  std::vector<std::string> root_keys_;
+  std::string error_;
+  std::string error_pointer_;
+};
+
+std::string list_keys(const std::vector<std::string>& keys) {
+  if (keys.empty()) return "an empty object";
+  std::string out = "members ";
+  for (std::size_t i = 0; i < keys.size() && i < 6; ++i) out += (i ? ", " : "") + ("\"" + keys[i] + "\"");
+  if (keys.size() > 6) out += ", …";
+  return out;
+}
+
+}  // namespace
+
+CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
+                            const std::function<void(CatalogTool&&)>& on_tool) {
+  CountingIterator::State state;
+  state.max_bytes = limits.max_bytes;
+  CatalogHandler handler(limits, state, on_tool);
+  CountingIterator first(std::istreambuf_iterator<char>(in), &state);
+  CountingIterator last;
+  const bool ok = nlohmann::json::sax_parse(first, last, &handler);
+  if (state.over_limit)
+    throw InputError("input is larger than the limit of " + std::to_string(limits.max_bytes) + " bytes");
+  if (!ok) throw InputError(handler.error(), handler.error_pointer(), state.line);
+  if (!handler.rpc_error().is_null()) {
+    const auto& e = handler.rpc_error();
+    std::string detail = e.is_object() ? e.value("message", std::string("no message")) : e.dump();
+    std::string code = e.is_object() && e.contains("code") ? e["code"].dump() + " " : "";
+    throw InputError("the document is a JSON-RPC error response (" + code + detail + "), not a tools/list result",
+                     "/error");
+  }
+  if (!handler.saw_tools()) {
+    if (handler.tools_not_array()) throw InputError("the tools member is not an array", "/tools");
+    if (!handler.root_is_object())
+      throw InputError("not a tools/list result: expected an object with a tools array, or an array of tools");
+    throw InputError("not a tools/list result: no tools array at /tools or /result/tools (found " +
+                     list_keys(handler.root_keys()) + ")");
+  }
+  return CatalogSummary{handler.shape(), handler.tool_count()};
+}
+
+}  // namespace mcp_hints

@@ -1,0 +1,350 @@
+#include "mcp_hints/checks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "mcp_hints/json_input.hpp"
+
+namespace mcp_hints {
+namespace {
+
+using json = nlohmann::json;
+
+// A value as a message shows it: compact JSON, cut short when long.
+std::string shown(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 80) text = text.substr(0, 77) + "...";
+  return text;
+}
+
+// "annotations.category (risk-metadata@sep-2793) = \"destroy\""
+std::string said(const Claim& claim) { return describe_source(claim.source) + " = " + shown(claim.source.raw); }
+
+const Claim* first_of(const ToolHints& hints, std::string_view facet, std::initializer_list<json> values) {
+  for (const auto& v : values)
+    if (const auto* c = hints.asserting(facet, v)) return c;
+  return nullptr;
+}
+
+bool is_spec(const Claim& c) { return c.source.field->vocabulary == "spec"; }
+
+// ---- schema checks: one per vocabulary, against the schema of its active revision ----------
+
+template <const std::string_view& Vocabulary>
+void schema_check(const ToolContext& ctx, const FindingSink& sink) {
+  // A tool that is not an object is the specification schema's finding alone.
+  if (Vocabulary != "spec" && !ctx.tool.is_object()) return;
+  const auto& rev = ctx.vocabulary.active_revision(Vocabulary, ctx.spec_revision);
+  for (const auto& v : ctx.schemas.validate(rev.schema, ctx.tool)) {
+    std::string message = v.message;
+    if (!message.empty() && message.back() == '.') message.pop_back();
+    const json* value = nullptr;
+    try {
+      value = &ctx.tool.at(json::json_pointer(v.pointer));
+    } catch (const json::exception&) {
+    }
+    std::string where = v.pointer.empty() ? "the tool" : v.pointer;
+    const bool about_name = message.rfind("the member name", 0) == 0;
+    sink.report(v.pointer, where + " does not match " + rev.ref() + ": " + message +
+                               (value && !v.pointer.empty() && !about_name ? " (seen " + shown(*value) + ")" : ""));
+  }
+}
+
+constexpr std::string_view kSpec = "spec";
+constexpr std::string_view kPolicyHints = "policy-hints";
+constexpr std::string_view kRiskMetadata = "risk-metadata";
+constexpr std::string_view kActionSecurity = "action-security";
+constexpr std::string_view kAgencyHint = "agency-hint";
+
+// ---- consistency across vocabularies ----------------------------------------------------------
+
+void readonly_contradiction(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* ro = ctx.hints.claim_of("spec", "readOnlyHint");
+  if (!ro || ro->value != "read") return;
+  for (const auto& c : ctx.hints.claims) {
+    if (c.defaulted || is_spec(c)) continue;
+    const bool writes = c.facet == "effect" && (c.value == "write" || c.value == "delete");
+    const bool changes = c.facet == "outcome" && (c.value == "consequential" || c.value == "irreversible");
+    if (writes || changes)
+      sink.report(c.source.pointer, "readOnlyHint is true (the tool does not modify its environment) but " +
+                                        said(c) + " says it " +
+                                        (writes ? "writes or deletes" : "changes state with real consequences"));
+  }
+}
+
+void destructive_contradiction(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* d = ctx.hints.claim_of("spec", "destructiveHint");
+  if (!d || d->value != "write") return;  // destructiveHint false: only additive updates
+  for (const auto& c : ctx.hints.claims) {
+    if (c.defaulted || is_spec(c)) continue;
+    if ((c.facet == "effect" && c.value == "delete") || (c.facet == "reversibility" && c.value == "none"))
+      sink.report(c.source.pointer, "destructiveHint is false (only additive updates) but " + said(c) +
+                                        " says the tool deletes or cannot be undone");
+  }
+}
+
+void readonly_and_destructive(const ToolContext& ctx, const FindingSink& sink) {
+  const auto& a = ctx.tool.is_object() ? ctx.tool.value("annotations", json()) : json();
+  if (!a.is_object()) return;
+  if (a.value("readOnlyHint", json()) == true && a.value("destructiveHint", json()) == true)
+    sink.report("/annotations/destructiveHint",
+                "readOnlyHint and destructiveHint are both true; destructiveHint is meaningful only when "
+                "readOnlyHint is false, so clients ignore it: say which one is meant");
+}
+
+void idempotency_retry_unsafe(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* p1 = ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent");
+  const Claim* spec = ctx.hints.claim_of("spec", "idempotentHint");
+  if (p1 && spec && p1->value == true && spec->value == false)
+    sink.report(p1->source.pointer,
+                "mcp.dev/idempotent is true (same input, same result) but idempotentHint is false (a repeated "
+                "call has additional effects): a router retrying on mcp.dev/idempotent would repeat those effects");
+}
+
+void idempotency_meanings_differ(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* p1 = ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent");
+  const Claim* spec = ctx.hints.claim_of("spec", "idempotentHint");
+  if (p1 && spec && p1->value == false && spec->value == true)
+    sink.report(p1->source.pointer,
+                "idempotentHint is true (no additional effect when repeated) and mcp.dev/idempotent is false "
+                "(results may differ): consistent only because the two keys mean different things");
+}
+
+void confirmation_missing(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* trigger = nullptr;
+  for (const auto& c : ctx.hints.claims) {
+    if (c.defaulted || is_spec(c)) continue;  // destructiveHint alone is the spec's default reading
+    if ((c.facet == "effect" && c.value == "delete") || (c.facet == "outcome" && c.value == "irreversible") ||
+        (c.facet == "risk" && c.value == "critical")) {
+      trigger = &c;
+      break;
+    }
+  }
+  if (!trigger || first_of(ctx.hints, "confirmation", {"single", "multi"})) return;
+  const Claim* declined = ctx.hints.asserting("confirmation", "none");
+  sink.report(declined ? declined->source.pointer : "/_meta",
+              said(*trigger) + " marks the tool destructive, but " +
+                  (declined ? said(*declined) : std::string("no confirmation is declared")) +
+                  "; expected mcp.dev/requiresConfirmation true or approvalRecommendation single or multi");
+}
+
+void confirmation_contradiction(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* none = ctx.hints.asserting("confirmation", "none");
+  const Claim* some = first_of(ctx.hints, "confirmation", {"single", "multi"});
+  if (none && some)
+    sink.report(none->source.pointer, said(*none) + " asks for no confirmation but " + said(*some) + " asks for it");
+}
+
+void risk_understated(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* low = ctx.hints.asserting("risk", "low");
+  if (!low) return;
+  const Claim* category = ctx.hints.claim_of("risk-metadata", "category");
+  if (category && category->source.raw == "destroy")
+    sink.report(low->source.pointer, "riskLevel is low but " + said(*category) + " destroys: expected high or critical");
+  if (const Claim* wide = first_of(ctx.hints, "blast-radius", {"organization", "global"}))
+    sink.report(low->source.pointer,
+                "riskLevel is low but " + said(*wide) + " reaches a whole organization or more: expected medium or higher");
+}
+
+void open_world_contradiction(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* closed = ctx.hints.claim_of("spec", "openWorldHint");
+  if (!closed || closed->value != false) return;
+  if (const Claim* c = ctx.hints.asserting("effect", "external"))
+    sink.report(c->source.pointer, "openWorldHint is false (closed domain) but " + said(*c) + " acts on external systems");
+  if (const Claim* c = ctx.hints.asserting("destination", "public"))
+    sink.report(c->source.pointer, "openWorldHint is false (closed domain) but " + said(*c) +
+                                       " sends input to publicly accessible systems");
+}
+
+void result_sensitivity_understated(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* level = ctx.hints.claim_of("policy-hints", "mcp.dev/resultSensitivity");
+  if (!level) return;
+  const auto& scale = ctx.vocabulary.facet("result-sensitivity");
+  for (const Claim* data : ctx.hints.asserted("result-data")) {
+    auto minimum = ctx.vocabulary.minimum_result_sensitivity(data->value.get<std::string>());
+    if (minimum && scale.rank(level->value) < scale.rank(*minimum))
+      sink.report(level->source.pointer, "mcp.dev/resultSensitivity is " + shown(level->value) + " but " +
+                                             said(*data) + " returns " + data->value.get<std::string>() +
+                                             " data, which is never less than " + *minimum);
+  }
+}
+
+// _meta prefixes: 2025-06-18 reserves any prefix with mcp or modelcontextprotocol in a label
+// other than the last; 2025-11-25 and later reserve those whose second label is one of them.
+std::vector<std::string> prefix_labels(std::string_view key) {
+  std::vector<std::string> labels;
+  auto slash = key.find('/');
+  if (slash == std::string_view::npos) return labels;
+  std::string_view prefix = key.substr(0, slash);
+  std::size_t start = 0;
+  while (start <= prefix.size()) {
+    auto dot = prefix.find('.', start);
+    labels.emplace_back(prefix.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return labels;
+}
+
+bool is_mcp_label(std::string_view label) { return label == "mcp" || label == "modelcontextprotocol"; }
+
+bool reserved_under(std::string_view rule, std::string_view key) {
+  const auto labels = prefix_labels(key);
+  if (rule == "second-label") return labels.size() >= 2 && is_mcp_label(labels[1]);
+  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+    if (is_mcp_label(labels[i])) return true;
+  return false;
+}
+
+// _meta keys a vocabulary of the crosswalk defines: they are what proposals ask servers to send.
+bool is_vocabulary_key(const Vocabulary& vocabulary, const std::string& key) {
+  const std::string pointer = "/_meta/" + escape_pointer_token(key);
+  return std::any_of(vocabulary.fields().begin(), vocabulary.fields().end(),
+                     [&](const Field& f) { return f.pointer_text == pointer; });
+}
+
+template <bool Legacy>
+void meta_prefix(const ToolContext& ctx, const FindingSink& sink) {
+  if (!ctx.tool.is_object()) return;
+  auto meta = ctx.tool.find("_meta");
+  if (meta == ctx.tool.end() || !meta->is_object()) return;
+  const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
+  for (const auto& [key, value] : meta->items()) {
+    const bool now = reserved_under(rule, key);
+    const bool legacy = reserved_under("any-label", key);
+    const std::string pointer = "/_meta/" + escape_pointer_token(key);
+    if (!Legacy && now) {
+      if (is_vocabulary_key(ctx.vocabulary, key)) {
+        sink.report(pointer, "the _meta key \"" + key + "\" has a prefix MCP " + std::string(ctx.spec_revision) +
+                                 " reserves for itself; the proposal uses it, but servers must not: "
+                                 "mirror it under your own reverse-DNS prefix");
+      } else {
+        sink.report(pointer, "the _meta key \"" + key + "\" has a prefix MCP " + std::string(ctx.spec_revision) +
+                                 " reserves for itself; use your own reverse-DNS prefix (com.example/...)");
+      }
+    } else if (Legacy && !now && legacy) {
+      sink.report(pointer, "the _meta key \"" + key +
+                               "\" has a prefix that revision 2025-06-18 reserves for MCP (mcp or "
+                               "modelcontextprotocol before the last label); peers on that revision treat it as "
+                               "MCP's own");
+    }
+  }
+}
+
+// The keys of the specification's ToolAnnotations: its hint fields in the crosswalk, and title.
+std::set<std::string> spec_annotation_keys(const Vocabulary& vocabulary) {
+  std::set<std::string> out{"title"};
+  for (const auto& field : vocabulary.fields())
+    if (field.vocabulary == "spec") out.insert(field.key);
+  return out;
+}
+
+void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
+  if (!ctx.tool.is_object()) return;
+  auto annotations = ctx.tool.find("annotations");
+  if (annotations == ctx.tool.end() || !annotations->is_object()) return;
+  const auto spec_keys = spec_annotation_keys(ctx.vocabulary);
+  std::vector<std::string> dropped;
+  auto meta = ctx.tool.find("_meta");
+  for (const auto& [key, value] : annotations->items()) {
+    if (spec_keys.count(key)) continue;
+    bool mirrored = false;
+    if (meta != ctx.tool.end() && meta->is_object()) {
+      for (const auto& [mkey, mvalue] : meta->items()) {
+        auto slash = mkey.rfind('/');
+        if (slash != std::string::npos && mkey.substr(slash + 1) == key) mirrored = true;
+      }
+    }
+    if (!mirrored) dropped.push_back(key);
+  }
+  if (dropped.empty()) return;
+  std::string list;
+  for (const auto& k : dropped) list += (list.empty() ? "" : ", ") + k;
+  sink.report("/annotations", "annotations." + list + (dropped.size() == 1 ? " is" : " are") +
+                                  " not defined by the specification; SDK clients (the official TypeScript and "
+                                  "Python SDKs) drop unknown annotation keys, so no client decision sees " +
+                                  (dropped.size() == 1 ? "it" : "them") +
+                                  ": mirror each in _meta under your own prefix, e.g. _meta[\"com.example/" +
+                                  dropped.front() + "\"]");
+}
+
+void agency_destructive_unconfirmed(const ToolContext& ctx, const FindingSink& sink) {
+  const Claim* agency = ctx.hints.asserting("agency", true);
+  const Claim* destructive = ctx.hints.asserting("effect", "delete");
+  if (!agency || !destructive || first_of(ctx.hints, "confirmation", {"single", "multi"})) return;
+  sink.report(agency->source.pointer, "agencyHint is true and " + said(*destructive) +
+                                          ": an agentic, destructive tool is a candidate for stricter "
+                                          "human-in-the-loop control, yet no confirmation is declared");
+}
+
+constexpr std::array<Check, 19> kChecks = {{
+    {{"schema.spec-tool", Level::error, "MCP specification (chosen revision): Tool, ToolAnnotations, _meta key names",
+      "the tool matches the specification's Tool schema"},
+     &schema_check<kSpec>},
+    {{"schema.policy-hints", Level::error, "proposal 1 (policy hints): Proposed hints",
+      "mcp.dev/* keys in _meta have the proposal's types and values"},
+     &schema_check<kPolicyHints>},
+    {{"schema.risk-metadata", Level::error, "SEP-2793: What it adds",
+      "riskLevel, category, blastRadius, reversibility, sideEffects, approvalRecommendation, minTrustLevel are well-typed"},
+     &schema_check<kRiskMetadata>},
+    {{"schema.action-security", Level::error, "Action Security Metadata: Specification; Appendix",
+      "inputMetadata and returnMetadata have the proposal's keys and values"},
+     &schema_check<kActionSecurity>},
+    {{"schema.agency-hint", Level::error, "SEP-1938: New annotation", "agencyHint is a boolean"},
+     &schema_check<kAgencyHint>},
+    {{"hints.readonly-contradiction", Level::error, "MCP specification: ToolAnnotations.readOnlyHint",
+      "a read-only tool claims no writing or deleting effect and no consequential or irreversible outcome"},
+     &readonly_contradiction},
+    {{"hints.destructive-contradiction", Level::error, "MCP specification: ToolAnnotations.destructiveHint",
+      "a tool with destructiveHint false claims no delete effect or category and no reversibility none"},
+     &destructive_contradiction},
+    {{"hints.readonly-and-destructive", Level::warning, "MCP specification: ToolAnnotations.destructiveHint",
+      "readOnlyHint and destructiveHint are not both true (the latter would be ignored)"},
+     &readonly_and_destructive},
+    {{"idempotency.retry-unsafe", Level::warning, "proposal 1: idempotent; MCP specification: idempotentHint",
+      "mcp.dev/idempotent is not true where idempotentHint says repeated calls have effects"},
+     &idempotency_retry_unsafe},
+    {{"idempotency.meanings-differ", Level::info, "proposal 1: idempotent; MCP specification: idempotentHint",
+      "notes where idempotentHint and mcp.dev/idempotent differ only because they mean different things"},
+     &idempotency_meanings_differ},
+    {{"confirmation.missing-for-destructive", Level::warning, "proposal 1: Use cases (destructive tools declare requiresConfirmation)",
+      "a delete effect, destroy category, Irreversible outcome or critical risk comes with a declared confirmation"},
+     &confirmation_missing},
+    {{"confirmation.contradiction", Level::error, "proposal 1: requiresConfirmation; SEP-2793: approvalRecommendation",
+      "requiresConfirmation and approvalRecommendation agree on whether to confirm"},
+     &confirmation_contradiction},
+    {{"risk.understated", Level::error, "SEP-2793: riskLevel, category, blastRadius",
+      "riskLevel low is not given to a destroy category or an organization or global blast radius"},
+     &risk_understated},
+    {{"open-world.contradiction", Level::error, "MCP specification: openWorldHint; proposal 1: effect; Action Security: Destination",
+      "openWorldHint false is not given to a tool with effect external or Destination Public"},
+     &open_world_contradiction},
+    {{"sensitivity.result-understated", Level::error, "proposal 1: resultSensitivity; Action Security: returnMetadata.Sensitivity",
+      "resultSensitivity public is not given to a tool returning PII, Financial, Credentials or Regulated data"},
+     &result_sensitivity_understated},
+    {{"meta.reserved-prefix", Level::error, "MCP specification (chosen revision): General fields, _meta",
+      "_meta keys do not use a prefix the chosen revision reserves for MCP"},
+     &meta_prefix<false>},
+    {{"meta.legacy-reserved-prefix", Level::warning, "MCP specification 2025-06-18: General fields, _meta",
+      "_meta keys do not use a prefix that revision 2025-06-18 reserves (mcp.dev/ among them)"},
+     &meta_prefix<true>},
+    {{"placement.annotation-only", Level::warning, "MCP specification: ToolAnnotations; SDK behaviour",
+      "hints outside the specification's ToolAnnotations keys are mirrored in _meta, where SDK clients keep them"},
+     &annotation_only},
+    {{"agency.destructive-unconfirmed", Level::info, "SEP-1938: Guidance for clients",
+      "an agentic tool with a destructive effect declares a confirmation"},
+     &agency_destructive_unconfirmed},
+}};
+
+}  // namespace
+
+std::span<const Check> lint_checks() { return kChecks; }
+
+const Check* find_check(std::string_view id) {
+  for (const auto& c : kChecks)
+    if (c.info.id == id) return &c;
+  return nullptr;
+}
+
+}  // namespace mcp_hints

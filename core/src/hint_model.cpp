@@ -1,0 +1,133 @@
+#include "mcp_hints/hint_model.hpp"
+
+#include <algorithm>
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+const json* find(const json& tool, const json::json_pointer& pointer) {
+  // json_pointer::contains throws on some malformed paths (e.g. an array index into an object);
+  // walk by hand so any JSON value is safe.
+  const json* node = &tool;
+  json::json_pointer p = pointer;
+  std::vector<std::string> tokens;
+  while (!p.empty()) {
+    tokens.insert(tokens.begin(), p.back());
+    p.pop_back();
+  }
+  for (const auto& token : tokens) {
+    if (!node->is_object()) return nullptr;
+    auto it = node->find(token);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+  }
+  return node;
+}
+
+// Returns false when the value is not one the crosswalk knows (then nothing is claimed).
+bool add_claims(ToolHints& hints, const Field& field, const HintSource& source, const json& value, bool defaulted) {
+  std::vector<json> elements;
+  if (field.set_valued && value.is_array()) {
+    if (value.empty()) {
+      hints.unread.push_back({source, value});
+      return false;
+    }
+    elements.assign(value.begin(), value.end());
+  } else {
+    elements.push_back(value);
+  }
+  // A field is read whole or not at all: one unknown element makes the whole value unread,
+  // so a malformed hint is never half-believed.
+  std::vector<FacetValue> all;
+  for (const auto& element : elements) {
+    auto fvs = field.facet_values(element);
+    if (!fvs) {
+      hints.unread.push_back({source, value});
+      return false;
+    }
+    all.insert(all.end(), fvs->begin(), fvs->end());
+  }
+  for (auto& fv : all) hints.claims.push_back(Claim{fv.facet, std::move(fv.value), source, defaulted});
+  return true;
+}
+
+}  // namespace
+
+std::vector<const Claim*> ToolHints::asserted(std::string_view facet) const {
+  std::vector<const Claim*> out;
+  for (const auto& c : claims)
+    if (!c.defaulted && c.facet == facet) out.push_back(&c);
+  return out;
+}
+
+const Claim* ToolHints::asserting(std::string_view facet, const json& value) const {
+  for (const auto& c : claims)
+    if (!c.defaulted && c.facet == facet && c.value == value) return &c;
+  return nullptr;
+}
+
+const Claim* ToolHints::claim_of(std::string_view vocabulary_id, std::string_view key) const {
+  for (const auto& c : claims)
+    if (!c.defaulted && c.source.field->vocabulary == vocabulary_id && c.source.field->key == key) return &c;
+  return nullptr;
+}
+
+std::optional<json> ToolHints::resolved(std::string_view facet, const Vocabulary& vocabulary) const {
+  const Facet& f = vocabulary.facet(facet);
+  for (bool defaults : {false, true}) {
+    std::optional<json> best;
+    for (const auto& c : claims) {
+      if (c.facet != facet || c.defaulted != defaults) continue;
+      if (f.kind == "set") {
+        if (!best) best = json::array();
+        if (std::find(best->begin(), best->end(), c.value) == best->end()) best->push_back(c.value);
+      } else if (f.kind == "integer") {
+        if (!best || c.value > *best) best = c.value;
+      } else if (!best || f.rank(c.value) > f.rank(*best)) {
+        best = c.value;
+      }
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::string_view spec_revision) {
+  ToolHints hints;
+  for (const auto& field : vocabulary.fields()) {
+    if (field.is_message_field) continue;
+    HintSource source{&field, vocabulary.active_revision(field.vocabulary, spec_revision).ref(), field.pointer_text, {}};
+    if (field.meaningful_when) {
+      const auto& cond = *field.meaningful_when;
+      const json* other = find(tool, cond.pointer);
+      const json& effective = (other && other->is_boolean()) ? *other : cond.when_absent;
+      if (effective != cond.equals) continue;
+    }
+    // An unreadable value counts as absent, so the specification default (the cautious reading)
+    // applies to it as to a missing one.
+    const json* value = find(tool, field.pointer);
+    bool read = false;
+    if (value) {
+      source.raw = *value;
+      read = add_claims(hints, field, source, *value, false);
+    }
+    if (!read && field.default_value) {
+      source.raw = *field.default_value;
+      add_claims(hints, field, source, *field.default_value, true);
+    }
+  }
+  return hints;
+}
+
+std::string describe_source(const HintSource& source) {
+  const auto& f = *source.field;
+  const std::string key = f.vocabulary == "spec" ? "annotations." + f.key
+                          : f.pointer_text.rfind("/_meta/", 0) == 0 ? "_meta[\"" + f.key + "\"]"
+                                                                    : "annotations." + f.key;
+  return key + " (" + source.vocabulary + ")";
+}
+
+}  // namespace mcp_hints

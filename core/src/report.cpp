@@ -1,0 +1,233 @@
+#include "mcp_hints/report.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "mcp_hints/checks.hpp"
+
+namespace mcp_hints {
+namespace {
+
+using json = nlohmann::json;
+
+const char* colour_of(Level level) {
+  switch (level) {
+    case Level::error: return "\033[31m";
+    case Level::warning: return "\033[33m";
+    case Level::info: return "\033[36m";
+  }
+  return "";
+}
+
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string counts_text(std::size_t errors, std::size_t warnings, std::size_t infos) {
+  return plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
+}
+
+bool failing(const Finding& f, const ReportOptions& options) { return options.fail_on && f.level >= *options.fail_on; }
+
+// SARIF knows error, warning and note.
+const char* sarif_level(Level level) {
+  switch (level) {
+    case Level::error: return "error";
+    case Level::warning: return "warning";
+    case Level::info: return "note";
+  }
+  return "error";
+}
+
+}  // namespace
+
+std::string_view version() { return "0.1.0"; }
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // Control characters other than tab, newline and return are not allowed in XML 1.0.
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "?";
+        else out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+json report_json(const LintReport& report, const ReportOptions& options) {
+  json files = json::array();
+  for (const auto& f : report.files)
+    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"error", f.error ? json(*f.error) : json()}});
+  json findings = json::array();
+  for (const auto& f : report.findings) {
+    findings.push_back({{"check", f.check}, {"level", level_name(f.level)}, {"tool", f.tool}, {"pointer", f.pointer},
+                        {"message", f.message}, {"proposal", f.proposal}, {"file", f.file}, {"line", f.line}});
+  }
+  return {{"tool", "mcp-hints"},
+          {"version", version()},
+          {"spec_revision", report.spec_revision},
+          {"tool_count", report.tool_count()},
+          {"files", files},
+          {"findings", findings},
+          {"summary",
+           {{"error", report.count(Level::error)},
+            {"warning", report.count(Level::warning)},
+            {"info", report.count(Level::info)},
+            {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
+            {"input_errors", std::count_if(report.files.begin(), report.files.end(), [](const auto& f) { return f.error.has_value(); })},
+            {"passed", !report.fails(options.fail_on) && !report.has_input_error()}}}};
+}
+
+void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  auto paint = [&](Level level, std::string_view text) {
+    return options.color ? std::string(colour_of(level)) + std::string(text) + "\033[0m" : std::string(text);
+  };
+  auto bold = [&](std::string_view text) { return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text); };
+  for (const auto& file : report.files) {
+    if (file.error) {
+      out << file.file << ": " << paint(Level::error, "error") << ": " << *file.error << "\n";
+      continue;
+    }
+    std::vector<const Finding*> mine;
+    for (const auto& f : report.findings)
+      if (f.file == file.file) mine.push_back(&f);
+    std::size_t e = 0, w = 0, i = 0;
+    for (const auto* f : mine) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
+    out << bold(file.file) << ": " << plural(file.tool_count, "tool") << ", " << counts_text(e, w, i) << "\n";
+    // Grouped by tool in document order (findings already come in that order).
+    std::string current;
+    for (const auto* f : mine) {
+      const std::string tool_key = f->tool + "\n" + std::to_string(f->line);
+      if (tool_key != current) {
+        current = tool_key;
+        out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : f->tool);
+        if (f->line) out << "  line " << f->line;
+        out << "\n";
+      }
+      std::string level(level_name(f->level));
+      level.resize(7, ' ');
+      out << "    " << paint(f->level, level) << " " << f->check << "  " << f->pointer << "\n"
+          << "            " << f->message << "\n"
+          << "            [" << f->proposal << "]\n";
+    }
+  }
+  const bool fail = report.fails(options.fail_on) || report.has_input_error();
+  out << plural(report.files.size(), "file") << ", " << plural(report.tool_count(), "tool") << ": "
+      << counts_text(report.count(Level::error), report.count(Level::warning), report.count(Level::info)) << " — "
+      << (fail ? paint(Level::error, "FAIL") : std::string("pass")) << " (fail on "
+      << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
+}
+
+void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  json rules = json::array();
+  std::map<std::string, std::size_t> rule_index;
+  for (const auto& check : lint_checks()) {
+    rule_index[std::string(check.info.id)] = rules.size();
+    rules.push_back({{"id", check.info.id},
+                     {"name", check.info.id},
+                     {"shortDescription", {{"text", check.info.summary}}},
+                     {"fullDescription", {{"text", std::string(check.info.summary) + " [" + std::string(check.info.proposal) + "]"}}},
+                     {"defaultConfiguration", {{"level", sarif_level(check.info.level)}}},
+                     {"properties", {{"proposal", check.info.proposal}}}});
+  }
+  json results = json::array();
+  for (const auto& f : report.findings) {
+    json location = {{"physicalLocation", {{"artifactLocation", {{"uri", f.file == "-" ? "stdin" : f.file}}}}},
+                     {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
+    if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}};
+    results.push_back({{"ruleId", f.check},
+                       {"ruleIndex", rule_index[f.check]},
+                       {"level", sarif_level(f.level)},
+                       {"message", {{"text", f.message}}},
+                       {"locations", json::array({location})},
+                       {"properties", {{"tool", f.tool}, {"pointer", f.pointer}, {"proposal", f.proposal}}}});
+  }
+  json notifications = json::array();
+  for (const auto& file : report.files)
+    if (file.error)
+      notifications.push_back({{"level", "error"},
+                               {"message", {{"text", file.file + ": " + *file.error}}},
+                               {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
+  json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", version()}, {"semanticVersion", version()}, {"rules", rules}}}}},
+              {"results", results},
+              {"invocations", json::array({{{"executionSuccessful", !report.has_input_error()},
+                                            {"toolExecutionNotifications", notifications}}})},
+              {"properties", {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
+  json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  out << sarif.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+}
+
+void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  // One testsuite per file, one testcase per tool and check: a finding at or above the fail-on
+  // level is a failure, one below it is written to the testcase's output.
+  const auto checks = lint_checks();
+  std::size_t total_tests = 0, total_failures = 0, total_errors = 0;
+  std::string body;
+  for (const auto& file : report.files) {
+    std::string cases;
+    std::size_t tests = 0, failures = 0;
+    if (file.error) {
+      ++total_errors;
+      cases += "    <testcase classname=\"" + xml_escape(file.file) + "\" name=\"input\"><error message=\"" +
+               xml_escape(*file.error) + "\"/></testcase>\n";
+      tests = 1;
+    }
+    // Tools are told apart by name: findings carry the name of their tool.
+    std::map<std::string, std::map<std::string, std::vector<const Finding*>>> findings_by_tool;
+    for (const auto& f : report.findings)
+      if (f.file == file.file) findings_by_tool[f.tool][f.check].push_back(&f);
+    std::set<std::string> seen;
+    for (const auto& tool : file.tool_names) {
+      if (!seen.insert(tool).second) continue;  // duplicate names share their testcases
+      const std::string classname = xml_escape(file.file + "." + (tool.empty() ? "(unnamed tool)" : tool));
+      for (const auto& check : checks) {
+        ++tests;
+        cases += "    <testcase classname=\"" + classname + "\" name=\"" + std::string(check.info.id) + "\"";
+        auto tool_it = findings_by_tool.find(tool);
+        const std::vector<const Finding*>* found = nullptr;
+        if (tool_it != findings_by_tool.end()) {
+          auto it = tool_it->second.find(std::string(check.info.id));
+          if (it != tool_it->second.end()) found = &it->second;
+        }
+        if (!found) {
+          cases += "/>\n";
+          continue;
+        }
+        std::string text;
+        bool fail = false;
+        for (const auto* f : *found) {
+          text += std::string(level_name(f->level)) + " " + f->pointer + ": " + f->message + "\n";
+          fail = fail || failing(*f, options);
+        }
+        cases += ">";
+        if (fail) {
+          ++failures;
+          cases += "<failure type=\"" + std::string(level_name(found->front()->level)) + "\" message=\"" +
+                   xml_escape(found->front()->message) + "\">" + xml_escape(text) + "</failure>";
+        } else {
+          cases += "<system-out>" + xml_escape(text) + "</system-out>";
+        }
+        cases += "</testcase>\n";
+      }
+    }
+    total_tests += tests;
+    total_failures += failures;
+    body += "  <testsuite name=\"" + xml_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+            std::to_string(failures) + "\" errors=\"" + (file.error ? "1" : "0") + "\">\n" + cases + "  </testsuite>\n";
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"mcp-hints lint\" tests=\"" << total_tests << "\" failures=\"" << total_failures
+      << "\" errors=\"" << total_errors << "\">\n"
+      << body << "</testsuites>\n";
+}
+
+}  // namespace mcp_hints

@@ -1,0 +1,124 @@
+#include "mcp_hints/vocabulary.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "mcp_hints/embedded.hpp"
+#include "mcp_hints/json_input.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+int Facet::rank(const json& value) const {
+  auto it = std::find(values.begin(), values.end(), value);
+  return it == values.end() ? -1 : static_cast<int>(it - values.begin());
+}
+
+namespace {
+
+// Map keys are the value itself for strings and its JSON text for anything else.
+std::string map_key(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+}  // namespace
+
+std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) const {
+  if (auto it = map.find(map_key(element)); it != map.end()) return it->second;
+  if (auto any = map.find("*"); any != map.end()) {
+    std::vector<FacetValue> out;
+    for (const auto& fv : any->second) out.push_back({fv.facet, fv.value == "*" ? element : fv.value});
+    return out;
+  }
+  return std::nullopt;
+}
+
+const Vocabulary& Vocabulary::builtin() {
+  static const Vocabulary vocabulary(parse_json(*embedded_file("vocabulary.json")));
+  return vocabulary;
+}
+
+Vocabulary::Vocabulary(const json& doc) {
+  for (const auto& [name, f] : doc.at("facets").items()) {
+    Facet facet{name, f.at("kind").get<std::string>(), {}, f.value("description", "")};
+    if (f.contains("values")) facet.values = f.at("values").get<std::vector<json>>();
+    facets_.emplace(name, std::move(facet));
+  }
+  for (const auto& v : doc.at("vocabularies")) {
+    revisions_.push_back(VocabularyRevision{v.at("id"), v.at("revision"), v.at("title"), v.at("status"),
+                                            v.at("source"), v.at("schema"), v.value("metaReservation", ""),
+                                            v.value("scope", "tool")});
+  }
+  for (const auto& f : doc.at("fields")) {
+    Field field;
+    field.vocabulary = f.at("vocabulary");
+    field.key = f.at("key");
+    field.pointer_text = f.at("pointer");
+    field.pointer = json::json_pointer(field.pointer_text);
+    field.section = f.value("section", "");
+    if (f.contains("default")) field.default_value = f.at("default");
+    if (f.contains("meaningfulWhen")) {
+      const auto& c = f.at("meaningfulWhen");
+      field.meaningful_when = Condition{json::json_pointer(c.at("pointer").get<std::string>()), c.at("equals"),
+                                        c.value("default", json())};
+    }
+    field.set_valued = f.value("setValued", false);
+    if (f.contains("map")) {
+      for (const auto& [value, targets] : f.at("map").items()) {
+        auto& out = field.map[value];
+        for (const auto& t : targets) {
+          const std::string facet = t.at(0);
+          if (!facets_.count(facet)) throw std::runtime_error("vocabulary.json: unknown facet " + facet);
+          out.push_back({facet, t.at(1)});
+        }
+      }
+    }
+    auto rev = std::find_if(revisions_.begin(), revisions_.end(),
+                            [&](const auto& r) { return r.id == field.vocabulary; });
+    if (rev == revisions_.end())
+      throw std::runtime_error("vocabulary.json: field of unknown vocabulary " + field.vocabulary);
+    field.is_message_field = rev->scope == "message";
+    fields_.push_back(std::move(field));
+  }
+  for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
+    if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
+}
+
+const Facet& Vocabulary::facet(std::string_view name) const {
+  auto it = facets_.find(std::string(name));
+  if (it == facets_.end()) throw std::out_of_range("unknown facet " + std::string(name));
+  return it->second;
+}
+
+const VocabularyRevision* Vocabulary::revision(std::string_view id, std::string_view revision) const {
+  for (const auto& r : revisions_)
+    if (r.id == id && r.revision == revision) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> Vocabulary::spec_revisions() const {
+  std::vector<std::string> out;
+  for (const auto& r : revisions_)
+    if (r.id == "spec") out.push_back(r.revision);
+  return out;
+}
+
+const VocabularyRevision& Vocabulary::active_revision(std::string_view id, std::string_view spec_revision) const {
+  if (id == "spec") {
+    if (const auto* r = revision(id, spec_revision)) return *r;
+    throw std::out_of_range("unknown specification revision " + std::string(spec_revision));
+  }
+  // One revision per proposal vocabulary so far: the last listed is the current one.
+  const VocabularyRevision* found = nullptr;
+  for (const auto& r : revisions_)
+    if (r.id == id) found = &r;
+  if (!found) throw std::out_of_range("unknown vocabulary " + std::string(id));
+  return *found;
+}
+
+std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view data_class) const {
+  auto it = data_class_minimum_.find(std::string(data_class));
+  if (it == data_class_minimum_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace mcp_hints

@@ -1,0 +1,14 @@
+#pragma once
+// The subcommands of mcp-hints; each takes its own arguments (argv[0] is the subcommand name)
+// and returns the process exit code.
+#include <string>
+#include <vector>
+
+namespace mcp_hints::cli {
+
+// Exit codes shared by every command.
+enum Exit { pass = 0, findings = 1, bad_input = 2, incomplete = 3 };
+
+int lint_command(const std::vector<std::string>& args);
+
+}  // namespace mcp_hints::cli

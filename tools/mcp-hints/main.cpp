@@ -1,0 +1,59 @@
+// mcp-hints: the command line over the mcp-hints library.
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "mcp_hints/report.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>&);
+};
+
+const Command kCommands[] = {
+    {"lint", "check saved tools/list results against every proposal's schema and the cross-proposal rules",
+     &mcp_hints::cli::lint_command},
+};
+
+void usage(std::ostream& out) {
+  out << "usage: mcp-hints COMMAND [OPTIONS] [ARGS...]\n"
+         "\n"
+         "Conformance checks for MCP tool-safety hints (policy hints, SEP-2793 risk metadata, #711 trust\n"
+         "annotations, action security metadata, SEP-1938 agencyHint, and the specification's own hints).\n"
+         "\n"
+         "commands:\n";
+  for (const auto& c : kCommands) out << "  " << c.name << "    " << c.summary << "\n";
+  out << "\n"
+         "Run 'mcp-hints COMMAND --help' for a command's options.\n"
+         "Exit codes: 0 pass, 1 findings, 2 usage or bad input, 3 incomplete run.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an output error, not a silent death
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    usage(std::cerr);
+    return mcp_hints::cli::bad_input;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    usage(std::cout);
+    return mcp_hints::cli::pass;
+  }
+  if (args[0] == "--version") {
+    std::cout << "mcp-hints " << mcp_hints::version() << "\n";
+    return mcp_hints::cli::pass;
+  }
+  for (const auto& c : kCommands) {
+    if (args[0] == c.name) return c.run(args);
+  }
+  std::cerr << "mcp-hints: unknown command '" << args[0] << "' (try 'mcp-hints --help')\n";
+  return mcp_hints::cli::bad_input;
+}
