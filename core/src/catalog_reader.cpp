@@ -120,13 +120,16 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool fail_depth() {
     error_ = "nesting deeper than " + std::to_string(limits_.max_depth) + " levels";
-    error_pointer_ = pointer();
+    error_pointer_ = building_.empty() ? pointer() : tool_pointer_;
+    for (const auto& token : building_path_) error_pointer_ += "/" + escape_pointer_token(token);
     return false;
   }
 
   bool open(bool is_array) {
     if (depth() + 1 > limits_.max_depth) return fail_depth();
     if (!building_.empty()) {
+      const json& parent = *building_.back();
+      building_path_.push_back(parent.is_array() ? std::to_string(parent.size()) : pending_key_);
       json* made = insert(is_array ? json::array() : json::object());
       building_.push_back(made);
       return true;
@@ -169,7 +172,11 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool close() {
     if (!building_.empty()) {
       building_.pop_back();
-      if (building_.empty()) finish_built();
+      if (building_.empty()) {
+        finish_built();
+      } else {
+        building_path_.pop_back();
+      }
       return true;
     }
     frames_.pop_back();
@@ -234,6 +241,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   const std::function<void(CatalogTool&&)>& on_tool_;
   std::vector<Frame> frames_;
   std::vector<json*> building_;
+  std::vector<std::string> building_path_;  // member names / indexes below the tool being built
   std::string pending_key_;
   json tool_;
   std::string tool_pointer_;

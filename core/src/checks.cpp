@@ -204,31 +204,22 @@ bool is_vocabulary_key(const Vocabulary& vocabulary, const std::string& key) {
                      [&](const Field& f) { return f.pointer_text == pointer; });
 }
 
-template <bool Legacy>
-void meta_prefix(const ToolContext& ctx, const FindingSink& sink) {
+void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink) {
   if (!ctx.tool.is_object()) return;
   auto meta = ctx.tool.find("_meta");
   if (meta == ctx.tool.end() || !meta->is_object()) return;
   const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
   for (const auto& [key, value] : meta->items()) {
-    const bool now = reserved_under(rule, key);
-    const bool legacy = reserved_under("any-label", key);
-    const std::string pointer = "/_meta/" + escape_pointer_token(key);
-    if (!Legacy && now) {
-      if (is_vocabulary_key(ctx.vocabulary, key)) {
-        sink.report(pointer, "the _meta key \"" + key + "\" has a prefix MCP " + std::string(ctx.spec_revision) +
-                                 " reserves for itself; the proposal uses it, but servers must not: "
-                                 "mirror it under your own reverse-DNS prefix");
-      } else {
-        sink.report(pointer, "the _meta key \"" + key + "\" has a prefix MCP " + std::string(ctx.spec_revision) +
-                                 " reserves for itself; use your own reverse-DNS prefix (com.example/...)");
-      }
-    } else if (Legacy && !now && legacy) {
-      sink.report(pointer, "the _meta key \"" + key +
-                               "\" has a prefix that revision 2025-06-18 reserves for MCP (mcp or "
-                               "modelcontextprotocol before the last label); peers on that revision treat it as "
-                               "MCP's own");
-    }
+    if (!reserved_under(rule, key)) continue;
+    const std::string why = rule == "any-label" ? "mcp or modelcontextprotocol before its last label"
+                                                : "mcp or modelcontextprotocol as its second label";
+    sink.report("/_meta/" + escape_pointer_token(key),
+                "the _meta key \"" + key + "\" has a prefix MCP " + std::string(ctx.spec_revision) +
+                    " reserves for itself (" + why + ")" +
+                    (is_vocabulary_key(ctx.vocabulary, key)
+                         ? "; the proposal names this key, but under this revision a server may not send it: "
+                           "mirror it under your own reverse-DNS prefix"
+                         : "; use your own reverse-DNS prefix, e.g. com.example/"));
   }
 }
 
@@ -278,7 +269,7 @@ void agency_destructive_unconfirmed(const ToolContext& ctx, const FindingSink& s
                                           "human-in-the-loop control, yet no confirmation is declared");
 }
 
-constexpr std::array<Check, 19> kChecks = {{
+constexpr std::array<Check, 18> kChecks = {{
     {{"schema.spec-tool", Level::error, "MCP specification (chosen revision): Tool, ToolAnnotations, _meta key names",
       "the tool matches the specification's Tool schema"},
      &schema_check<kSpec>},
@@ -324,11 +315,8 @@ constexpr std::array<Check, 19> kChecks = {{
       "resultSensitivity public is not given to a tool returning PII, Financial, Credentials or Regulated data"},
      &result_sensitivity_understated},
     {{"meta.reserved-prefix", Level::error, "MCP specification (chosen revision): General fields, _meta",
-      "_meta keys do not use a prefix the chosen revision reserves for MCP"},
-     &meta_prefix<false>},
-    {{"meta.legacy-reserved-prefix", Level::warning, "MCP specification 2025-06-18: General fields, _meta",
-      "_meta keys do not use a prefix that revision 2025-06-18 reserves (mcp.dev/ among them)"},
-     &meta_prefix<true>},
+      "_meta keys do not use a prefix the chosen revision reserves for MCP (mcp.dev/ under 2025-06-18)"},
+     &meta_reserved_prefix},
     {{"placement.annotation-only", Level::warning, "MCP specification: ToolAnnotations; SDK behaviour",
       "hints outside the specification's ToolAnnotations keys are mirrored in _meta, where SDK clients keep them"},
      &annotation_only},

@@ -1,0 +1,116 @@
+// Negative controls: every registered check is shown to fire on a fixture made to break it,
+// and to stay quiet on a clean catalog and on catalogs shaped like real servers' output.
+#include "mcp_hints/checks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "mcp_hints/lint.hpp"
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Lints a fixture with the revision it names; returns the set of check ids that fired.
+std::multiset<std::string> fired(const fs::path& path, std::vector<mcp_hints::Finding>* out = nullptr) {
+  const json doc = test_support::read_json(path);
+  mcp_hints::LintOptions options;
+  if (doc.contains("spec_revision")) options.spec_revision = doc["spec_revision"];
+  mcp_hints::Linter linter(options);
+  std::vector<mcp_hints::Finding> findings;
+  std::ifstream in(path);
+  auto result = linter.lint_stream(in, path.string(), findings);
+  EXPECT_FALSE(result.error) << path << ": " << result.error.value_or("");
+  std::multiset<std::string> ids;
+  for (const auto& f : findings) ids.insert(f.check);
+  if (out) *out = findings;
+  return ids;
+}
+
+std::set<std::string> as_set(const std::multiset<std::string>& m) { return {m.begin(), m.end()}; }
+
+}  // namespace
+
+TEST(Checks, IdsAreUniqueStableAndWellFormed) {
+  std::set<std::string> ids;
+  for (const auto& c : mcp_hints::lint_checks()) {
+    const std::string id(c.info.id);
+    EXPECT_TRUE(ids.insert(id).second) << "duplicate " << id;
+    EXPECT_NE(id.find('.'), std::string::npos) << id;
+    EXPECT_FALSE(c.info.proposal.empty()) << id;
+    EXPECT_FALSE(c.info.summary.empty()) << id;
+    EXPECT_EQ(mcp_hints::find_check(id), &c);
+  }
+  EXPECT_EQ(mcp_hints::find_check("no.such-check"), nullptr);
+}
+
+TEST(Checks, EveryCheckHasANegativeControlThatMakesItFire) {
+  for (const auto& c : mcp_hints::lint_checks()) {
+    const std::string id(c.info.id);
+    const fs::path path = test_support::fixture("lint/negative/" + id + ".json");
+    ASSERT_TRUE(fs::exists(path)) << "check " << id << " has no negative control at " << path;
+    const json doc = test_support::read_json(path);
+    std::set<std::string> expected;
+    for (const auto& e : doc["expect"]) expected.insert(e.get<std::string>());
+    EXPECT_TRUE(expected.count(id)) << path << " must expect " << id;
+    std::vector<mcp_hints::Finding> findings;
+    EXPECT_EQ(as_set(fired(path, &findings)), expected) << "negative control of " << id;
+    // Each tool of the control is there to break the check: each must be caught.
+    std::set<std::string> tools_caught;
+    for (const auto& f : findings)
+      if (f.check == id) {
+        tools_caught.insert(f.tool);
+        EXPECT_EQ(f.level, c.info.level);
+        EXPECT_FALSE(f.message.empty());
+        EXPECT_EQ(f.proposal, c.info.proposal);
+      }
+    EXPECT_EQ(tools_caught.size(), doc["tools"].size()) << id << ": not every tool of its control was caught";
+  }
+}
+
+TEST(Checks, NoNegativeControlWithoutACheck) {
+  for (const auto& entry : fs::directory_iterator(test_support::fixture("lint/negative"))) {
+    const std::string stem = entry.path().stem().string();
+    EXPECT_NE(mcp_hints::find_check(stem), nullptr) << "orphan control " << entry.path();
+  }
+}
+
+TEST(Checks, TheCleanCatalogTriggersNothing) {
+  std::vector<mcp_hints::Finding> findings;
+  auto ids = fired(test_support::fixture("lint/clean.json"), &findings);
+  for (const auto& f : findings) ADD_FAILURE() << f.check << " " << f.tool << " " << f.pointer << ": " << f.message;
+  EXPECT_TRUE(ids.empty());
+}
+
+TEST(Checks, RealServersUseOfTheSpecHintsTriggersNothingUnderAnyRevision) {
+  for (const char* rev : {"2025-06-18", "2025-11-25", "2026-07-28"}) {
+    mcp_hints::LintOptions options;
+    options.spec_revision = rev;
+    std::vector<mcp_hints::Finding> findings;
+    std::ifstream in(test_support::fixture("lint/spec-hints-only.json"));
+    auto result = mcp_hints::Linter(options).lint_stream(in, "spec-hints-only.json", findings);
+    EXPECT_FALSE(result.error);
+    EXPECT_EQ(result.tool_count, 10u);
+    for (const auto& f : findings) ADD_FAILURE() << rev << ": " << f.check << " " << f.tool << ": " << f.message;
+  }
+}
+
+TEST(Checks, ProposalOnesPrefixIsReservedUnder2025_06_18Only) {
+  EXPECT_EQ(as_set(fired(test_support::fixture("lint/meta.reserved-prefix.2025-06-18.json"))),
+            std::set<std::string>{"meta.reserved-prefix"});
+}
+
+TEST(Checks, MessagesSayWhatWasExpectedAndWhatWasSeen) {
+  std::vector<mcp_hints::Finding> findings;
+  fired(test_support::fixture("lint/negative/confirmation.contradiction.json"), &findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].pointer, "/tools/0/_meta/mcp.dev~1requiresConfirmation");
+  EXPECT_NE(findings[0].message.find("requiresConfirmation\"] (policy-hints@seed) = false"), std::string::npos) << findings[0].message;
+  EXPECT_NE(findings[0].message.find("approvalRecommendation (risk-metadata@sep-2793) = \"multi\""), std::string::npos)
+      << findings[0].message;
+}

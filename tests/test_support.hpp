@@ -1,0 +1,84 @@
+#pragma once
+// Helpers shared by the test files: paths of the source tree, files, and running the CLI.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace test_support {
+
+inline std::filesystem::path source_dir() { return MCP_HINTS_SOURCE_DIR; }
+inline std::filesystem::path shared_dir() { return MCP_HINTS_SHARED_DIR; }
+inline std::filesystem::path fixture(const std::string& relative) {
+  return source_dir() / "tests" / "fixtures" / relative;
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+inline nlohmann::json read_json(const std::filesystem::path& path) { return nlohmann::json::parse(read_file(path)); }
+
+// A scratch folder removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (std::filesystem::temp_directory_path() / "mcp-hints-test-XXXXXX").string();
+    path_ = mkdtemp(templ.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path write(const std::string& name, const std::string& content) const {
+    auto p = path_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs the mcp-hints binary with arguments (stdin from a file when given), bounded by timeout(1).
+inline RunResult run_cli(const std::vector<std::string>& args, const std::string& stdin_path = "/dev/null",
+                         const std::string& env = "") {
+  TempDir dir;
+  std::string cmd = env + " timeout 60 " + shell_quote(MCP_HINTS_BIN);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " <" + shell_quote(stdin_path) + " >" + shell_quote((dir.path() / "out").string()) + " 2>" +
+         shell_quote((dir.path() / "err").string());
+  int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(dir.path() / "out");
+  r.err = read_file(dir.path() / "err");
+  return r;
+}
+
+inline std::size_t count_lines(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace test_support
