@@ -116,3 +116,15 @@ TEST(CatalogReader, StreamsOneToolAtATime) {
   EXPECT_THROW(mcp_hints::read_catalog(in, {}, [&](CatalogTool&& t) { seen.push_back(t.tool["name"]); }), InputError);
   EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
 }
+
+TEST(CatalogReader, StopsAStringOverTheLengthLimitAndSaysWhere) {
+  InputLimits limits;
+  limits.max_string = 10;
+  EXPECT_EQ(error_of(R"({"tools":[{"name":"0123456789"}]})", limits), "no error");
+  EXPECT_EQ(error_of(R"({"tools":[{"name":"0123456789A"}]})", limits),
+            "a string longer than the limit of 10 bytes @/tools/0");
+  EXPECT_EQ(error_of(R"({"tools":[{"a":{"b":"0123456789\"\"\""}}]})", limits),
+            "a string longer than the limit of 10 bytes @/tools/0/a");
+  // Escaped quotes do not end a string: this one is 12 characters of text.
+  EXPECT_EQ(error_of(R"({"tools":["\"\"\"\"\"\""]})", limits), "a string longer than the limit of 10 bytes @/tools/0");
+}

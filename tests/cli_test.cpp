@@ -30,7 +30,7 @@ TEST(Cli, HelpDescribesEveryOption) {
   auto r = run_cli({"lint", "--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
-                             "--max-bytes", "--max-depth", "--list-checks", "exit codes"})
+                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "exit codes"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_EQ(run_cli({}).exit_code, 2);
   EXPECT_EQ(run_cli({"frobnicate"}).exit_code, 2);
@@ -135,7 +135,10 @@ TEST(Cli, AHundredMegabytesOfGarbageEndsQuicklyWithOneLine) {
     out << "{\"tools\": [\"";  // an unterminated 100 MB string
     for (int i = 0; i < 100; ++i) out << chunk;
   }
-  expect_bad_input(run_cli({"lint", "--format", "json", path.string()}), "huge.json", "not valid JSON");
+  expect_bad_input(run_cli({"lint", "--format", "json", path.string()}), "huge.json",
+                   "a string longer than the limit of 16777216 bytes at /tools");
+  expect_bad_input(run_cli({"lint", "--format", "json", "--max-string", "200000000", path.string()}), "huge.json",
+                   "not valid JSON: parse error at line 1");
   expect_bad_input(run_cli({"lint", "--format", "json", "--max-bytes", "1000000", path.string()}), "huge.json",
                    "larger than the limit of 1000000 bytes");
 }

@@ -8,9 +8,65 @@ namespace {
 
 using json = nlohmann::json;
 
-// Counts lines and bytes as the parser reads, and reports the end of input once the byte limit
-// is passed (the reader then says why the input ended).
-class CountingIterator {
+// Reads the stream in large chunks and hands the parser one character at a time, counting
+// lines and following strings as it goes; reports the end of input once the byte limit or the
+// string length limit is passed (the reader then says why the input ended).
+class ChunkedInput {
+ public:
+  ChunkedInput(std::istream& in, const InputLimits& limits)
+      : in_(in), max_bytes_(limits.max_bytes), max_string_(limits.max_string), buffer_(1 << 20) {}
+
+  bool at_end() { return string_too_long_ || (pos_ == end_ && !refill()); }
+  char peek() const { return buffer_[pos_]; }
+  void advance() {
+    const char c = buffer_[pos_++];
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (c == '\\') {
+        escaped_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      }
+      if (in_string_ && ++string_length_ > max_string_) string_too_long_ = true;
+    } else if (c == '"') {
+      in_string_ = true;
+      string_length_ = 0;
+    } else if (c == '\n') {
+      ++line_;
+    }
+  }
+  std::size_t line() const { return line_; }
+  bool over_limit() const { return over_limit_; }
+  bool string_too_long() const { return string_too_long_; }
+
+ private:
+  bool refill() {
+    if (over_limit_ || !in_) return false;
+    in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    const auto got = static_cast<std::size_t>(in_.gcount());
+    if (got == 0) return false;
+    consumed_ += got;
+    pos_ = 0;
+    end_ = got;
+    if (consumed_ > max_bytes_) {
+      // Hand over only what fits under the limit, then stop.
+      const std::size_t excess = consumed_ - max_bytes_;
+      end_ = got > excess ? got - excess : 0;
+      over_limit_ = true;
+    }
+    return end_ > 0;
+  }
+
+  std::istream& in_;
+  std::size_t max_bytes_, max_string_;
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0, end_ = 0, consumed_ = 0, line_ = 1, string_length_ = 0;
+  bool over_limit_ = false, in_string_ = false, escaped_ = false, string_too_long_ = false;
+};
+
+// The iterator pair nlohmann's parser reads through.
+class ChunkedIterator {
  public:
   using iterator_category = std::input_iterator_tag;
   using value_type = char;
@@ -18,37 +74,24 @@ class CountingIterator {
   using pointer = const char*;
   using reference = char;
 
-  struct State {
-    std::size_t line = 1;
-    std::size_t bytes = 0;
-    std::size_t max_bytes = 0;
-    bool over_limit = false;
-  };
-
-  CountingIterator() = default;
-  CountingIterator(std::istreambuf_iterator<char> it, State* state) : it_(it), state_(state) {}
-
-  char operator*() const { return *it_; }
-  CountingIterator& operator++() {
-    if (*it_ == '\n') ++state_->line;
-    ++it_;
-    if (++state_->bytes > state_->max_bytes) state_->over_limit = true;
+  ChunkedIterator() = default;
+  explicit ChunkedIterator(ChunkedInput* input) : input_(input) {}
+  char operator*() const { return input_->peek(); }
+  ChunkedIterator& operator++() {
+    input_->advance();
     return *this;
   }
-  bool operator==(const CountingIterator& other) const {
-    return at_end() == other.at_end();
-  }
+  bool operator==(const ChunkedIterator& other) const { return done() == other.done(); }
 
  private:
-  bool at_end() const { return state_ == nullptr || state_->over_limit || it_ == std::istreambuf_iterator<char>(); }
-  std::istreambuf_iterator<char> it_;
-  State* state_ = nullptr;
+  bool done() const { return input_ == nullptr || input_->at_end(); }
+  ChunkedInput* input_ = nullptr;
 };
 
 // A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
 class CatalogHandler : public nlohmann::json_sax<json> {
  public:
-  CatalogHandler(const InputLimits& limits, const CountingIterator::State& state,
+  CatalogHandler(const InputLimits& limits, const ChunkedInput& state,
                  const std::function<void(CatalogTool&&)>& on_tool)
       : limits_(limits), state_(state), on_tool_(on_tool) {}
 
@@ -81,10 +124,15 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool end_array() override { return close(); }
 
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
-    std::string what = ex.what();
-    if (auto at = what.find("parse error"); at != std::string::npos) what = what.substr(at);
-    error_ = "not valid JSON: " + what;
+    error_ = describe_parse_error(ex);
     return false;
+  }
+
+  // Where the parser is: the container being read, inside the tool being built if any.
+  std::string location() const {
+    std::string p = building_.empty() ? pointer() : tool_pointer_;
+    for (const auto& token : building_path_) p += "/" + escape_pointer_token(token);
+    return p;
   }
 
   const std::string& error() const { return error_; }
@@ -120,8 +168,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool fail_depth() {
     error_ = "nesting deeper than " + std::to_string(limits_.max_depth) + " levels";
-    error_pointer_ = building_.empty() ? pointer() : tool_pointer_;
-    for (const auto& token : building_path_) error_pointer_ += "/" + escape_pointer_token(token);
+    error_pointer_ = location();
     return false;
   }
 
@@ -217,7 +264,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   void start_tool(json&& v) {
     tool_pointer_ = pointer();
-    tool_line_ = state_.line;
+    tool_line_ = state_.line();
     tool_ = std::move(v);
     if (tool_.is_structured()) building_.push_back(&tool_);
   }
@@ -237,7 +284,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   }
 
   const InputLimits& limits_;
-  const CountingIterator::State& state_;
+  const ChunkedInput& state_;
   const std::function<void(CatalogTool&&)>& on_tool_;
   std::vector<Frame> frames_;
   std::vector<json*> building_;
@@ -270,15 +317,15 @@ std::string list_keys(const std::vector<std::string>& keys) {
 
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
                             const std::function<void(CatalogTool&&)>& on_tool) {
-  CountingIterator::State state;
-  state.max_bytes = limits.max_bytes;
-  CatalogHandler handler(limits, state, on_tool);
-  CountingIterator first(std::istreambuf_iterator<char>(in), &state);
-  CountingIterator last;
-  const bool ok = nlohmann::json::sax_parse(first, last, &handler);
-  if (state.over_limit)
+  ChunkedInput input(in, limits);
+  CatalogHandler handler(limits, input, on_tool);
+  const bool ok = nlohmann::json::sax_parse(ChunkedIterator(&input), ChunkedIterator(), &handler);
+  if (input.over_limit())
     throw InputError("input is larger than the limit of " + std::to_string(limits.max_bytes) + " bytes");
-  if (!ok) throw InputError(handler.error(), handler.error_pointer(), state.line);
+  if (input.string_too_long())
+    throw InputError("a string longer than the limit of " + std::to_string(limits.max_string) + " bytes",
+                     handler.location(), input.line());
+  if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());
   if (!handler.rpc_error().is_null()) {
     const auto& e = handler.rpc_error();
     std::string detail = e.is_object() ? e.value("message", std::string("no message")) : e.dump();

@@ -13,6 +13,16 @@ std::string escape_pointer_token(std::string_view token) {
   return out;
 }
 
+std::string describe_parse_error(const std::exception& error) {
+  std::string what = error.what();
+  // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 2: ...;
+  // last read: '<the whole token>'" -- the token can be megabytes long.
+  if (auto at = what.find("parse error"); at != std::string::npos) what = what.substr(at);
+  constexpr std::size_t max_length = 240;
+  if (what.size() > max_length) what = what.substr(0, max_length) + "...'";
+  return "not valid JSON: " + what;
+}
+
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits) {
   if (text.size() > limits.max_bytes)
     throw InputError("input is " + std::to_string(text.size()) + " bytes, over the limit of " +
@@ -30,10 +40,7 @@ nlohmann::json parse_json(std::string_view text, const InputLimits& limits) {
     return value;
   } catch (const nlohmann::json::parse_error& e) {
     if (too_deep) throw InputError("nesting deeper than " + std::to_string(limits.max_depth) + " levels");
-    std::string what = e.what();
-    // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
-    if (auto at = what.find("parse error"); at != std::string::npos) what = what.substr(at);
-    throw InputError("not valid JSON: " + what);
+    throw InputError(describe_parse_error(e));
   }
 }
 

@@ -37,6 +37,7 @@ options:
   --color WHEN           auto (default: only on a terminal, unless NO_COLOR is set), always, never
   --max-bytes N          largest input accepted, in bytes (default 1073741824)
   --max-depth N          deepest nesting accepted (default 256)
+  --max-string N         longest string or member name accepted, in bytes (default 16777216)
   --list-checks          list every check (id, level, proposal, summary) and exit
   -h, --help             this text
 
@@ -89,7 +90,8 @@ int lint_command(const std::vector<std::string>& args) {
       "strict", "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")(
       "max-bytes", po::value<std::size_t>()->default_value(InputLimits{}.max_bytes), "")(
-      "max-depth", po::value<std::size_t>()->default_value(InputLimits{}.max_depth), "")("list-checks", "")(
+      "max-depth", po::value<std::size_t>()->default_value(InputLimits{}.max_depth), "")(
+      "max-string", po::value<std::size_t>()->default_value(InputLimits{}.max_string), "")("list-checks", "")(
       "files", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("files", -1);
@@ -145,6 +147,7 @@ int lint_command(const std::vector<std::string>& args) {
   lint_options.spec_revision = vm["spec-revision"].as<std::string>();
   lint_options.limits.max_bytes = vm["max-bytes"].as<std::size_t>();
   lint_options.limits.max_depth = vm["max-depth"].as<std::size_t>();
+  lint_options.limits.max_string = vm["max-string"].as<std::size_t>();
   Progress progress;
   lint_options.progress = [&](const std::string& file, std::size_t tools) { progress.update(file, tools); };
   LintReport report;

@@ -12,6 +12,7 @@ namespace mcp_hints {
 struct InputLimits {
   std::size_t max_bytes = std::size_t{1} << 30;  // whole document
   std::size_t max_depth = 256;                   // nesting of arrays and objects
+  std::size_t max_string = std::size_t{16} << 20;  // one string or member name, in bytes
 };
 
 // A problem with input: says what was wrong and, where known, where (JSON pointer, line).
@@ -29,6 +30,9 @@ class InputError : public std::runtime_error {
 
 // Parses a whole document held in memory, within the limits.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});
+
+// nlohmann's parse error as one short line: "not valid JSON: parse error at line L, column C: ...".
+std::string describe_parse_error(const std::exception& error);
 
 // Escapes one reference token of a JSON pointer (RFC 6901).
 std::string escape_pointer_token(std::string_view token);
