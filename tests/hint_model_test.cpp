@@ -2,14 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
+
 using json = nlohmann::json;
 using mcp_hints::ToolHints;
 using mcp_hints::Vocabulary;
 
 namespace {
 
+// Claims point into the tool they were read from: keep every tool alive for the test's run.
 ToolHints hints(const json& tool, const std::string& rev = "2025-11-25") {
-  return mcp_hints::read_tool_hints(tool, Vocabulary::builtin(), rev);
+  static std::deque<json> kept;
+  kept.push_back(tool);
+  return mcp_hints::read_tool_hints(kept.back(), Vocabulary::builtin(), rev);
 }
 
 const Vocabulary& vocab() { return Vocabulary::builtin(); }
@@ -40,10 +45,10 @@ TEST(HintModel, EveryClaimRemembersItsSource) {
   auto h = hints(json{{"annotations", {{"category", "destroy"}}}, {"_meta", {{"mcp.dev/effect", "write"}}}});
   const auto* c = h.asserting("effect", "delete");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->source.vocabulary, "risk-metadata@sep-2793");
+  EXPECT_EQ(c->source.revision->ref(), "risk-metadata@sep-2793");
   EXPECT_EQ(c->source.field->key, "category");
-  EXPECT_EQ(c->source.pointer, "/annotations/category");
-  EXPECT_EQ(c->source.raw, "destroy");
+  EXPECT_EQ(c->source.pointer(), "/annotations/category");
+  EXPECT_EQ(*c->source.raw, "destroy");
   EXPECT_EQ(mcp_hints::describe_source(c->source), "annotations.category (risk-metadata@sep-2793)");
   const auto* w = h.asserting("effect", "write");
   ASSERT_NE(w, nullptr);

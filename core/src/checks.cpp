@@ -19,7 +19,7 @@ std::string shown(const json& value) {
 }
 
 // "annotations.category (risk-metadata@sep-2793) = \"destroy\""
-std::string said(const Claim& claim) { return describe_source(claim.source) + " = " + shown(claim.source.raw); }
+std::string said(const Claim& claim) { return describe_source(claim.source) + " = " + shown(*claim.source.raw); }
 
 const Claim* first_of(const ToolHints& hints, std::string_view facet, std::initializer_list<json> values) {
   for (const auto& v : values)
@@ -33,8 +33,10 @@ bool is_spec(const Claim& c) { return c.source.field->vocabulary == "spec"; }
 
 template <const std::string_view& Vocabulary>
 void schema_check(const ToolContext& ctx, const FindingSink& sink) {
-  // A tool that is not an object is the specification schema's finding alone.
-  if (Vocabulary != "spec" && !ctx.tool.is_object()) return;
+  // Every proposal field is optional, so a tool that carries none of a proposal's members cannot
+  // break its schema (a tool or container of the wrong type is the specification schema's
+  // finding): skip the validation.
+  if (Vocabulary != "spec" && !ctx.vocabulary.mentions(ctx.tool, Vocabulary)) return;
   const auto& rev = ctx.vocabulary.active_revision(Vocabulary, ctx.spec_revision);
   for (const auto& v : ctx.schemas.validate(rev.schema, ctx.tool)) {
     std::string message = v.message;
@@ -67,7 +69,7 @@ void readonly_contradiction(const ToolContext& ctx, const FindingSink& sink) {
     const bool writes = c.facet == "effect" && (c.value == "write" || c.value == "delete");
     const bool changes = c.facet == "outcome" && (c.value == "consequential" || c.value == "irreversible");
     if (writes || changes)
-      sink.report(c.source.pointer, "readOnlyHint is true (the tool does not modify its environment) but " +
+      sink.report(c.source.pointer(), "readOnlyHint is true (the tool does not modify its environment) but " +
                                         said(c) + " says it " +
                                         (writes ? "writes or deletes" : "changes state with real consequences"));
   }
@@ -79,7 +81,7 @@ void destructive_contradiction(const ToolContext& ctx, const FindingSink& sink) 
   for (const auto& c : ctx.hints.claims) {
     if (c.defaulted || is_spec(c)) continue;
     if ((c.facet == "effect" && c.value == "delete") || (c.facet == "reversibility" && c.value == "none"))
-      sink.report(c.source.pointer, "destructiveHint is false (only additive updates) but " + said(c) +
+      sink.report(c.source.pointer(), "destructiveHint is false (only additive updates) but " + said(c) +
                                         " says the tool deletes or cannot be undone");
   }
 }
@@ -97,7 +99,7 @@ void idempotency_retry_unsafe(const ToolContext& ctx, const FindingSink& sink) {
   const Claim* p1 = ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent");
   const Claim* spec = ctx.hints.claim_of("spec", "idempotentHint");
   if (p1 && spec && p1->value == true && spec->value == false)
-    sink.report(p1->source.pointer,
+    sink.report(p1->source.pointer(),
                 "mcp.dev/idempotent is true (same input, same result) but idempotentHint is false (a repeated "
                 "call has additional effects): a router retrying on mcp.dev/idempotent would repeat those effects");
 }
@@ -106,7 +108,7 @@ void idempotency_meanings_differ(const ToolContext& ctx, const FindingSink& sink
   const Claim* p1 = ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent");
   const Claim* spec = ctx.hints.claim_of("spec", "idempotentHint");
   if (p1 && spec && p1->value == false && spec->value == true)
-    sink.report(p1->source.pointer,
+    sink.report(p1->source.pointer(),
                 "idempotentHint is true (no additional effect when repeated) and mcp.dev/idempotent is false "
                 "(results may differ): consistent only because the two keys mean different things");
 }
@@ -123,7 +125,7 @@ void confirmation_missing(const ToolContext& ctx, const FindingSink& sink) {
   }
   if (!trigger || first_of(ctx.hints, "confirmation", {"single", "multi"})) return;
   const Claim* declined = ctx.hints.asserting("confirmation", "none");
-  sink.report(declined ? declined->source.pointer : "/_meta",
+  sink.report(declined ? declined->source.pointer() : "/_meta",
               said(*trigger) + " marks the tool destructive, but " +
                   (declined ? said(*declined) : std::string("no confirmation is declared")) +
                   "; expected mcp.dev/requiresConfirmation true or approvalRecommendation single or multi");
@@ -133,17 +135,17 @@ void confirmation_contradiction(const ToolContext& ctx, const FindingSink& sink)
   const Claim* none = ctx.hints.asserting("confirmation", "none");
   const Claim* some = first_of(ctx.hints, "confirmation", {"single", "multi"});
   if (none && some)
-    sink.report(none->source.pointer, said(*none) + " asks for no confirmation but " + said(*some) + " asks for it");
+    sink.report(none->source.pointer(), said(*none) + " asks for no confirmation but " + said(*some) + " asks for it");
 }
 
 void risk_understated(const ToolContext& ctx, const FindingSink& sink) {
   const Claim* low = ctx.hints.asserting("risk", "low");
   if (!low) return;
   const Claim* category = ctx.hints.claim_of("risk-metadata", "category");
-  if (category && category->source.raw == "destroy")
-    sink.report(low->source.pointer, "riskLevel is low but " + said(*category) + " destroys: expected high or critical");
+  if (category && *category->source.raw == "destroy")
+    sink.report(low->source.pointer(), "riskLevel is low but " + said(*category) + " destroys: expected high or critical");
   if (const Claim* wide = first_of(ctx.hints, "blast-radius", {"organization", "global"}))
-    sink.report(low->source.pointer,
+    sink.report(low->source.pointer(),
                 "riskLevel is low but " + said(*wide) + " reaches a whole organization or more: expected medium or higher");
 }
 
@@ -151,9 +153,9 @@ void open_world_contradiction(const ToolContext& ctx, const FindingSink& sink) {
   const Claim* closed = ctx.hints.claim_of("spec", "openWorldHint");
   if (!closed || closed->value != false) return;
   if (const Claim* c = ctx.hints.asserting("effect", "external"))
-    sink.report(c->source.pointer, "openWorldHint is false (closed domain) but " + said(*c) + " acts on external systems");
+    sink.report(c->source.pointer(), "openWorldHint is false (closed domain) but " + said(*c) + " acts on external systems");
   if (const Claim* c = ctx.hints.asserting("destination", "public"))
-    sink.report(c->source.pointer, "openWorldHint is false (closed domain) but " + said(*c) +
+    sink.report(c->source.pointer(), "openWorldHint is false (closed domain) but " + said(*c) +
                                        " sends input to publicly accessible systems");
 }
 
@@ -164,7 +166,7 @@ void result_sensitivity_understated(const ToolContext& ctx, const FindingSink& s
   for (const Claim* data : ctx.hints.asserted("result-data")) {
     auto minimum = ctx.vocabulary.minimum_result_sensitivity(data->value.get<std::string>());
     if (minimum && scale.rank(level->value) < scale.rank(*minimum))
-      sink.report(level->source.pointer, "mcp.dev/resultSensitivity is " + shown(level->value) + " but " +
+      sink.report(level->source.pointer(), "mcp.dev/resultSensitivity is " + shown(level->value) + " but " +
                                              said(*data) + " returns " + data->value.get<std::string>() +
                                              " data, which is never less than " + *minimum);
   }
@@ -264,7 +266,7 @@ void agency_destructive_unconfirmed(const ToolContext& ctx, const FindingSink& s
   const Claim* agency = ctx.hints.asserting("agency", true);
   const Claim* destructive = ctx.hints.asserting("effect", "delete");
   if (!agency || !destructive || first_of(ctx.hints, "confirmation", {"single", "multi"})) return;
-  sink.report(agency->source.pointer, "agencyHint is true and " + said(*destructive) +
+  sink.report(agency->source.pointer(), "agencyHint is true and " + said(*destructive) +
                                           ": an agentic, destructive tool is a candidate for stricter "
                                           "human-in-the-loop control, yet no confirmation is declared");
 }

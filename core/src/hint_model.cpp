@@ -8,23 +8,11 @@ using json = nlohmann::json;
 
 namespace {
 
-const json* find(const json& tool, const json::json_pointer& pointer) {
-  // json_pointer::contains throws on some malformed paths (e.g. an array index into an object);
-  // walk by hand so any JSON value is safe.
-  const json* node = &tool;
-  json::json_pointer p = pointer;
-  std::vector<std::string> tokens;
-  while (!p.empty()) {
-    tokens.insert(tokens.begin(), p.back());
-    p.pop_back();
-  }
-  for (const auto& token : tokens) {
-    if (!node->is_object()) return nullptr;
-    auto it = node->find(token);
-    if (it == node->end()) return nullptr;
-    node = &*it;
-  }
-  return node;
+std::string_view vocabulary_facet_name(const Field& field, const std::string& facet) {
+  for (const auto& [value, targets] : field.map)
+    for (const auto& t : targets)
+      if (t.facet == facet) return t.facet;
+  return {};
 }
 
 // Returns false when the value is not one the crosswalk knows (then nothing is claimed).
@@ -50,7 +38,11 @@ bool add_claims(ToolHints& hints, const Field& field, const HintSource& source, 
     }
     all.insert(all.end(), fvs->begin(), fvs->end());
   }
-  for (auto& fv : all) hints.claims.push_back(Claim{fv.facet, std::move(fv.value), source, defaulted});
+  for (auto& fv : all) {
+    // The facet name as the vocabulary owns it, so claims hold a view, not a copy.
+    const std::string_view facet = vocabulary_facet_name(field, fv.facet);
+    hints.claims.push_back(Claim{facet, std::move(fv.value), source, defaulted});
+  }
   return true;
 }
 
@@ -99,23 +91,23 @@ ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::s
   ToolHints hints;
   for (const auto& field : vocabulary.fields()) {
     if (field.is_message_field) continue;
-    HintSource source{&field, vocabulary.active_revision(field.vocabulary, spec_revision).ref(), field.pointer_text, {}};
+    HintSource source{&field, &vocabulary.active_revision(field, spec_revision), nullptr};
     if (field.meaningful_when) {
       const auto& cond = *field.meaningful_when;
-      const json* other = find(tool, cond.pointer);
+      const json* other = find_member(tool, cond.tokens);
       const json& effective = (other && other->is_boolean()) ? *other : cond.when_absent;
       if (effective != cond.equals) continue;
     }
     // An unreadable value counts as absent, so the specification default (the cautious reading)
     // applies to it as to a missing one.
-    const json* value = find(tool, field.pointer);
+    const json* value = find_member(tool, field.tokens);
     bool read = false;
     if (value) {
-      source.raw = *value;
+      source.raw = value;
       read = add_claims(hints, field, source, *value, false);
     }
     if (!read && field.default_value) {
-      source.raw = *field.default_value;
+      source.raw = &*field.default_value;
       add_claims(hints, field, source, *field.default_value, true);
     }
   }
@@ -127,7 +119,7 @@ std::string describe_source(const HintSource& source) {
   const std::string key = f.vocabulary == "spec" ? "annotations." + f.key
                           : f.pointer_text.rfind("/_meta/", 0) == 0 ? "_meta[\"" + f.key + "\"]"
                                                                     : "annotations." + f.key;
-  return key + " (" + source.vocabulary + ")";
+  return key + " (" + source.revision->ref() + ")";
 }
 
 }  // namespace mcp_hints

@@ -68,6 +68,8 @@ struct SchemaRegistry::Impl {
   std::map<std::string, nlohmann::json, std::less<>> documents;    // by file name and by $id
   std::map<std::string, std::string, std::less<>> id_by_name;       // file name -> $id (or name)
   mutable std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> compiled;
+  // One validator for all runs: it caches compiled regular expressions (not thread-safe).
+  mutable valijson::Validator validator;
 
   const nlohmann::json* document(std::string_view uri) const {
     auto it = documents.find(without_fragment(uri));
@@ -98,7 +100,6 @@ struct SchemaRegistry::Impl {
   std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
                                    const nlohmann::json* document_json) const {
     std::vector<SchemaViolation> out;
-    valijson::Validator validator;
     valijson::ValidationResults results;
     if (validator.validate(schema, Adapter(instance), &results)) return out;
     struct Raw {
@@ -219,7 +220,6 @@ struct SchemaRegistry::Impl {
     if (doc->contains("definitions")) names_schema["definitions"] = (*doc)["definitions"];
     const auto compiled_names = compile(names_schema);
     for (const auto& [key, member] : value.items()) {
-      valijson::Validator validator;
       if (!validator.validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
         std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
         out.emplace_back(target + "/" + escape_pointer_token(key),

@@ -15,7 +15,28 @@ int Facet::rank(const json& value) const {
   return it == values.end() ? -1 : static_cast<int>(it - values.begin());
 }
 
+const json* find_member(const json& root, const std::vector<std::string>& tokens, std::size_t depth) {
+  const json* node = &root;
+  for (std::size_t i = 0; i < tokens.size() && i < depth; ++i) {
+    if (!node->is_object()) return nullptr;
+    auto it = node->find(tokens[i]);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+  }
+  return node;
+}
+
 namespace {
+
+std::vector<std::string> pointer_tokens(const std::string& text) {
+  json::json_pointer p(text);
+  std::vector<std::string> tokens;
+  while (!p.empty()) {
+    tokens.insert(tokens.begin(), p.back());
+    p.pop_back();
+  }
+  return tokens;
+}
 
 // Map keys are the value itself for strings and its JSON text for anything else.
 std::string map_key(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
@@ -53,12 +74,12 @@ Vocabulary::Vocabulary(const json& doc) {
     field.vocabulary = f.at("vocabulary");
     field.key = f.at("key");
     field.pointer_text = f.at("pointer");
-    field.pointer = json::json_pointer(field.pointer_text);
+    field.tokens = pointer_tokens(field.pointer_text);
     field.section = f.value("section", "");
     if (f.contains("default")) field.default_value = f.at("default");
     if (f.contains("meaningfulWhen")) {
       const auto& c = f.at("meaningfulWhen");
-      field.meaningful_when = Condition{json::json_pointer(c.at("pointer").get<std::string>()), c.at("equals"),
+      field.meaningful_when = Condition{pointer_tokens(c.at("pointer").get<std::string>()), c.at("equals"),
                                         c.value("default", json())};
     }
     field.set_valued = f.value("setValued", false);
@@ -79,8 +100,18 @@ Vocabulary::Vocabulary(const json& doc) {
     field.is_message_field = rev->scope == "message";
     fields_.push_back(std::move(field));
   }
+  for (auto& field : fields_) {
+    for (const auto& r : revisions_)
+      if (r.id == field.vocabulary) field.latest = &r;
+  }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
+}
+
+bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {
+  for (const auto& field : fields_)
+    if (field.vocabulary == vocabulary_id && find_member(tool, field.tokens, 2)) return true;
+  return false;
 }
 
 const Facet& Vocabulary::facet(std::string_view name) const {
@@ -113,6 +144,10 @@ const VocabularyRevision& Vocabulary::active_revision(std::string_view id, std::
     if (r.id == id) found = &r;
   if (!found) throw std::out_of_range("unknown vocabulary " + std::string(id));
   return *found;
+}
+
+const VocabularyRevision& Vocabulary::active_revision(const Field& field, std::string_view spec_revision) const {
+  return field.vocabulary == "spec" ? active_revision(field.vocabulary, spec_revision) : *field.latest;
 }
 
 std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view data_class) const {

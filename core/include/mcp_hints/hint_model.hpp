@@ -12,15 +12,19 @@
 
 namespace mcp_hints {
 
+// Where a claim comes from. Points into the tool and the vocabulary it was read with, which
+// must outlive it.
 struct HintSource {
-  const Field* field = nullptr;       // the crosswalk entry
-  std::string vocabulary;             // e.g. "risk-metadata@sep-2793"
-  std::string pointer;                // where the value stands, relative to the tool
-  nlohmann::json raw;                 // the field's value as given (or its default)
+  const Field* field = nullptr;                 // the crosswalk entry
+  const VocabularyRevision* revision = nullptr;  // e.g. risk-metadata@sep-2793
+  const nlohmann::json* raw = nullptr;          // the field's value as given (or its default)
+
+  // Where the value stands, relative to the tool.
+  const std::string& pointer() const { return field->pointer_text; }
 };
 
 struct Claim {
-  std::string facet;
+  std::string_view facet;  // a facet name owned by the vocabulary
   nlohmann::json value;
   HintSource source;
   bool defaulted = false;  // a specification default, not something the server said

@@ -15,6 +15,7 @@ struct SchemaViolation {
   std::string message;
 };
 
+// Not thread-safe: validation caches compiled schemas and regular expressions.
 class SchemaRegistry {
  public:
   // Strings and object keys longer than this are not handed to a `pattern`, `patternProperties`

@@ -10,6 +10,10 @@
 
 namespace mcp_hints {
 
+// The value at a path of member names below a JSON value, or null (any value is safe to walk).
+const nlohmann::json* find_member(const nlohmann::json& root, const std::vector<std::string>& tokens,
+                                  std::size_t depth = SIZE_MAX);
+
 struct Facet {
   std::string name;
   std::string kind;                   // "enum", "set" or "integer"
@@ -26,7 +30,7 @@ struct FacetValue {
 };
 
 struct Condition {
-  nlohmann::json::json_pointer pointer;
+  std::vector<std::string> tokens;  // of the other field's pointer
   nlohmann::json equals;
   nlohmann::json when_absent;  // the specification default of the other field
 };
@@ -35,13 +39,14 @@ struct Field {
   std::string vocabulary;
   std::string key;
   std::string pointer_text;
-  nlohmann::json::json_pointer pointer;
+  std::vector<std::string> tokens;  // the pointer's reference tokens, unescaped
   std::string section;
   std::optional<nlohmann::json> default_value;  // the specification's default, if any
   std::optional<Condition> meaningful_when;
   bool set_valued = false;                       // a value or an array of values
   std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
   bool is_message_field = false;                 // lives on requests/results, not on tools
+  const struct VocabularyRevision* latest = nullptr;  // the current revision of its vocabulary
 
   // The facet values one element of this field's value asserts; nullopt if the value is unknown.
   std::optional<std::vector<FacetValue>> facet_values(const nlohmann::json& element) const;
@@ -60,11 +65,15 @@ struct VocabularyRevision {
   std::string ref() const { return id + "@" + revision; }
 };
 
+struct VocabularyRevision;
+
 class Vocabulary {
  public:
   // The crosswalk compiled into the library.
   static const Vocabulary& builtin();
   explicit Vocabulary(const nlohmann::json& document);
+  Vocabulary(const Vocabulary&) = delete;  // fields point at its revisions
+  Vocabulary& operator=(const Vocabulary&) = delete;
 
   const std::map<std::string, Facet>& facets() const { return facets_; }
   const Facet& facet(std::string_view name) const;
@@ -72,8 +81,11 @@ class Vocabulary {
   const std::vector<Field>& fields() const { return fields_; }
   const VocabularyRevision* revision(std::string_view id, std::string_view revision) const;
   std::vector<std::string> spec_revisions() const;
+  // Whether a tool carries any member of a vocabulary (its fields' first two pointer tokens).
+  bool mentions(const nlohmann::json& tool, std::string_view vocabulary_id) const;
   // The revision of a vocabulary a lint run applies (the chosen one for the specification).
   const VocabularyRevision& active_revision(std::string_view id, std::string_view spec_revision) const;
+  const VocabularyRevision& active_revision(const Field& field, std::string_view spec_revision) const;
   // The lowest result-sensitivity level a returned data class allows, if it constrains one.
   std::optional<std::string> minimum_result_sensitivity(std::string_view data_class) const;
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Writes a deterministic tools/list result of N tools for the lint benchmark.
+
+Tools mix every vocabulary the way a large gateway catalog might: the specification's four
+hints on all, proposal hints (mirrored in _meta) on some, and input schemas of a few fields.
+Usage: generate_catalog.py N OUTPUT
+"""
+import json
+import random
+import sys
+
+VERBS = [("get", "read"), ("list", "read"), ("search", "read"), ("create", "write"), ("update", "write"),
+         ("delete", "delete"), ("send", "external"), ("sync", "external")]
+NOUNS = ["user", "invoice", "ticket", "repo", "pod", "message", "file", "record", "report", "deployment"]
+
+
+def tool(i, rng):
+    verb, effect = VERBS[i % len(VERBS)]
+    noun = NOUNS[(i // len(VERBS)) % len(NOUNS)]
+    read_only = effect == "read"
+    props = {f"field_{k}": {"type": rng.choice(["string", "integer", "boolean"]),
+                            "description": f"Field {k} of the {noun} to {verb}; " + "detail " * rng.randint(2, 8)}
+             for k in range(rng.randint(2, 6))}
+    t = {
+        "name": f"{verb}_{noun}_{i}",
+        "title": f"{verb.title()} {noun} #{i}",
+        "description": f"{verb.title()} a {noun} in pack {i // 4}. " + "It does what its name says. " * rng.randint(2, 6),
+        "inputSchema": {"type": "object", "properties": props, "required": sorted(props)[:1]},
+        "annotations": {"readOnlyHint": read_only, "openWorldHint": effect == "external"},
+    }
+    if not read_only:
+        t["annotations"]["destructiveHint"] = effect == "delete"
+        t["annotations"]["idempotentHint"] = effect != "external"
+    meta = {"com.example.gateway/pack": f"pack-{i // 4}"}
+    if i % 3 == 0:
+        meta.update({"mcp.dev/effect": effect, "mcp.dev/idempotent": effect != "external",
+                     "mcp.dev/requiresConfirmation": effect in ("delete", "external"),
+                     "mcp.dev/resultSensitivity": "internal"})
+    if i % 5 == 0:
+        risk = {"riskLevel": {"read": "low", "write": "medium", "delete": "high", "external": "medium"}[effect],
+                "category": {"read": "read", "write": "mutate", "delete": "delete", "external": "mutate"}[effect],
+                "blastRadius": "item", "reversibility": "none" if effect == "delete" else "manual",
+                "approvalRecommendation": "single" if effect in ("delete", "external") else "none",
+                "minTrustLevel": 2, "sideEffects": []}
+        t["annotations"].update(risk)
+        meta.update({f"com.example/{k}": v for k, v in risk.items()})
+    t["_meta"] = meta
+    return t
+
+
+def main():
+    n, out = int(sys.argv[1]), sys.argv[2]
+    rng = random.Random(20261122)
+    with open(out, "w") as f:
+        json.dump({"tools": [tool(i, rng) for i in range(n)]}, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
