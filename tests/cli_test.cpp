@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "mcp_hints/checks.hpp"
 #include "test_support.hpp"
@@ -164,4 +165,29 @@ TEST(Cli, LintsSeveralFilesInOneRun) {
   EXPECT_EQ(report["files"].size(), 3u);
   EXPECT_EQ(report["tool_count"], 21);
   EXPECT_EQ(report["summary"]["warning"], 1);
+}
+
+TEST(Cli, TheBundledExamplesGiveTheDemoVerdicts) {
+  const auto examples = test_support::source_dir() / "examples" / "catalogs";
+  auto good = run_cli({"lint", "--format", "json", "--fail-on", "info", (examples / "good-catalog.json").string()});
+  EXPECT_EQ(good.exit_code, 0) << good.out;
+  auto bad = run_cli({"lint", "--format", "json", (examples / "bad-catalog.json").string()});
+  EXPECT_EQ(bad.exit_code, 1);
+  const json report = json::parse(bad.out);
+  std::set<std::string> fired;
+  for (const auto& f : report["findings"]) fired.insert(f["check"].get<std::string>());
+  // The bad catalog shows most rules at once; it is what `make demo` prints.
+  EXPECT_GE(fired.size(), 14u);
+  for (const char* id : {"schema.spec-tool", "hints.readonly-contradiction", "confirmation.contradiction",
+                         "sensitivity.result-understated", "placement.annotation-only", "meta.reserved-prefix"})
+    EXPECT_TRUE(fired.count(id)) << id;
+}
+
+TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
+  const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
+  for (const auto& c : mcp_hints::lint_checks())
+    EXPECT_NE(readme.find("`" + std::string(c.info.id) + "`"), std::string::npos) << c.info.id;
+  for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
+                             "--max-bytes", "--max-depth", "--max-string", "--list-checks"})
+    EXPECT_NE(readme.find(option), std::string::npos) << option;
 }

@@ -258,8 +258,9 @@ void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
                                   " not defined by the specification; SDK clients (the official TypeScript and "
                                   "Python SDKs) drop unknown annotation keys, so no client decision sees " +
                                   (dropped.size() == 1 ? "it" : "them") +
-                                  ": mirror each in _meta under your own prefix, e.g. _meta[\"com.example/" +
-                                  dropped.front() + "\"]");
+                                  ": mirror " + (dropped.size() == 1 ? "it" : "each") +
+                                  " in _meta under your own prefix, e.g. _meta[\"com.example/" + dropped.front() +
+                                  "\"]");
 }
 
 void agency_destructive_unconfirmed(const ToolContext& ctx, const FindingSink& sink) {

@@ -120,6 +120,27 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
           << "            [" << f->proposal << "]\n";
     }
   }
+  // The findings table: one row per check that fired.
+  if (!report.findings.empty()) {
+    std::map<std::string, std::pair<std::size_t, std::set<std::string>>> by_check;
+    for (const auto& f : report.findings) {
+      auto& row = by_check[f.check];
+      ++row.first;
+      row.second.insert(f.file + "\n" + std::to_string(f.line) + "\n" + f.tool);
+    }
+    out << "\n" << bold("check                                 level    findings  tools") << "\n";
+    for (const auto& check : lint_checks()) {
+      auto it = by_check.find(std::string(check.info.id));
+      if (it == by_check.end()) continue;
+      std::string id(check.info.id), level(level_name(check.info.level));
+      id.resize(std::max<std::size_t>(id.size(), 37), ' ');
+      level.resize(8, ' ');
+      std::string count = std::to_string(it->second.first);
+      count.resize(9, ' ');
+      out << id << " " << paint(check.info.level, level) << " " << count << " " << it->second.second.size() << "\n";
+    }
+    out << "\n";
+  }
   const bool fail = report.fails(options.fail_on) || report.has_input_error();
   out << plural(report.files.size(), "file") << ", " << plural(report.tool_count(), "tool") << ": "
       << counts_text(report.count(Level::error), report.count(Level::warning), report.count(Level::info)) << " — "
