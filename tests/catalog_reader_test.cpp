@@ -87,6 +87,9 @@ TEST(CatalogReader, SaysWhatIsWrongWithDocumentsThatAreNotToolLists) {
   EXPECT_NE(error_of(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})")
                 .find("JSON-RPC error response (-32601 Method not found)"),
             std::string::npos);
+  EXPECT_NE(error_of(R"({"error":{"code":"x","message":{"deep":[1]}}})").find("JSON-RPC error response ({\"deep\":[1]})"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"error":"plain"})").find("JSON-RPC error response (\"plain\")"), std::string::npos);
   EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"tools\": [}").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"tools\": []} trailing").find("not valid JSON"), std::string::npos);

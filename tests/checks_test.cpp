@@ -9,6 +9,7 @@
 #include <set>
 
 #include "mcp_hints/lint.hpp"
+#include "mcp_hints/vocabulary.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -113,4 +114,34 @@ TEST(Checks, MessagesSayWhatWasExpectedAndWhatWasSeen) {
   EXPECT_NE(findings[0].message.find("requiresConfirmation\"] (policy-hints@seed) = false"), std::string::npos) << findings[0].message;
   EXPECT_NE(findings[0].message.find("approvalRecommendation (risk-metadata@sep-2793) = \"multi\""), std::string::npos)
       << findings[0].message;
+}
+
+TEST(Checks, NoValueOfAnyTypeInAnyHintFieldBreaksAnyCheck) {
+  // Every crosswalk field, and the containers above it, given a value of every JSON type.
+  const std::vector<json> values = {nullptr, true, false, 0, -1, 2.5, "", "yes", "read", json::array(),
+                                    json::array({"PII", 1}), json::object(), json{{"a", 1}}};
+  std::vector<json::json_pointer> places = {json::json_pointer("/annotations"), json::json_pointer("/_meta"),
+                                            json::json_pointer("/annotations/inputMetadata"),
+                                            json::json_pointer("/annotations/returnMetadata")};
+  for (const auto& field : mcp_hints::Vocabulary::builtin().fields()) places.emplace_back(field.pointer_text);
+  mcp_hints::Linter linter({});
+  std::size_t runs = 0;
+  for (const auto& place : places) {
+    for (const auto& value : values) {
+      // Alone, and beside a tool that asserts a hint of every vocabulary.
+      json bare = {{"name", "t"}, {"inputSchema", {{"type", "object"}}}};
+      json full = test_support::read_json(test_support::fixture("lint/clean.json"))["tools"][2];
+      for (json tool : {bare, full}) {
+        try {
+          tool[place] = value;
+        } catch (const json::exception&) {
+          continue;  // the container above is not an object in this variant
+        }
+        std::vector<mcp_hints::Finding> findings;
+        EXPECT_NO_THROW(linter.lint_tool(tool, "f", "/0", 1, findings)) << place.to_string() << " = " << value.dump();
+        ++runs;
+      }
+    }
+  }
+  EXPECT_GT(runs, 500u);
 }

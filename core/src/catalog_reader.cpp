@@ -328,8 +328,13 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
   if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());
   if (!handler.rpc_error().is_null()) {
     const auto& e = handler.rpc_error();
-    std::string detail = e.is_object() ? e.value("message", std::string("no message")) : e.dump();
-    std::string code = e.is_object() && e.contains("code") ? e["code"].dump() + " " : "";
+    // A well-formed error says {code, message}; show whatever this one says.
+    const json& said = e.is_object() && e.contains("message") ? e["message"] : e;
+    std::string detail = said.is_string() ? said.get<std::string>()
+                         : said.is_object() && said.empty() ? std::string("no message")
+                                                           : said.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (detail.size() > 200) detail = detail.substr(0, 200) + "...";
+    std::string code = e.is_object() && e.contains("code") && e["code"].is_number() ? e["code"].dump() + " " : "";
     throw InputError("the document is a JSON-RPC error response (" + code + detail + "), not a tools/list result",
                      "/error");
   }

@@ -87,28 +87,44 @@ void destructive_contradiction(const ToolContext& ctx, const FindingSink& sink) 
 }
 
 void readonly_and_destructive(const ToolContext& ctx, const FindingSink& sink) {
-  const auto& a = ctx.tool.is_object() ? ctx.tool.value("annotations", json()) : json();
-  if (!a.is_object()) return;
-  if (a.value("readOnlyHint", json()) == true && a.value("destructiveHint", json()) == true)
+  const json* a = find_member(ctx.tool, {"annotations"});
+  if (!a || !a->is_object()) return;
+  // Compared, not read with value(): a member of another type must not throw.
+  auto is_true = [&](const char* key) {
+    auto it = a->find(key);
+    return it != a->end() && *it == true;
+  };
+  if (is_true("readOnlyHint") && is_true("destructiveHint"))
     sink.report("/annotations/destructiveHint",
                 "readOnlyHint and destructiveHint are both true; destructiveHint is meaningful only when "
                 "readOnlyHint is false, so clients ignore it: say which one is meant");
 }
 
+// Proposal 1's and the specification's idempotency claims, when both were made.
+struct IdempotencyClaims {
+  const Claim* proposal = nullptr;
+  const Claim* spec = nullptr;
+  bool differ(bool proposal_value) const {
+    return proposal && spec && proposal->value == proposal_value && spec->value == !proposal_value;
+  }
+};
+
+IdempotencyClaims idempotency_claims(const ToolContext& ctx) {
+  return {ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent"), ctx.hints.claim_of("spec", "idempotentHint")};
+}
+
 void idempotency_retry_unsafe(const ToolContext& ctx, const FindingSink& sink) {
-  const Claim* p1 = ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent");
-  const Claim* spec = ctx.hints.claim_of("spec", "idempotentHint");
-  if (p1 && spec && p1->value == true && spec->value == false)
-    sink.report(p1->source.pointer(),
+  const auto claims = idempotency_claims(ctx);
+  if (claims.differ(true))
+    sink.report(claims.proposal->source.pointer(),
                 "mcp.dev/idempotent is true (same input, same result) but idempotentHint is false (a repeated "
                 "call has additional effects): a router retrying on mcp.dev/idempotent would repeat those effects");
 }
 
 void idempotency_meanings_differ(const ToolContext& ctx, const FindingSink& sink) {
-  const Claim* p1 = ctx.hints.claim_of("policy-hints", "mcp.dev/idempotent");
-  const Claim* spec = ctx.hints.claim_of("spec", "idempotentHint");
-  if (p1 && spec && p1->value == false && spec->value == true)
-    sink.report(p1->source.pointer(),
+  const auto claims = idempotency_claims(ctx);
+  if (claims.differ(false))
+    sink.report(claims.proposal->source.pointer(),
                 "idempotentHint is true (no additional effect when repeated) and mcp.dev/idempotent is false "
                 "(results may differ): consistent only because the two keys mean different things");
 }

@@ -100,8 +100,11 @@ struct SchemaRegistry::Impl {
   std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
                                    const nlohmann::json* document_json) const {
     std::vector<SchemaViolation> out;
+    // Most instances are valid: a first pass without results stops at the first failure and
+    // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
+    if (validator.validate(schema, Adapter(instance), nullptr)) return out;
     valijson::ValidationResults results;
-    if (validator.validate(schema, Adapter(instance), &results)) return out;
+    validator.validate(schema, Adapter(instance), &results);
     struct Raw {
       std::string pointer;
       std::string message;
