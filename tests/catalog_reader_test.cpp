@@ -89,7 +89,7 @@ TEST(CatalogReader, SaysWhatIsWrongWithDocumentsThatAreNotToolLists) {
             std::string::npos);
   EXPECT_NE(error_of(R"({"error":{"code":"x","message":{"deep":[1]}}})").find("JSON-RPC error response ({\"deep\":[1]})"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"error":"plain"})").find("JSON-RPC error response (\"plain\")"), std::string::npos);
+  EXPECT_NE(error_of(R"({"error":"plain"})").find("JSON-RPC error response (plain)"), std::string::npos);
   EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"tools\": [}").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"tools\": []} trailing").find("not valid JSON"), std::string::npos);
