@@ -344,9 +344,52 @@ constexpr std::array<Check, 18> kChecks = {{
      &agency_destructive_unconfirmed},
 }};
 
+constexpr std::array<CheckInfo, 12> kServerChecks = {{
+    {"server.initialize", Level::error, "MCP specification: Lifecycle, Initialization",
+     "the server answers initialize with a result holding protocolVersion and capabilities", Scope::server},
+    {"server.protocol-version", Level::error, "MCP specification: Lifecycle, Version Negotiation",
+     "the server chooses a protocol version of the legacy era mcp-hints offers or accepts", Scope::server},
+    {"server.tools-capability", Level::error, "MCP specification: Server Features, Tools, Capabilities",
+     "a server that lists tools declares the tools capability", Scope::server},
+    {"server.stdout-protocol-only", Level::error, "MCP specification: Transports, stdio",
+     "the server writes nothing but MCP messages to stdout", Scope::server},
+    {"server.list-page", Level::error, "MCP specification: Tools, Listing Tools; Pagination",
+     "every tools/list page is a result with a tools array and, if any, a string nextCursor", Scope::server},
+    {"server.cursor-terminates", Level::error, "MCP specification: Utilities, Pagination",
+     "following nextCursor ends, without repeating a cursor, within the page bound", Scope::server},
+    {"stability.relist", Level::warning, "proposal 1: Semantics (stable hints)",
+     "listing tools twice in one session gives every tool the same hints", Scope::server},
+    {"stability.restart", Level::warning, "proposal 1: Semantics (hints SHOULD NOT change between server restarts)",
+     "a restarted server (stdio) or a second session (HTTP) gives every tool the same hints", Scope::server},
+    {"list-changed.weakened", Level::warning, "MCP specification: Tools, List Changed Notification; proposal 1: Semantics",
+     "after notifications/tools/list_changed no tool's hints become less cautious (a possible rug pull)", Scope::server},
+    {"list-changed.changed", Level::info, "MCP specification: Tools, List Changed Notification",
+     "reports hints that changed after notifications/tools/list_changed", Scope::server},
+    {"result.trust-annotations", Level::error, "issue #711: Optional Trust Annotation Metadata",
+     "a tools/call result's _meta.annotations has the proposal's types and values", Scope::server},
+    {"result.sensitivity-understated", Level::error, "issue #711: sensitiveHint; proposal 1: resultSensitivity",
+     "a result is not more sensitive than its tool declared (resultSensitivity)", Scope::server},
+}};
+
 }  // namespace
 
 std::span<const Check> lint_checks() { return kChecks; }
+
+std::span<const CheckInfo> server_checks() { return kServerChecks; }
+
+std::vector<CheckInfo> all_checks() {
+  std::vector<CheckInfo> out;
+  for (const auto& c : kChecks) out.push_back(c.info);
+  out.insert(out.end(), kServerChecks.begin(), kServerChecks.end());
+  return out;
+}
+
+const CheckInfo* find_check_info(std::string_view id) {
+  if (const auto* c = find_check(id)) return &c->info;
+  for (const auto& c : kServerChecks)
+    if (c.id == id) return &c;
+  return nullptr;
+}
 
 const Check* find_check(std::string_view id) {
   for (const auto& c : kChecks)

@@ -114,6 +114,29 @@ ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::s
   return hints;
 }
 
+std::vector<HintChange> hint_changes(const ToolHints& before, const ToolHints& after, const Vocabulary& vocabulary) {
+  std::vector<HintChange> out;
+  for (const auto& [name, facet] : vocabulary.facets()) {
+    auto b = before.resolved(name, vocabulary);
+    auto a = after.resolved(name, vocabulary);
+    if (b == a) continue;
+    HintChange change{name, b, a, false};
+    if (b && !a) {
+      change.weakened = true;  // a claim (or default) the client acted on is gone
+    } else if (b && a && facet.kind == "enum") {
+      change.weakened = facet.rank(*a) < facet.rank(*b);
+    } else if (b && a && facet.kind == "integer") {
+      change.weakened = *a < *b;
+    } else if (b && a && facet.kind == "set") {
+      // A class of data no longer declared is a weaker claim.
+      for (const auto& v : *b)
+        if (std::find(a->begin(), a->end(), v) == a->end()) change.weakened = true;
+    }
+    out.push_back(std::move(change));
+  }
+  return out;
+}
+
 std::string describe_source(const HintSource& source) {
   const auto& f = *source.field;
   const std::string key = f.vocabulary == "spec" ? "annotations." + f.key

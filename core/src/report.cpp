@@ -84,7 +84,9 @@ json report_json(const LintReport& report, const ReportOptions& options) {
             {"info", report.count(Level::info)},
             {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
             {"input_errors", std::count_if(report.files.begin(), report.files.end(), [](const auto& f) { return f.error.has_value(); })},
-            {"passed", !report.fails(options.fail_on) && !report.has_input_error()}}}};
+            {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
+            {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
+          {"server_log", report.diagnostics}};
 }
 
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options) {
@@ -129,20 +131,35 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       row.second.insert(f.file + "\n" + std::to_string(f.line) + "\n" + f.tool);
     }
     out << "\n" << bold("check                                 level    findings  tools") << "\n";
-    for (const auto& check : lint_checks()) {
-      auto it = by_check.find(std::string(check.info.id));
+    for (const auto& info : all_checks()) {
+      auto it = by_check.find(std::string(info.id));
       if (it == by_check.end()) continue;
-      std::string id(check.info.id), level(level_name(check.info.level));
+      std::string id(info.id), level(level_name(info.level));
       id.resize(std::max<std::size_t>(id.size(), 37), ' ');
       level.resize(8, ' ');
       std::string count = std::to_string(it->second.first);
       count.resize(9, ' ');
-      out << id << " " << paint(check.info.level, level) << " " << count << " " << it->second.second.size() << "\n";
+      out << id << " " << paint(info.level, level) << " " << count << " " << it->second.second.size() << "\n";
     }
     out << "\n";
   }
-  const bool fail = report.fails(options.fail_on) || report.has_input_error();
-  out << plural(report.files.size(), "file") << ", " << plural(report.tool_count(), "tool") << ": "
+  if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << *report.incomplete << "\n";
+  const bool fail = report.fails(options.fail_on) || report.has_input_error() || report.incomplete;
+  if (fail && !report.diagnostics.empty()) {
+    // The server's own words help most when something went wrong: its last stderr lines.
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < report.diagnostics.size()) {
+      auto nl = report.diagnostics.find('\n', start);
+      lines.push_back(report.diagnostics.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+    const std::size_t first = lines.size() > 20 ? lines.size() - 20 : 0;
+    out << "server stderr (last " << lines.size() - first << " lines):\n";
+    for (std::size_t i = first; i < lines.size(); ++i) out << "  | " << lines[i] << "\n";
+  }
+  out << plural(report.files.size(), report.server_checks_ran ? "server" : "file") << ", " << plural(report.tool_count(), "tool") << ": "
       << counts_text(report.count(Level::error), report.count(Level::warning), report.count(Level::info)) << " — "
       << (fail ? paint(Level::error, "FAIL") : std::string("pass")) << " (fail on "
       << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
@@ -151,14 +168,15 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
 void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options) {
   json rules = json::array();
   std::map<std::string, std::size_t> rule_index;
-  for (const auto& check : lint_checks()) {
-    rule_index[std::string(check.info.id)] = rules.size();
-    rules.push_back({{"id", check.info.id},
-                     {"name", check.info.id},
-                     {"shortDescription", {{"text", check.info.summary}}},
-                     {"fullDescription", {{"text", std::string(check.info.summary) + " [" + std::string(check.info.proposal) + "]"}}},
-                     {"defaultConfiguration", {{"level", sarif_level(check.info.level)}}},
-                     {"properties", {{"proposal", check.info.proposal}}}});
+  for (const auto& info : all_checks()) {
+    if (info.scope == Scope::server && !report.server_checks_ran) continue;
+    rule_index[std::string(info.id)] = rules.size();
+    rules.push_back({{"id", info.id},
+                     {"name", info.id},
+                     {"shortDescription", {{"text", info.summary}}},
+                     {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
+                     {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
+                     {"properties", {{"proposal", info.proposal}}}});
   }
   json results = json::array();
   for (const auto& f : report.findings) {
@@ -178,9 +196,11 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
       notifications.push_back({{"level", "error"},
                                {"message", {{"text", file.file + ": " + *file.error}}},
                                {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
+  if (report.incomplete)
+    notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
   json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", version()}, {"semanticVersion", version()}, {"rules", rules}}}}},
               {"results", results},
-              {"invocations", json::array({{{"executionSuccessful", !report.has_input_error()},
+              {"invocations", json::array({{{"executionSuccessful", !report.has_input_error() && !report.incomplete},
                                             {"toolExecutionNotifications", notifications}}})},
               {"properties", {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
   json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
@@ -188,65 +208,83 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
 }
 
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
-  // One testsuite per file, one testcase per tool and check: a finding at or above the fail-on
-  // level is a failure, one below it is written to the testcase's output.
-  const auto checks = lint_checks();
+  // One testsuite per file (or server), one testcase per tool and tool check, and one per server
+  // check in a check-server run: a finding at or above the fail-on level is a failure, one below
+  // it is written to the testcase's output.
+  const auto checks = all_checks();
   std::size_t total_tests = 0, total_failures = 0, total_errors = 0;
   std::string body;
   for (const auto& file : report.files) {
     std::string cases;
-    std::size_t tests = 0, failures = 0;
-    if (file.error) {
-      ++total_errors;
-      cases += "    <testcase classname=\"" + xml_escape(file.file) + "\" name=\"input\"><error message=\"" +
-               xml_escape(*file.error) + "\"/></testcase>\n";
-      tests = 1;
-    }
+    std::size_t tests = 0, failures = 0, errors = 0;
+    auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found) {
+      ++tests;
+      cases += "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" + std::string(check) + "\"";
+      if (!found) {
+        cases += "/>\n";
+        return;
+      }
+      std::string text;
+      bool fail = false;
+      for (const auto* f : *found) {
+        text += std::string(level_name(f->level)) + " " + (f->tool.empty() ? "" : f->tool + " ") + f->pointer + ": " +
+                f->message + "\n";
+        fail = fail || failing(*f, options);
+      }
+      if (fail) {
+        ++failures;
+        cases += "><failure type=\"" + std::string(level_name(found->front()->level)) + "\" message=\"" +
+                 xml_escape(found->front()->message) + "\">" + xml_escape(text) + "</failure></testcase>\n";
+      } else {
+        cases += "><system-out>" + xml_escape(text) + "</system-out></testcase>\n";
+      }
+    };
+    auto error_case = [&](const std::string& name, const std::string& message) {
+      ++tests;
+      ++errors;
+      cases += "    <testcase classname=\"" + xml_escape(file.file) + "\" name=\"" + name + "\"><error message=\"" +
+               xml_escape(message) + "\"/></testcase>\n";
+    };
+    if (file.error) error_case("input", *file.error);
     // Tools are told apart by name: findings carry the name of their tool.
-    std::map<std::string, std::map<std::string, std::vector<const Finding*>>> findings_by_tool;
-    for (const auto& f : report.findings)
-      if (f.file == file.file) findings_by_tool[f.tool][f.check].push_back(&f);
+    std::map<std::string, std::map<std::string, std::vector<const Finding*>>> by_tool;
+    std::map<std::string, std::vector<const Finding*>> by_server_check;
+    for (const auto& f : report.findings) {
+      if (f.file != file.file) continue;
+      const auto* info = find_check_info(f.check);
+      if (info && info->scope == Scope::server) by_server_check[f.check].push_back(&f);
+      else by_tool[f.tool][f.check].push_back(&f);
+    }
     std::set<std::string> seen;
     for (const auto& tool : file.tool_names) {
       if (!seen.insert(tool).second) continue;  // duplicate names share their testcases
-      const std::string classname = xml_escape(file.file + "." + (tool.empty() ? "(unnamed tool)" : tool));
+      const auto tool_it = by_tool.find(tool);
       for (const auto& check : checks) {
-        ++tests;
-        cases += "    <testcase classname=\"" + classname + "\" name=\"" + std::string(check.info.id) + "\"";
-        auto tool_it = findings_by_tool.find(tool);
+        if (check.scope != Scope::tool) continue;
         const std::vector<const Finding*>* found = nullptr;
-        if (tool_it != findings_by_tool.end()) {
-          auto it = tool_it->second.find(std::string(check.info.id));
+        if (tool_it != by_tool.end()) {
+          auto it = tool_it->second.find(std::string(check.id));
           if (it != tool_it->second.end()) found = &it->second;
         }
-        if (!found) {
-          cases += "/>\n";
-          continue;
-        }
-        std::string text;
-        bool fail = false;
-        for (const auto* f : *found) {
-          text += std::string(level_name(f->level)) + " " + f->pointer + ": " + f->message + "\n";
-          fail = fail || failing(*f, options);
-        }
-        cases += ">";
-        if (fail) {
-          ++failures;
-          cases += "<failure type=\"" + std::string(level_name(found->front()->level)) + "\" message=\"" +
-                   xml_escape(found->front()->message) + "\">" + xml_escape(text) + "</failure>";
-        } else {
-          cases += "<system-out>" + xml_escape(text) + "</system-out>";
-        }
-        cases += "</testcase>\n";
+        testcase(file.file + "." + (tool.empty() ? "(unnamed tool)" : tool), check.id, found);
       }
+    }
+    if (report.server_checks_ran) {
+      for (const auto& check : checks) {
+        if (check.scope != Scope::server) continue;
+        auto it = by_server_check.find(std::string(check.id));
+        testcase(file.file, check.id, it == by_server_check.end() ? nullptr : &it->second);
+      }
+      if (report.incomplete) error_case("run", "incomplete: " + *report.incomplete);
     }
     total_tests += tests;
     total_failures += failures;
+    total_errors += errors;
     body += "  <testsuite name=\"" + xml_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
-            std::to_string(failures) + "\" errors=\"" + (file.error ? "1" : "0") + "\">\n" + cases + "  </testsuite>\n";
+            std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\">\n" + cases + "  </testsuite>\n";
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuites name=\"mcp-hints lint\" tests=\"" << total_tests << "\" failures=\"" << total_failures
+      << "<testsuites name=\"mcp-hints\" tests=\"" << total_tests << "\" failures=\"" << total_failures
       << "\" errors=\"" << total_errors << "\">\n"
       << body << "</testsuites>\n";
 }

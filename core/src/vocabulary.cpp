@@ -106,12 +106,21 @@ Vocabulary::Vocabulary(const json& doc) {
   }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
+  annotation_minimum_ = doc.at("resultAnnotationMinimumResultSensitivity");
 }
 
 bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {
   for (const auto& field : fields_)
     if (field.vocabulary == vocabulary_id && find_member(tool, field.tokens, 2)) return true;
   return false;
+}
+
+std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view annotation, const json& value) const {
+  auto table = annotation_minimum_.find(std::string(annotation));
+  if (table == annotation_minimum_.end() || !table->is_object()) return std::nullopt;
+  auto level = table->find(map_key(value));
+  if (level == table->end() || !level->is_string()) return std::nullopt;
+  return level->get<std::string>();
 }
 
 const Facet& Vocabulary::facet(std::string_view name) const {

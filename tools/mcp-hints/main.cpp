@@ -19,6 +19,9 @@ struct Command {
 const Command kCommands[] = {
     {"lint", "check saved tools/list results against every proposal's schema and the cross-proposal rules",
      &mcp_hints::cli::lint_command},
+    {"check-server", "certify a live server (stdio or Streamable HTTP): lint its catalog, then protocol, stability, "
+                     "list_changed and result checks",
+     &mcp_hints::cli::check_server_command},
 };
 
 void usage(std::ostream& out) {

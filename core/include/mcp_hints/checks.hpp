@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,11 +16,16 @@
 
 namespace mcp_hints {
 
+// Tool checks judge one tool of a catalog (lint and check-server); server checks judge what a
+// live server did (check-server only).
+enum class Scope { tool, server };
+
 struct CheckInfo {
   std::string_view id;
   Level level;
   std::string_view proposal;  // proposal and section
   std::string_view summary;   // one line: what the check expects
+  Scope scope = Scope::tool;
 };
 
 // Everything a check may look at for one tool.
@@ -48,8 +54,13 @@ struct Check {
   void (*run)(const ToolContext&, const FindingSink&);
 };
 
-// Every lint check, in a stable order.
+// Every tool check, in a stable order.
 std::span<const Check> lint_checks();
 const Check* find_check(std::string_view id);
+// Every server check (run by check-server), in a stable order.
+std::span<const CheckInfo> server_checks();
+// The one registry: tool checks then server checks.
+std::vector<CheckInfo> all_checks();
+const CheckInfo* find_check_info(std::string_view id);
 
 }  // namespace mcp_hints

@@ -54,6 +54,16 @@ class ToolHints {
 // Reads every vocabulary's hints from one tool object (any JSON value is accepted).
 ToolHints read_tool_hints(const nlohmann::json& tool, const Vocabulary& vocabulary, std::string_view spec_revision);
 
+// How one facet's resolved value differs between two readings of a tool.
+struct HintChange {
+  std::string facet;
+  std::optional<nlohmann::json> before, after;  // nullopt: no claim
+  bool weakened = false;  // the value a client acts on became less cautious (or the claim vanished)
+};
+
+// Every facet whose resolved value differs between two readings of the same tool.
+std::vector<HintChange> hint_changes(const ToolHints& before, const ToolHints& after, const Vocabulary& vocabulary);
+
 // "readOnlyHint" or "risk-metadata riskLevel" style name of the key behind a claim, for messages.
 std::string describe_source(const HintSource& source);
 

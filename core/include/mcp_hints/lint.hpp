@@ -33,6 +33,9 @@ struct LintReport {
   std::string spec_revision;
   std::vector<FileResult> files;
   std::vector<Finding> findings;
+  bool server_checks_ran = false;        // a check-server run: server checks apply too
+  std::optional<std::string> incomplete; // why the run could not finish (check-server)
+  std::string diagnostics;               // what the server said besides protocol (stderr tail)
 
   std::size_t tool_count() const;
   std::size_t count(Level level) const;

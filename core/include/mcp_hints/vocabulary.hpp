@@ -88,12 +88,16 @@ class Vocabulary {
   const VocabularyRevision& active_revision(const Field& field, std::string_view spec_revision) const;
   // The lowest result-sensitivity level a returned data class allows, if it constrains one.
   std::optional<std::string> minimum_result_sensitivity(std::string_view data_class) const;
+  // The lowest result-sensitivity level a result trust annotation (#711) calls for, if any:
+  // ("sensitiveHint", "high") -> "restricted".
+  std::optional<std::string> minimum_result_sensitivity(std::string_view annotation, const nlohmann::json& value) const;
 
  private:
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
   std::map<std::string, std::string> data_class_minimum_;
+  nlohmann::json annotation_minimum_;
 };
 
 }  // namespace mcp_hints

@@ -1,0 +1,70 @@
+#pragma once
+// A child process in a process group of its own, spoken to through pipes on its stdin and
+// stdout, with its stderr kept in a bounded log. Ending it ends the whole group, so a server
+// that forks leaves nothing behind.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mcp_hints {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+
+class ProcessError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ProcessOptions {
+  std::vector<std::string> argv;                           // argv[0] is looked up on PATH
+  std::vector<std::pair<std::string, std::string>> env;    // added to (or replacing in) our environment
+  std::size_t stderr_limit = 64 * 1024;                    // bytes of stderr kept (the last ones)
+};
+
+class ChildProcess {
+ public:
+  // Starts the command; throws ProcessError when it cannot be started (not found, not executable).
+  explicit ChildProcess(const ProcessOptions& options);
+  ~ChildProcess();  // ends the whole process group
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const;
+
+  // Writes all of data to the child's stdin; false when the child stopped reading (closed its
+  // stdin or exited) or the deadline passed.
+  bool write(std::string_view data, Deadline deadline);
+
+  enum class ReadStatus { data, eof, timeout };
+  // Reads what the child wrote to stdout (at most max bytes) into out; meanwhile keeps draining
+  // stderr so the child never blocks on it.
+  ReadStatus read(std::string& out, std::size_t max, Deadline deadline);
+
+  // The stderr kept so far (its last stderr_limit bytes).
+  std::string stderr_log();
+
+  // Whether the child has exited, without waiting; after it has, how it ended.
+  bool exited();
+  // "exited with status 3", "was killed by signal 11 (Segmentation fault)", or "running".
+  std::string describe_exit();
+
+  // SIGKILL to the whole group, then reaps the child. Safe to call more than once.
+  void kill_group();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// True when no process of the group is left (for tests and for checking that nothing leaked).
+bool process_group_gone(pid_t group);
+
+}  // namespace mcp_hints

@@ -1,0 +1,128 @@
+// mcp-hints check-server: certify a live server over stdio or Streamable HTTP.
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/check_server.hpp"
+#include "mcp_hints/json_input.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+const std::string kHelp = std::string(R"(usage: mcp-hints check-server [OPTIONS] -- COMMAND [ARGS...]
+       mcp-hints check-server [OPTIONS] --url URL
+
+Certifies a live MCP server: starts it (stdio) or connects to it (Streamable HTTP), lists its
+tools and runs every lint check on them, then the checks only a live server allows: protocol
+prerequisites (initialize, the tools capability, well-formed pages, terminating cursors, nothing
+but MCP on stdout), hint stability (a second listing; a restart, or a second HTTP session),
+notifications/tools/list_changed (a change that weakens a tool's safety is a possible rug pull)
+and, only with --call, the trust annotations of a tool's result. No tool is called without --call.
+
+options:
+)") + kReportOptionsHelp + R"(  --url URL              a Streamable HTTP endpoint instead of a command
+  --timeout SECONDS      bound on the whole run (default 30)
+  --request-timeout S    bound on one request (default 10)
+  --observe MS           how long to wait for notifications/tools/list_changed (default 1000)
+  --env K=V              set an environment variable for the server (repeatable; stdio)
+  --call TOOL=JSONARGS   call TOOL with these arguments and check its result (repeatable);
+                         a tool whose hints say it writes, deletes or reaches the open world
+                         (or that has no hints) is refused unless --allow-side-effects is given
+  --allow-side-effects   allow --call on such tools
+  -h, --help             this text
+
+exit codes: 0 no finding at the fail-on level, 1 findings at or above it, 2 usage error (or a
+refused --call), 3 the run could not complete (the server did not start, never answered, died,
+or a --call failed); the reason is said on one line.
+)";
+
+}  // namespace
+
+int check_server_command(const std::vector<std::string>& args) {
+  // Everything after "--" is the server's command line, untouched.
+  auto dashes = std::find(args.begin() + 1, args.end(), "--");
+  std::vector<std::string> ours(args.begin() + 1, dashes);
+  std::vector<std::string> command(dashes == args.end() ? dashes : dashes + 1, args.end());
+
+  po::options_description options;
+  add_report_options(options);
+  options.add_options()("help,h", "")("url", po::value<std::string>(), "")(
+      "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10), "")(
+      "observe", po::value<long>()->default_value(1000), "")("env", po::value<std::vector<std::string>>(), "")(
+      "call", po::value<std::vector<std::string>>(), "")("allow-side-effects", "");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(ours).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "mcp-hints check-server: " << e.what() << " (try 'mcp-hints check-server --help')\n";
+    return bad_input;
+  }
+  if (vm.count("help")) {
+    std::cout << kHelp;
+    return pass;
+  }
+  auto settings = read_report_settings(vm, "check-server");
+  if (!settings) return bad_input;
+  if (vm.count("list-checks")) {
+    print_checks(settings->format, true);
+    return pass;
+  }
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcp-hints check-server: " << why << "\n";
+    return static_cast<int>(bad_input);
+  };
+  ServerTarget target;
+  if (vm.count("url")) target.url = vm["url"].as<std::string>();
+  target.command = command;
+  if (target.url.empty() == target.command.empty())
+    return usage("give the server as -- COMMAND [ARGS...] or as --url URL (one of them)");
+  if (!target.url.empty() && target.url.rfind("http://", 0) != 0 && target.url.rfind("https://", 0) != 0)
+    return usage("--url must be an http:// or https:// URL, not '" + target.url + "'");
+  if (vm.count("env")) {
+    for (const auto& kv : vm["env"].as<std::vector<std::string>>()) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) return usage("--env takes K=V, not '" + kv + "'");
+      target.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+  }
+  CheckServerOptions run;
+  run.lint.spec_revision = settings->spec_revision;
+  const double timeout = vm["timeout"].as<double>(), request = vm["request-timeout"].as<double>();
+  if (timeout <= 0 || request <= 0 || vm["observe"].as<long>() < 0) return usage("timeouts must be positive");
+  run.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000));
+  run.request_timeout = std::chrono::milliseconds(static_cast<long long>(request * 1000));
+  run.observe_window = std::chrono::milliseconds(vm["observe"].as<long>());
+  run.allow_side_effects = vm.count("allow-side-effects") > 0;
+  if (vm.count("call")) {
+    for (const auto& spec : vm["call"].as<std::vector<std::string>>()) {
+      const auto eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0) return usage("--call takes TOOL=JSONARGS, not '" + spec + "'");
+      try {
+        auto arguments = parse_json(spec.substr(eq + 1));
+        if (!arguments.is_object()) return usage("--call " + spec.substr(0, eq) + ": the arguments must be a JSON object");
+        run.calls.push_back({spec.substr(0, eq), std::move(arguments)});
+      } catch (const InputError& e) {
+        return usage("--call " + spec.substr(0, eq) + ": " + e.what());
+      }
+    }
+  }
+  Progress progress;
+  run.progress = [&](const std::string& step) { progress.show("check-server: " + step); };
+  LintReport report;
+  try {
+    (void)Linter(run.lint);  // an unknown revision is a usage error, before anything starts
+    report = check_server(target, run);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  } catch (const CallRefused& e) {
+    return usage(e.what());
+  }
+  return write_report(report, *settings, "check-server");
+}
+
+}  // namespace mcp_hints::cli

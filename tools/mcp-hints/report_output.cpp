@@ -1,0 +1,128 @@
+#include "report_output.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include "commands.hpp"
+#include "mcp_hints/checks.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+
+const char* kReportOptionsHelp = R"(  --format FORMAT        text (default), json, sarif (2.1.0) or junit
+  --output PATH          write the report to PATH instead of standard output
+  --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that fails
+  --strict               same as --fail-on warning
+  --spec-revision REV    specification revision for the Tool schema and the _meta prefix rule:
+                         2025-06-18, 2025-11-25 (default) or 2026-07-28
+  --color WHEN           auto (default: only on a terminal, unless NO_COLOR is set), always, never
+  --list-checks          list every check (id, level, proposal, summary) and exit
+)";
+
+void add_report_options(po::options_description& options) {
+  options.add_options()("format", po::value<std::string>()->default_value("text"), "")(
+      "output", po::value<std::string>(), "")("fail-on", po::value<std::string>()->default_value("error"), "")(
+      "strict", "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
+      "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "");
+}
+
+std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, const std::string& command) {
+  ReportSettings s;
+  s.format = vm["format"].as<std::string>();
+  if (s.format != "text" && s.format != "json" && s.format != "sarif" && s.format != "junit") {
+    std::cerr << "mcp-hints " << command << ": unknown --format '" << s.format << "' (text, json, sarif, junit)\n";
+    return std::nullopt;
+  }
+  const std::string fail_on = vm.count("strict") ? "warning" : vm["fail-on"].as<std::string>();
+  if (fail_on == "never") {
+    s.report.fail_on = std::nullopt;
+  } else if (auto level = parse_level(fail_on)) {
+    s.report.fail_on = level;
+  } else {
+    std::cerr << "mcp-hints " << command << ": unknown --fail-on '" << fail_on << "' (error, warning, info, never)\n";
+    return std::nullopt;
+  }
+  const std::string color = vm["color"].as<std::string>();
+  if (color != "auto" && color != "always" && color != "never") {
+    std::cerr << "mcp-hints " << command << ": unknown --color '" << color << "' (auto, always, never)\n";
+    return std::nullopt;
+  }
+  if (vm.count("output")) s.output = vm["output"].as<std::string>();
+  s.report.color = color == "always" || (color == "auto" && s.format == "text" && !s.output &&
+                                         isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
+  s.spec_revision = vm["spec-revision"].as<std::string>();
+  return s;
+}
+
+void print_checks(const std::string& format, bool with_server_checks) {
+  std::vector<CheckInfo> checks;
+  for (const auto& c : all_checks())
+    if (with_server_checks || c.scope == Scope::tool) checks.push_back(c);
+  if (format == "json") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& c : checks)
+      list.push_back({{"id", c.id}, {"level", level_name(c.level)}, {"proposal", c.proposal}, {"summary", c.summary},
+                      {"scope", c.scope == Scope::tool ? "tool" : "server"}});
+    std::cout << list.dump(2) << "\n";
+    return;
+  }
+  for (const auto& c : checks)
+    std::cout << std::left << std::setw(38) << c.id << std::setw(8) << level_name(c.level) << c.summary << "\n"
+              << std::string(46, ' ') << "[" << c.proposal << "]\n";
+}
+
+Progress::Progress()
+    : enabled_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+Progress::~Progress() {
+  if (shown_) std::cerr << "\r\033[K" << std::flush;
+}
+
+void Progress::show(const std::string& text) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - start_ < std::chrono::seconds(1) || (shown_ && now - last_ < std::chrono::seconds(1))) return;
+  last_ = now;
+  shown_ = true;
+  std::cerr << "\r\033[K" << text.substr(0, 120) << std::flush;
+}
+
+int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {
+  std::ofstream file_out;
+  if (settings.output) {
+    file_out.open(*settings.output, std::ios::binary | std::ios::trunc);
+    if (!file_out) {
+      std::cerr << "mcp-hints " << command << ": cannot write " << *settings.output << "\n";
+      return incomplete;
+    }
+  }
+  std::ostream& out = settings.output ? static_cast<std::ostream&>(file_out) : std::cout;
+  if (settings.format == "json")
+    out << report_json(report, settings.report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  else if (settings.format == "sarif")
+    render_sarif(out, report, settings.report);
+  else if (settings.format == "junit")
+    render_junit(out, report, settings.report);
+  else
+    render_text(out, report, settings.report);
+  out.flush();
+  if (!out) {
+    std::cerr << "mcp-hints " << command << ": writing the report failed\n";
+    return incomplete;
+  }
+  // Input errors and an incomplete run are also said on stderr, one line each, whatever the
+  // format (the text report on stdout says them already).
+  const bool said = settings.format == "text" && !settings.output;
+  for (const auto& f : report.files)
+    if (f.error && !said) std::cerr << "mcp-hints " << command << ": " << f.file << ": " << *f.error << "\n";
+  if (report.incomplete && !said) std::cerr << "mcp-hints " << command << ": incomplete: " << *report.incomplete << "\n";
+  if (report.incomplete) return incomplete;
+  if (report.has_input_error()) return bad_input;
+  return report.fails(settings.report.fail_on) ? findings : pass;
+}
+
+}  // namespace mcp_hints::cli

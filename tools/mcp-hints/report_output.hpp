@@ -1,0 +1,51 @@
+#pragma once
+// What lint and check-server share on the command line: the report options, --list-checks,
+// and writing the report.
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "mcp_hints/report.hpp"
+
+namespace mcp_hints::cli {
+
+// Adds --format, --output, --fail-on, --strict, --color, --spec-revision and --list-checks.
+void add_report_options(boost::program_options::options_description& options);
+
+// The help text of those options (for a command's --help).
+extern const char* kReportOptionsHelp;
+
+struct ReportSettings {
+  std::string format;   // text, json, sarif, junit
+  std::optional<std::string> output;
+  ReportOptions report;
+  std::string spec_revision;
+};
+
+// Reads the options; nullopt after printing a one-line usage error for a bad value.
+std::optional<ReportSettings> read_report_settings(const boost::program_options::variables_map& vm,
+                                                   const std::string& command);
+
+// Prints the registry (with server checks when asked) in the chosen format.
+void print_checks(const std::string& format, bool with_server_checks);
+
+// A progress line on stderr for runs longer than a second: only on a terminal, at most once a
+// second, erased when done.
+class Progress {
+ public:
+  Progress();
+  ~Progress();
+  void show(const std::string& text);
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Writes the report where the settings say; returns the exit code of the run.
+int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command);
+
+}  // namespace mcp_hints::cli
