@@ -37,6 +37,18 @@ struct Outcome {
   }
 };
 
+// Runs mcp-hints with the arguments, timed, its JSON report parsed when there is one.
+Outcome run_check(const std::vector<std::string>& args) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_cli(args);
+  Outcome o{r.exit_code, json(), r.err, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  try {
+    o.report = json::parse(r.out);
+  } catch (const json::exception&) {
+  }
+  return o;
+}
+
 // check-server over stdio against the sample server in a mode.
 Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {}, std::vector<std::string> server_extra = {}) {
   test_support::TempDir dir;
@@ -46,13 +58,7 @@ Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {}
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), {"--", kServer, "--catalog", catalog(), "--misbehave", mode, "--pid-file", pid_file});
   args.insert(args.end(), server_extra.begin(), server_extra.end());
-  const auto start = std::chrono::steady_clock::now();
-  auto r = run_cli(args);
-  Outcome o{r.exit_code, json(), r.err, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
-  try {
-    o.report = json::parse(r.out);
-  } catch (const json::exception&) {
-  }
+  Outcome o = run_check(args);
   std::ifstream(pid_file) >> o.server_pid;
   return o;
 }
@@ -84,14 +90,7 @@ Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) 
   std::vector<std::string> args = {"check-server", "--format", "json", "--timeout", "6", "--request-timeout", "2",
                                    "--observe", "300", "--url", url};
   args.insert(args.end(), extra.begin(), extra.end());
-  const auto start = std::chrono::steady_clock::now();
-  auto r = run_cli(args);
-  Outcome o{r.exit_code, json(), r.err, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
-  try {
-    o.report = json::parse(r.out);
-  } catch (const json::exception&) {
-  }
-  return o;
+  return run_check(args);
 }
 
 // The negative control of every server check: the sample server mode (and arguments) that

@@ -54,14 +54,11 @@ int check_server_command(const std::vector<std::string>& args) {
       "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10), "")(
       "observe", po::value<long>()->default_value(1000), "")("env", po::value<std::vector<std::string>>(), "")(
       "call", po::value<std::vector<std::string>>(), "")("allow-side-effects", "");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(ours).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mcp-hints check-server: " << e.what() << " (try 'mcp-hints check-server --help')\n";
-    return bad_input;
-  }
+  std::vector<std::string> own_args = {args[0]};
+  own_args.insert(own_args.end(), ours.begin(), ours.end());
+  const auto parsed = parse_arguments(own_args, options);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
   if (vm.count("help")) {
     std::cout << kHelp;
     return pass;

@@ -42,18 +42,9 @@ int lint_command(const std::vector<std::string>& args) {
       "files", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("files", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end()))
-                  .options(options)
-                  .positional(positional)
-                  .run(),
-              vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mcp-hints lint: " << e.what() << " (try 'mcp-hints lint --help')\n";
-    return bad_input;
-  }
+  const auto parsed = parse_arguments(args, options, &positional);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
   if (vm.count("help")) {
     std::cout << kLintHelp;
     return pass;

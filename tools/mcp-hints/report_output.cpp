@@ -30,6 +30,23 @@ void add_report_options(po::options_description& options) {
       "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "");
 }
 
+std::optional<po::variables_map> parse_arguments(const std::vector<std::string>& args,
+                                                 const po::options_description& options,
+                                                 const po::positional_options_description* positional) {
+  po::variables_map vm;
+  try {
+    po::command_line_parser parser(std::vector<std::string>(args.begin() + 1, args.end()));
+    parser.options(options);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "mcp-hints " << args[0] << ": " << e.what() << " (try 'mcp-hints " << args[0] << " --help')\n";
+    return std::nullopt;
+  }
+  return vm;
+}
+
 std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, const std::string& command) {
   ReportSettings s;
   s.format = vm["format"].as<std::string>();

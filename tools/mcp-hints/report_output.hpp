@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/program_options.hpp>
 
@@ -23,6 +24,12 @@ struct ReportSettings {
   ReportOptions report;
   std::string spec_revision;
 };
+
+// Parses a command's arguments (args[0] is the command's name); nullopt after printing a
+// one-line usage error.
+std::optional<boost::program_options::variables_map> parse_arguments(
+    const std::vector<std::string>& args, const boost::program_options::options_description& options,
+    const boost::program_options::positional_options_description* positional = nullptr);
 
 // Reads the options; nullopt after printing a one-line usage error for a bad value.
 std::optional<ReportSettings> read_report_settings(const boost::program_options::variables_map& vm,
