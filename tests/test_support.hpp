@@ -59,12 +59,12 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-// Runs the mcp-hints binary with arguments (stdin from a file when given), bounded by timeout(1).
-inline RunResult run_cli(const std::vector<std::string>& args, const std::string& stdin_path = "/dev/null",
-                         const std::string& env = "") {
+// Runs a command (stdin from a file when given), bounded by timeout(1).
+inline RunResult run_command(const std::vector<std::string>& argv, const std::string& stdin_path = "/dev/null",
+                             const std::string& env = "", int timeout_seconds = 60) {
   TempDir dir;
-  std::string cmd = env + " timeout 60 " + shell_quote(MCP_HINTS_BIN);
-  for (const auto& a : args) cmd += " " + shell_quote(a);
+  std::string cmd = env + " timeout " + std::to_string(timeout_seconds);
+  for (const auto& a : argv) cmd += " " + shell_quote(a);
   cmd += " <" + shell_quote(stdin_path) + " >" + shell_quote((dir.path() / "out").string()) + " 2>" +
          shell_quote((dir.path() / "err").string());
   int status = std::system(cmd.c_str());
@@ -73,6 +73,14 @@ inline RunResult run_cli(const std::vector<std::string>& args, const std::string
   r.out = read_file(dir.path() / "out");
   r.err = read_file(dir.path() / "err");
   return r;
+}
+
+// Runs the mcp-hints binary with arguments.
+inline RunResult run_cli(const std::vector<std::string>& args, const std::string& stdin_path = "/dev/null",
+                         const std::string& env = "") {
+  std::vector<std::string> argv = {MCP_HINTS_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv, stdin_path, env);
 }
 
 inline std::size_t count_lines(const std::string& s) {

@@ -66,7 +66,8 @@ std::string xml_escape(std::string_view text) {
 json report_json(const LintReport& report, const ReportOptions& options) {
   json files = json::array();
   for (const auto& f : report.files)
-    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"error", f.error ? json(*f.error) : json()}});
+    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"tools", f.tool_names},
+                     {"error", f.error ? json(*f.error) : json()}});
   json findings = json::array();
   for (const auto& f : report.findings) {
     findings.push_back({{"check", f.check}, {"level", level_name(f.level)}, {"tool", f.tool}, {"pointer", f.pointer},
