@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make demo: the main job on the bundled examples. A server author lints a saved tools/list:
-# the good catalog passes, the bad one shows what each proposal's rules catch.
+# make demo: the main job on the bundled examples. A server author lints a saved tools/list (the
+# good catalog passes, the bad one shows what each proposal's rules catch), then checks a live
+# server (the sample server passes; its rug-pulling variant is caught).
 set -uo pipefail
 bin=${1:-build/bin/mcp-hints}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,6 +19,16 @@ step mcp-hints lint examples/catalogs/bad-catalog.json
 "$bin" lint "$here/catalogs/bad-catalog.json"
 bad=$?
 
+# Live: check-server starts the sample server, lists its tools, lints them, lists again, restarts
+# it and compares; a misbehaving variant pulls the rug after its first listings.
+server="$(dirname "$bin")/sample_server"
+step mcp-hints check-server -- sample_server --catalog examples/catalogs/good-catalog.json
+"$bin" check-server --observe 300 -- "$server" --catalog "$here/catalogs/good-catalog.json"
+live_good=$?
+step mcp-hints check-server --strict -- sample_server --catalog examples/catalogs/good-catalog.json --misbehave rug-pull
+"$bin" check-server --strict --observe 300 -- "$server" --catalog "$here/catalogs/good-catalog.json" --misbehave rug-pull
+live_bad=$?
+
 out="$(dirname "$bin")/../demo"
 mkdir -p "$out"
 "$bin" lint --format sarif --output "$out/bad-catalog.sarif" "$here/catalogs/bad-catalog.json"
@@ -26,8 +37,9 @@ mkdir -p "$out"
 printf '\nReports of the bad catalog in SARIF, JUnit and JSON: %s\n' "$(cd "$out" && pwd)"
 
 # The demo itself succeeds when the verdicts are the expected ones: 0 for good, 1 for bad.
-if [ "$good" -ne 0 ] || [ "$bad" -ne 1 ]; then
-  echo "demo: unexpected exit codes (good $good, bad $bad; expected 0 and 1)" >&2
+if [ "$good" -ne 0 ] || [ "$bad" -ne 1 ] || [ "$live_good" -ne 0 ] || [ "$live_bad" -ne 1 ]; then
+  echo "demo: unexpected exit codes (lint good $good, bad $bad; check-server good $live_good, rug pull $live_bad;" \
+       "expected 0, 1, 0, 1)" >&2
   status=1
 fi
 exit $status

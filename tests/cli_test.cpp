@@ -185,9 +185,10 @@ TEST(Cli, TheBundledExamplesGiveTheDemoVerdicts) {
 
 TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
   const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
-  for (const auto& c : mcp_hints::lint_checks())
-    EXPECT_NE(readme.find("`" + std::string(c.info.id) + "`"), std::string::npos) << c.info.id;
+  for (const auto& c : mcp_hints::all_checks())
+    EXPECT_NE(readme.find("`" + std::string(c.id) + "`"), std::string::npos) << c.id;
   for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
-                             "--max-bytes", "--max-depth", "--max-string", "--list-checks"})
+                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "--url", "--timeout",
+                             "--request-timeout", "--observe", "--env", "--call", "--allow-side-effects"})
     EXPECT_NE(readme.find(option), std::string::npos) << option;
 }

@@ -97,7 +97,7 @@ TEST(McpClient, FollowsCursorsWithinBounds) {
   auto listing = session.list_tools();
   EXPECT_TRUE(listing.complete);
   EXPECT_EQ(listing.tools.size(), 3u);
-  EXPECT_EQ(listing.pages.size(), 3u);
+  EXPECT_EQ(listing.page_count, 3u);
 
   ScriptedTransport endless([&](const json& m) -> std::vector<json> {
     if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");

@@ -113,8 +113,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool start_object(std::size_t) override { return open(false); }
   bool start_array(std::size_t) override { return open(true); }
   bool key(string_t& k) override {
-    if (!building_.empty()) {
-      pending_key_ = std::move(k);
+    if (builder_.building()) {
+      builder_.key(std::move(k));
       return true;
     }
     frames_.back().key = std::move(k);
@@ -129,11 +129,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   }
 
   // Where the parser is: the container being read, inside the tool being built if any.
-  std::string location() const {
-    std::string p = building_.empty() ? pointer() : tool_pointer_;
-    for (const auto& token : building_path_) p += "/" + escape_pointer_token(token);
-    return p;
-  }
+  std::string location() const { return builder_.building() ? tool_pointer_ + builder_.path() : pointer(); }
 
   const std::string& error() const { return error_; }
   const std::string& error_pointer() const { return error_pointer_; }
@@ -164,7 +160,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     return false;
   }
 
-  std::size_t depth() const { return frames_.size() + building_.size(); }
+  std::size_t depth() const { return frames_.size() + builder_.depth(); }
 
   bool fail_depth() {
     error_ = "nesting deeper than " + std::to_string(limits_.max_depth) + " levels";
@@ -174,22 +170,20 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool open(bool is_array) {
     if (depth() + 1 > limits_.max_depth) return fail_depth();
-    if (!building_.empty()) {
-      const json& parent = *building_.back();
-      building_path_.push_back(parent.is_array() ? std::to_string(parent.size()) : pending_key_);
-      json* made = insert(is_array ? json::array() : json::object());
-      building_.push_back(made);
+    if (builder_.building()) {
+      builder_.open(is_array);
       return true;
     }
     if (frames_.empty()) {
       root_kind_ = is_array ? 2 : 1;
     } else if (at_tools_array()) {
-      start_tool(is_array ? json::array() : json::object());
+      tool_pointer_ = pointer();
+      tool_line_ = state_.line();
+      builder_.open(is_array);
       return true;
     } else if (capture_rpc_error()) {
       rpc_building_ = true;
-      tool_ = is_array ? json::array() : json::object();
-      building_.push_back(&tool_);
+      builder_.open(is_array);
       return true;
     }
     note_member(is_array);
@@ -217,13 +211,9 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool capture_rpc_error() const { return frames_.size() == 1 && !frames_[0].is_array && frames_[0].key == "error"; }
 
   bool close() {
-    if (!building_.empty()) {
-      building_.pop_back();
-      if (building_.empty()) {
-        finish_built();
-      } else {
-        building_path_.pop_back();
-      }
+    if (builder_.building()) {
+      builder_.close();
+      if (builder_.done()) finish_built();
       return true;
     }
     frames_.pop_back();
@@ -232,8 +222,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   }
 
   bool value(json&& v) {
-    if (!building_.empty()) {
-      insert(std::move(v));
+    if (builder_.building()) {
+      builder_.value(std::move(v));
       return true;
     }
     if (frames_.empty()) {
@@ -241,7 +231,9 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       return true;
     }
     if (at_tools_array()) {
-      start_tool(std::move(v));
+      tool_pointer_ = pointer();
+      tool_line_ = state_.line();
+      builder_.value(std::move(v));
       finish_built();
       return true;
     }
@@ -251,34 +243,15 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     return true;
   }
 
-  json* insert(json&& v) {
-    json& parent = *building_.back();
-    if (parent.is_array()) {
-      parent.push_back(std::move(v));
-      return &parent.back();
-    }
-    json& slot = parent[pending_key_];
-    slot = std::move(v);
-    return &slot;
-  }
-
-  void start_tool(json&& v) {
-    tool_pointer_ = pointer();
-    tool_line_ = state_.line();
-    tool_ = std::move(v);
-    if (tool_.is_structured()) building_.push_back(&tool_);
-  }
-
   void finish_built() {
     if (rpc_building_) {
       rpc_building_ = false;
-      rpc_error_ = std::move(tool_);
+      rpc_error_ = builder_.take();
       frames_.back().key.clear();
       return;
     }
     auto& array = frames_.back();
-    on_tool_(CatalogTool{std::move(tool_), tool_pointer_, array.index, tool_line_});
-    tool_ = json();
+    on_tool_(CatalogTool{builder_.take(), tool_pointer_, array.index, tool_line_});
     ++array.index;
     ++tool_count_;
   }
@@ -287,10 +260,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   const ChunkedInput& state_;
   const std::function<void(CatalogTool&&)>& on_tool_;
   std::vector<Frame> frames_;
-  std::vector<json*> building_;
-  std::vector<std::string> building_path_;  // member names / indexes below the tool being built
-  std::string pending_key_;
-  json tool_;
+  JsonBuilder builder_;  // the tool (or JSON-RPC error) being built
   std::string tool_pointer_;
   std::size_t tool_line_ = 0;
   std::size_t tool_count_ = 0;

@@ -50,7 +50,7 @@ json McpClientSession::request(const std::string& method, const std::optional<js
                                                      : std::string()));
     const auto kind = jsonrpc::classify(*message);
     const bool ours = message->is_object() && message->contains("id") && (*message)["id"] == id;
-    if (ours && kind == jsonrpc::Kind::result) return (*message)["result"];
+    if (ours && kind == jsonrpc::Kind::result) return std::move((*message)["result"]);
     if (ours && kind == jsonrpc::Kind::error) {
       const auto& e = (*message)["error"];
       throw ProtocolError(method + " failed with JSON-RPC error " + e["code"].dump() + ": " +
@@ -99,7 +99,7 @@ ToolListing McpClientSession::list_tools() {
     json params = json::object();
     if (cursor) params["cursor"] = *cursor;
     json result = request("tools/list", params);
-    listing.pages.push_back(result);
+    ++listing.page_count;
     const std::string where = "page " + std::to_string(page);
     if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) {
       listing.page_errors.push_back(where + ": the result has no tools array");

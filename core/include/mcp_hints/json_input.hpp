@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,34 @@ class InputError : public std::runtime_error {
  private:
   std::string pointer_;
   std::size_t line_;
+};
+
+// Builds one JSON value from SAX events, remembering where it is so a caller can say where a
+// problem was. Nothing here recurses, so any depth the caller allows is safe to build.
+class JsonBuilder {
+ public:
+  bool building() const { return !stack_.empty(); }
+  std::size_t depth() const { return stack_.size(); }
+  // A value: the root when nothing is being built, else the next member or element.
+  void value(nlohmann::json&& v);
+  // An object or array: the root, or nested in the open container.
+  void open(bool is_array);
+  void key(std::string&& k) { key_ = std::move(k); }
+  // Closes the innermost container.
+  void close();
+  // True once a root value is complete; take() hands it over and resets the builder.
+  bool done() const { return done_; }
+  nlohmann::json take();
+  // Where the next value goes, as a JSON pointer below the root.
+  std::string path() const;
+
+ private:
+  nlohmann::json* insert(nlohmann::json&& v);
+  nlohmann::json root_;
+  std::vector<nlohmann::json*> stack_;
+  std::vector<std::string> path_;
+  std::string key_;
+  bool done_ = false;
 };
 
 // Parses a whole document held in memory, within the limits.

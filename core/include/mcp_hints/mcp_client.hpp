@@ -39,7 +39,7 @@ struct InitializeResult {
 
 struct ToolListing {
   std::vector<nlohmann::json> tools;
-  std::vector<nlohmann::json> pages;      // each result as received
+  std::size_t page_count = 0;
   std::vector<std::string> page_errors;   // what was wrong with a page ("page 2: ...")
   bool complete = true;                   // false when pagination was cut short
   std::string incomplete_reason;
