@@ -1,6 +1,9 @@
-# Turns the files of schemas/ into a C++ source so the installed binary needs no data files.
-# Called as: cmake -DOUT=file.cpp -DFILES="a|b" -DBASE=dir -P embed.cmake
-set(body "// Generated from schemas/ by cmake/embed.cmake; do not edit.\n#include \"mcp_hints/embedded.hpp\"\n#include <array>\nnamespace mcp_hints {\nnamespace {\n")
+# Turns data files (schemas/, scenarios/) into a C++ source so the binary needs no data files.
+# Called as: cmake -DOUT=file.cpp -DFILES="a|b" -DBASE=dir -DFUNCTION=name -P embed.cmake
+if(NOT FUNCTION)
+  set(FUNCTION embedded_files)
+endif()
+set(body "// Generated from ${BASE} by cmake/embed.cmake; do not edit.\n#include \"mcp_hints/embedded.hpp\"\n#include <array>\nnamespace mcp_hints {\nnamespace {\n")
 set(table "")
 set(i 0)
 string(REPLACE "|" ";" FILES "${FILES}")
@@ -14,6 +17,6 @@ foreach(f IN LISTS FILES)
   math(EXPR i "${i} + 1")
 endforeach()
 string(APPEND body "const std::array<EmbeddedFile, ${i}> files = {{\n${table}}};\n}  // namespace\n")
-string(APPEND body "std::span<const EmbeddedFile> embedded_files() { return files; }\n}  // namespace mcp_hints\n")
+string(APPEND body "std::span<const EmbeddedFile> ${FUNCTION}() { return files; }\n}  // namespace mcp_hints\n")
 file(WRITE "${OUT}.tmp" "${body}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

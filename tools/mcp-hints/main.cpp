@@ -22,6 +22,8 @@ const Command kCommands[] = {
     {"check-server", "certify a live server (stdio or Streamable HTTP): lint its catalog, then protocol, stability, "
                      "list_changed and result checks",
      &mcp_hints::cli::check_server_command},
+    {"mock", "serve a scenario's scripted mock server over stdio or Streamable HTTP, recording every message",
+     &mcp_hints::cli::mock_command},
 };
 
 void usage(std::ostream& out) {

@@ -11,7 +11,10 @@ struct EmbeddedFile {
   std::string_view content;
 };
 
+// schemas/*.json
 std::span<const EmbeddedFile> embedded_files();
 std::optional<std::string_view> embedded_file(std::string_view name);
+// scenarios/*.json (in the mock-server library)
+std::span<const EmbeddedFile> embedded_scenarios();
 
 }  // namespace mcp_hints

@@ -1,0 +1,15 @@
+# mcp_hints_embed(OUT_VAR DIR FUNCTION): a generated source that compiles every *.json of DIR
+# into the library, reachable as std::span<const EmbeddedFile> FUNCTION().
+function(mcp_hints_embed out_var dir function)
+  file(GLOB files RELATIVE ${dir} CONFIGURE_DEPENDS ${dir}/*.json)
+  list(TRANSFORM files PREPEND ${dir}/ OUTPUT_VARIABLE paths)
+  string(REPLACE ";" "|" file_list "${files}")
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${function}.cpp)
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DFILES=${file_list}" -DBASE=${dir} -DFUNCTION=${function}
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    DEPENDS ${paths} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    COMMENT "Embedding ${dir}"
+    VERBATIM)
+  set(${out_var} ${out} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,73 @@
+#pragma once
+// The scripted mock server: serves one server of a scenario, answering as its scripts say, and
+// records what it is sent. It judges nothing: checks judge the record.
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/mock/recorder.hpp"
+#include "mcp_hints/mock/scenario.hpp"
+
+namespace mcp_hints::mock {
+
+// Something to do after handling a message: send a message (after a delay), or close.
+struct Outgoing {
+  nlohmann::json message;                  // null when nothing is sent
+  std::chrono::milliseconds delay{0};      // from when the message was handled
+  bool close = false;                      // close the connection (stdio: exit) after the delay
+  nlohmann::json answers;                  // the request id this answers, for cancellation
+
+  Outgoing(nlohmann::json message_ = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
+           nlohmann::json answers_ = {})
+      : message(std::move(message_)), delay(delay_), close(close_), answers(std::move(answers_)) {}
+};
+
+// Revisions the mock server negotiates (the legacy era), newest first.
+const std::vector<std::string>& mock_protocol_versions();
+
+class MockServer {
+ public:
+  explicit MockServer(ServerSpec spec);
+
+  // One message from a client (any JSON value); what to send back. Thread-safe.
+  std::vector<Outgoing> handle(const nlohmann::json& message);
+  // One line or body of text: a parse error is answered with -32700. parsed (if given) gets
+  // the message when the text was JSON, for the record.
+  std::vector<Outgoing> handle_text(std::string_view text, nlohmann::json* parsed = nullptr);
+  // A request id the client cancelled (notifications/cancelled), if this message is one.
+  static std::optional<nlohmann::json> cancelled_request(const nlohmann::json& message);
+
+  const ServerSpec& spec() const { return spec_; }
+
+ private:
+  std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params);
+  std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params);
+
+  ServerSpec spec_;
+  std::vector<nlohmann::json> tools_;      // the catalog served now (list_changed replaces it)
+  std::map<std::string, std::size_t> calls_;  // calls so far, by tool
+  std::mutex mutex_;
+};
+
+// Fronts. Both run until the client goes (stdio: stdin closes) or a step closes (stdio), or the
+// process is signalled (HTTP). max_message bounds one incoming line or body.
+struct ServeOptions {
+  Recorder* recorder = nullptr;
+  std::size_t max_message = std::size_t{4} << 20;
+  std::string host = "127.0.0.1";
+  int port = 0;
+};
+
+// Serves on stdin/stdout; returns the process exit code.
+int serve_stdio(MockServer& server, const ServeOptions& options);
+// Serves Streamable HTTP on host:port; prints the URL as the first line of stdout; returns the
+// exit code once SIGINT or SIGTERM arrives.
+int serve_http(MockServer& server, const ServeOptions& options);
+
+}  // namespace mcp_hints::mock

@@ -1,0 +1,33 @@
+#pragma once
+// Writes every message in and out as a JSON line — connection, direction, time, message — with
+// one write(2) per line, so a killed mock server loses nothing it recorded.
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints::mock {
+
+class Recorder {
+ public:
+  // Appends to path; throws std::runtime_error when it cannot be opened.
+  explicit Recorder(const std::string& path);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // direction: "in" (from the client) or "out" (to it).
+  void message(const std::string& connection, std::string_view direction, const nlohmann::json& message);
+  // What came in but was not JSON: kept as text (cut at 64 KiB).
+  void raw(const std::string& connection, std::string_view text);
+  // A connection event: "open", "close", "session-end" ...
+  void event(const std::string& connection, std::string_view what);
+
+ private:
+  void write_line(nlohmann::json&& line);
+  int fd_ = -1;
+  std::mutex mutex_;
+};
+
+}  // namespace mcp_hints::mock

@@ -1,0 +1,52 @@
+#pragma once
+// Scenario files (schemas/scenario.schema.json): metadata, named mock servers with catalogs and
+// scripted results, and the client-side fields the mock server only carries through.
+#include <chrono>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints::mock {
+
+// A scenario that cannot be used: says which file and, where it can, which JSON pointer.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One scripted answer to one call.
+struct Step {
+  enum class Kind { result, error, transient_failure, close };
+  Kind kind = Kind::result;
+  std::chrono::milliseconds delay{0};
+  nlohmann::json payload;                                  // the result, or the error object
+  std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
+};
+
+struct ServerSpec {
+  std::string key;   // its name in the scenario
+  std::string name;  // serverInfo.name
+  std::size_t page_size = 0;  // 0: one page
+  std::vector<nlohmann::json> tools;
+  std::map<std::string, std::vector<Step>> scripts;  // by tool name
+  nlohmann::json default_result;
+};
+
+struct Scenario {
+  std::string id, title, checks, level;
+  std::string source;                      // the file, or "built-in ID"
+  std::map<std::string, ServerSpec> servers;
+  nlohmann::json document;                 // the whole file, for the fields carried through
+};
+
+// Reads a scenario from a file, or a built-in one by id; validates it against its schema.
+Scenario load_scenario(const std::string& file_or_id);
+Scenario parse_scenario(const nlohmann::json& document, const std::string& source);
+// The ids of the built-in scenarios (scenarios/*.json), sorted.
+std::vector<std::string> builtin_scenario_ids();
+
+}  // namespace mcp_hints::mock

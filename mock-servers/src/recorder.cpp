@@ -1,0 +1,50 @@
+#include "mcp_hints/mock/recorder.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+namespace mcp_hints::mock {
+
+using json = nlohmann::json;
+
+Recorder::Recorder(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error("cannot record to " + path + ": " + std::strerror(errno));
+}
+
+Recorder::~Recorder() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void Recorder::write_line(json&& line) {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  line["time"] = std::chrono::duration<double>(now).count();
+  const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::lock_guard lock(mutex_);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // a full disk must not take the server down
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void Recorder::message(const std::string& connection, std::string_view direction, const json& message) {
+  write_line({{"connection", connection}, {"direction", direction}, {"message", message}});
+}
+
+void Recorder::raw(const std::string& connection, std::string_view text) {
+  write_line({{"connection", connection}, {"direction", "in"}, {"raw", std::string(text.substr(0, 65536))}});
+}
+
+void Recorder::event(const std::string& connection, std::string_view what) {
+  write_line({{"connection", connection}, {"event", what}});
+}
+
+}  // namespace mcp_hints::mock

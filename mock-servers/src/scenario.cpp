@@ -1,0 +1,98 @@
+#include "mcp_hints/mock/scenario.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "mcp_hints/embedded.hpp"
+#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/schema_registry.hpp"
+
+namespace mcp_hints::mock {
+
+using json = nlohmann::json;
+
+namespace {
+
+Step read_step(const json& s) {
+  Step step;
+  step.delay = std::chrono::milliseconds(s.value("delayMs", 0));
+  if (s.contains("result")) {
+    step.payload = s["result"];
+  } else if (s.contains("error")) {
+    step.kind = Step::Kind::error;
+    step.payload = s["error"];
+  } else if (s.contains("fail")) {
+    step.kind = Step::Kind::transient_failure;
+  } else {
+    step.kind = Step::Kind::close;
+  }
+  if (s.contains("listChanged")) step.list_changed = s["listChanged"]["tools"].get<std::vector<json>>();
+  return step;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const json& document, const std::string& source) {
+  const auto violations = SchemaRegistry::builtin().validate("scenario.schema.json", document);
+  if (!violations.empty()) {
+    const auto& v = violations.front();
+    throw ScenarioError(source + ": " + (v.pointer.empty() ? std::string("/") : v.pointer) + ": " + v.message +
+                        (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)" : ""));
+  }
+  Scenario scenario;
+  scenario.id = document["id"];
+  scenario.title = document["title"];
+  scenario.checks = document["checks"];
+  scenario.level = document["level"];
+  scenario.source = source;
+  scenario.document = document;
+  for (const auto& [key, s] : document["servers"].items()) {
+    ServerSpec spec;
+    spec.key = key;
+    spec.name = s.value("name", key);
+    spec.page_size = s.value("pageSize", 0);
+    spec.tools = s["tools"].get<std::vector<json>>();
+    spec.default_result = s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
+    if (s.contains("scripts")) {
+      for (const auto& [tool, steps] : s["scripts"].items()) {
+        const bool listed = std::any_of(spec.tools.begin(), spec.tools.end(), [&](const json& t) { return t["name"] == tool; });
+        if (!listed)
+          throw ScenarioError(source + ": /servers/" + escape_pointer_token(key) + "/scripts/" + escape_pointer_token(tool) +
+                              ": a script for a tool the server does not list");
+        for (const auto& step : steps) spec.scripts[tool].push_back(read_step(step));
+      }
+    }
+    scenario.servers.emplace(key, std::move(spec));
+  }
+  return scenario;
+}
+
+Scenario load_scenario(const std::string& file_or_id) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(file_or_id, ec)) {
+    std::ifstream in(file_or_id, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+      return parse_scenario(parse_json(text.str()), file_or_id);
+    } catch (const InputError& e) {
+      throw ScenarioError(file_or_id + ": " + e.what());
+    }
+  }
+  for (const auto& file : embedded_scenarios()) {
+    if (file.name == file_or_id + ".json") return parse_scenario(parse_json(file.content), "built-in " + file_or_id);
+  }
+  std::string known;
+  for (const auto& id : builtin_scenario_ids()) known += (known.empty() ? "" : ", ") + id;
+  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id + "' (built-in: " + known + ")");
+}
+
+std::vector<std::string> builtin_scenario_ids() {
+  std::vector<std::string> ids;
+  for (const auto& file : embedded_scenarios()) ids.emplace_back(file.name.substr(0, file.name.size() - 5));
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace mcp_hints::mock

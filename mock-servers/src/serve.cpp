@@ -1,0 +1,254 @@
+// The stdio and Streamable HTTP fronts of the mock server. Event-driven: a delayed answer waits
+// in a queue (or its HTTP request), and a cancellation removes it; nothing sleeps blindly.
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <iostream>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "mcp_hints/child_process.hpp"
+#include "mcp_hints/jsonrpc.hpp"
+#include "mcp_hints/mock/mock_server.hpp"
+#include "mcp_hints/transport.hpp"
+
+namespace mcp_hints::mock {
+
+using json = nlohmann::json;
+
+namespace {
+
+bool write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::string dump(const json& m) { return m.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+struct Pending {
+  Clock::time_point due;
+  Outgoing out;
+};
+
+}  // namespace
+
+int serve_stdio(MockServer& server, const ServeOptions& options) {
+  ::signal(SIGPIPE, SIG_IGN);
+  const std::string connection = "stdio";
+  Recorder* rec = options.recorder;
+  if (rec) rec->event(connection, "open");
+  std::vector<Pending> pending;  // in the order they were produced
+  std::string buffer;
+  char chunk[65536];
+  auto finish = [&](const char* why, int code) {
+    if (rec) rec->event(connection, why);
+    return code;
+  };
+  for (;;) {
+    // Send what is due, in order.
+    const auto now = Clock::now();
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (it->due > now) {
+        ++it;
+        continue;
+      }
+      if (it->out.close) return finish("close (scripted)", 0);
+      if (!it->out.message.is_null()) {
+        if (rec) rec->message(connection, "out", it->out.message);
+        if (!write_all(STDOUT_FILENO, dump(it->out.message) + "\n")) return finish("close (client gone)", 0);
+      }
+      it = pending.erase(it);
+    }
+    int timeout = -1;
+    for (const auto& p : pending) {
+      const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(p.due - Clock::now()).count() + 1;
+      timeout = timeout < 0 ? static_cast<int>(std::max<long long>(ms, 0)) : std::min<int>(timeout, std::max<long long>(ms, 0));
+    }
+    pollfd in{STDIN_FILENO, POLLIN, 0};
+    if (::poll(&in, 1, timeout) <= 0) continue;
+    const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return finish("close (stdin closed)", 0);
+    buffer.append(chunk, static_cast<std::size_t>(n));
+    std::size_t newline;
+    while ((newline = buffer.find('\n')) != std::string::npos) {
+      std::string line = buffer.substr(0, newline);
+      buffer.erase(0, newline + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      json parsed;
+      auto outs = server.handle_text(line, &parsed);
+      if (rec) {
+        if (parsed.is_null()) rec->raw(connection, line);
+        else rec->message(connection, "in", parsed);
+      }
+      if (auto cancelled = MockServer::cancelled_request(parsed)) {
+        std::erase_if(pending, [&](const Pending& p) { return p.out.answers == *cancelled; });
+      }
+      for (auto& out : outs) pending.push_back({Clock::now() + out.delay, std::move(out)});
+    }
+    if (buffer.size() > options.max_message) {
+      const json error = jsonrpc::error(nullptr, jsonrpc::invalid_request,
+                                        "Invalid Request: a line longer than " + std::to_string(options.max_message) + " bytes");
+      if (rec) {
+        rec->raw(connection, buffer.substr(0, 1024));
+        rec->message(connection, "out", error);
+      }
+      write_all(STDOUT_FILENO, dump(error) + "\n");
+      return finish("close (line too long)", 1);
+    }
+  }
+}
+
+namespace {
+
+// Loopback origins only: a page elsewhere must not drive a local server (DNS rebinding).
+bool allowed_origin(const std::string& origin) {
+  if (origin.empty()) return true;
+  for (const char* prefix : {"http://127.0.0.1", "https://127.0.0.1", "http://localhost", "https://localhost", "http://[::1]"}) {
+    const std::string p = prefix;
+    if (origin.rfind(p, 0) == 0 && (origin.size() == p.size() || origin[p.size()] == ':' || origin[p.size()] == '/'))
+      return true;
+  }
+  return false;
+}
+
+class HttpSessions {
+ public:
+  std::string open() {
+    std::lock_guard lock(mutex_);
+    std::string id;
+    static const char* hex = "0123456789abcdef";
+    for (int i = 0; i < 32; ++i) id += hex[rng_() % 16];
+    open_.insert(id);
+    return id;
+  }
+  bool is_open(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    return open_.count(id) > 0;
+  }
+  void close(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    open_.erase(id);
+  }
+  void cancel(const json& request) {
+    std::lock_guard lock(mutex_);
+    cancelled_.insert(request.dump());
+  }
+  bool cancelled(const json& request) {
+    std::lock_guard lock(mutex_);
+    return cancelled_.count(request.dump()) > 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::string> open_, cancelled_;
+  std::mt19937_64 rng_{std::random_device{}()};
+};
+
+HttpReply text_reply(int status, const std::string& text) {
+  HttpReply reply;
+  reply.status = status;
+  reply.content_type = "text/plain";
+  reply.body = text;
+  return reply;
+}
+
+}  // namespace
+
+int serve_http(MockServer& server, const ServeOptions& options) {
+  // The signals that end the server are taken by sigwait below, not by the serving threads.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  Recorder* rec = options.recorder;
+  HttpSessions sessions;
+  HttpServer http([&](const HttpRequestView& req) -> HttpReply {
+    if (!allowed_origin(req.origin)) return text_reply(403, "Forbidden: Origin " + req.origin + " is not a loopback origin");
+    const std::string connection = "http:" + (req.session_id.empty() ? std::string("-") : req.session_id);
+    if (req.method == "DELETE") {
+      if (!sessions.is_open(req.session_id)) return text_reply(404, "Not Found: unknown session");
+      sessions.close(req.session_id);
+      if (rec) rec->event(connection, "session-end");
+      HttpReply reply;
+      reply.status = 204;
+      return reply;
+    }
+    if (req.method == "GET") return text_reply(405, "Method Not Allowed: this server sends notifications on POST streams");
+    if (req.body.size() > options.max_message) return text_reply(413, "Payload Too Large");
+    json parsed;
+    auto outs = server.handle_text(req.body, &parsed);
+    const bool initialize = parsed.is_object() && parsed.value("method", json()) == "initialize";
+    std::string session = req.session_id;
+    if (initialize) {
+      session = sessions.open();
+    } else if (!parsed.is_null()) {
+      if (session.empty()) return text_reply(400, "Bad Request: Mcp-Session-Id missing");
+      if (!sessions.is_open(session)) return text_reply(404, "Not Found: unknown session");
+    }
+    const std::string conn = "http:" + (session.empty() ? std::string("-") : session);
+    if (rec) {
+      if (parsed.is_null()) rec->raw(conn, req.body);
+      else rec->message(conn, "in", parsed);
+    }
+    if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
+    HttpReply reply;
+    if (initialize) reply.headers.emplace_back("Mcp-Session-Id", session);
+    std::vector<json> send;
+    for (const auto& out : outs) {
+      // A delayed answer waits here, in its own request, unless the client cancels it.
+      const auto due = Clock::now() + out.delay;
+      while (Clock::now() < due && !(!out.answers.is_null() && sessions.cancelled(out.answers)))
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (!out.answers.is_null() && sessions.cancelled(out.answers)) continue;
+      if (out.close) {
+        sessions.close(session);
+        if (rec) rec->event(conn, "session-end (scripted close)");
+        return text_reply(404, "Not Found: the session was closed");
+      }
+      if (!out.message.is_null()) {
+        if (rec) rec->message(conn, "out", out.message);
+        send.push_back(out.message);
+      }
+    }
+    if (send.empty()) {
+      reply.status = 202;
+      reply.content_type = "text/plain";
+      return reply;
+    }
+    if (send.size() == 1) {
+      reply.body = dump(send.front());
+      return reply;
+    }
+    reply.content_type = "text/event-stream";
+    for (const auto& m : send) reply.body += "event: message\ndata: " + dump(m) + "\n\n";
+    return reply;
+  });
+  try {
+    http.listen(options.host, options.port);
+  } catch (const std::exception& e) {
+    std::cerr << "mcp-hints mock: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << http.url() << std::endl;
+  int signal_number = 0;
+  sigwait(&stop, &signal_number);
+  http.stop();
+  return 0;
+}
+
+}  // namespace mcp_hints::mock

@@ -1,0 +1,105 @@
+// mcp-hints mock: serve a scenario's mock server over stdio or Streamable HTTP, recording
+// everything it is sent.
+#include <iostream>
+#include <optional>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/mock/mock_server.hpp"
+#include "mcp_hints/mock/scenario.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+const char* kHelp = R"(usage: mcp-hints mock --scenario FILE|ID [OPTIONS]
+
+Serves one server of a scenario: its catalog (paged as the scenario says) and, per tool, its
+scripted results by call number (a result, a JSON-RPC error, a delay, a transient failure,
+closing the connection, tools/list_changed with a changed catalog). Speaks the legacy era
+(initialize; 2024-11-05 to 2025-11-25); server/discover and unknown methods answer -32601.
+
+options:
+  --scenario FILE|ID     a scenario file, or the id of a built-in scenario (see --list)
+  --server NAME          which server of the scenario (needed when it has several)
+  --transport T          stdio (default) or http
+  --port N               http: the port on 127.0.0.1 (default 0: a free one); the URL is printed
+                         as the first line of stdout
+  --record PATH          append every message in and out to PATH as JSON lines
+  --max-message N        longest line or body accepted, in bytes (default 4194304)
+  --list                 list the built-in scenarios and exit
+  -h, --help             this text
+
+exit codes: 0 the client went away (stdio) or a signal ended the server (http), 1 a line over
+the size limit ended it, 2 usage error or a scenario that is not valid.
+)";
+
+}  // namespace
+
+int mock_command(const std::vector<std::string>& args) {
+  po::options_description options;
+  options.add_options()("help,h", "")("scenario", po::value<std::string>(), "")("server", po::value<std::string>(), "")(
+      "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0), "")(
+      "record", po::value<std::string>(), "")("max-message", po::value<std::size_t>()->default_value(std::size_t{4} << 20), "")(
+      "list", "");
+  const auto parsed = parse_arguments(args, options);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
+  if (vm.count("help")) {
+    std::cout << kHelp;
+    return pass;
+  }
+  if (vm.count("list")) {
+    for (const auto& id : mock::builtin_scenario_ids()) {
+      const auto scenario = mock::load_scenario(id);
+      std::cout << id << "  " << scenario.level << "  " << scenario.title << "\n";
+    }
+    return pass;
+  }
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcp-hints mock: " << why << "\n";
+    return static_cast<int>(bad_input);
+  };
+  if (!vm.count("scenario")) return usage("--scenario FILE|ID is required (try --list)");
+  const std::string transport = vm["transport"].as<std::string>();
+  if (transport != "stdio" && transport != "http") return usage("unknown --transport '" + transport + "' (stdio, http)");
+  const int port = vm["port"].as<int>();
+  if (port < 0 || port > 65535) return usage("--port must be 0 to 65535");
+  std::optional<mock::Scenario> scenario;
+  try {
+    scenario = mock::load_scenario(vm["scenario"].as<std::string>());
+  } catch (const mock::ScenarioError& e) {
+    return usage(e.what());
+  }
+  std::string names;
+  for (const auto& [key, spec] : scenario->servers) names += (names.empty() ? "" : ", ") + key;
+  std::string server_key;
+  if (vm.count("server")) {
+    server_key = vm["server"].as<std::string>();
+    if (!scenario->servers.count(server_key))
+      return usage("scenario " + scenario->id + " has no server '" + server_key + "' (it has " + names + ")");
+  } else if (scenario->servers.size() == 1) {
+    server_key = scenario->servers.begin()->first;
+  } else {
+    return usage("scenario " + scenario->id + " has several servers (" + names + "): choose one with --server");
+  }
+  std::optional<mock::Recorder> recorder;
+  if (vm.count("record")) {
+    try {
+      recorder.emplace(vm["record"].as<std::string>());
+    } catch (const std::exception& e) {
+      return usage(e.what());
+    }
+  }
+  mock::MockServer server(scenario->servers.at(server_key));
+  mock::ServeOptions serve;
+  serve.recorder = recorder ? &*recorder : nullptr;
+  serve.max_message = vm["max-message"].as<std::size_t>();
+  serve.port = port;
+  return transport == "http" ? mock::serve_http(server, serve) : mock::serve_stdio(server, serve);
+}
+
+}  // namespace mcp_hints::cli
