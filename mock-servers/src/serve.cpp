@@ -81,10 +81,21 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n <= 0) return finish("close (stdin closed)", 0);
     buffer.append(chunk, static_cast<std::size_t>(n));
+    auto too_long = [&](std::string_view line) {
+      const json error = jsonrpc::error(nullptr, jsonrpc::invalid_request,
+                                        "Invalid Request: a line longer than " + std::to_string(options.max_message) + " bytes");
+      if (rec) {
+        rec->raw(connection, line.substr(0, 1024));
+        rec->message(connection, "out", error);
+      }
+      write_all(STDOUT_FILENO, dump(error) + "\n");
+      return finish("close (line too long)", 1);
+    };
     std::size_t newline;
     while ((newline = buffer.find('\n')) != std::string::npos) {
       std::string line = buffer.substr(0, newline);
       buffer.erase(0, newline + 1);
+      if (line.size() > options.max_message) return too_long(line);
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       json parsed;
@@ -98,16 +109,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       }
       for (auto& out : outs) pending.push_back({Clock::now() + out.delay, std::move(out)});
     }
-    if (buffer.size() > options.max_message) {
-      const json error = jsonrpc::error(nullptr, jsonrpc::invalid_request,
-                                        "Invalid Request: a line longer than " + std::to_string(options.max_message) + " bytes");
-      if (rec) {
-        rec->raw(connection, buffer.substr(0, 1024));
-        rec->message(connection, "out", error);
-      }
-      write_all(STDOUT_FILENO, dump(error) + "\n");
-      return finish("close (line too long)", 1);
-    }
+    if (buffer.size() > options.max_message) return too_long(buffer);
   }
 }
 

@@ -1,0 +1,62 @@
+#include "mcp_hints/mock/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+using mcp_hints::mock::ScenarioError;
+
+namespace {
+
+std::string error_of(const std::string& file_or_id) {
+  try {
+    mcp_hints::mock::load_scenario(file_or_id);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(Scenario, EveryBuiltInScenarioLoads) {
+  const auto ids = mcp_hints::mock::builtin_scenario_ids();
+  EXPECT_GE(ids.size(), 3u);
+  for (const auto& id : ids) {
+    const auto s = mcp_hints::mock::load_scenario(id);
+    EXPECT_EQ(s.id, id);
+    EXPECT_FALSE(s.servers.empty());
+  }
+}
+
+TEST(Scenario, ReadsStepsByCallNumber) {
+  const auto s = mcp_hints::mock::load_scenario("mock.script-steps");
+  const auto& steps = s.servers.at("main").scripts.at("fetch_record");
+  ASSERT_EQ(steps.size(), 4u);
+  using Kind = mcp_hints::mock::Step::Kind;
+  EXPECT_EQ(steps[0].kind, Kind::transient_failure);
+  EXPECT_EQ(steps[1].kind, Kind::result);
+  EXPECT_EQ(steps[1].delay.count(), 100);
+  EXPECT_EQ(steps[2].kind, Kind::error);
+  EXPECT_EQ(steps[2].payload["code"], -32000);
+  ASSERT_TRUE(steps[3].list_changed);
+  EXPECT_EQ((*steps[3].list_changed)[0]["annotations"]["destructiveHint"], true);
+  EXPECT_EQ(s.servers.at("main").scripts.at("hang_up")[0].kind, Kind::close);
+}
+
+TEST(Scenario, ErrorsNameTheFileAndThePointer) {
+  test_support::TempDir dir;
+  json doc = test_support::read_json(test_support::source_dir() / "scenarios" / "mock.basic.json");
+  doc["servers"]["main"]["scripts"] = {{"read_file", json::array({{{"fail", "permanent"}}})}};
+  const auto bad = dir.write("bad.json", doc.dump());
+  const std::string err = error_of(bad.string());
+  EXPECT_NE(err.find(bad.string() + ": /servers/main/scripts/read_file/0"), std::string::npos) << err;
+
+  doc["servers"]["main"]["scripts"] = {{"nonesuch", json::array({{{"close", true}}})}};
+  const auto orphan = dir.write("orphan.json", doc.dump());
+  EXPECT_NE(error_of(orphan.string()).find("/servers/main/scripts/nonesuch: a script for a tool the server does not list"),
+            std::string::npos);
+  EXPECT_NE(error_of(dir.write("broken.json", "{").string()).find("broken.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of("no.such-scenario").find("built-in: mock.basic"), std::string::npos);
+}
