@@ -53,8 +53,6 @@ demo: build
 bench: build
 	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
-	@if command -v npm >/dev/null 2>&1 && { [ ! -d bench/node/node_modules ] || [ bench/node/package-lock.json -nt bench/node/node_modules/.package-lock.json ]; }; then \
-	  echo "bench: npm ci in bench/node/"; (cd bench/node && npm ci --no-audit --no-fund --loglevel=error); fi
 	@bash bench/run.sh $(BUILD)
 	@bash bench/check_server.sh $(BUILD)
 

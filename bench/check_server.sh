@@ -30,15 +30,15 @@ alone=$(median sh -c 'printf "%s\n" "$1" "$2" "$3" | "$4" --catalog "$5"' sh \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
   "$build/bin/sample_server" "$catalog")
 
-inspector=$root/bench/node/node_modules/.bin/mcp-inspector
+inspector=$root/node/node_modules/.bin/mcp-inspector
 if [ -x "$inspector" ]; then
-  export PATH="$root/bench/node/node_modules/.bin:$PATH"  # its pinned Node 22
+  export PATH="$root/node/node_modules/.bin:$PATH"  # its pinned Node 22
   count=$("$inspector" --cli --method tools/list -- "${server[@]}" | python3 -c "import json,sys; print(len(json.load(sys.stdin)['tools']))")
   [ "$count" = 3300 ] || { echo "inspector listed $count tools" >&2; exit 1; }
   theirs=$(median "$inspector" --cli --method tools/list -- "${server[@]}")
   ratio=$(python3 -c "print(f'{$ours/$theirs:.2f}')")
 else
-  theirs="n/a (bench/node not installed)"; ratio=n/a
+  theirs="n/a (node/node_modules not installed)"; ratio=n/a
 fi
 echo
 echo "check-server, 3,300 tools over stdio (median of $runs runs; --observe 0)"

@@ -25,18 +25,67 @@ std::string package_entry(const std::string& name) {
 
 bool node_ready() {
   return std::system("command -v node >/dev/null 2>&1") == 0 && fs::exists(package_entry("server-everything")) &&
-         fs::exists(node_dir() / "node_modules" / "@modelcontextprotocol" / "sdk");
+         fs::exists(node_dir() / "node_modules" / "@modelcontextprotocol" / "sdk") &&
+         fs::exists(node_dir() / "node_modules" / ".bin" / "mcp-inspector");
 }
+
+// The Inspector CLI, on the Node 22 pinned beside it.
+json inspector(const std::vector<std::string>& args) {
+  const fs::path bin = node_dir() / "node_modules" / ".bin";
+  std::vector<std::string> argv = {(bin / "mcp-inspector").string(), "--cli"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto r = test_support::run_command(argv, "/dev/null", "PATH=" + bin.string() + ":\"$PATH\"", 60);
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 500);
+  return r.exit_code == 0 ? json::parse(r.out) : json::object();
+}
+
+const json* tool_named(const json& tools, const std::string& name) {
+  for (const auto& t : tools)
+    if (t["name"] == name) return &t;
+  return nullptr;
+}
+
+// What survives of hints in mock.basic through a client: the specification's annotation keys and
+// every _meta key; the proposals' annotation keys (riskLevel, approvalRecommendation, inputMetadata,
+// agencyHint) are dropped. This is the finding the README reports; a client that changes shows here.
+void expect_hint_survival(const json& tools, const std::string& client) {
+  const json* del = tool_named(tools, "delete_file");
+  ASSERT_NE(del, nullptr) << client;
+  EXPECT_EQ((*del)["annotations"], json({{"destructiveHint", true}})) << client << " kept unknown annotation keys";
+  EXPECT_EQ((*del)["_meta"]["com.example/riskLevel"], "high") << client << " dropped _meta";
+  EXPECT_EQ((*del)["_meta"]["mcp.dev/requiresConfirmation"], true) << client;
+  const json* mail = tool_named(tools, "send_email");
+  ASSERT_NE(mail, nullptr);
+  EXPECT_FALSE((*mail)["annotations"].contains("inputMetadata")) << client;
+  EXPECT_EQ((*mail)["_meta"]["com.example/inputMetadata"]["Destination"], "Public") << client;
+  const json* plan = tool_named(tools, "plan_trip");
+  ASSERT_NE(plan, nullptr);
+  EXPECT_FALSE((*plan)["annotations"].contains("agencyHint")) << client;
+  EXPECT_EQ((*plan)["annotations"]["readOnlyHint"], true) << client;
+}
+
+const std::vector<std::string> kBasicTools = {"read_file", "delete_file", "send_email", "plan_trip", "no_hints"};
 
 #define REQUIRE_NODE() \
   if (!node_ready()) GTEST_SKIP() << "node or node/node_modules missing (make deps installs them when npm is present)"
 
-std::vector<std::string> sdk_tool_names(const std::vector<std::string>& args, const std::string& env = "") {
-  std::vector<std::string> argv = {"node", (node_dir() / "sdk_list_tools.mjs").string()};
+// What the official TypeScript SDK client received: {"tools": [...], "call": ...}.
+json sdk_client(const std::vector<std::string>& args, const std::string& env = "") {
+  std::vector<std::string> argv = {"node", (node_dir() / "sdk_client.mjs").string()};
   argv.insert(argv.end(), args.begin(), args.end());
   auto r = test_support::run_command(argv, "/dev/null", env, 60);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.exit_code == 0 ? json::parse(r.out).get<std::vector<std::string>>() : std::vector<std::string>{};
+  return r.exit_code == 0 ? json::parse(r.out) : json{{"tools", json::array()}};
+}
+
+std::vector<std::string> names_of(const json& tools) {
+  std::vector<std::string> names;
+  for (const auto& t : tools) names.push_back(t["name"]);
+  return names;
+}
+
+std::vector<std::string> sdk_tool_names(const std::vector<std::string>& args, const std::string& env = "") {
+  return names_of(sdk_client(args, env)["tools"]);
 }
 
 // Runs check-server; expects no error finding and returns the report.
@@ -126,4 +175,51 @@ TEST(Interop, TheSdkClientReadsOurSampleServerToo) {
                                      (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string(),
                                      "--page-size", "2"});
   EXPECT_EQ(names, (std::vector<std::string>{"list_pods", "delete_pod", "read_inbox", "send_email", "research"}));
+}
+
+TEST(Interop, TheSdkClientAgainstTheMockServerOverStdioAndHttp) {
+  REQUIRE_NODE();
+  const json over_stdio = sdk_client({"stdio", MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--call", "read_file={\"id\":\"7\"}"});
+  EXPECT_EQ(names_of(over_stdio["tools"]), kBasicTools);  // all pages of two
+  EXPECT_EQ(over_stdio["call"]["content"][0]["text"], "done");
+  expect_hint_survival(over_stdio["tools"], "TypeScript SDK client (stdio)");
+
+  mcp_hints::ProcessOptions options;
+  options.argv = {MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--transport", "http"};
+  mcp_hints::ChildProcess mock(options);
+  std::string url;
+  while (url.find('\n') == std::string::npos &&
+         mock.read(url, 4096, mcp_hints::Clock::now() + std::chrono::seconds(10)) == mcp_hints::ChildProcess::ReadStatus::data) {
+  }
+  url = url.substr(0, url.find('\n'));
+  const json over_http = sdk_client({"http", url, "--call", "delete_file={}"});
+  EXPECT_EQ(names_of(over_http["tools"]), kBasicTools);
+  EXPECT_EQ(over_http["call"]["content"][0]["text"], "done");
+  expect_hint_survival(over_http["tools"], "TypeScript SDK client (HTTP)");
+}
+
+TEST(Interop, TheInspectorCliAgainstTheMockServerOverStdioAndHttp) {
+  REQUIRE_NODE();
+  const std::vector<std::string> server = {"--", MCP_HINTS_BIN, "mock", "--scenario", "mock.basic"};
+  auto with = [](std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const json listed = inspector(with({"--method", "tools/list"}, server));
+  EXPECT_EQ(names_of(listed["tools"]), kBasicTools);
+  expect_hint_survival(listed["tools"], "Inspector CLI (stdio)");
+  const json called = inspector(with({"--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "id=7"}, server));
+  EXPECT_EQ(called["content"][0]["text"], "done");
+
+  mcp_hints::ProcessOptions options;
+  options.argv = {MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--transport", "http"};
+  mcp_hints::ChildProcess mock(options);
+  std::string url;
+  while (url.find('\n') == std::string::npos &&
+         mock.read(url, 4096, mcp_hints::Clock::now() + std::chrono::seconds(10)) == mcp_hints::ChildProcess::ReadStatus::data) {
+  }
+  url = url.substr(0, url.find('\n'));
+  const json over_http = inspector({url, "--transport", "http", "--method", "tools/list"});
+  EXPECT_EQ(names_of(over_http["tools"]), kBasicTools);
+  expect_hint_survival(over_http["tools"], "Inspector CLI (HTTP)");
 }
