@@ -55,6 +55,7 @@ bench: build
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
 	@bash bench/run.sh $(BUILD)
 	@bash bench/check_server.sh $(BUILD)
+	@bash bench/mock_rpc.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -96,6 +96,7 @@ class HttpTransport : public Transport {
     path_ = path_start == std::string::npos ? "/" : url.substr(path_start);
     client_ = std::make_unique<httplib::Client>(origin_);
     client_->set_keep_alive(true);
+    client_->set_tcp_nodelay(true);  // small messages: no Nagle delay against delayed ACKs
   }
 
   ~HttpTransport() override { close(); }
@@ -262,6 +263,7 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
   impl_->path = path;
   // Each open SSE stream holds a worker thread: keep enough of them.
   impl_->server.new_task_queue = [] { return new httplib::ThreadPool(16); };
+  impl_->server.set_tcp_nodelay(true);
   auto serve = [this](const httplib::Request& req, httplib::Response& res) {
     HttpRequestView view{req.method, req.get_header_value("Mcp-Session-Id"), req.get_header_value("MCP-Protocol-Version"),
                          req.get_header_value("Origin"), req.body};
