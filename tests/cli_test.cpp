@@ -189,6 +189,7 @@ TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
     EXPECT_NE(readme.find("`" + std::string(c.id) + "`"), std::string::npos) << c.id;
   for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
                              "--max-bytes", "--max-depth", "--max-string", "--list-checks", "--url", "--timeout",
-                             "--request-timeout", "--observe", "--env", "--call", "--allow-side-effects"})
+                             "--request-timeout", "--observe", "--env", "--call", "--allow-side-effects",
+                             "--scenario", "--server", "--transport", "--port", "--record", "--max-message"})
     EXPECT_NE(readme.find(option), std::string::npos) << option;
 }

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <fstream>
+#include <thread>
 
 #include "mcp_hints/check_server.hpp"
 #include "mcp_hints/jsonrpc.hpp"
@@ -274,4 +275,17 @@ TEST(MockServer, CheckServerPassesTheMockServer) {
                                   "--scenario", "mock.two-servers", "--server", "b"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["tool_count"], 1);
+}
+
+TEST(MockServer, ASlowClientLosesNothing) {
+  // Many requests before reading any answer, then a pause: the server waits on the pipe and
+  // every answer arrives, in order.
+  auto t = mock_stdio("mock.basic");
+  for (int i = 0; i < 300; ++i) t->send(rpc::request(i, "tools/list"), soon());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  for (int i = 0; i < 300; ++i) {
+    auto answer = t->receive(soon());
+    ASSERT_TRUE(answer) << i;
+    EXPECT_EQ((*answer)["id"], i);
+  }
 }
