@@ -64,27 +64,12 @@ Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {}
 }
 
 // A sample server listening on loopback for the length of a test.
-class HttpSampleServer {
- public:
-  explicit HttpSampleServer(const std::string& mode, std::vector<std::string> extra = {}) {
-    mcp_hints::ProcessOptions options;
-    options.argv = {kServer, "--catalog", catalog(), "--http", "0", "--misbehave", mode};
-    options.argv.insert(options.argv.end(), extra.begin(), extra.end());
-    process_ = std::make_unique<mcp_hints::ChildProcess>(options);
-    std::string out;
-    const auto deadline = mcp_hints::Clock::now() + std::chrono::seconds(10);
-    while (out.find('\n') == std::string::npos &&
-           process_->read(out, 4096, deadline) == mcp_hints::ChildProcess::ReadStatus::data) {
-    }
-    url_ = out.substr(0, out.find('\n'));
-  }
-  const std::string& url() const { return url_; }
-  pid_t pid() const { return process_->pid(); }
-
- private:
-  std::unique_ptr<mcp_hints::ChildProcess> process_;
-  std::string url_;
-};
+test_support::ListeningChild http_sample_server(const std::string& mode, std::vector<std::string> extra = {}) {
+  mcp_hints::ProcessOptions options;
+  options.argv = {kServer, "--catalog", catalog(), "--http", "0", "--misbehave", mode};
+  options.argv.insert(options.argv.end(), extra.begin(), extra.end());
+  return test_support::start_listening(options);
+}
 
 Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"check-server", "--format", "json", "--timeout", "6", "--request-timeout", "2",
@@ -240,22 +225,22 @@ TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {
 
 TEST(CheckServer, OverStreamableHttp) {
   {
-    HttpSampleServer server("none");
-    ASSERT_TRUE(server.url().starts_with("http://127.0.0.1:")) << server.url();
-    auto o = check_http(server.url());
+    const auto server = http_sample_server("none");
+    ASSERT_TRUE(server.url.starts_with("http://127.0.0.1:")) << server.url;
+    auto o = check_http(server.url);
     EXPECT_EQ(o.exit_code, 0) << o.err;
     EXPECT_EQ(o.report["tool_count"], 5);
     EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
   }
   {
-    HttpSampleServer server("none", {"--sse"});  // answers on SSE streams
-    auto o = check_http(server.url());
+    const auto server = http_sample_server("none", {"--sse"});  // answers on SSE streams
+    auto o = check_http(server.url);
     EXPECT_EQ(o.exit_code, 0) << o.err;
     EXPECT_EQ(o.report["tool_count"], 5);
   }
   {
-    HttpSampleServer server("rug-pull", {"--sse"});
-    auto o = check_http(server.url());
+    const auto server = http_sample_server("rug-pull", {"--sse"});
+    auto o = check_http(server.url);
     EXPECT_TRUE(o.checks().count("list-changed.weakened")) << o.report.dump(1);
   }
 }
@@ -267,8 +252,8 @@ TEST(CheckServer, HostileHttpServersEndWithinBounds) {
   for (const auto& c : std::vector<Case>{{"http-500", "answered HTTP 500"},
                                          {"http-bad-sse", "SSE event 1 (at byte 0) is not JSON"},
                                          {"http-stall", "the response stalled"}}) {
-    HttpSampleServer server(c.mode);
-    auto o = check_http(server.url());
+    const auto server = http_sample_server(c.mode);
+    auto o = check_http(server.url);
     EXPECT_EQ(o.exit_code, 3) << c.mode << ": " << o.err;
     EXPECT_LT(o.seconds, 8.0) << c.mode;
     EXPECT_EQ(test_support::count_lines(o.err), 1u) << c.mode << ": " << o.err;

@@ -186,12 +186,8 @@ TEST(Interop, TheSdkClientAgainstTheMockServerOverStdioAndHttp) {
 
   mcp_hints::ProcessOptions options;
   options.argv = {MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--transport", "http"};
-  mcp_hints::ChildProcess mock(options);
-  std::string url;
-  while (url.find('\n') == std::string::npos &&
-         mock.read(url, 4096, mcp_hints::Clock::now() + std::chrono::seconds(10)) == mcp_hints::ChildProcess::ReadStatus::data) {
-  }
-  url = url.substr(0, url.find('\n'));
+  const auto mock = test_support::start_listening(options);
+  const std::string& url = mock.url;
   const json over_http = sdk_client({"http", url, "--call", "delete_file={}"});
   EXPECT_EQ(names_of(over_http["tools"]), kBasicTools);
   EXPECT_EQ(over_http["call"]["content"][0]["text"], "done");
@@ -213,12 +209,8 @@ TEST(Interop, TheInspectorCliAgainstTheMockServerOverStdioAndHttp) {
 
   mcp_hints::ProcessOptions options;
   options.argv = {MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--transport", "http"};
-  mcp_hints::ChildProcess mock(options);
-  std::string url;
-  while (url.find('\n') == std::string::npos &&
-         mock.read(url, 4096, mcp_hints::Clock::now() + std::chrono::seconds(10)) == mcp_hints::ChildProcess::ReadStatus::data) {
-  }
-  url = url.substr(0, url.find('\n'));
+  const auto mock = test_support::start_listening(options);
+  const std::string& url = mock.url;
   const json over_http = inspector({url, "--transport", "http", "--method", "tools/list"});
   EXPECT_EQ(names_of(over_http["tools"]), kBasicTools);
   expect_hint_survival(over_http["tools"], "Inspector CLI (HTTP)");

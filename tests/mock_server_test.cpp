@@ -41,23 +41,13 @@ json initialize_request() {
                                            {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
 }
 
-// `mcp-hints mock --transport http` as a child; its URL read from its first line.
-class HttpMock {
- public:
-  explicit HttpMock(const std::vector<std::string>& args) {
-    mcp_hints::ProcessOptions o;
-    o.argv = {MCP_HINTS_BIN, "mock", "--transport", "http"};
-    o.argv.insert(o.argv.end(), args.begin(), args.end());
-    process = std::make_unique<mcp_hints::ChildProcess>(o);
-    std::string out;
-    while (out.find('\n') == std::string::npos &&
-           process->read(out, 4096, soon()) == mcp_hints::ChildProcess::ReadStatus::data) {
-    }
-    url = out.substr(0, out.find('\n'));
-  }
-  std::unique_ptr<mcp_hints::ChildProcess> process;
-  std::string url;
-};
+// `mcp-hints mock --transport http` as a child.
+test_support::ListeningChild http_mock(const std::vector<std::string>& args) {
+  mcp_hints::ProcessOptions o;
+  o.argv = {MCP_HINTS_BIN, "mock", "--transport", "http"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  return test_support::start_listening(o);
+}
 
 test_support::RunResult curl(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5"};
@@ -201,7 +191,7 @@ TEST(MockServer, TheRecorderKeepsEveryLineThroughSigkill) {
 TEST(MockServer, HttpSessionsOriginsAndStreams) {
   test_support::TempDir dir;
   const auto record = (dir.path() / "record.jsonl").string();
-  HttpMock mock({"--scenario", "mock.script-steps", "--record", record});
+  const auto mock = http_mock({"--scenario", "mock.script-steps", "--record", record});
   ASSERT_TRUE(mock.url.starts_with("http://127.0.0.1:")) << mock.url;
   auto t = mcp_hints::connect({{}, mock.url, {}}, {});
   t->send(initialize_request(), soon());
@@ -238,10 +228,10 @@ TEST(MockServer, HttpSessionsOriginsAndStreams) {
 }
 
 TEST(MockServer, TwoServersOfOneScenarioRunAtOnce) {
-  HttpMock a({"--scenario", "mock.two-servers", "--server", "a"});
-  HttpMock b({"--scenario", "mock.two-servers", "--server", "b"});
+  const auto a = http_mock({"--scenario", "mock.two-servers", "--server", "a"});
+  const auto b = http_mock({"--scenario", "mock.two-servers", "--server", "b"});
   ASSERT_NE(a.url, b.url);
-  for (auto* m : {&a, &b}) {
+  for (const auto* m : {&a, &b}) {
     auto t = mcp_hints::connect({{}, m->url, {}}, {});
     t->send(initialize_request(), soon());
     ASSERT_TRUE(t->receive(soon()));
