@@ -20,8 +20,10 @@ class ScriptedTransport : public mcp_hints::Transport {
     sent.push_back(message);
     for (auto& m : script_(message)) queue_.push_back(std::move(m));
   }
+  std::size_t bytes_per_message = 0;
   std::optional<json> receive(mcp_hints::Deadline) override {
     if (queue_.empty()) return std::nullopt;
+    bytes_received_ += bytes_per_message;
     json m = queue_.front();
     queue_.pop_front();
     return m;
@@ -109,7 +111,24 @@ TEST(McpClient, FollowsCursorsWithinBounds) {
   bounded.initialize();
   auto cut = bounded.list_tools();
   EXPECT_FALSE(cut.complete);
+  EXPECT_FALSE(cut.over_size_limit);  // the server's cursors never end: its finding, not our limit
   EXPECT_NE(cut.incomplete_reason.find("after 10 pages"), std::string::npos);
+
+  // A listing bounded by bytes: each message "weighs" 1 MB here.
+  ScriptedTransport heavy([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
+    return {rpc::result(m["id"], {{"tools", json::array()}, {"nextCursor", "h" + std::to_string(m["id"].get<int>())}})};
+  });
+  heavy.bytes_per_message = 1 << 20;
+  mcp_hints::ClientOptions small;
+  small.max_total_bytes = 3 << 20;
+  mcp_hints::McpClientSession weighed(heavy, small);
+  weighed.initialize();
+  auto stopped = weighed.list_tools();
+  EXPECT_FALSE(stopped.complete);
+  EXPECT_TRUE(stopped.over_size_limit);
+  EXPECT_NE(stopped.incomplete_reason.find("took more than 3145728 bytes (page 4)"), std::string::npos)
+      << stopped.incomplete_reason;
 
   ScriptedTransport malformed([&](const json& m) -> std::vector<json> {
     if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");

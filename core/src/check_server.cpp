@@ -149,6 +149,10 @@ class Run {
       return false;
     }
     for (const auto& error : listing.page_errors) emit("server.list-page", "", which + ": tools/list " + error);
+    if (listing.over_size_limit) {
+      incomplete(which + ": " + listing.incomplete_reason, &transport);
+      return false;
+    }
     if (!listing.complete) emit("server.cursor-terminates", "", which + ": " + listing.incomplete_reason);
     return true;
   }

@@ -174,6 +174,7 @@ class HttpTransport : public Transport {
     };
     const bool is_get = std::string_view(verb) == "GET";
     req.content_receiver = [&](const char* data, std::size_t n, uint64_t, uint64_t) {
+      bytes_received_ += n;
       try {
         if (streaming) {
           const auto before = queue_.size();

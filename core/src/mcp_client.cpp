@@ -90,6 +90,7 @@ ToolListing McpClientSession::list_tools() {
   ToolListing listing;
   std::optional<std::string> cursor;
   std::set<std::string> seen_cursors;
+  const std::size_t bytes_before = transport_.bytes_received();
   for (std::size_t page = 1;; ++page) {
     if (page > options_.max_pages) {
       listing.complete = false;
@@ -108,7 +109,15 @@ ToolListing McpClientSession::list_tools() {
     }
     if (listing.tools.size() > options_.max_total_tools) {
       listing.complete = false;
+      listing.over_size_limit = true;
       listing.incomplete_reason = "more than " + std::to_string(options_.max_total_tools) + " tools";
+      return listing;
+    }
+    if (transport_.bytes_received() - bytes_before > options_.max_total_bytes) {
+      listing.complete = false;
+      listing.over_size_limit = true;
+      listing.incomplete_reason = "tools/list pages took more than " + std::to_string(options_.max_total_bytes) +
+                                  " bytes (" + where + ")";
       return listing;
     }
     if (!result.is_object() || !result.contains("nextCursor") || result["nextCursor"].is_null()) return listing;

@@ -45,6 +45,7 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
       std::string line = buffer_.substr(0, newline);
       buffer_.erase(0, newline + 1);
       ++line_number_;
+      bytes_received_ += line.size() + 1;
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       try {

@@ -46,6 +46,11 @@ class Transport {
   virtual std::string first_noise() const { return {}; }
   // Called after initialize with the negotiated version (HTTP sends it as a header).
   virtual void set_protocol_version(const std::string&) {}
+  // Bytes of messages received so far (to bound what a listing may take in).
+  std::size_t bytes_received() const { return bytes_received_; }
+
+ protected:
+  std::size_t bytes_received_ = 0;
 };
 
 // A server started as a child process, newline-delimited JSON-RPC on its stdin and stdout.
