@@ -114,7 +114,6 @@ TEST(CheckServer, AWellBehavedServerPassesEveryCheck) {
 }
 
 TEST(CheckServer, LintFindingsOfTheLiveCatalogUseTheLintIds) {
-  test_support::TempDir dir;
   auto r = run_cli({"check-server", "--format", "json", "--observe", "0", "--", kServer, "--catalog",
                     catalog("bad-catalog.json")});
   EXPECT_EQ(r.exit_code, 1);
@@ -266,7 +265,6 @@ TEST(CheckServer, HostileHttpServersEndWithinBounds) {
 }
 
 TEST(CheckServer, EveryReportFormatCarriesServerChecks) {
-  test_support::TempDir dir;
   const std::vector<std::string> server = {"--", kServer, "--catalog", catalog(), "--misbehave", "relist-changes"};
   auto junit = run_cli([&] {
     std::vector<std::string> a = {"check-server", "--format", "junit", "--observe", "0"};

@@ -23,6 +23,7 @@
 
 #include "mcp_hints/catalog_reader.hpp"
 #include "mcp_hints/jsonrpc.hpp"
+#include "mcp_hints/mcp_client.hpp"
 #include "mcp_hints/transport.hpp"
 
 using json = nlohmann::json;
@@ -119,8 +120,8 @@ class Server {
       json capabilities = {{"tools", {{"listChanged", mode("rug-pull") || mode("tighten")}}}};
       if (mode("no-tools-capability")) capabilities = json::object();
       std::string version = params.value("protocolVersion", "2025-11-25");
-      if (version != "2025-11-25" && version != "2025-06-18" && version != "2025-03-26" && version != "2024-11-05")
-        version = "2025-11-25";
+      const auto& versions = mcp_hints::supported_protocol_versions();
+      if (std::find(versions.begin(), versions.end(), version) == versions.end()) version = versions.front();
       if (mode("bad-version")) version = "1999-01-01";
       send(rpc::result(id, {{"protocolVersion", version},
                                      {"capabilities", capabilities},

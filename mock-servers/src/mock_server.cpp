@@ -2,16 +2,12 @@
 
 #include "mcp_hints/json_input.hpp"
 #include "mcp_hints/jsonrpc.hpp"
+#include "mcp_hints/mcp_client.hpp"
 
 namespace mcp_hints::mock {
 
 using json = nlohmann::json;
 namespace rpc = jsonrpc;
-
-const std::vector<std::string>& mock_protocol_versions() {
-  static const std::vector<std::string> versions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
-  return versions;
-}
 
 MockServer::MockServer(ServerSpec spec) : spec_(std::move(spec)), tools_(spec_.tools) {}
 
@@ -51,7 +47,7 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
       return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"), {}, false, id}};
-    const auto& versions = mock_protocol_versions();
+    const auto& versions = supported_protocol_versions();
     std::string version = params["protocolVersion"];
     if (std::find(versions.begin(), versions.end(), version) == versions.end()) version = versions.front();
     return {Outgoing{rpc::result(id, {{"protocolVersion", version},

@@ -19,7 +19,8 @@ class ProtocolError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Revisions this client negotiates, newest first; it offers the first.
+// The legacy-era revisions mcp-hints speaks, as client and as mock server, newest first; the
+// client offers the first.
 const std::vector<std::string>& supported_protocol_versions();
 
 struct ClientOptions {

@@ -28,9 +28,6 @@ struct Outgoing {
       : message(std::move(message_)), delay(delay_), close(close_), answers(std::move(answers_)) {}
 };
 
-// Revisions the mock server negotiates (the legacy era), newest first.
-const std::vector<std::string>& mock_protocol_versions();
-
 class MockServer {
  public:
   explicit MockServer(ServerSpec spec);
