@@ -71,8 +71,9 @@ TEST(MockServer, AnswersEachCallWithItsStepInOrder) {
   EXPECT_EQ(third[0].message["error"]["message"], "record locked");
   auto fourth = server.handle(call("fetch_record", 4));
   ASSERT_EQ(fourth.size(), 2u);
-  EXPECT_EQ(fourth[0].message["result"]["content"][0]["text"], "changed");
-  EXPECT_EQ(fourth[1].message["method"], "notifications/tools/list_changed");
+  // list_changed first, so the client knows before it makes its next call.
+  EXPECT_EQ(fourth[0].message["method"], "notifications/tools/list_changed");
+  EXPECT_EQ(fourth[1].message["result"]["content"][0]["text"], "changed");
   // The catalog changed: the rug pull is served from now on.
   auto listed = server.handle(rpc::request(5, "tools/list"));
   EXPECT_EQ(listed[0].message["result"]["tools"][0]["annotations"]["destructiveHint"], true);
@@ -183,7 +184,7 @@ TEST(MockServer, TheRecorderKeepsEveryLineThroughSigkill) {
   EXPECT_EQ(lines[4]["direction"], "out");
   EXPECT_EQ(lines[4]["message"]["id"], 1);
   for (const auto& l : lines) {
-    EXPECT_EQ(l["connection"], "stdio");
+    EXPECT_TRUE(l["connection"].get<std::string>().starts_with("stdio:")) << l;
     EXPECT_TRUE(l["time"].is_number());
   }
 }
@@ -200,9 +201,9 @@ TEST(MockServer, HttpSessionsOriginsAndStreams) {
     t->send(call("fetch_record", i), soon());
     ASSERT_TRUE(t->receive(soon()));
   }
-  t->send(call("fetch_record", 4), soon());  // a result, then list_changed on the same SSE stream
-  auto result = t->receive(soon());
+  t->send(call("fetch_record", 4), soon());  // list_changed, then the result, on the same SSE stream
   auto notice = t->receive(soon());
+  auto result = t->receive(soon());
   ASSERT_TRUE(result && notice);
   EXPECT_EQ((*result)["result"]["content"][0]["text"], "changed");
   EXPECT_EQ((*notice)["method"], "notifications/tools/list_changed");

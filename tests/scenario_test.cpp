@@ -58,5 +58,5 @@ TEST(Scenario, ErrorsNameTheFileAndThePointer) {
   EXPECT_NE(error_of(orphan.string()).find("/servers/main/scripts/nonesuch: a script for a tool the server does not list"),
             std::string::npos);
   EXPECT_NE(error_of(dir.write("broken.json", "{").string()).find("broken.json: not valid JSON"), std::string::npos);
-  EXPECT_NE(error_of("no.such-scenario").find("built-in: mock.basic"), std::string::npos);
+  EXPECT_NE(error_of("no.such-scenario").find("mock.basic"), std::string::npos);
 }

@@ -17,7 +17,6 @@ std::string ServerTarget::describe() const {
   return out;
 }
 
-std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits);
 
 std::unique_ptr<Transport> connect(const ServerTarget& target, const TransportLimits& limits) {
   if (!target.url.empty()) return make_http_transport(target.url, limits);

@@ -213,6 +213,22 @@ bool ChildProcess::exited() {
   return impl_->reaped;
 }
 
+bool ChildProcess::wait(Deadline deadline) {
+  // No portable way to wait for a child with a timeout: poll reaping, 1 ms apart.
+  while (!exited()) {
+    if (Clock::now() >= deadline) return false;
+    ::usleep(1000);
+  }
+  return true;
+}
+
+int ChildProcess::exit_code() {
+  impl_->reap(false);
+  if (!impl_->reaped) return -1;
+  const int st = impl_->status;
+  return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
 std::string ChildProcess::describe_exit() {
   impl_->reap(false);
   if (!impl_->reaped) return "running";

@@ -89,7 +89,7 @@ class HttpTransport : public Transport {
  public:
   HttpTransport(const std::string& url, const TransportLimits& limits) : url_(url), limits_(limits) {
     const auto scheme_end = url.find("://");
-    if (scheme_end == std::string::npos || url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0)
+    if (scheme_end == std::string::npos || (url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0))
       throw TransportError("not an http(s) URL: " + url);
     const auto path_start = url.find('/', scheme_end + 3);
     origin_ = url.substr(0, path_start);

@@ -39,7 +39,14 @@ json McpClientSession::request(const std::string& method, const std::optional<js
   const long long id = next_id_++;
   Deadline deadline = Clock::now() + options_.request_timeout;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
-  transport_.send(jsonrpc::request(id, method, params), deadline);
+  std::optional<json> sent = params;
+  if (!request_meta_.empty()) {
+    if (!sent || !sent->is_object()) sent = json::object();
+    json& meta = (*sent)["_meta"];
+    if (!meta.is_object()) meta = json::object();
+    meta.update(request_meta_);
+  }
+  transport_.send(jsonrpc::request(id, method, sent), deadline);
   for (;;) {
     auto message = transport_.receive(deadline);
     if (!message)
@@ -54,7 +61,8 @@ json McpClientSession::request(const std::string& method, const std::optional<js
     if (ours && kind == jsonrpc::Kind::error) {
       const auto& e = (*message)["error"];
       throw ProtocolError(method + " failed with JSON-RPC error " + e["code"].dump() + ": " +
-                          (e.contains("message") && e["message"].is_string() ? e["message"].get<std::string>() : "(no message)"));
+                          (e.contains("message") && e["message"].is_string() ? e["message"].get<std::string>() : "(no message)"),
+                          e);
     }
     if (ours) throw ProtocolError("the answer to " + method + " is not a JSON-RPC response: " + message->dump().substr(0, 200));
     handle_unsolicited(*message);

@@ -44,7 +44,10 @@ std::string map_key(const json& value) { return value.is_string() ? value.get<st
 }  // namespace
 
 std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) const {
-  if (auto it = map.find(map_key(element)); it != map.end()) return it->second;
+  const std::string key = map_key(element);
+  // The string "true" is not the boolean true: a string never matches the key of a literal.
+  const bool literal_text = element.is_string() && !json::parse(key, nullptr, false).is_discarded();
+  if (auto it = map.find(key); it != map.end() && !literal_text) return it->second;
   if (auto any = map.find("*"); any != map.end()) {
     std::vector<FacetValue> out;
     for (const auto& fv : any->second) out.push_back({fv.facet, fv.value == "*" ? element : fv.value});

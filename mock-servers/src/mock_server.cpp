@@ -95,6 +95,11 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
     return {Outgoing{rpc::result(id, spec_.default_result), {}, false, id}};
   const Step& step = script->second[n];
   std::vector<Outgoing> out;
+  // list_changed goes out before the answer, so a client has it before it makes its next call.
+  if (step.list_changed) {
+    tools_ = *step.list_changed;
+    out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
+  }
   switch (step.kind) {
     case Step::Kind::result: out.push_back({rpc::result(id, step.payload), step.delay, false, id}); break;
     case Step::Kind::error: out.push_back({{{"jsonrpc", "2.0"}, {"id", id}, {"error", step.payload}}, step.delay, false, id}); break;
@@ -105,10 +110,6 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
       break;
     }
     case Step::Kind::close: out.push_back({json(), step.delay, true, id}); break;
-  }
-  if (step.list_changed) {
-    tools_ = *step.list_changed;
-    out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
   }
   return out;
 }

@@ -45,7 +45,8 @@ struct Pending {
 
 int serve_stdio(MockServer& server, const ServeOptions& options) {
   ::signal(SIGPIPE, SIG_IGN);
-  const std::string connection = "stdio";
+  // One name per process, so the record tells a client's sessions (one process each) apart.
+  const std::string connection = "stdio:" + std::to_string(::getpid());
   Recorder* rec = options.recorder;
   if (rec) rec->event(connection, "open");
   std::vector<Pending> pending;  // in the order they were produced

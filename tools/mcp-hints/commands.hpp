@@ -12,5 +12,6 @@ enum Exit { pass = 0, findings = 1, bad_input = 2, incomplete = 3 };
 int lint_command(const std::vector<std::string>& args);
 int check_server_command(const std::vector<std::string>& args);
 int mock_command(const std::vector<std::string>& args);
+int certify_command(const std::vector<std::string>& args);
 
 }  // namespace mcp_hints::cli

@@ -24,6 +24,9 @@ const Command kCommands[] = {
      &mcp_hints::cli::check_server_command},
     {"mock", "serve a scenario's scripted mock server over stdio or Streamable HTTP, recording every message",
      &mcp_hints::cli::mock_command},
+    {"certify", "certify a client: run the scenarios (confirmation, propagation, exfiltration, escalation, retry, "
+                "rug pull, survival) against it and judge what it did on the wire",
+     &mcp_hints::cli::certify_command},
 };
 
 void usage(std::ostream& out) {

@@ -53,8 +53,12 @@ class ChildProcess {
 
   // Whether the child has exited, without waiting; after it has, how it ended.
   bool exited();
+  // Waits until the child exits or the deadline passes; true when it has exited.
+  bool wait(Deadline deadline);
   // "exited with status 3", "was killed by signal 11 (Segmentation fault)", or "running".
   std::string describe_exit();
+  // The exit status, 128 + the signal number when a signal ended it, -1 while it runs.
+  int exit_code();
 
   // SIGKILL to the whole group, then reaps the child. Safe to call more than once.
   void kill_group();

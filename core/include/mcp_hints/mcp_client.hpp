@@ -17,6 +17,8 @@ namespace mcp_hints {
 class ProtocolError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  ProtocolError(const std::string& what, nlohmann::json error) : std::runtime_error(what), error(std::move(error)) {}
+  nlohmann::json error;  // the JSON-RPC error object, when the server answered with one
 };
 
 // The legacy-era revisions mcp-hints speaks, as client and as mock server, newest first; the
@@ -62,6 +64,10 @@ class McpClientSession {
   // Sends a request and waits for its response (the result, or ProtocolError for an error).
   nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params);
 
+  // Metadata merged into params._meta of every later request (e.g. #711 trust annotations);
+  // an empty object sends none.
+  void set_request_meta(nlohmann::json meta) { request_meta_ = std::move(meta); }
+
   // Waits up to `window` for notifications, handling server requests meanwhile.
   void observe(std::chrono::milliseconds window);
   // Notifications received so far (in order), by method name.
@@ -75,6 +81,7 @@ class McpClientSession {
   Transport& transport_;
   ClientOptions options_;
   long long next_id_ = 1;
+  nlohmann::json request_meta_ = nlohmann::json::object();
   std::vector<nlohmann::json> notifications_;
   std::vector<nlohmann::json> server_requests_;
 };

@@ -115,4 +115,8 @@ class HttpServer {
   std::unique_ptr<Impl> impl_;
 };
 
+// A Streamable HTTP client transport to url (POST with JSON or SSE answers, session id and
+// protocol version headers, DELETE on close).
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits = {});
+
 }  // namespace mcp_hints

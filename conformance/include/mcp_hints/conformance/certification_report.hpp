@@ -1,0 +1,35 @@
+#pragma once
+// A client's certification, written out: results.json, JUnit XML, text for people, Markdown, and
+// an HTML report with, per scenario, the verdicts, the acceptable traces, the observed trace and
+// the wire log.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/conformance/client_harness.hpp"
+
+namespace mcp_hints::conformance {
+
+struct Certification {
+  std::string client_command, transport;
+  std::vector<ScenarioRun> runs;
+  std::vector<std::string> list_problems;  // stale or unknown expected failures
+  double seconds = 0;
+
+  // Checks by verdict name ("pass", "not testable" ...), plus "expected failure".
+  std::map<std::string, std::size_t> counts() const;
+  // Any failure or not-testable check not listed as expected, or a problem with the list.
+  bool failed() const;
+  // Not one scenario could run (the client cannot be started at all).
+  bool incomplete() const;
+};
+
+nlohmann::json certification_json(const Certification& certification);
+std::string certification_junit(const Certification& certification);
+std::string certification_text(const Certification& certification, bool colour);
+std::string certification_markdown(const Certification& certification);
+std::string certification_html(const Certification& certification);
+
+}  // namespace mcp_hints::conformance

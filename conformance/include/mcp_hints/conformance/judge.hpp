@@ -1,0 +1,61 @@
+#pragma once
+// Judging a certification run: each check of a scenario looks at the run record (the wire, as the
+// mock servers saw it, and the client's own events), names the trace it observed (an outcome),
+// and the scenario says what that trace is worth. The judge knows no process and no transport.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/conformance/run_record.hpp"
+#include "mcp_hints/mock/scenario.hpp"
+
+namespace mcp_hints::conformance {
+
+enum class Verdict { pass, info, warning, not_applicable, not_testable, fail };
+std::string_view verdict_name(Verdict verdict);  // "pass", "not testable" ...
+// Failures and not-testable results count against a client; the rest do not.
+bool is_failure(Verdict verdict);
+
+struct Outcome {
+  std::string name;         // "confirmed-called"
+  std::string description;  // the trace, in words
+  bool untestable = false;  // the client never reached the decision point: not testable
+};
+
+// Every outcome each kind of check can observe, by kind (gate, propagation, clean-start, relist,
+// escalation, retry).
+const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind();
+const Outcome* find_outcome(std::string_view kind, std::string_view name);
+
+struct CheckSpec {
+  std::string id, title, level, proposal, section, kind;
+  std::string server, tool;
+  int confirmations = 1;
+  bool after_list_changed = false;
+  std::string requires_server, requires_tool;
+  std::string key;
+  std::vector<std::string> servers;
+  int max_attempts = 0;
+  std::vector<std::string> transports;
+  std::map<std::string, Verdict> traces;  // outcome -> verdict
+};
+
+// The checks of a scenario (its "expect"), with defaults filled in. Throws mock::ScenarioError
+// naming the pointer when a check names a server or tool the scenario does not have.
+std::vector<CheckSpec> read_checks(const mock::Scenario& scenario);
+
+struct CheckResult {
+  CheckSpec spec;
+  std::string outcome;     // the observed trace
+  Verdict verdict = Verdict::fail;
+  std::string detail;      // what was seen, in words: counts, times, the offending request
+  bool expected_failure = false;  // listed in the expected-failures file
+};
+
+// Judges one check on a run over `transport` ("stdio" or "http").
+CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::string_view transport);
+
+}  // namespace mcp_hints::conformance

@@ -1,0 +1,56 @@
+#pragma once
+// What a certification run left behind: the mock servers' wire records (what the client sent and
+// was sent, timed by the mock servers) and the events the client reported about itself.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints::conformance {
+
+struct WireLine {
+  std::string server;      // the scenario's key for the mock server that recorded it
+  std::string connection;  // "stdio:PID" or "http:SESSION"
+  std::size_t session = 0;  // 1 for the server's first connection, 2 for the next ...
+  std::string direction;   // "in" (from the client), "out" (to it), or empty for a connection event
+  double time = 0;         // Unix time, seconds
+  nlohmann::json message;  // null for events and for input that was not JSON
+  std::string event;       // "open", "close (stdin closed)" ...
+  std::string raw;         // input that was not JSON
+};
+
+// The event types of the adapter contract (conformance/ADAPTER.md).
+const std::vector<std::string>& client_event_types();
+
+struct ClientEvent {
+  std::string type;  // one of client_event_types()
+  double time = 0;   // Unix time, seconds, as the client wrote it
+  nlohmann::json data;  // the whole line
+  std::size_t line = 0;
+};
+
+struct RunRecord {
+  std::vector<WireLine> wire;          // every server's lines, by time
+  std::vector<ClientEvent> events;     // by time
+  std::vector<std::string> notes;      // what was wrong with the files (contract problems)
+
+  // Requests (not notifications, not answers) the client sent to a server.
+  bool is_request_in(const WireLine& line) const;
+  // The server's answer to a request line (same server, connection and id), if it sent one.
+  const WireLine* answer_to(const WireLine& request) const;
+
+  // Indexes answers; read_run_record calls it, and so must whoever fills wire by hand.
+  void index();
+
+ private:
+  std::map<std::string, std::size_t> answers_;
+};
+
+// Reads the wire record of each server (key -> file) and the client's events file. Missing files
+// read as empty; malformed lines become notes. Bounded: at most max_bytes per file.
+RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, const std::string& events_file,
+                          std::size_t max_bytes = std::size_t{64} << 20);
+
+}  // namespace mcp_hints::conformance

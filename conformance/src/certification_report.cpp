@@ -1,0 +1,314 @@
+#include "mcp_hints/conformance/certification_report.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "mcp_hints/report.hpp"
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string effective(const CheckResult& check) {
+  return check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict));
+}
+
+std::string seconds_text(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f s", seconds);
+  return buffer;
+}
+
+std::string title_case(std::string_view verdict) {
+  std::string out(verdict);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+json acceptable_traces(const CheckSpec& spec) {
+  json traces = json::array();
+  for (const auto& outcome : outcomes_by_kind().at(spec.kind)) {
+    auto it = spec.traces.find(outcome.name);
+    std::string verdict = outcome.untestable ? "not testable" : it == spec.traces.end() ? "fail" : std::string(verdict_name(it->second));
+    traces.push_back({{"outcome", outcome.name}, {"description", outcome.description}, {"verdict", verdict}});
+  }
+  return traces;
+}
+
+// The observed trace: the client's events and what crossed the wire, in time order.
+json observed_trace(const ScenarioRun& run, std::size_t limit) {
+  json trace = json::array();
+  double start = 0;
+  if (!run.record.wire.empty()) start = run.record.wire.front().time;
+  if (!run.record.events.empty() && (start == 0 || run.record.events.front().time < start)) start = run.record.events.front().time;
+  std::size_t w = 0, e = 0;
+  while ((w < run.record.wire.size() || e < run.record.events.size()) && trace.size() < limit) {
+    const bool take_event = e < run.record.events.size() &&
+                            (w >= run.record.wire.size() || run.record.events[e].time <= run.record.wire[w].time);
+    if (take_event) {
+      const auto& ev = run.record.events[e++];
+      trace.push_back({{"ms", (ev.time - start) * 1000}, {"from", "client"}, {"event", ev.data}});
+    } else {
+      const auto& line = run.record.wire[w++];
+      json item = {{"ms", (line.time - start) * 1000}, {"server", line.server}, {"connection", line.connection}};
+      if (!line.event.empty()) item["event"] = line.event;
+      else if (!line.raw.empty()) item["raw"] = line.raw.substr(0, 2000);
+      else item[line.direction == "in" ? "received" : "sent"] = line.message;
+      trace.push_back(std::move(item));
+    }
+  }
+  return trace;
+}
+
+}  // namespace
+
+std::map<std::string, std::size_t> Certification::counts() const {
+  std::map<std::string, std::size_t> counts;
+  for (const auto& run : runs)
+    for (const auto& check : run.checks) ++counts[effective(check)];
+  return counts;
+}
+
+bool Certification::failed() const {
+  if (!list_problems.empty()) return true;
+  for (const auto& run : runs) {
+    if (run.could_not_run) return true;
+    for (const auto& check : run.checks)
+      if (is_failure(check.verdict) && !check.expected_failure) return true;
+  }
+  return false;
+}
+
+bool Certification::incomplete() const {
+  if (runs.empty()) return false;
+  for (const auto& run : runs)
+    if (!run.could_not_run) return false;
+  return true;
+}
+
+json certification_json(const Certification& c) {
+  json scenarios = json::array();
+  for (const auto& run : c.runs) {
+    json checks = json::array();
+    for (const auto& check : run.checks) {
+      const Outcome* outcome = find_outcome(check.spec.kind, check.outcome);
+      checks.push_back({{"id", check.spec.id},
+                        {"name", run.scenario.id + ":" + check.spec.id},
+                        {"title", check.spec.title},
+                        {"kind", check.spec.kind},
+                        {"level", check.spec.level},
+                        {"proposal", check.spec.proposal},
+                        {"section", check.spec.section},
+                        {"outcome", check.outcome},
+                        {"outcomeDescription", outcome ? outcome->description : std::string("not applicable on this transport")},
+                        {"verdict", verdict_name(check.verdict)},
+                        {"expectedFailure", check.expected_failure},
+                        {"detail", check.detail},
+                        {"acceptableTraces", acceptable_traces(check.spec)}});
+    }
+    json events = json::array();
+    for (const auto& e : run.record.events) events.push_back(e.data);
+    scenarios.push_back({{"id", run.scenario.id},
+                         {"title", run.scenario.title},
+                         {"checks", run.scenario.checks},
+                         {"level", run.scenario.level},
+                         {"proposals", run.scenario.document["proposals"]},
+                         {"verdict", verdict_name(run.verdict())},
+                         {"couldNotRun", run.could_not_run},
+                         {"seconds", run.seconds},
+                         {"client", {{"exit", run.client.how}, {"exitCode", run.client.exit_code}, {"timedOut", run.client.timed_out},
+                                     {"stderr", run.client.stderr_tail}}},
+                         {"notes", run.notes},
+                         {"folder", run.folder.string()},
+                         {"results", checks},
+                         {"events", events}});
+  }
+  json counts = json::object();
+  for (const auto& [name, n] : c.counts()) counts[name] = n;
+  return {{"tool", "mcp-hints"},
+          {"version", version()},
+          {"client", c.client_command},
+          {"transport", c.transport},
+          {"seconds", c.seconds},
+          {"counts", counts},
+          {"listProblems", c.list_problems},
+          {"passed", !c.failed()},
+          {"scenarios", scenarios}};
+}
+
+std::string certification_junit(const Certification& c) {
+  std::string body;
+  std::size_t tests = 0, failures = 0, skipped = 0;
+  for (const auto& run : c.runs) {
+    std::size_t suite_failures = 0, suite_skipped = 0;
+    std::string cases;
+    auto add_case = [&](const std::string& name, const std::string& inner) {
+      cases += "    <testcase classname=\"" + xml_escape(run.scenario.id) + "\" name=\"" + xml_escape(name) + "\" time=\"" +
+               std::to_string(run.seconds) + "\">" + inner + "</testcase>\n";
+    };
+    if (run.could_not_run) {
+      ++suite_failures;
+      std::string why;
+      for (const auto& n : run.notes) why += n + "\n";
+      add_case("run", "<failure message=\"not testable: the run could not start\">" + xml_escape(why) + "</failure>");
+    }
+    for (const auto& check : run.checks) {
+      const std::string message = "[" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " + check.outcome;
+      std::string inner;
+      if (is_failure(check.verdict) && !check.expected_failure) {
+        ++suite_failures;
+        inner = "<failure message=\"" + xml_escape(message) + "\">" + xml_escape(check.detail) + "</failure>";
+      } else if (check.verdict == Verdict::not_applicable || check.expected_failure) {
+        ++suite_skipped;
+        inner = "<skipped message=\"" + xml_escape(check.expected_failure ? "expected failure: " + message : message) + "\"/>";
+      } else {
+        inner = "<system-out>" + xml_escape(message + " — " + check.detail) + "</system-out>";
+      }
+      add_case(check.spec.id, inner);
+    }
+    const std::size_t n = run.checks.size() + (run.could_not_run ? 1 : 0);
+    tests += n;
+    failures += suite_failures;
+    skipped += suite_skipped;
+    body += "  <testsuite name=\"" + xml_escape(run.scenario.id) + "\" tests=\"" + std::to_string(n) + "\" failures=\"" +
+            std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(suite_skipped) + "\" time=\"" +
+            std::to_string(run.seconds) + "\">\n" + cases + "  </testsuite>\n";
+  }
+  if (!c.list_problems.empty()) {
+    std::string cases;
+    for (const auto& p : c.list_problems)
+      cases += "    <testcase classname=\"expected-failures\" name=\"" + xml_escape(p.substr(0, p.find(':'))) +
+               "\"><failure message=\"" + xml_escape(p) + "\"/></testcase>\n";
+    tests += c.list_problems.size();
+    failures += c.list_problems.size();
+    body += "  <testsuite name=\"expected-failures\" tests=\"" + std::to_string(c.list_problems.size()) + "\" failures=\"" +
+            std::to_string(c.list_problems.size()) + "\" errors=\"0\" skipped=\"0\">\n" + cases + "  </testsuite>\n";
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-hints certify\" tests=\"" + std::to_string(tests) +
+         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
+         std::to_string(c.seconds) + "\">\n" + body + "</testsuites>\n";
+}
+
+namespace {
+
+std::string summary_line(const Certification& c) {
+  std::string counts;
+  for (const auto& [name, n] : c.counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+  return std::to_string(c.runs.size()) + " scenario(s) in " + seconds_text(c.seconds) + "; checks: " + (counts.empty() ? "none" : counts);
+}
+
+}  // namespace
+
+std::string certification_text(const Certification& c, bool colour) {
+  auto paint = [&](const std::string& text, Verdict v) {
+    if (!colour) return text;
+    const char* code = v == Verdict::pass ? "32" : v == Verdict::warning ? "33" : is_failure(v) ? "31" : "36";
+    return "\033[" + std::string(code) + "m" + text + "\033[0m";
+  };
+  auto pad = [](std::string s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " "; };
+  std::string out = "mcp-hints certify: " + c.client_command + " over " + c.transport + "\n";
+  for (const auto& run : c.runs) {
+    const Verdict v = run.verdict();
+    out += paint(pad(title_case(verdict_name(v)), 13), v) + pad(run.scenario.id, 44) + seconds_text(run.seconds) + "\n";
+    for (const auto& note : run.notes) out += "    note: " + note + "\n";
+    for (const auto& check : run.checks) {
+      if (check.verdict == Verdict::pass || check.verdict == Verdict::not_applicable) continue;
+      out += "    " + check.spec.id + " [" + check.spec.level + "] " +
+             paint(check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict)), check.verdict) + ": " +
+             check.outcome + " — " + check.detail + "\n";
+    }
+  }
+  for (const auto& p : c.list_problems) out += paint("LIST", Verdict::fail) + "          " + p + "\n";
+  out += summary_line(c) + "\n";
+  return out;
+}
+
+std::string certification_markdown(const Certification& c) {
+  auto cell = [](std::string s) {
+    std::string out;
+    for (char ch : s) out += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
+    return out;
+  };
+  std::string out = "# mcp-hints certification\n\nClient: `" + cell(c.client_command) + "` over " + c.transport + ". " +
+                    summary_line(c) + ".\n\n| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n";
+  for (const auto& run : c.runs) {
+    if (run.could_not_run) out += "| " + run.scenario.id + " | (run) | | could not run | not testable |\n";
+    for (const auto& check : run.checks)
+      out += "| " + run.scenario.id + " | " + check.spec.id + " | " + check.spec.level + " | " + cell(check.outcome) + " | " +
+             effective(check) + " |\n";
+  }
+  for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + cell(p) + "\n";
+  return out;
+}
+
+std::string certification_html(const Certification& c) {
+  auto cls = [](const std::string& verdict) {
+    std::string out = verdict;
+    for (auto& ch : out) if (ch == ' ') ch = '-';
+    return out;
+  };
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mcp-hints certification</title>\n<style>\n"
+      "body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}"
+      "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
+      ".pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}.info,.not-applicable,.expected-failure{background:#def}"
+      "pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}\n"
+      "</style></head><body>\n<h1>mcp-hints certification</h1>\n<p>Client <code>" +
+      xml_escape(c.client_command) + "</code> over " + xml_escape(c.transport) + ": " + xml_escape(summary_line(c)) + ".</p>\n";
+  for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + xml_escape(p) + "</p>\n";
+  out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
+  for (const auto& run : c.runs) {
+    const std::string v(verdict_name(run.verdict()));
+    out += "<tr><td><a href=\"#" + xml_escape(run.scenario.id) + "\">" + xml_escape(run.scenario.id) + "</a></td><td class=\"" +
+           cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
+  }
+  out += "</table>\n";
+  for (const auto& run : c.runs) {
+    out += "<h2 id=\"" + xml_escape(run.scenario.id) + "\">" + xml_escape(run.scenario.id) + " — " + xml_escape(run.scenario.title) +
+           "</h2>\n<p>" + xml_escape(run.scenario.checks) + " <em>" + xml_escape(run.scenario.level) + "</em>; client " +
+           xml_escape(run.client.how) + ".</p>\n";
+    for (const auto& note : run.notes) out += "<p class=\"warning\">" + xml_escape(note) + "</p>\n";
+    out += "<table><tr><th>check</th><th>level</th><th>proposal</th><th>observed</th><th>verdict</th><th>acceptable traces</th></tr>\n";
+    for (const auto& check : run.checks) {
+      std::string traces;
+      for (const auto& t : acceptable_traces(check.spec))
+        traces += "<li><b>" + xml_escape(t["outcome"].get<std::string>()) + "</b> → " + xml_escape(t["verdict"].get<std::string>()) +
+                  ": " + xml_escape(t["description"].get<std::string>()) + "</li>";
+      const std::string v = effective(check);
+      out += "<tr><td>" + xml_escape(check.spec.id) + "<br><small>" + xml_escape(check.spec.title) + "</small></td><td>" +
+             check.spec.level + "</td><td>" + xml_escape(check.spec.proposal + ", " + check.spec.section) + "</td><td><b>" +
+             xml_escape(check.outcome) + "</b><br><small>" + xml_escape(check.detail) + "</small></td><td class=\"" + cls(v) + "\">" +
+             v + "</td><td><details><summary>" + std::to_string(check.spec.traces.size()) + " listed</summary><ul>" + traces +
+             "</ul></details></td></tr>\n";
+    }
+    out += "</table>\n<details><summary>Observed trace (client events and wire, in time order)</summary><pre>";
+    for (const auto& item : observed_trace(run, 2000)) {
+      char ms[32];
+      std::snprintf(ms, sizeof ms, "%9.1f ms  ", item["ms"].get<double>());
+      std::string line = ms;
+      if (item.contains("from")) line += "client  " + item["event"].dump();
+      else if (item.contains("received")) line += "→ " + item["server"].get<std::string>() + "  " + item["received"].dump();
+      else if (item.contains("sent")) line += "← " + item["server"].get<std::string>() + "  " + item["sent"].dump();
+      else if (item.contains("raw")) line += "→ " + item["server"].get<std::string>() + "  (not JSON) " + item["raw"].get<std::string>();
+      else line += "  " + item["server"].get<std::string>() + "  [" + item["event"].get<std::string>() + "]";
+      out += xml_escape(line.substr(0, 4000)) + "\n";
+    }
+    out += "</pre></details>\n";
+    for (const auto& [server, path] : run.wire_files) {
+      std::ifstream in(path);
+      std::string log;
+      std::size_t lines = 0;
+      for (std::string line; std::getline(in, line) && lines < 2000; ++lines) log += line.substr(0, 4000) + "\n";
+      out += "<details><summary>Wire log of " + xml_escape(server) + " (" + xml_escape(path) + ")</summary><pre>" + xml_escape(log) +
+             "</pre></details>\n";
+    }
+    if (!run.client.stderr_tail.empty())
+      out += "<details><summary>Client stderr</summary><pre>" + xml_escape(run.client.stderr_tail) + "</pre></details>\n";
+  }
+  out += "</body></html>\n";
+  return out;
+}
+
+}  // namespace mcp_hints::conformance

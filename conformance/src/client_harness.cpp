@@ -1,0 +1,203 @@
+#include "mcp_hints/conformance/client_harness.hpp"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "mcp_hints/child_process.hpp"
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string shell_quote(const std::string& argument) {
+  std::string out = "'";
+  for (char c : argument) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+Verdict ScenarioRun::verdict() const {
+  if (could_not_run) return Verdict::not_testable;
+  Verdict worst = Verdict::pass;
+  for (const auto& c : checks) {
+    const Verdict v = c.expected_failure && is_failure(c.verdict) ? Verdict::info : c.verdict;
+    if (v != Verdict::not_applicable && static_cast<int>(v) > static_cast<int>(worst)) worst = v;
+  }
+  return worst;
+}
+
+namespace {
+
+constexpr std::size_t kTail = 16 * 1024;
+
+void keep_tail(std::string& text) {
+  if (text.size() > kTail) text.erase(0, text.size() - kTail);
+}
+
+// What to give `mcp-hints mock --scenario`: the id of a built-in scenario, or the file's path.
+std::string scenario_argument(const mock::Scenario& scenario) {
+  const std::string builtin = "built-in ";
+  if (scenario.source.rfind(builtin, 0) == 0) return scenario.source.substr(builtin.size());
+  return fs::absolute(scenario.source).string();
+}
+
+std::vector<std::string> mock_argv(const HarnessOptions& options, const mock::Scenario& scenario, const std::string& server,
+                                   const std::string& record) {
+  std::vector<std::string> argv = options.mock_command;
+  for (const char* a : {"--scenario"}) argv.emplace_back(a);
+  argv.push_back(scenario_argument(scenario));
+  argv.insert(argv.end(), {"--server", server, "--record", record, "--transport", options.transport});
+  return argv;
+}
+
+// A stdio mock server records "open" and, when its client goes, "close ...", unless the client
+// killed it. Wait (bounded) until each connection "stdio:PID" has closed or its process is gone,
+// so the record is whole before it is judged.
+void wait_for_stdio_records(const std::map<std::string, std::string>& files, Deadline deadline) {
+  for (;;) {
+    bool settled = true;
+    for (const auto& [server, path] : files) {
+      std::ifstream in(path);
+      std::map<std::string, bool> open;  // connection -> still open
+      for (std::string text; std::getline(in, text);) {
+        const auto line = nlohmann::json::parse(text, nullptr, false);
+        if (!line.is_object() || !line.contains("event") || !line["event"].is_string()) continue;
+        const std::string event = line["event"], connection = line.value("connection", "");
+        if (event == "open") open[connection] = true;
+        else if (event.rfind("close", 0) == 0) open[connection] = false;
+      }
+      for (const auto& [connection, still] : open) {
+        if (!still || connection.rfind("stdio:", 0) != 0) continue;
+        const pid_t pid = static_cast<pid_t>(std::atol(connection.c_str() + 6));
+        if (pid > 0 && ::kill(pid, 0) == 0) settled = false;
+      }
+    }
+    if (settled || Clock::now() >= deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+}  // namespace
+
+ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
+  const auto started = Clock::now();
+  ScenarioRun run;
+  run.scenario = scenario;
+  run.transport = options.transport;
+  const auto checks = read_checks(scenario);
+  run.folder = options.work_dir / scenario.id;
+  std::error_code ec;
+  fs::remove_all(run.folder, ec);
+  fs::create_directories(run.folder);
+  const std::string events = (run.folder / "events.jsonl").string();
+  std::ofstream(events).flush();  // exists and empty, so a client may open it for appending
+
+  // The mock servers: the client starts them (stdio), or we do and give it their URLs (HTTP).
+  json servers = json::object();
+  std::vector<std::unique_ptr<ChildProcess>> mocks;
+  std::string first_url, first_command;
+  for (const auto& [key, spec] : scenario.servers) {
+    const std::string record = (run.folder / ("wire-" + key + ".jsonl")).string();
+    run.wire_files[key] = record;
+    const auto argv = mock_argv(options, scenario, key, record);
+    if (options.transport == "stdio") {
+      std::string command;
+      for (const auto& a : argv) {
+        if (!command.empty()) command += ' ';
+        command += shell_quote(a);
+      }
+      servers[key] = {{"command", command}};
+      if (first_command.empty()) first_command = command;
+      continue;
+    }
+    try {
+      ProcessOptions process;
+      process.argv = argv;
+      auto child = std::make_unique<ChildProcess>(process);
+      std::string out;
+      const Deadline ready = Clock::now() + std::chrono::seconds(10);
+      while (out.find('\n') == std::string::npos && child->read(out, 4096, ready) == ChildProcess::ReadStatus::data) {
+      }
+      const std::string url = out.substr(0, out.find('\n'));
+      if (url.rfind("http://", 0) != 0) {
+        run.could_not_run = true;
+        run.notes.push_back("the mock server " + key + " did not start: " + child->stderr_log().substr(0, 500));
+        return run;
+      }
+      servers[key] = {{"url", url}};
+      if (first_url.empty()) first_url = url;
+      mocks.push_back(std::move(child));
+    } catch (const ProcessError& e) {
+      run.could_not_run = true;
+      run.notes.push_back(std::string("the mock server could not be started: ") + e.what());
+      return run;
+    }
+  }
+
+  const json& doc = scenario.document;
+  run.context = {{"scenario", scenario.id},
+                 {"transport", options.transport},
+                 {"servers", servers},
+                 {"task", doc.value("task", json::array())},
+                 {"user", doc.value("user", json::object())},
+                 {"trustLevel", doc.contains("client") ? doc["client"].value("trustLevel", 3) : 3},
+                 {"events", events}};
+  std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
+
+  ProcessOptions client;
+  // The URL goes last, as in the official conformance suite: sh appends "$@" to the command.
+  client.argv = {"/bin/sh", "-c", options.client_command + " \"$@\"", "sh"};
+  if (options.transport == "http") client.argv.push_back(first_url);
+  client.env = {{"MCP_CONFORMANCE_SCENARIO", scenario.id}, {"MCP_CONFORMANCE_CONTEXT", run.context.dump()}};
+  if (options.transport == "stdio") client.env.emplace_back("MCP_HINTS_SERVER_COMMAND", first_command);
+  const Deadline deadline = Clock::now() + options.timeout;
+  try {
+    ChildProcess process(client);
+    run.client.started = true;
+    for (;;) {
+      const auto status = process.read(run.client.stdout_tail, 65536, deadline);
+      keep_tail(run.client.stdout_tail);
+      if (status == ChildProcess::ReadStatus::eof) break;
+      if (status == ChildProcess::ReadStatus::timeout) {
+        run.client.timed_out = true;
+        break;
+      }
+    }
+    if (!run.client.timed_out && !process.wait(deadline)) run.client.timed_out = true;
+    if (run.client.timed_out) {
+      process.kill_group();
+      run.notes.push_back("the client did not finish within " + std::to_string(options.timeout.count()) + " ms and was killed");
+    }
+    run.client.how = process.describe_exit();
+    run.client.exit_code = process.exit_code();
+    run.client.stderr_tail = process.stderr_log();
+    keep_tail(run.client.stderr_tail);
+  } catch (const ProcessError& e) {
+    run.could_not_run = true;
+    run.notes.push_back(std::string("the client could not be started: ") + e.what());
+  }
+  if (options.transport == "stdio") wait_for_stdio_records(run.wire_files, Clock::now() + std::chrono::seconds(3));
+  for (auto& m : mocks) m->kill_group();  // every answer was recorded before it was sent
+
+  run.record = read_run_record(run.wire_files, events);
+  for (const auto& note : run.record.notes) run.notes.push_back(note);
+  // sh says 127 or 126 when the command is not there or not executable.
+  if (run.client.started && !run.client.timed_out && (run.client.exit_code == 127 || run.client.exit_code == 126) &&
+      run.record.wire.empty() && run.record.events.empty()) {
+    run.could_not_run = true;
+    run.notes.push_back("the client command could not be run (" + run.client.how + "): " +
+                        run.client.stderr_tail.substr(0, run.client.stderr_tail.find('\n')));
+  }
+  if (!run.could_not_run)
+    for (const auto& check : checks) run.checks.push_back(judge_check(check, run.record, options.transport));
+  run.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return run;
+}
+
+}  // namespace mcp_hints::conformance

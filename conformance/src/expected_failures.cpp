@@ -1,0 +1,61 @@
+#include "mcp_hints/conformance/expected_failures.hpp"
+
+#include <fstream>
+
+#include "mcp_hints/json_input.hpp"
+
+namespace mcp_hints::conformance {
+
+std::vector<ExpectedFailure> load_expected_failures(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot be read");
+  std::vector<ExpectedFailure> entries;
+  std::size_t number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (number > 100000) throw InputError(path + ": more than 100000 lines");
+    const auto start = line.find_first_not_of(" \t\r");
+    if (start == std::string::npos || line[start] == '#') continue;
+    const auto end = line.find_first_of(" \t", start);
+    const std::string name = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string reason = end == std::string::npos ? "" : line.substr(end);
+    reason.erase(0, reason.find_first_not_of(" \t"));
+    while (!reason.empty() && (reason.back() == '\r' || reason.back() == ' ')) reason.pop_back();
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    if (reason.empty()) throw InputError(where + "'" + name + "' has no reason (write one after the name)");
+    ExpectedFailure entry;
+    const auto colon = name.find(':');
+    entry.scenario = name.substr(0, colon);
+    if (colon != std::string::npos) entry.check = name.substr(colon + 1);
+    if (entry.scenario.empty() || (colon != std::string::npos && entry.check.empty()))
+      throw InputError(where + "'" + name + "' is not SCENARIO or SCENARIO:CHECK");
+    entry.reason = reason;
+    entry.line = number;
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailure>& entries, std::vector<ScenarioRun>& runs) {
+  std::vector<std::string> problems;
+  for (const auto& entry : entries) {
+    const std::string name = entry.scenario + (entry.check.empty() ? "" : ":" + entry.check);
+    for (auto& run : runs) {
+      if (run.scenario.id != entry.scenario) continue;
+      bool named = entry.check.empty(), failing = run.could_not_run;
+      for (auto& check : run.checks) {
+        if (!entry.check.empty() && check.spec.id != entry.check) continue;
+        named = true;
+        if (is_failure(check.verdict)) {
+          check.expected_failure = true;
+          failing = true;
+        }
+      }
+      if (!named) problems.push_back("expected failure " + name + " (line " + std::to_string(entry.line) + "): the scenario has no such check");
+      else if (!failing) problems.push_back("stale expected failure " + name + " (line " + std::to_string(entry.line) + "): it passes now; remove it");
+    }
+  }
+  return problems;
+}
+
+}  // namespace mcp_hints::conformance

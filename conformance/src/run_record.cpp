@@ -1,0 +1,131 @@
+#include "mcp_hints/conformance/run_record.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/jsonrpc.hpp"
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+
+const std::vector<std::string>& client_event_types() {
+  static const std::vector<std::string> types = {"confirmation_requested", "user_decision", "blocked",
+                                                 "escalated", "progress_shown", "retry"};
+  return types;
+}
+
+bool RunRecord::is_request_in(const WireLine& line) const {
+  return line.direction == "in" && jsonrpc::classify(line.message) == jsonrpc::Kind::request;
+}
+
+namespace {
+
+std::string answer_key(const WireLine& line) {
+  return line.server + '\n' + line.connection + '\n' + line.message["id"].dump();
+}
+
+}  // namespace
+
+void RunRecord::index() {
+  answers_.clear();
+  for (std::size_t i = 0; i < wire.size(); ++i) {
+    const auto& line = wire[i];
+    if (line.direction == "out" && line.message.is_object() && line.message.contains("id") && !line.message.contains("method"))
+      answers_.emplace(answer_key(line), i);
+  }
+}
+
+const WireLine* RunRecord::answer_to(const WireLine& request) const {
+  if (!request.message.is_object() || !request.message.contains("id")) return nullptr;
+  auto it = answers_.find(answer_key(request));
+  return it == answers_.end() ? nullptr : &wire[it->second];
+}
+
+namespace {
+
+// Calls each(line_number, text) for every line of the file, within max_bytes; false when the
+// file was cut.
+template <class Each>
+bool for_each_line(const std::string& path, std::size_t max_bytes, Each&& each) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return true;
+  std::size_t total = 0, number = 0;
+  for (std::string text; std::getline(in, text);) {
+    total += text.size() + 1;
+    if (total > max_bytes) return false;
+    each(++number, text);
+  }
+  return true;
+}
+
+}  // namespace
+
+RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, const std::string& events_file,
+                          std::size_t max_bytes) {
+  RunRecord record;
+  InputLimits limits;
+  limits.max_bytes = max_bytes;
+  for (const auto& [server, path] : wire_files) {
+    std::map<std::string, std::size_t> sessions;
+    const bool whole = for_each_line(path, max_bytes, [&](std::size_t number, const std::string& text) {
+      json line;
+      try {
+        line = parse_json(text, limits);
+      } catch (const InputError& e) {
+        record.notes.push_back("wire record of " + server + ", line " + std::to_string(number) + ": " + e.what());
+        return;
+      }
+      if (!line.is_object() || !line.contains("connection") || !line["connection"].is_string() ||
+          !line.contains("time") || !line["time"].is_number())
+        return;
+      WireLine w;
+      w.server = server;
+      w.connection = line["connection"].get<std::string>();
+      w.time = line["time"].get<double>();
+      auto [it, added] = sessions.emplace(w.connection, sessions.size() + 1);
+      w.session = it->second;
+      if (line.contains("event") && line["event"].is_string()) w.event = line["event"].get<std::string>();
+      if (line.contains("direction") && line["direction"].is_string()) w.direction = line["direction"].get<std::string>();
+      if (line.contains("message")) w.message = line["message"];
+      if (line.contains("raw") && line["raw"].is_string()) w.raw = line["raw"].get<std::string>();
+      record.wire.push_back(std::move(w));
+    });
+    if (!whole) record.notes.push_back("wire record of " + server + " is larger than " + std::to_string(max_bytes) + " bytes: read in part");
+  }
+  std::stable_sort(record.wire.begin(), record.wire.end(), [](const WireLine& a, const WireLine& b) { return a.time < b.time; });
+  record.index();
+
+  const auto& types = client_event_types();
+  const bool whole = for_each_line(events_file, max_bytes, [&](std::size_t number, const std::string& text) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) return;
+    const std::string where = "events line " + std::to_string(number) + ": ";
+    json line;
+    try {
+      line = parse_json(text, limits);
+    } catch (const InputError& e) {
+      record.notes.push_back(where + e.what());
+      return;
+    }
+    if (!line.is_object() || !line.contains("type") || !line["type"].is_string()) {
+      record.notes.push_back(where + "not an object with a \"type\" string");
+      return;
+    }
+    const std::string type = line["type"].get<std::string>();
+    if (std::find(types.begin(), types.end(), type) == types.end()) {
+      record.notes.push_back(where + "unknown event type \"" + type + "\"");
+      return;
+    }
+    if (!line.contains("time") || !line["time"].is_number()) {
+      record.notes.push_back(where + "no \"time\" number (Unix time in seconds)");
+      return;
+    }
+    record.events.push_back({type, line["time"].get<double>(), line, number});
+  });
+  if (!whole) record.notes.push_back("events file is larger than " + std::to_string(max_bytes) + " bytes: read in part");
+  std::stable_sort(record.events.begin(), record.events.end(), [](const ClientEvent& a, const ClientEvent& b) { return a.time < b.time; });
+  return record;
+}
+
+}  // namespace mcp_hints::conformance

@@ -1,0 +1,304 @@
+// The reference client: a careful MCP client driven by the adapter contract
+// (conformance/ADAPTER.md). It connects to the scenario's servers (stdio or Streamable HTTP),
+// performs the task, and lets the reference policy (mcp_hints::SessionPolicy) decide: confirm,
+// block, propagate, escalate, retry. What only it can see goes to the events file.
+//
+// Each --flag breaks it in one way; the broken variants are the negative controls of the
+// certification scenarios.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/hint_model.hpp"
+#include "mcp_hints/mcp_client.hpp"
+#include "mcp_hints/policy.hpp"
+#include "mcp_hints/transport.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints;
+
+const char* kHelp = R"(usage: reference_client [FLAG] [URL]
+
+The mcp-hints reference client, run by `mcp-hints certify` (see conformance/ADAPTER.md): reads
+MCP_CONFORMANCE_CONTEXT (servers, task, scripted user, events file), and MCP_HINTS_SERVER_COMMAND
+or a URL as its last argument when the context names no servers.
+
+flags (each breaks one behaviour, for negative controls):
+  --never-prompt          never involves the user: no prompt, no block, no escalation
+  --ignore-denial         asks, but calls even when the user denies
+  --drop-propagation      does not carry #711 trust annotations on later requests
+  --retry-anything        resends any call after a transient failure, up to 10 times, without
+                          asking again
+  --ignore-list-changed   keeps the first tool listing after tools/list_changed
+  --trust-missing-hints   treats a tool without readable effect hints as safe
+  --prompt-always         asks the user before every call, read-only ones too
+  --leak-across-sessions  keeps the session's trust annotations in a new session
+)";
+
+struct Flags {
+  bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
+       ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false;
+};
+
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
+
+// The events file: one JSON line per event, each written with one write(2) and a time.
+class Events {
+ public:
+  explicit Events(const std::string& path) {
+    if (!path.empty()) fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  }
+  ~Events() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  void emit(json event) {
+    event["time"] = unix_now();
+    const std::string line = event.dump() + "\n";
+    if (fd_ >= 0 && ::write(fd_, line.data(), line.size()) < 0) std::cerr << "reference_client: cannot write an event\n";
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// The scripted user: per prompt, else per tool, else the default (approve).
+class ScriptedUser {
+ public:
+  explicit ScriptedUser(const json& user) : user_(user.is_object() ? user : json::object()) {}
+  std::string decide(const std::string& tool) {
+    const std::size_t n = prompts_++;
+    if (user_.contains("prompts") && user_["prompts"].is_array() && n < user_["prompts"].size() && user_["prompts"][n].is_string())
+      return user_["prompts"][n];
+    if (user_.contains("tools") && user_["tools"].is_object() && user_["tools"].contains(tool) && user_["tools"][tool].is_string())
+      return user_["tools"][tool];
+    if (user_.contains("default") && user_["default"].is_string()) return user_["default"];
+    return "approve";
+  }
+
+ private:
+  json user_;
+  std::size_t prompts_ = 0;
+};
+
+struct Connection {
+  std::unique_ptr<Transport> transport;
+  std::unique_ptr<McpClientSession> session;
+  std::string protocol_version;
+  std::map<std::string, json> tools;
+  std::size_t list_changes_seen = 0;
+};
+
+class Client {
+ public:
+  Client(json context, Flags flags, std::string fallback_url)
+      : context_(std::move(context)), flags_(flags), events_(context_.value("events", std::string())),
+        user_(context_.value("user", json::object())), fallback_url_(std::move(fallback_url)) {
+    config_.trust_level = context_.value("trustLevel", 3);
+    policy_ = std::make_unique<SessionPolicy>(config_);
+  }
+
+  int run() {
+    const json task = context_.value("task", json::array());
+    for (const auto& item : task) {
+      if (item.value("newSession", false)) {
+        connections_.clear();  // closing ends each session (stdio: the server exits)
+        if (!flags_.leak_across_sessions) policy_ = std::make_unique<SessionPolicy>(config_);
+        continue;
+      }
+      try {
+        perform(item.value("server", default_server()), item.at("tool").get<std::string>(), item.value("arguments", json::object()));
+      } catch (const std::exception& e) {
+        std::cerr << "reference_client: " << item.dump() << ": " << e.what() << "\n";
+      }
+    }
+    for (auto& [key, c] : connections_) c->transport->close();
+    return 0;
+  }
+
+ private:
+  std::string default_server() const {
+    const json servers = context_.value("servers", json::object());
+    return servers.empty() ? "main" : servers.begin().key();
+  }
+
+  Connection& connect(const std::string& server) {
+    if (auto it = connections_.find(server); it != connections_.end()) return *it->second;
+    auto c = std::make_unique<Connection>();
+    const json spec = context_.value("servers", json::object()).value(server, json::object());
+    std::string url = spec.value("url", std::string());
+    std::string command = spec.value("command", std::string());
+    if (url.empty() && command.empty()) {
+      url = fallback_url_;
+      if (const char* env = std::getenv("MCP_HINTS_SERVER_COMMAND"); url.empty() && env) command = env;
+    }
+    if (!url.empty()) {
+      c->transport = make_http_transport(url);
+    } else if (!command.empty()) {
+      ProcessOptions process;
+      process.argv = {"/bin/sh", "-c", "exec " + command};
+      c->transport = std::make_unique<StdioTransport>(process);
+    } else {
+      throw std::runtime_error("no URL, command or MCP_HINTS_SERVER_COMMAND for server " + server);
+    }
+    ClientOptions options;
+    options.client_name = "mcp-hints-reference-client";
+    c->session = std::make_unique<McpClientSession>(*c->transport, options);
+    c->protocol_version = c->session->initialize().protocol_version;
+    list(*c);
+    return *connections_.emplace(server, std::move(c)).first->second;
+  }
+
+  void list(Connection& c) {
+    sync_annotations(c);
+    c.tools.clear();
+    for (auto& tool : c.session->list_tools().tools)
+      if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
+    c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
+  }
+
+  // #711: what the session has seen rides on every later request, to every server.
+  void sync_annotations(Connection& c) {
+    const json annotations = policy_->request_annotations();
+    if (flags_.drop_propagation || annotations.empty()) c.session->set_request_meta(json::object());
+    else c.session->set_request_meta({{"annotations", annotations}});
+  }
+
+  // Asks the user as often as the decision says; true when every answer approves.
+  bool confirm(const std::string& server, const std::string& tool, const ToolHints& hints, const Decision& decision) {
+    json shown = json::array();
+    for (const auto& claim : hints.claims)
+      if (!claim.defaulted) shown.push_back(describe_source(claim.source));
+    bool approved = true;
+    for (int i = 0; i < std::max(1, decision.confirmations); ++i) {
+      events_.emit({{"type", "confirmation_requested"}, {"server", server}, {"tool", tool}, {"hints", shown}, {"reasons", decision.reasons}});
+      const std::string answer = user_.decide(tool);
+      events_.emit({{"type", "user_decision"}, {"server", server}, {"tool", tool}, {"decision", answer}});
+      if (answer != "approve") {
+        approved = false;
+        break;
+      }
+    }
+    return approved || flags_.ignore_denial;
+  }
+
+  // The policy's decision, carried out; true when the call may go ahead.
+  bool gate(const std::string& server, const std::string& tool, const ToolHints& hints) {
+    Decision decision = policy_->before_call(hints);
+    if (flags_.trust_missing_hints && hints.asserted("effect").empty()) decision = Decision{};
+    if (flags_.never_prompt) return true;
+    if (flags_.prompt_always && decision.action == Decision::Action::allow) {
+      decision.action = Decision::Action::confirm;
+      decision.confirmations = 1;
+      decision.reasons.push_back("this client asks before every call");
+    }
+    if (decision.action == Decision::Action::block) {
+      events_.emit({{"type", "blocked"}, {"server", server}, {"tool", tool}, {"reason", decision.reasons.empty() ? "" : decision.reasons.back()}});
+      return false;
+    }
+    if (decision.action == Decision::Action::confirm) return confirm(server, tool, hints, decision);
+    return true;
+  }
+
+  void perform(const std::string& server, const std::string& tool, const json& arguments) {
+    Connection& c = connect(server);
+    if (!flags_.ignore_list_changed && c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen) list(c);
+    auto it = c.tools.find(tool);
+    if (it == c.tools.end()) throw std::runtime_error("the server lists no tool " + tool);
+    const json tool_json = it->second;  // a relist below must not pull it from under us
+    const ToolHints hints = read_tool_hints(tool_json, Vocabulary::builtin(), c.protocol_version);
+    if (!gate(server, tool, hints)) return;
+    for (int attempt = 1;; ++attempt) {
+      sync_annotations(c);
+      try {
+        const json result = c.session->call_tool(tool, arguments);
+        policy_->after_result(hints, result);
+        for (const auto& why : policy_->take_escalations())
+          if (!flags_.never_prompt) events_.emit({{"type", "escalated"}, {"server", server}, {"tool", tool}, {"what", "malicious activity"}, {"why", why}});
+        return;
+      } catch (const ProtocolError& e) {
+        const json* transient = e.error.is_object() && e.error.contains("data") && e.error["data"].is_object() &&
+                                        e.error["data"].contains("transient")
+                                    ? &e.error["data"]["transient"] : nullptr;
+        if (!transient || *transient != true) throw;
+        if (flags_.retry_anything) {
+          if (attempt >= 10) throw;
+          events_.emit({{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", 0}});
+          continue;  // resent at once, whatever the tool is and whatever was approved
+        }
+        if (!policy_->may_retry(hints, attempt)) throw;
+        const int delay_ms = 10 * attempt;  // backoff
+        events_.emit({{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", delay_ms}});
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        if (!gate(server, tool, hints)) return;  // a confirmed call is confirmed again
+      }
+    }
+  }
+
+  json context_;
+  Flags flags_;
+  Events events_;
+  ScriptedUser user_;
+  std::string fallback_url_;
+  PolicyConfig config_;
+  std::unique_ptr<SessionPolicy> policy_;
+  std::map<std::string, std::unique_ptr<Connection>> connections_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  std::string url;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::cout << kHelp;
+      return 0;
+    }
+    if (a == "--never-prompt") flags.never_prompt = true;
+    else if (a == "--ignore-denial") flags.ignore_denial = true;
+    else if (a == "--drop-propagation") flags.drop_propagation = true;
+    else if (a == "--retry-anything") flags.retry_anything = true;
+    else if (a == "--ignore-list-changed") flags.ignore_list_changed = true;
+    else if (a == "--trust-missing-hints") flags.trust_missing_hints = true;
+    else if (a == "--prompt-always") flags.prompt_always = true;
+    else if (a == "--leak-across-sessions") flags.leak_across_sessions = true;
+    else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0) url = a;
+    else {
+      std::cerr << "reference_client: unknown argument '" << a << "' (try --help)\n";
+      return 2;
+    }
+  }
+  json context = json::object();
+  if (const char* text = std::getenv("MCP_CONFORMANCE_CONTEXT")) {
+    try {
+      context = json::parse(text);
+    } catch (const json::exception& e) {
+      std::cerr << "reference_client: MCP_CONFORMANCE_CONTEXT is not JSON: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (!context.is_object()) {
+    std::cerr << "reference_client: MCP_CONFORMANCE_CONTEXT is not a JSON object\n";
+    return 2;
+  }
+  try {
+    return Client(std::move(context), flags, url).run();
+  } catch (const std::exception& e) {
+    std::cerr << "reference_client: " << e.what() << "\n";
+    return 1;
+  }
+}

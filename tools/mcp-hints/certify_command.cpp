@@ -1,0 +1,189 @@
+// mcp-hints certify: run the certification scenarios against a client under test (the adapter
+// contract, conformance/ADAPTER.md) and write its certification.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/conformance/certification_report.hpp"
+#include "mcp_hints/conformance/expected_failures.hpp"
+#include "mcp_hints/json_input.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using namespace conformance;
+
+namespace {
+
+const char* kHelp = R"(usage: mcp-hints certify --client 'CMD' [OPTIONS]
+
+Certifies an MCP client's handling of tool-safety hints: confirmation, #711 propagation,
+exfiltration, escalation, retries, rug pulls, which hint placements survive, robustness. Each
+scenario starts scripted mock servers and runs CMD (a shell command line) under the adapter
+contract (conformance/ADAPTER.md): over http the server's URL is appended as its last argument;
+over stdio MCP_HINTS_SERVER_COMMAND starts the server; MCP_CONFORMANCE_SCENARIO names the scenario
+and MCP_CONFORMANCE_CONTEXT carries the servers, the task, the scripted user and the events file.
+What the client sends is judged from the mock servers' records, never from the client.
+
+options:
+  --client CMD             the client under test (required)
+  --scenario ID|FILE       a scenario to run (repeatable); default: all certification scenarios
+  --all                    every certification scenario (the default)
+  --transport T            stdio (default) or http
+  --format F               what to print: text (default), json, junit, markdown or html
+  --output DIR             where results.json, junit.xml, report.html and each scenario's wire
+                           records and events go (default: mcp-hints-certify)
+  --expected-failures FILE known failures, one per line: SCENARIO[:CHECK] REASON; an entry that
+                           passes now fails the run as stale
+  --timeout MS             the longest a client may take per scenario (default 30000)
+  --color WHEN             auto (default), always, never (text on a terminal only)
+  --list                   list the certification scenarios and their checks, then exit
+  -h, --help               this text
+
+verdicts: pass; warning (a SHOULD not met, or an acceptable but not ideal trace); info (a MAY);
+fail (a MUST not met); not testable (the client never reached the decision point: a failure);
+not applicable (the check does not apply on this transport).
+
+exit codes: 0 certified (warnings allowed), 1 a failure, a not-testable check or a stale expected
+failure, 2 usage error or bad input, 3 the client could not be run at all.
+)";
+
+std::vector<std::string> certification_scenarios() {
+  std::vector<std::string> ids;
+  for (const auto& id : mock::builtin_scenario_ids())
+    if (mock::load_scenario(id).document.contains("expect")) ids.push_back(id);
+  return ids;
+}
+
+void list_scenarios() {
+  for (const auto& id : certification_scenarios()) {
+    const auto scenario = mock::load_scenario(id);
+    std::cout << std::left << std::setw(44) << id << std::setw(8) << scenario.level << scenario.title << "\n";
+    for (const auto& check : read_checks(scenario))
+      std::cout << "    " << std::setw(40) << (id + ":" + check.id) << std::setw(8) << check.level << check.title << "\n";
+  }
+}
+
+bool write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) std::cerr << "mcp-hints certify: cannot write " << path.string() << "\n";
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int certify_command(const std::vector<std::string>& args) {
+  po::options_description options;
+  options.add_options()("help,h", "")("client", po::value<std::string>(), "")(
+      "scenario", po::value<std::vector<std::string>>()->composing(), "")("all", "")(
+      "transport", po::value<std::string>()->default_value("stdio"), "")("format", po::value<std::string>()->default_value("text"), "")(
+      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")("expected-failures", po::value<std::string>(), "")(
+      "timeout", po::value<long>()->default_value(30000), "")("color", po::value<std::string>()->default_value("auto"), "")("list", "");
+  const auto parsed = parse_arguments(args, options);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
+  if (vm.count("help")) {
+    std::cout << kHelp;
+    return pass;
+  }
+  if (vm.count("list")) {
+    list_scenarios();
+    return pass;
+  }
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcp-hints certify: " << why << "\n";
+    return static_cast<int>(bad_input);
+  };
+  if (!vm.count("client") || vm["client"].as<std::string>().find_first_not_of(" \t") == std::string::npos)
+    return usage("--client 'CMD' is required (the client under test, a shell command line)");
+  const std::string transport = vm["transport"].as<std::string>();
+  if (transport != "stdio" && transport != "http") return usage("unknown --transport '" + transport + "' (stdio, http)");
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "json" && format != "junit" && format != "markdown" && format != "html")
+    return usage("unknown --format '" + format + "' (text, json, junit, markdown, html)");
+  const std::string color = vm["color"].as<std::string>();
+  if (color != "auto" && color != "always" && color != "never") return usage("unknown --color '" + color + "' (auto, always, never)");
+  const long timeout = vm["timeout"].as<long>();
+  if (timeout < 100 || timeout > 3600000) return usage("--timeout must be 100 to 3600000 ms");
+  if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
+
+  std::vector<mock::Scenario> scenarios;
+  try {
+    const auto names = vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : certification_scenarios();
+    for (const auto& name : names) {
+      scenarios.push_back(mock::load_scenario(name));
+      if (!scenarios.back().document.contains("task") || !scenarios.back().document.contains("expect"))
+        return usage(scenarios.back().source + ": has no task and expect: it is a mock scenario, not a certification scenario");
+      read_checks(scenarios.back());  // refuse a scenario with bad checks before running anything
+    }
+  } catch (const mock::ScenarioError& e) {
+    return usage(e.what());
+  }
+  std::vector<ExpectedFailure> expected;
+  if (vm.count("expected-failures")) {
+    try {
+      expected = load_expected_failures(vm["expected-failures"].as<std::string>());
+    } catch (const InputError& e) {
+      return usage(e.what());
+    }
+  }
+  const fs::path output = vm["output"].as<std::string>();
+  std::error_code ec;
+  fs::create_directories(output, ec);
+  if (!fs::is_directory(output, ec)) return usage("cannot create the output folder " + output.string());
+
+  HarnessOptions harness;
+  harness.client_command = vm["client"].as<std::string>();
+  harness.transport = transport;
+  harness.mock_command = {fs::read_symlink("/proc/self/exe", ec).string(), "mock"};
+  harness.work_dir = fs::absolute(output) / "scenarios";
+  harness.timeout = std::chrono::milliseconds(timeout);
+
+  Certification certification;
+  certification.client_command = harness.client_command;
+  certification.transport = transport;
+  const auto started = std::chrono::steady_clock::now();
+  {
+    Progress progress;
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+      progress.show("certify: " + std::to_string(i + 1) + "/" + std::to_string(scenarios.size()) + " " + scenarios[i].id);
+      certification.runs.push_back(run_scenario(scenarios[i], harness));
+    }
+  }
+  certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  certification.list_problems = apply_expected_failures(expected, certification.runs);
+
+  const auto results = certification_json(certification);
+  bool written = write_file(output / "results.json", results.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  written = write_file(output / "junit.xml", certification_junit(certification)) && written;
+  written = write_file(output / "report.html", certification_html(certification)) && written;
+  if (format == "json") std::cout << results.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  else if (format == "junit") std::cout << certification_junit(certification);
+  else if (format == "markdown") std::cout << certification_markdown(certification);
+  else if (format == "html") std::cout << certification_html(certification);
+  else {
+    const bool paint = color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
+    std::cout << certification_text(certification, paint) << "results: " << (output / "results.json").string() << ", "
+              << (output / "junit.xml").string() << ", " << (output / "report.html").string() << "\n";
+  }
+  std::cout.flush();
+  if (!written) return incomplete;
+  if (certification.incomplete()) {
+    std::cerr << "mcp-hints certify: the client could not be run: "
+              << (certification.runs.front().notes.empty() ? "" : certification.runs.front().notes.back()) << "\n";
+    return incomplete;
+  }
+  return certification.failed() ? findings : pass;
+}
+
+}  // namespace mcp_hints::cli
