@@ -56,6 +56,7 @@ bench: build
 	@bash bench/run.sh $(BUILD)
 	@bash bench/check_server.sh $(BUILD)
 	@bash bench/mock_rpc.sh $(BUILD)
+	@bash bench/certify.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make demo: the main job on the bundled examples. A server author lints a saved tools/list (the
 # good catalog passes, the bad one shows what each proposal's rules catch), then checks a live
-# server (the sample server passes; its rug-pulling variant is caught).
+# server (the sample server passes; its rug-pulling variant is caught). A client vendor certifies a
+# client: the reference client passes every scenario; a variant that drops #711 propagation fails.
 set -uo pipefail
 bin=${1:-build/bin/mcp-hints}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,15 +32,29 @@ live_bad=$?
 
 out="$(dirname "$bin")/../demo"
 mkdir -p "$out"
+
+# Client certification: every scenario against the reference client, then against a broken
+# variant of it; each run writes results.json, junit.xml and report.html (with the wire logs).
+client="$(dirname "$bin")/reference_client"
+step mcp-hints certify --client reference_client
+"$bin" certify --client "$client" --output "$out/certify-reference"
+certified=$?
+step mcp-hints certify --client 'reference_client --drop-propagation'
+"$bin" certify --client "$client --drop-propagation" --output "$out/certify-drop-propagation"
+broken=$?
+printf '\nHTML reports: %s and %s\n' "$(cd "$out" && pwd)/certify-reference/report.html" \
+  "$(cd "$out" && pwd)/certify-drop-propagation/report.html"
+
 "$bin" lint --format sarif --output "$out/bad-catalog.sarif" "$here/catalogs/bad-catalog.json"
 "$bin" lint --format junit --output "$out/bad-catalog.junit.xml" "$here/catalogs/bad-catalog.json"
 "$bin" lint --format json --output "$out/bad-catalog.json" "$here/catalogs/bad-catalog.json"
 printf '\nReports of the bad catalog in SARIF, JUnit and JSON: %s\n' "$(cd "$out" && pwd)"
 
 # The demo itself succeeds when the verdicts are the expected ones: 0 for good, 1 for bad.
-if [ "$good" -ne 0 ] || [ "$bad" -ne 1 ] || [ "$live_good" -ne 0 ] || [ "$live_bad" -ne 1 ]; then
+if [ "$good" -ne 0 ] || [ "$bad" -ne 1 ] || [ "$live_good" -ne 0 ] || [ "$live_bad" -ne 1 ] ||
+   [ "$certified" -ne 0 ] || [ "$broken" -ne 1 ]; then
   echo "demo: unexpected exit codes (lint good $good, bad $bad; check-server good $live_good, rug pull $live_bad;" \
-       "expected 0, 1, 0, 1)" >&2
+       "certify reference $certified, broken $broken; expected 0, 1, 0, 1, 0, 1)" >&2
   status=1
 fi
 exit $status

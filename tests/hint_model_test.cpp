@@ -81,6 +81,17 @@ TEST(HintModel, MalformedValuesAreAbsentNeverSafe) {
   auto set = hints(json{{"annotations", {{"returnMetadata", {{"Source", "System"}, {"Sensitivity", json::array({"PII", "Secret"})}}}}}});
   EXPECT_TRUE(set.asserted("result-data").empty());
   EXPECT_EQ(set.unread.size(), 1u);
+  // The strings "true" and "false" are not booleans, nor "1" a number (found by the
+  // robustness.malformed-hints certification scenario).
+  auto strings = hints(json{{"annotations", {{"readOnlyHint", "true"}, {"destructiveHint", "false"}, {"agencyHint", "true"},
+                                             {"minTrustLevel", 2}}},
+                            {"_meta", {{"mcp.dev/idempotent", "true"}}}});
+  EXPECT_TRUE(strings.asserted("effect").empty());
+  EXPECT_TRUE(strings.asserted("agency").empty());
+  EXPECT_TRUE(strings.asserted("idempotent").empty());
+  EXPECT_EQ(strings.unread.size(), 4u);
+  EXPECT_EQ(strings.resolved("effect", vocab()), json("delete"));
+  EXPECT_EQ(strings.resolved("min-trust", vocab()), json(2));  // a real number is still read
 }
 
 TEST(HintModel, SetValuedFieldsClaimEachClass) {

@@ -1,5 +1,6 @@
 #include "mcp_hints/conformance/certification_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -13,6 +14,12 @@ namespace {
 
 std::string effective(const CheckResult& check) {
   return check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict));
+}
+
+// The scenario's verdict in words: "expected failure" when its only failures are listed ones.
+std::string scenario_verdict(const ScenarioRun& run) {
+  const bool expected = std::any_of(run.checks.begin(), run.checks.end(), [](const CheckResult& r) { return r.expected_failure; });
+  return expected && !is_failure(run.verdict()) ? "expected failure" : std::string(verdict_name(run.verdict()));
 }
 
 std::string seconds_text(double seconds) {
@@ -115,7 +122,7 @@ json certification_json(const Certification& c) {
                          {"checks", run.scenario.checks},
                          {"level", run.scenario.level},
                          {"proposals", run.scenario.document["proposals"]},
-                         {"verdict", verdict_name(run.verdict())},
+                         {"verdict", scenario_verdict(run)},
                          {"couldNotRun", run.could_not_run},
                          {"seconds", run.seconds},
                          {"client", {{"exit", run.client.how}, {"exitCode", run.client.exit_code}, {"timedOut", run.client.timed_out},
@@ -211,7 +218,8 @@ std::string certification_text(const Certification& c, bool colour) {
   std::string out = "mcp-hints certify: " + c.client_command + " over " + c.transport + "\n";
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
-    out += paint(pad(title_case(verdict_name(v)), 13), v) + pad(run.scenario.id, 44) + seconds_text(run.seconds) + "\n";
+    const std::string label = scenario_verdict(run) == "expected failure" ? "XFAIL" : title_case(verdict_name(v));
+    out += paint(pad(label, 13), v) + pad(run.scenario.id, 44) + seconds_text(run.seconds) + "\n";
     for (const auto& note : run.notes) out += "    note: " + note + "\n";
     for (const auto& check : run.checks) {
       if (check.verdict == Verdict::pass || check.verdict == Verdict::not_applicable) continue;
@@ -260,7 +268,7 @@ std::string certification_html(const Certification& c) {
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + xml_escape(p) + "</p>\n";
   out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
   for (const auto& run : c.runs) {
-    const std::string v(verdict_name(run.verdict()));
+    const std::string v = scenario_verdict(run);
     out += "<tr><td><a href=\"#" + xml_escape(run.scenario.id) + "\">" + xml_escape(run.scenario.id) + "</a></td><td class=\"" +
            cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
   }
