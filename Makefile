@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
-DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libgtest-dev libgmock-dev curl
+DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev curl
 # Extra packages only the benchmarks need.
 BENCH_PACKAGES := python3-jsonschema time
 VALIJSON_DIR := $(BUILD)/third_party/valijson

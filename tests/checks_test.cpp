@@ -22,6 +22,7 @@ std::multiset<std::string> fired(const fs::path& path, std::vector<mcp_hints::Fi
   const json doc = test_support::read_json(path);
   mcp_hints::LintOptions options;
   if (doc.contains("spec_revision")) options.spec_revision = doc["spec_revision"];
+  if (doc.contains("vocab")) options.pinned = doc["vocab"].get<std::vector<std::string>>();
   mcp_hints::Linter linter(options);
   std::vector<mcp_hints::Finding> findings;
   std::ifstream in(path);
@@ -144,4 +145,42 @@ TEST(Checks, NoValueOfAnyTypeInAnyHintFieldBreaksAnyCheck) {
     }
   }
   EXPECT_GT(runs, 500u);
+}
+
+TEST(Checks, McpsOwnExtensionsMayUseItsReservedPrefix) {
+  const json tool = {{"name", "t"},
+                     {"inputSchema", {{"type", "object"}}},
+                     {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}},
+                     {"_meta", {{"io.modelcontextprotocol/action-metadata", {{"requiresReview", false}}},
+                                {"io.modelcontextprotocol/made-up", 1}}}};
+  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::Linter(mcp_hints::LintOptions{}).lint_tool(tool, "f", "/0", 1, findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].check, "meta.reserved-prefix");
+  EXPECT_EQ(findings[0].pointer, "/0/_meta/io.modelcontextprotocol~1made-up");
+}
+
+TEST(Checks, EachToolSaysWhichRevisionsItSpeaks) {
+  std::ifstream in(test_support::fixture("lint/negative/vocab.mixed-revisions.json"));
+  std::vector<mcp_hints::Finding> findings;
+  const auto result = mcp_hints::Linter(mcp_hints::LintOptions{}).lint_stream(in, "f", findings);
+  const auto& revisions = mcp_hints::Vocabulary::builtin().revisions();
+  auto refs = [&](std::uint32_t bits) {
+    std::set<std::string> out;
+    for (std::size_t i = 0; i < revisions.size(); ++i)
+      if (bits & (1u << i)) out.insert(revisions[i].ref());
+    return out;
+  };
+  ASSERT_EQ(result.tool_revisions.size(), 2u);
+  EXPECT_EQ(refs(result.tool_revisions[0]), (std::set<std::string>{"action-security@seed", "trust-annotations@sep-1913"}));
+  EXPECT_EQ(refs(result.tool_revisions[1]), (std::set<std::string>{"action-security@seed", "trust-annotations@sep-1913"}));
+  // An unknown or message-only revision cannot be pinned.
+  for (const char* bad : {"trust-annotations@issue-711", "nope@1", "trust-annotations", "spec@2025-11-25"}) {
+    mcp_hints::LintOptions options;
+    options.pinned = {bad};
+    EXPECT_THROW(mcp_hints::Linter{options}, std::invalid_argument) << bad;
+  }
+  mcp_hints::LintOptions options;
+  options.pinned = {"risk-metadata"};  // a single revision needs no name
+  EXPECT_NO_THROW(mcp_hints::Linter{options});
 }

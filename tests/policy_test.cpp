@@ -102,6 +102,24 @@ TEST(Policy, SensitiveDataInContextNeverLeavesSilently) {
   SessionPolicy pii;  // the tool's declared return data taints the context too
   pii.after_result(hints({{"readOnlyHint", true}, {"returnMetadata", {{"Source", "User"}, {"Sensitivity", "PII"}}}}), json::object());
   EXPECT_EQ(pii.before_call(hints(public_destination)).action, Action::block);
+
+  SessionPolicy camel;  // SEP-1913's spelling says the same
+  camel.after_result(hints({{"readOnlyHint", true}, {"returnMetadata", {{"source", "user"}, {"sensitivity", {"pii"}}}}}), json::object());
+  EXPECT_EQ(camel.before_call(hints({{"readOnlyHint", false}, {"destructiveHint", false},
+                                     {"inputMetadata", {{"destination", {"internal", "public"}}}}})).action,
+            Action::block);
+
+  // The interest group's extension: a content block's sensitive claim taints the context, and
+  // untrusted data is carried on as openWorldHint.
+  const std::string K = "io.modelcontextprotocol/trust-annotations";
+  SessionPolicy extension;
+  extension.after_result(hints(kReadOnly), {{"content", {{{"type", "text"}, {"_meta", {{K, {{"sensitive", true}, {"untrusted", true}}}}}}}}});
+  EXPECT_TRUE(extension.sensitive_context());
+  EXPECT_EQ(extension.request_annotations()["openWorldHint"], true);
+  SessionPolicy no_claim;  // absence is no claim
+  no_claim.after_result(hints(kReadOnly), {{"_meta", {{K, json::object()}}}});
+  EXPECT_FALSE(no_claim.sensitive_context());
+  EXPECT_TRUE(no_claim.request_annotations().empty());
 }
 
 TEST(Policy, MaliciousActivityIsEscalatedOnceAndGatesConsequentialCalls) {

@@ -13,14 +13,35 @@ using mcp_hints::Vocabulary;
 
 namespace {
 
-// The schema node for a tool-relative pointer: follows properties and local $refs, and for a
-// value-or-set field the string branch of its oneOf.
-const json* schema_node(const json& doc, const std::string& pointer) {
+// Every embedded schema, by $id, for $refs between documents.
+const json& schema_by_id(const std::string& id) {
+  static std::map<std::string, json> by_id = [] {
+    std::map<std::string, json> out;
+    for (const auto& f : mcp_hints::embedded_files())
+      if (f.name.ends_with(".schema.json")) {
+        json doc = mcp_hints::parse_json(f.content);
+        out[doc.value("$id", std::string(f.name))] = doc;
+      }
+    return out;
+  }();
+  return by_id.at(id);
+}
+
+// The schema node for a tool-relative pointer: follows properties and $refs (local or to
+// another embedded schema), and for a value-or-set field the branch of its oneOf that is not
+// an array.
+const json* schema_node(const json& doc_in, const std::string& pointer) {
+  const json* doc = &doc_in;
   auto deref = [&](const json* n) {
-    while (n && n->contains("$ref")) n = &doc.at(json::json_pointer((*n)["$ref"].get<std::string>().substr(1)));
+    while (n && n->contains("$ref")) {
+      const std::string ref = (*n)["$ref"];
+      const auto hash = ref.find('#');
+      if (hash > 0) doc = &schema_by_id(ref.substr(0, hash));
+      n = &doc->at(json::json_pointer(ref.substr(hash + 1)));
+    }
     return n;
   };
-  const json* node = deref(&doc);
+  const json* node = deref(doc);
   json::json_pointer p(pointer);
   std::vector<std::string> tokens;
   while (!p.empty()) {
@@ -31,7 +52,7 @@ const json* schema_node(const json& doc, const std::string& pointer) {
     if (!node->contains("properties") || !(*node)["properties"].contains(t)) return nullptr;
     node = deref(&(*node)["properties"][t]);
   }
-  if (node->contains("oneOf")) node = deref(&(*node)["oneOf"][0]);
+  while (node && node->contains("oneOf")) node = deref(&(*node)["oneOf"][0]);
   return node;
 }
 
@@ -42,7 +63,7 @@ TEST(Vocabulary, EveryFieldMapsExactlyTheValuesItsSchemaAllows) {
   std::size_t compared = 0;
   for (const auto& field : vocabulary.fields()) {
     if (field.map.empty() || field.map.count("*")) continue;
-    const auto& rev = vocabulary.active_revision(field.vocabulary, "2025-11-25");
+    const auto& rev = field.vocabulary == "spec" ? vocabulary.active_revision("spec", "2025-11-25") : *field.latest;
     const json doc = mcp_hints::parse_json(*mcp_hints::embedded_file(rev.schema));
     const json* node = schema_node(doc, field.pointer_text);
     ASSERT_NE(node, nullptr) << field.vocabulary << " " << field.key << ": no schema node at " << field.pointer_text;
@@ -54,6 +75,14 @@ TEST(Vocabulary, EveryFieldMapsExactlyTheValuesItsSchemaAllows) {
       allowed = {"true", "false"};
     }
     for (const auto& [value, targets] : field.map) mapped.insert(value);
+    // SEP-1913's sensitivity class is a string or the object {"regulated": {"scopes": [...]}},
+    // mapped as "{regulated}": the schema must have that object form.
+    if (mapped.erase("{regulated}")) {
+      std::string text = doc.dump();  // the revision's schema and those it refers to
+      for (const auto& id : {"urn:mcp-hints:schema:trust-annotations:sep-1913"})
+        if (text.find(id) != std::string::npos) text += schema_by_id(id).dump();
+      EXPECT_NE(text.find("\"required\":[\"regulated\"]"), std::string::npos) << field.key;
+    }
     EXPECT_EQ(mapped, allowed) << field.vocabulary << " " << field.key;
     ++compared;
   }

@@ -76,7 +76,7 @@ class Run {
 
   void execute() {
     report_.server_checks_ran = true;
-    report_.files.push_back(FileResult{file_, 0, std::nullopt, {}});
+    report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}});
     std::vector<json> first;
     if (!first_session(first)) return;
     second_session(first);
@@ -176,7 +176,7 @@ class Run {
     tools = std::move(listing.tools);
     auto& file = report_.files.front();
     for (std::size_t i = 0; i < tools.size(); ++i) {
-      linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), 0, report_.findings);
+      file.tool_revisions.push_back(linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), 0, report_.findings));
       file.tool_names.push_back(tool_name(tools[i]));
     }
     file.tool_count = tools.size();

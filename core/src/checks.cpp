@@ -31,26 +31,85 @@ bool is_spec(const Claim& c) { return c.source.field->vocabulary == "spec"; }
 
 // ---- schema checks: one per vocabulary, against the schema of its active revision ----------
 
+// The revisions of a vocabulary a tool is validated against: the chosen one for the
+// specification; else the pinned one if the tool has any of the vocabulary's keys; else every
+// revision whose keys it carries; else, for a container the tool has but no known key of any
+// revision explains (inputMetadata with unknown members), the vocabulary's only tool revision.
+std::vector<const VocabularyRevision*> revisions_to_validate(const ToolContext& ctx, std::string_view vocabulary) {
+  if (vocabulary == "spec") return {&ctx.vocabulary.active_revision("spec", ctx.spec_revision)};
+  const bool mentioned = ctx.vocabulary.mentions(ctx.tool, vocabulary);
+  for (const auto* pin : ctx.pinned)
+    if (pin->id == vocabulary) return mentioned ? std::vector<const VocabularyRevision*>{pin} : std::vector<const VocabularyRevision*>{};
+  std::vector<const VocabularyRevision*> out;
+  for (const auto* r : ctx.detected)
+    if (r->id == vocabulary) out.push_back(r);
+  if (!out.empty() || !mentioned || !ctx.detected.empty()) return out;
+  const VocabularyRevision* only = nullptr;
+  for (const auto& r : ctx.vocabulary.revisions()) {
+    if (r.id != vocabulary || r.scope == "message") continue;
+    if (only) return out;
+    only = &r;
+  }
+  if (only) out.push_back(only);
+  return out;
+}
+
 template <const std::string_view& Vocabulary>
 void schema_check(const ToolContext& ctx, const FindingSink& sink) {
   // Every proposal field is optional, so a tool that carries none of a proposal's members cannot
   // break its schema (a tool or container of the wrong type is the specification schema's
-  // finding): skip the validation.
-  if (Vocabulary != "spec" && !ctx.vocabulary.mentions(ctx.tool, Vocabulary)) return;
-  const auto& rev = ctx.vocabulary.active_revision(Vocabulary, ctx.spec_revision);
-  for (const auto& v : ctx.schemas.validate(rev.schema, ctx.tool)) {
-    std::string message = v.message;
-    if (!message.empty() && message.back() == '.') message.pop_back();
-    const json* value = nullptr;
-    try {
-      value = &ctx.tool.at(json::json_pointer(v.pointer));
-    } catch (const json::exception&) {
+  // finding): such a tool is not validated.
+  for (const auto* rev : revisions_to_validate(ctx, Vocabulary)) {
+    for (const auto& v : ctx.schemas.validate(rev->schema, ctx.tool)) {
+      std::string message = v.message;
+      if (!message.empty() && message.back() == '.') message.pop_back();
+      const json* value = nullptr;
+      try {
+        value = &ctx.tool.at(json::json_pointer(v.pointer));
+      } catch (const json::exception&) {
+      }
+      std::string where = v.pointer.empty() ? "the tool" : v.pointer;
+      const bool about_name = message.rfind("the member name", 0) == 0;
+      sink.report(v.pointer, where + " does not match " + rev->ref() + ": " + message +
+                                 (value && !v.pointer.empty() && !about_name ? " (seen " + shown(*value) + ")" : ""));
     }
-    std::string where = v.pointer.empty() ? "the tool" : v.pointer;
-    const bool about_name = message.rfind("the member name", 0) == 0;
-    sink.report(v.pointer, where + " does not match " + rev.ref() + ": " + message +
-                               (value && !v.pointer.empty() && !about_name ? " (seen " + shown(*value) + ")" : ""));
   }
+}
+
+// ---- vocabulary revisions ------------------------------------------------------------------
+
+// The keys of a revision a tool carries, for messages ("inputMetadata.Destination, ...").
+std::string keys_used(const ToolContext& ctx, const VocabularyRevision& rev) {
+  std::string out;
+  for (const auto* f : ctx.vocabulary.fields_of(rev))
+    if (!f->is_message_field && find_member(ctx.tool, f->tokens)) out += (out.empty() ? "" : ", ") + f->key;
+  return out;
+}
+
+const VocabularyRevision* superseding(const ToolContext& ctx, const VocabularyRevision& rev) {
+  for (const auto& r : ctx.vocabulary.revisions())
+    for (const auto& old : r.supersedes)
+      if (old == rev.ref()) return &r;
+  return nullptr;
+}
+
+void vocab_mixed_revisions(const ToolContext& ctx, const FindingSink& sink) {
+  for (const auto* rev : ctx.detected)
+    for (const auto* other : ctx.detected)
+      if (other != rev && superseding(ctx, *rev) == other)
+        sink.report("", "the tool mixes " + rev->ref() + " (" + keys_used(ctx, *rev) + ") with " + other->ref() + " (" +
+                            keys_used(ctx, *other) + "), which replaced it: a client reading one may miss the other; "
+                            "'mcp-hints translate --to " + other->ref() + "' rewrites the tool in one");
+}
+
+void vocab_pinned_revision(const ToolContext& ctx, const FindingSink& sink) {
+  for (const auto* pin : ctx.pinned)
+    for (const auto* rev : ctx.detected) {
+      const bool related = rev != pin && (rev->id == pin->id || superseding(ctx, *rev) == pin || superseding(ctx, *pin) == rev);
+      if (related)
+        sink.report("", "the catalog is pinned to " + pin->ref() + " (--vocab) but the tool uses " + rev->ref() + " (" +
+                            keys_used(ctx, *rev) + ")");
+    }
 }
 
 constexpr std::string_view kSpec = "spec";
@@ -58,6 +117,8 @@ constexpr std::string_view kPolicyHints = "policy-hints";
 constexpr std::string_view kRiskMetadata = "risk-metadata";
 constexpr std::string_view kActionSecurity = "action-security";
 constexpr std::string_view kAgencyHint = "agency-hint";
+constexpr std::string_view kTrustAnnotations = "trust-annotations";
+constexpr std::string_view kActionMetadata = "action-metadata";
 
 // ---- consistency across vocabularies ----------------------------------------------------------
 
@@ -229,6 +290,9 @@ void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink) {
   const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
   for (const auto& [key, value] : meta->items()) {
     if (!reserved_under(rule, key)) continue;
+    // MCP's own extensions live under its reserved prefix by right.
+    const auto& revisions = ctx.vocabulary.revisions();
+    if (std::any_of(revisions.begin(), revisions.end(), [&](const auto& r) { return r.extension == key; })) continue;
     const std::string why = rule == "any-label" ? "mcp or modelcontextprotocol before its last label"
                                                 : "mcp or modelcontextprotocol as its second label";
     sink.report("/_meta/" + escape_pointer_token(key),
@@ -288,7 +352,7 @@ void agency_destructive_unconfirmed(const ToolContext& ctx, const FindingSink& s
                                           "human-in-the-loop control, yet no confirmation is declared");
 }
 
-constexpr std::array<Check, 18> kChecks = {{
+constexpr std::array<Check, 22> kChecks = {{
     {{"schema.spec-tool", Level::error, "MCP specification (chosen revision): Tool, ToolAnnotations, _meta key names",
       "the tool matches the specification's Tool schema"},
      &schema_check<kSpec>},
@@ -303,6 +367,18 @@ constexpr std::array<Check, 18> kChecks = {{
      &schema_check<kActionSecurity>},
     {{"schema.agency-hint", Level::error, "SEP-1938: New annotation", "agencyHint is a boolean"},
      &schema_check<kAgencyHint>},
+    {{"schema.trust-annotations", Level::error, "SEP-1913: ToolAnnotations inputMetadata and returnMetadata",
+      "SEP-1913's camelCase inputMetadata and returnMetadata have its keys and lowercase values"},
+     &schema_check<kTrustAnnotations>},
+    {{"schema.action-metadata", Level::error, "interest group extension io.modelcontextprotocol/action-metadata",
+      "_meta[\"io.modelcontextprotocol/action-metadata\"] has the extension's members and values"},
+     &schema_check<kActionMetadata>},
+    {{"vocab.mixed-revisions", Level::warning, "SEP-1913 (supersedes #711 and the action security seed)",
+      "a tool does not mix keys of a revision with those of the revision that replaced it"},
+     &vocab_mixed_revisions},
+    {{"vocab.pinned-revision", Level::warning, "mcp-hints --vocab NAME@REV",
+      "with --vocab, a tool uses the pinned revision, not another revision of the same vocabulary or one it replaced"},
+     &vocab_pinned_revision},
     {{"hints.readonly-contradiction", Level::error, "MCP specification: ToolAnnotations.readOnlyHint",
       "a read-only tool claims no writing or deleting effect and no consequential or irreversible outcome"},
      &readonly_contradiction},

@@ -53,26 +53,44 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
     for (const auto& r : revisions) known += (known.empty() ? "" : ", ") + r;
     throw std::invalid_argument("unknown specification revision '" + options_.spec_revision + "' (known: " + known + ")");
   }
+  const auto& vocabulary = Vocabulary::builtin();
+  for (const auto& ref : options_.pinned) {
+    const auto* rev = vocabulary.find(ref);
+    if (!rev || rev->id == "spec" || rev->scope == "message") {
+      std::string known;
+      for (const auto& r : vocabulary.revisions())
+        if (r.id != "spec" && r.scope != "message") known += (known.empty() ? "" : ", ") + r.ref();
+      throw std::invalid_argument("--vocab " + ref + " names no vocabulary revision of tool hints (known: " + known +
+                                  "; the specification's revision is --spec-revision)");
+    }
+    for (const auto* other : pinned_)
+      if (other->id == rev->id) throw std::invalid_argument("--vocab pins " + rev->id + " twice");
+    pinned_.push_back(rev);
+  }
 }
 
-void Linter::lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
-                       std::size_t line, std::vector<Finding>& out) const {
+std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
+                                std::size_t line, std::vector<Finding>& out) const {
   const auto& vocabulary = Vocabulary::builtin();
   const ToolHints hints = read_tool_hints(tool, vocabulary, options_.spec_revision);
-  const ToolContext ctx{tool, hints, vocabulary, SchemaRegistry::builtin(), options_.spec_revision};
+  const auto detected = vocabulary.detect(tool);
+  const ToolContext ctx{tool, hints, vocabulary, SchemaRegistry::builtin(), options_.spec_revision, detected, pinned_};
   const std::string name = tool_name(tool);
   const FindingSink::Emit emit = [&](const CheckInfo& check, std::string relative, std::string message) {
     out.push_back(Finding{std::string(check.id), check.level, file, name, pointer + relative, line, std::move(message),
                           std::string(check.proposal)});
   };
   for (const auto& check : lint_checks()) check.run(ctx, FindingSink(check.info, emit));
+  std::uint32_t used = 0;
+  for (const auto* rev : detected) used |= std::uint32_t{1} << (rev - vocabulary.revisions().data());
+  return used;
 }
 
 FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const {
-  FileResult result{file, 0, std::nullopt, {}};
+  FileResult result{file, 0, std::nullopt, {}, {}};
   try {
     auto summary = read_catalog(in, options_.limits, [&](CatalogTool&& entry) {
-      lint_tool(entry.tool, file, entry.pointer, entry.line, out);
+      result.tool_revisions.push_back(lint_tool(entry.tool, file, entry.pointer, entry.line, out));
       result.tool_names.push_back(tool_name(entry.tool));
       if (options_.progress) options_.progress(file, result.tool_names.size());
     });
@@ -96,12 +114,12 @@ LintReport Linter::lint_files(const std::vector<std::string>& paths) const {
     }
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
-      report.files.push_back(FileResult{path, 0, "is a directory, not a file", {}});
+      report.files.push_back(FileResult{path, 0, "is a directory, not a file", {}, {}});
       continue;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      report.files.push_back(FileResult{path, 0, "cannot open: " + std::generic_category().message(errno), {}});
+      report.files.push_back(FileResult{path, 0, "cannot open: " + std::generic_category().message(errno), {}, {}});
       continue;
     }
     report.files.push_back(lint_stream(in, path, report.findings));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mcp_hints/trust_annotations.hpp"
+
 namespace mcp_hints {
 
 using json = nlohmann::json;
@@ -102,7 +104,12 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
   if (const auto level = hints.resolved("result-sensitivity", vocabulary_);
       level && hints.asserted("result-sensitivity").size() && (*level == "confidential" || *level == "restricted"))
     sensitive_sources_.push_back(level->get<std::string>() + " results");
-  // What the result itself says (#711), carried on every later request.
+  // The interest group's extension: sensitive data, or data from an untrusted source (carried
+  // on as SEP-1913's openWorldHint). A content block may strengthen what the result says.
+  const ResultTrust trust = read_result_trust(result);
+  if (trust.sensitive.value_or(false)) sensitive_sources_.push_back("a result marked sensitive (io.modelcontextprotocol/trust-annotations)");
+  if (trust.untrusted.value_or(false)) annotations_["openWorldHint"] = true;
+  // What the result itself says (#711, SEP-1913), carried on every later request.
   const json* annotations = find_member(result, {"_meta", "annotations"});
   if (!annotations || !annotations->is_object()) return;
   for (const auto& [key, value] : annotations->items()) {

@@ -1,5 +1,7 @@
 #include "mcp_hints/report.hpp"
 
+#include "mcp_hints/vocabulary.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -63,11 +65,41 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// The revisions named by a FileResult::tool_revisions bit set.
+std::vector<std::string> revision_refs(std::uint32_t bits) {
+  std::vector<std::string> out;
+  const auto& revisions = Vocabulary::builtin().revisions();
+  for (std::size_t i = 0; i < revisions.size() && i < 32; ++i)
+    if (bits & (std::uint32_t{1} << i)) out.push_back(revisions[i].ref());
+  return out;
+}
+
+// Tools per revision, in the crosswalk's order.
+std::vector<std::pair<std::string, std::size_t>> revision_counts(const FileResult& file) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  const auto& revisions = Vocabulary::builtin().revisions();
+  for (std::size_t i = 0; i < revisions.size() && i < 32; ++i) {
+    const auto n = std::count_if(file.tool_revisions.begin(), file.tool_revisions.end(),
+                                 [&](std::uint32_t bits) { return bits & (std::uint32_t{1} << i); });
+    if (n) out.emplace_back(revisions[i].ref(), static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace
+
 json report_json(const LintReport& report, const ReportOptions& options) {
   json files = json::array();
-  for (const auto& f : report.files)
-    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"tools", f.tool_names},
-                     {"error", f.error ? json(*f.error) : json()}});
+  for (const auto& f : report.files) {
+    json per_tool = json::array();
+    for (auto bits : f.tool_revisions) per_tool.push_back(revision_refs(bits));
+    json counts = json::object();
+    for (const auto& [ref, n] : revision_counts(f)) counts[ref] = n;
+    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"tools", f.tool_names}, {"tool_vocabularies", per_tool},
+                     {"vocabularies", counts}, {"error", f.error ? json(*f.error) : json()}});
+  }
   json findings = json::array();
   for (const auto& f : report.findings) {
     findings.push_back({{"check", f.check}, {"level", level_name(f.level)}, {"tool", f.tool}, {"pointer", f.pointer},
@@ -106,6 +138,13 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     std::size_t e = 0, w = 0, i = 0;
     for (const auto* f : mine) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
     out << bold(file.file) << ": " << plural(file.tool_count, "tool") << ", " << counts_text(e, w, i) << "\n";
+    // Which revision of each proposal the catalog speaks, detected from the tools' keys.
+    if (const auto counts = revision_counts(file); !counts.empty()) {
+      out << "  vocabularies:";
+      for (std::size_t k = 0; k < counts.size(); ++k)
+        out << (k ? ", " : " ") << counts[k].first << " (" << plural(counts[k].second, "tool") << ")";
+      out << "\n";
+    }
     // Grouped by tool in document order (findings already come in that order).
     std::string current;
     for (const auto* f : mine) {

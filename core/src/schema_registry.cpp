@@ -76,12 +76,34 @@ struct SchemaRegistry::Impl {
     return it == documents.end() ? nullptr : &it->second;
   }
 
-  // No fetch callback: valijson never follows a $ref out of the document it is given.
-  static std::unique_ptr<valijson::Schema> compile(const nlohmann::json& schema) {
+  // A $ref to another document resolves only to a registered schema (by $id or file name):
+  // nothing is ever fetched from outside.
+  std::unique_ptr<valijson::Schema> compile(const nlohmann::json& schema) const {
     auto result = std::make_unique<valijson::Schema>();
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    parser.populateSchema(Adapter(schema), *result);
+    parser.populateSchema(
+        Adapter(schema), *result,
+        [this](const std::string& uri) -> const nlohmann::json* {
+          if (const auto* doc = document(uri)) return doc;
+          throw std::runtime_error("schema reference to " + uri + ", which is not a registered schema");
+        },
+        [](const nlohmann::json*) {});  // registered documents are the registry's
     return result;
+  }
+
+  // Keeps a document under its file name and its $id; returns the $id.
+  std::string register_document(std::string_view file_name, const nlohmann::json& schema) {
+    if (!schema.is_object()) throw std::runtime_error("schema " + std::string(file_name) + " is not an object");
+    nlohmann::json guarded = schema;
+    guard_patterns(guarded);
+    // valijson mis-scopes $id (NOTES: its draft-07 failures); documents are found by this
+    // registry instead, so the copy it sees has none.
+    guarded.erase("$id");
+    std::string id = schema.value("$id", std::string(file_name));
+    documents[std::string(file_name)] = guarded;
+    documents[id] = std::move(guarded);
+    id_by_name[std::string(file_name)] = id;
+    return id;
   }
 
   // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
@@ -241,26 +263,18 @@ SchemaRegistry::SchemaRegistry(SchemaRegistry&&) noexcept = default;
 const SchemaRegistry& SchemaRegistry::builtin() {
   static const SchemaRegistry registry = [] {
     SchemaRegistry r;
-    for (const auto& file : embedded_files()) {
-      if (file.name.ends_with(".schema.json")) r.add(file.name, parse_json(file.content));
-    }
+    // All documents first, so a $ref from one to another resolves whatever their order.
+    std::vector<std::string> ids;
+    for (const auto& file : embedded_files())
+      if (file.name.ends_with(".schema.json")) ids.push_back(r.impl_->register_document(file.name, parse_json(file.content)));
+    for (const auto& id : ids) r.impl_->compiled_for(id);
     return r;
   }();
   return registry;
 }
 
 void SchemaRegistry::add(std::string_view file_name, const nlohmann::json& schema) {
-  if (!schema.is_object()) throw std::runtime_error("schema " + std::string(file_name) + " is not an object");
-  nlohmann::json guarded = schema;
-  guard_patterns(guarded);
-  // valijson mis-scopes $id (NOTES: its draft-07 failures); documents are found by this
-  // registry instead, so the copy it sees has none.
-  guarded.erase("$id");
-  std::string id = schema.value("$id", std::string(file_name));
-  impl_->documents[std::string(file_name)] = guarded;
-  impl_->documents[id] = guarded;
-  impl_->id_by_name[std::string(file_name)] = id;
-  impl_->compiled_for(id);  // a broken schema fails here, at registration
+  impl_->compiled_for(impl_->register_document(file_name, schema));  // a broken schema fails here
 }
 
 bool SchemaRegistry::contains(std::string_view name_or_id) const { return impl_->document(name_or_id) != nullptr; }
@@ -286,7 +300,7 @@ std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::jso
     return validate(schema["$ref"].get<std::string>(), instance);
   nlohmann::json guarded = schema;
   guard_patterns(guarded);
-  return impl_->run(*Impl::compile(guarded), instance, &guarded);
+  return impl_->run(*impl_->compile(guarded), instance, &guarded);
 }
 
 }  // namespace mcp_hints

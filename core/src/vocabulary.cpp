@@ -48,12 +48,19 @@ std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) 
   // The string "true" is not the boolean true: a string never matches the key of a literal.
   const bool literal_text = element.is_string() && !json::parse(key, nullptr, false).is_discarded();
   if (auto it = map.find(key); it != map.end() && !literal_text) return it->second;
+  // A one-member object such as SEP-1913's {"regulated": {"scopes": [...]}} matches "{regulated}".
+  if (element.is_object() && element.size() == 1)
+    if (auto it = map.find("{" + element.begin().key() + "}"); it != map.end()) return it->second;
   if (auto any = map.find("*"); any != map.end()) {
     std::vector<FacetValue> out;
     for (const auto& fv : any->second) out.push_back({fv.facet, fv.value == "*" ? element : fv.value});
     return out;
   }
   return std::nullopt;
+}
+
+bool Field::in_revision(std::string_view revision) const {
+  return revisions.empty() || std::find(revisions.begin(), revisions.end(), revision) != revisions.end();
 }
 
 const Vocabulary& Vocabulary::builtin() {
@@ -70,7 +77,9 @@ Vocabulary::Vocabulary(const json& doc) {
   for (const auto& v : doc.at("vocabularies")) {
     revisions_.push_back(VocabularyRevision{v.at("id"), v.at("revision"), v.at("title"), v.at("status"),
                                             v.at("source"), v.at("schema"), v.value("metaReservation", ""),
-                                            v.value("scope", "tool")});
+                                            v.value("scope", "tool"),
+                                            v.value("supersedes", std::vector<std::string>{}),
+                                            v.value("extension", std::string())});
   }
   for (const auto& f : doc.at("fields")) {
     Field field;
@@ -100,12 +109,18 @@ Vocabulary::Vocabulary(const json& doc) {
                             [&](const auto& r) { return r.id == field.vocabulary; });
     if (rev == revisions_.end())
       throw std::runtime_error("vocabulary.json: field of unknown vocabulary " + field.vocabulary);
-    field.is_message_field = rev->scope == "message";
+    if (f.contains("revisions")) field.revisions = f.at("revisions").get<std::vector<std::string>>();
+    for (const auto& r : field.revisions)
+      if (!revision(field.vocabulary, r))
+        throw std::runtime_error("vocabulary.json: field " + field.key + " of unknown revision " + field.vocabulary + "@" + r);
+    // A field's scope is its own, else that of the first revision that has it.
+    const VocabularyRevision* first = field.revisions.empty() ? &*rev : revision(field.vocabulary, field.revisions.front());
+    field.is_message_field = f.value("scope", first->scope) == "message";
     fields_.push_back(std::move(field));
   }
   for (auto& field : fields_) {
     for (const auto& r : revisions_)
-      if (r.id == field.vocabulary) field.latest = &r;
+      if (r.id == field.vocabulary && field.in_revision(r.revision)) field.latest = &r;
   }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
@@ -116,6 +131,40 @@ bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) cons
   for (const auto& field : fields_)
     if (field.vocabulary == vocabulary_id && find_member(tool, field.tokens, 2)) return true;
   return false;
+}
+
+bool Vocabulary::uses(const json& tool, const VocabularyRevision& revision) const {
+  for (const auto& field : fields_)
+    if (!field.is_message_field && field.vocabulary == revision.id && field.in_revision(revision.revision) &&
+        find_member(tool, field.tokens))
+      return true;
+  return false;
+}
+
+std::vector<const VocabularyRevision*> Vocabulary::detect(const json& tool) const {
+  std::vector<const VocabularyRevision*> out;
+  for (const auto& r : revisions_)
+    if (r.id != "spec" && uses(tool, r)) out.push_back(&r);
+  return out;
+}
+
+const VocabularyRevision* Vocabulary::find(std::string_view ref) const {
+  const auto at = ref.find('@');
+  if (at != std::string_view::npos) return revision(ref.substr(0, at), ref.substr(at + 1));
+  const VocabularyRevision* only = nullptr;
+  for (const auto& r : revisions_) {
+    if (r.id != ref) continue;
+    if (only) return nullptr;  // several: the revision must be named
+    only = &r;
+  }
+  return only;
+}
+
+std::vector<const Field*> Vocabulary::fields_of(const VocabularyRevision& revision) const {
+  std::vector<const Field*> out;
+  for (const auto& f : fields_)
+    if (f.vocabulary == revision.id && f.in_revision(revision.revision)) out.push_back(&f);
+  return out;
 }
 
 std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view annotation, const json& value) const {
@@ -150,7 +199,7 @@ const VocabularyRevision& Vocabulary::active_revision(std::string_view id, std::
     if (const auto* r = revision(id, spec_revision)) return *r;
     throw std::out_of_range("unknown specification revision " + std::string(spec_revision));
   }
-  // One revision per proposal vocabulary so far: the last listed is the current one.
+  // The last listed revision is the current one.
   const VocabularyRevision* found = nullptr;
   for (const auto& r : revisions_)
     if (r.id == id) found = &r;

@@ -89,6 +89,7 @@ int check_server_command(const std::vector<std::string>& args) {
   }
   CheckServerOptions run;
   run.lint.spec_revision = settings->spec_revision;
+  run.lint.pinned = settings->pinned;
   const double timeout = vm["timeout"].as<double>(), request = vm["request-timeout"].as<double>();
   if (timeout <= 0 || request <= 0 || vm["observe"].as<long>() < 0) return usage("timeouts must be positive");
   run.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000));

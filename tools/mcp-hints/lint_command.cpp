@@ -61,6 +61,7 @@ int lint_command(const std::vector<std::string>& args) {
   }
   LintOptions lint_options;
   lint_options.spec_revision = settings->spec_revision;
+  lint_options.pinned = settings->pinned;
   lint_options.limits.max_bytes = vm["max-bytes"].as<std::size_t>();
   lint_options.limits.max_depth = vm["max-depth"].as<std::size_t>();
   lint_options.limits.max_string = vm["max-string"].as<std::size_t>();

@@ -20,6 +20,11 @@ const char* kReportOptionsHelp = R"(  --format FORMAT        text (default), jso
   --spec-revision REV    specification revision for the Tool schema and the _meta prefix rule:
                          2025-06-18, 2025-11-25 (default) or 2026-07-28
   --color WHEN           auto (default: only on a terminal, unless NO_COLOR is set), always, never
+  --vocab NAME@REV       pin the revision a vocabulary must use (repeatable), e.g.
+                         trust-annotations@sep-1913: tools using another revision of it, or one
+                         it replaced, are reported (vocab.pinned-revision) and validated
+                         against the pinned one; without it each tool's revision is detected
+                         from its keys
   --list-checks          list every check (id, level, proposal, summary) and exit
 )";
 
@@ -27,7 +32,8 @@ void add_report_options(po::options_description& options) {
   options.add_options()("format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>(), "")("fail-on", po::value<std::string>()->default_value("error"), "")(
       "strict", "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
-      "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "");
+      "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "")(
+      "vocab", po::value<std::vector<std::string>>()->composing(), "");
 }
 
 std::optional<po::variables_map> parse_arguments(const std::vector<std::string>& args,
@@ -72,6 +78,7 @@ std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, 
   s.report.color = color == "always" || (color == "auto" && s.format == "text" && !s.output &&
                                          isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
   s.spec_revision = vm["spec-revision"].as<std::string>();
+  if (vm.count("vocab")) s.pinned = vm["vocab"].as<std::vector<std::string>>();
   return s;
 }
 

@@ -23,6 +23,7 @@ struct ReportSettings {
   std::optional<std::string> output;
   ReportOptions report;
   std::string spec_revision;
+  std::vector<std::string> pinned;  // --vocab
 };
 
 // Parses a command's arguments (args[0] is the command's name); nullopt after printing a

@@ -35,6 +35,8 @@ struct ToolContext {
   const Vocabulary& vocabulary;
   const SchemaRegistry& schemas;
   std::string_view spec_revision;
+  const std::vector<const VocabularyRevision*>& detected;  // the revisions whose keys the tool carries
+  const std::vector<const VocabularyRevision*>& pinned;    // --vocab NAME@REV: the revisions a catalog must use
 };
 
 // Collects findings of one check on one tool; pointers are relative to the tool.

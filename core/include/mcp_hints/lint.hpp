@@ -1,6 +1,7 @@
 #pragma once
 // Linting saved tools/list results: every check on every tool, file by file.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <istream>
 #include <optional>
@@ -12,11 +13,13 @@
 #include "mcp_hints/checks.hpp"
 #include "mcp_hints/findings.hpp"
 #include "mcp_hints/json_input.hpp"
+#include "mcp_hints/vocabulary.hpp"
 
 namespace mcp_hints {
 
 struct LintOptions {
   std::string spec_revision = "2025-11-25";
+  std::vector<std::string> pinned;  // --vocab NAME@REV: revisions the catalog must use
   InputLimits limits;
   // Called after each tool (file, tools done in that file), e.g. to show progress.
   std::function<void(const std::string&, std::size_t)> progress;
@@ -27,6 +30,8 @@ struct FileResult {
   std::size_t tool_count = 0;
   std::optional<std::string> error;  // set when the file could not be read as a tool list
   std::vector<std::string> tool_names;  // in document order (for per-tool reports)
+  // Per tool, the vocabulary revisions whose keys it carries (bit i: Vocabulary::revisions()[i]).
+  std::vector<std::uint32_t> tool_revisions;
 };
 
 struct LintReport {
@@ -46,12 +51,13 @@ struct LintReport {
 
 class Linter {
  public:
-  // Throws std::invalid_argument for an unknown specification revision.
+  // Throws std::invalid_argument for an unknown specification revision or pinned vocabulary.
   explicit Linter(LintOptions options);
 
-  // Lints one tool; pointer and line say where it stands in its file.
-  void lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer, std::size_t line,
-                 std::vector<Finding>& out) const;
+  // Lints one tool; pointer and line say where it stands in its file. Returns the revisions the
+  // tool uses (as FileResult::tool_revisions).
+  std::uint32_t lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer, std::size_t line,
+                          std::vector<Finding>& out) const;
   // Lints a whole document read from a stream; input errors end up in the FileResult.
   FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
   // Lints files by path ("-" is standard input).
@@ -61,6 +67,7 @@ class Linter {
 
  private:
   LintOptions options_;
+  std::vector<const VocabularyRevision*> pinned_;
 };
 
 }  // namespace mcp_hints

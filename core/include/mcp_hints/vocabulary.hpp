@@ -46,7 +46,10 @@ struct Field {
   bool set_valued = false;                       // a value or an array of values
   std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
   bool is_message_field = false;                 // lives on requests/results, not on tools
-  const struct VocabularyRevision* latest = nullptr;  // the current revision of its vocabulary
+  std::vector<std::string> revisions;            // the revisions of its vocabulary that have it (empty: all)
+  const struct VocabularyRevision* latest = nullptr;  // the newest revision that has it
+
+  bool in_revision(std::string_view revision) const;
 
   // The facet values one element of this field's value asserts; nullopt if the value is unknown.
   std::optional<std::vector<FacetValue>> facet_values(const nlohmann::json& element) const;
@@ -60,7 +63,9 @@ struct VocabularyRevision {
   std::string source;
   std::string schema;            // file name in schemas/
   std::string meta_reservation;  // spec only: "any-label" or "second-label"
-  std::string scope;             // "tool" or "message"
+  std::string scope;             // "tool", "message" or "tool+message"
+  std::vector<std::string> supersedes;  // refs of the revisions it replaced (SEP-1913: the seeds)
+  std::string extension;         // an MCP extension's _meta key (io.modelcontextprotocol/...), if it is one
 
   std::string ref() const { return id + "@" + revision; }
 };
@@ -83,6 +88,16 @@ class Vocabulary {
   std::vector<std::string> spec_revisions() const;
   // Whether a tool carries any member of a vocabulary (its fields' first two pointer tokens).
   bool mentions(const nlohmann::json& tool, std::string_view vocabulary_id) const;
+  // Whether a tool carries a tool-level field of this revision (the field itself, so the seed's
+  // inputMetadata.Destination and SEP-1913's inputMetadata.destination are told apart).
+  bool uses(const nlohmann::json& tool, const VocabularyRevision& revision) const;
+  // The revisions whose tool-level keys a tool carries, in the crosswalk's order (the
+  // specification excluded: its revision is chosen, not detected).
+  std::vector<const VocabularyRevision*> detect(const nlohmann::json& tool) const;
+  // "id@revision" (or a bare id with a single revision) to a revision; nullptr if unknown.
+  const VocabularyRevision* find(std::string_view ref) const;
+  // The fields a revision has.
+  std::vector<const Field*> fields_of(const VocabularyRevision& revision) const;
   // The revision of a vocabulary a lint run applies (the chosen one for the specification).
   const VocabularyRevision& active_revision(std::string_view id, std::string_view spec_revision) const;
   const VocabularyRevision& active_revision(const Field& field, std::string_view spec_revision) const;
