@@ -251,31 +251,6 @@ void result_sensitivity_understated(const ToolContext& ctx, const FindingSink& s
 
 // _meta prefixes: 2025-06-18 reserves any prefix with mcp or modelcontextprotocol in a label
 // other than the last; 2025-11-25 and later reserve those whose second label is one of them.
-std::vector<std::string> prefix_labels(std::string_view key) {
-  std::vector<std::string> labels;
-  auto slash = key.find('/');
-  if (slash == std::string_view::npos) return labels;
-  std::string_view prefix = key.substr(0, slash);
-  std::size_t start = 0;
-  while (start <= prefix.size()) {
-    auto dot = prefix.find('.', start);
-    labels.emplace_back(prefix.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return labels;
-}
-
-bool is_mcp_label(std::string_view label) { return label == "mcp" || label == "modelcontextprotocol"; }
-
-bool reserved_under(std::string_view rule, std::string_view key) {
-  const auto labels = prefix_labels(key);
-  if (rule == "second-label") return labels.size() >= 2 && is_mcp_label(labels[1]);
-  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
-    if (is_mcp_label(labels[i])) return true;
-  return false;
-}
-
 // _meta keys a vocabulary of the crosswalk defines: they are what proposals ask servers to send.
 bool is_vocabulary_key(const Vocabulary& vocabulary, const std::string& key) {
   const std::string pointer = "/_meta/" + escape_pointer_token(key);
@@ -289,7 +264,7 @@ void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink) {
   if (meta == ctx.tool.end() || !meta->is_object()) return;
   const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
   for (const auto& [key, value] : meta->items()) {
-    if (!reserved_under(rule, key)) continue;
+    if (!meta_key_reserved(rule, key)) continue;
     // MCP's own extensions live under its reserved prefix by right.
     const auto& revisions = ctx.vocabulary.revisions();
     if (std::any_of(revisions.begin(), revisions.end(), [&](const auto& r) { return r.extension == key; })) continue;

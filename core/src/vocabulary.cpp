@@ -59,6 +59,36 @@ std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) 
   return std::nullopt;
 }
 
+namespace {
+
+std::vector<std::string> prefix_labels(std::string_view key) {
+  std::vector<std::string> labels;
+  auto slash = key.find('/');
+  if (slash == std::string_view::npos) return labels;
+  std::string_view prefix = key.substr(0, slash);
+  std::size_t start = 0;
+  while (start <= prefix.size()) {
+    auto dot = prefix.find('.', start);
+    labels.emplace_back(prefix.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return labels;
+}
+
+bool is_mcp_label(std::string_view label) { return label == "mcp" || label == "modelcontextprotocol"; }
+
+}  // namespace
+
+bool meta_key_reserved(std::string_view rule, std::string_view key) {
+  const auto labels = prefix_labels(key);
+  if (rule == "second-label") return labels.size() >= 2 && is_mcp_label(labels[1]);
+  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+    if (is_mcp_label(labels[i])) return true;
+  return false;
+}
+
+
 bool Field::in_revision(std::string_view revision) const {
   return revisions.empty() || std::find(revisions.begin(), revisions.end(), revision) != revisions.end();
 }
@@ -125,6 +155,8 @@ Vocabulary::Vocabulary(const json& doc) {
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
   annotation_minimum_ = doc.at("resultAnnotationMinimumResultSensitivity");
+  for (const auto& c : doc.value("conflicts", json::array()))
+    conflicts_.push_back({c.at("keys").get<std::vector<std::string>>(), c.value("facet", ""), c.value("note", "")});
 }
 
 bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {

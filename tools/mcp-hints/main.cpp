@@ -27,6 +27,8 @@ const Command kCommands[] = {
     {"certify", "certify a client: run the scenarios (confirmation, propagation, exfiltration, escalation, retry, "
                 "rug pull, survival) against it and judge what it did on the wire",
      &mcp_hints::cli::certify_command},
+    {"vocab", "for spec editors: list the vocabulary revisions, print the crosswalk, diff two revisions, check a draft",
+     &mcp_hints::cli::vocab_command},
 };
 
 void usage(std::ostream& out) {

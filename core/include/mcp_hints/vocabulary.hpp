@@ -72,6 +72,18 @@ struct VocabularyRevision {
 
 struct VocabularyRevision;
 
+// Whether a _meta key's prefix is one the specification reserves for MCP under a revision's rule
+// ("any-label": mcp or modelcontextprotocol before the last label, as 2025-06-18; "second-label":
+// as the second label, as 2025-11-25 and later).
+bool meta_key_reserved(std::string_view rule, std::string_view key);
+
+// Same key, different meaning, as the crosswalk records it.
+struct Conflict {
+  std::vector<std::string> keys;  // "vocabulary:key"
+  std::string facet;
+  std::string note;
+};
+
 class Vocabulary {
  public:
   // The crosswalk compiled into the library.
@@ -84,6 +96,7 @@ class Vocabulary {
   const Facet& facet(std::string_view name) const;
   const std::vector<VocabularyRevision>& revisions() const { return revisions_; }
   const std::vector<Field>& fields() const { return fields_; }
+  const std::vector<Conflict>& conflicts() const { return conflicts_; }
   const VocabularyRevision* revision(std::string_view id, std::string_view revision) const;
   std::vector<std::string> spec_revisions() const;
   // Whether a tool carries any member of a vocabulary (its fields' first two pointer tokens).
@@ -111,6 +124,7 @@ class Vocabulary {
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
+  std::vector<Conflict> conflicts_;
   std::map<std::string, std::string> data_class_minimum_;
   nlohmann::json annotation_minimum_;
 };

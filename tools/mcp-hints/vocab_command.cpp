@@ -1,0 +1,254 @@
+// mcp-hints vocab: the crosswalk for spec editors — list the vocabulary revisions, print the
+// crosswalk table, diff two revisions, check a new draft schema against what exists.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/crosswalk.hpp"
+#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/report.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kHelp = R"(usage: mcp-hints vocab list [--format text|json]
+       mcp-hints vocab table [--format markdown|html|json]
+       mcp-hints vocab diff NAME@REV NAME@REV [--format text|json]
+       mcp-hints vocab check DRAFT.schema.json [--format text|json]
+
+For spec editors: the vocabularies of tool-safety hints as data (schemas/vocabulary.json).
+  list    every vocabulary and revision, with its status, source, scope and schema
+  table   the crosswalk: every field of every revision, where it lives, its type, each value and
+          the normalized facet it means, overlaps (same meaning, another key), conflicts (same
+          key, another meaning), and the precedence rule applied when hints disagree
+  diff    what changed from one revision to another: added, removed, renamed and re-typed
+          fields, and changed enum values (e.g. action-security@seed trust-annotations@sep-1913)
+  check   a draft schema for tool hints: fields that duplicate an existing facet, enum values
+          that already mean something else in another vocabulary, _meta keys that break the
+          specification's naming rule
+
+exit codes: 0 done (check: nothing found), 1 check found something, 2 usage error or bad input.
+)";
+
+std::string md_cell(std::string text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+std::string values_text(const CrosswalkRow& row) {
+  std::string out;
+  for (const auto& [value, meaning] : row.values)
+    out += (out.empty() ? "" : "; ") + ("`" + value + "`") + (meaning.empty() ? "" : " → " + meaning);
+  return out;
+}
+
+std::string list_text(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : "; ") + i;
+  return out;
+}
+
+int list(const std::string& format) {
+  const auto& vocabulary = Vocabulary::builtin();
+  if (format == "json") {
+    json out = json::array();
+    for (const auto& r : vocabulary.revisions())
+      out.push_back({{"vocabulary", r.id}, {"revision", r.revision}, {"ref", r.ref()}, {"title", r.title}, {"status", r.status},
+                     {"source", r.source}, {"scope", r.scope}, {"schema", r.schema}, {"supersedes", r.supersedes},
+                     {"extension", r.extension.empty() ? json() : json(r.extension)}, {"fields", vocabulary.fields_of(r).size()}});
+    std::cout << out.dump(2) << "\n";
+    return pass;
+  }
+  for (const auto& r : vocabulary.revisions()) {
+    std::cout << r.ref() << "  (" << r.scope << ", " << vocabulary.fields_of(r).size() << " fields)\n"
+              << "    " << r.title << "\n"
+              << "    status: " << r.status << "\n"
+              << "    source: " << r.source << "\n"
+              << "    schema: schemas/" << r.schema << "\n";
+    if (!r.supersedes.empty()) std::cout << "    replaces: " << list_text(r.supersedes) << "\n";
+  }
+  return pass;
+}
+
+int table(const std::string& format) {
+  const auto& vocabulary = Vocabulary::builtin();
+  const auto rows = crosswalk_rows(vocabulary);
+  if (format == "json") {
+    json out = {{"precedence", precedence_rule()}, {"fields", json::array()}, {"conflicts", json::array()}};
+    for (const auto& row : rows) {
+      json values = json::array();
+      for (const auto& [value, meaning] : row.values) values.push_back({{"value", value}, {"means", meaning}});
+      out["fields"].push_back({{"revision", row.revision->ref()}, {"key", row.field->key}, {"pointer", row.field->pointer_text},
+                               {"placement", row.placement}, {"type", row.type}, {"values", values}, {"facets", row.facets},
+                               {"overlaps", row.overlaps}, {"conflicts", row.conflicts}});
+    }
+    for (const auto& c : vocabulary.conflicts()) out["conflicts"].push_back({{"keys", c.keys}, {"facet", c.facet}, {"note", c.note}});
+    std::cout << out.dump(2) << "\n";
+    return pass;
+  }
+  if (format == "html") {
+    std::cout << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mcp-hints crosswalk</title>\n"
+                 "<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
+                 "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}code{font-size:90%}</style>"
+                 "</head><body>\n<h1>The crosswalk of tool-safety hints</h1>\n<p><b>Precedence.</b> "
+              << xml_escape(precedence_rule()) << "</p>\n<table>\n<tr><th>revision</th><th>key</th><th>placement</th><th>type</th>"
+                 "<th>values → facet</th><th>overlaps</th><th>conflicts</th></tr>\n";
+    for (const auto& row : rows)
+      std::cout << "<tr><td>" << xml_escape(row.revision->ref()) << "</td><td><code>" << xml_escape(row.field->key) << "</code></td><td>"
+                << xml_escape(row.placement) << "</td><td>" << xml_escape(row.type) << "</td><td>" << xml_escape(values_text(row))
+                << "</td><td>" << xml_escape(list_text(row.overlaps)) << "</td><td>" << xml_escape(list_text(row.conflicts))
+                << "</td></tr>\n";
+    std::cout << "</table>\n<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
+    for (const auto& c : vocabulary.conflicts())
+      std::cout << "<li><code>" << xml_escape(list_text(c.keys)) << "</code> (" << xml_escape(c.facet) << "): " << xml_escape(c.note) << "</li>\n";
+    std::cout << "</ul>\n</body></html>\n";
+    return pass;
+  }
+  std::cout << "# The crosswalk of tool-safety hints\n\n"
+            << "Every field of every vocabulary revision, where it lives, its type, each value and the normalized facet it "
+               "means; overlaps are other keys with the same facet.\n\n**Precedence.** "
+            << precedence_rule() << "\n\n| revision | key | placement | type | values → facet | overlaps | conflicts |\n"
+            << "|---|---|---|---|---|---|---|\n";
+  for (const auto& row : rows)
+    std::cout << "| " << row.revision->ref() << " | `" << md_cell(row.field->key) << "` | " << row.placement << " | "
+              << md_cell(row.type) << " | " << md_cell(values_text(row)) << " | " << md_cell(list_text(row.overlaps)) << " | "
+              << (row.conflicts.empty() ? "" : "yes, below") << " |\n";
+  std::cout << "\n## Conflicts: same key, different meaning\n\n";
+  for (const auto& c : vocabulary.conflicts()) std::cout << "- `" << list_text(c.keys) << "` (" << c.facet << "): " << c.note << "\n";
+  return pass;
+}
+
+int diff(const std::string& a, const std::string& b, const std::string& format) {
+  const auto& vocabulary = Vocabulary::builtin();
+  const auto* from = vocabulary.find(a);
+  const auto* to = vocabulary.find(b);
+  for (const auto& [ref, rev] : {std::pair{a, from}, std::pair{b, to}})
+    if (!rev) {
+      std::cerr << "mcp-hints vocab: no vocabulary revision '" << ref << "' (see 'mcp-hints vocab list'; name the revision when a "
+                << "vocabulary has several)\n";
+      return bad_input;
+    }
+  const auto d = diff_revisions(vocabulary, *from, *to);
+  if (format == "json") {
+    auto changes = [](const std::vector<FieldChange>& list) {
+      json out = json::array();
+      for (const auto& c : list) out.push_back({{"key", c.key}, {"before", c.before}, {"after", c.after}});
+      return out;
+    };
+    std::cout << json{{"from", d.from}, {"to", d.to}, {"added", d.added}, {"removed", d.removed}, {"renamed", changes(d.renamed)},
+                      {"retyped", changes(d.retyped)}, {"values", changes(d.values)}, {"notes", d.notes}}
+                     .dump(2)
+              << "\n";
+    return pass;
+  }
+  std::cout << d.from << " -> " << d.to << (d.empty() ? ": no change\n" : "\n");
+  auto section = [](const char* title, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    std::cout << "  " << title << ":\n";
+    for (const auto& i : items) std::cout << "    " << i << "\n";
+  };
+  section("also", d.notes);
+  section("removed", d.removed);
+  section("added", d.added);
+  if (!d.renamed.empty()) std::cout << "  renamed:\n";
+  for (const auto& c : d.renamed) std::cout << "    " << c.before << " -> " << c.after << "\n";
+  if (!d.retyped.empty()) std::cout << "  re-typed:\n";
+  for (const auto& c : d.retyped) std::cout << "    " << c.key << ": " << c.before << " -> " << c.after << "\n";
+  if (!d.values.empty()) std::cout << "  values changed:\n";
+  for (const auto& c : d.values)
+    std::cout << "    " << c.key << ": " << c.before << (c.before.empty() || c.after.empty() ? "" : "; ") << c.after << "\n";
+  return pass;
+}
+
+int check(const std::string& path, const std::string& format) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "mcp-hints vocab: " << path << ": cannot open\n";
+    return bad_input;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  json draft;
+  try {
+    InputLimits limits;
+    limits.max_bytes = std::size_t{64} << 20;
+    draft = parse_json(text.str(), limits);
+  } catch (const InputError& e) {
+    std::cerr << "mcp-hints vocab: " << path << ": " << e.what() << "\n";
+    return bad_input;
+  }
+  if (!draft.is_object()) {
+    std::cerr << "mcp-hints vocab: " << path << ": a JSON Schema is an object, this is " << draft.type_name() << "\n";
+    return bad_input;
+  }
+  const auto findings = check_draft_schema(Vocabulary::builtin(), draft);
+  if (format == "json") {
+    json out = json::array();
+    for (const auto& f : findings) out.push_back({{"kind", f.kind}, {"pointer", f.pointer}, {"message", f.message}});
+    std::cout << json{{"file", path}, {"findings", out}}.dump(2) << "\n";
+  } else {
+    std::cout << path << ": " << findings.size() << " finding(s)\n";
+    for (const auto& f : findings) std::cout << "  " << f.kind << "  " << f.pointer << "\n      " << f.message << "\n";
+  }
+  return findings.empty() ? pass : static_cast<int>(Exit::findings);
+}
+
+}  // namespace
+
+int vocab_command(const std::vector<std::string>& args) {
+  po::options_description options;
+  options.add_options()("help,h", "")("format", po::value<std::string>(), "")("args", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description positional;
+  positional.add("args", -1);
+  const auto parsed = parse_arguments(args, options, &positional);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
+  const auto words = vm.count("args") ? vm["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (vm.count("help") || (!words.empty() && words[0] == "help")) {
+    std::cout << kHelp;
+    return pass;
+  }
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcp-hints vocab: " << why << " (try 'mcp-hints vocab --help')\n";
+    return static_cast<int>(bad_input);
+  };
+  if (words.empty()) return usage("say what: list, table, diff or check");
+  const std::string what = words[0];
+  const std::string format = vm.count("format") ? vm["format"].as<std::string>() : what == "table" ? "markdown" : "text";
+  auto formats = [&](std::initializer_list<const char*> allowed) {
+    for (const char* f : allowed)
+      if (format == f) return true;
+    return false;
+  };
+  if (what == "list") {
+    if (words.size() != 1) return usage("list takes no argument");
+    if (!formats({"text", "json"})) return usage("unknown --format '" + format + "' for list (text, json)");
+    return list(format);
+  }
+  if (what == "table") {
+    if (words.size() != 1) return usage("table takes no argument");
+    if (!formats({"markdown", "html", "json"})) return usage("unknown --format '" + format + "' for table (markdown, html, json)");
+    return table(format);
+  }
+  if (what == "diff") {
+    if (words.size() != 3) return usage("diff takes two revisions: NAME@REV NAME@REV");
+    if (!formats({"text", "json"})) return usage("unknown --format '" + format + "' for diff (text, json)");
+    return diff(words[1], words[2], format);
+  }
+  if (what == "check") {
+    if (words.size() != 2) return usage("check takes one draft schema file");
+    if (!formats({"text", "json"})) return usage("unknown --format '" + format + "' for check (text, json)");
+    return check(words[1], format);
+  }
+  return usage("unknown 'vocab " + what + "'");
+}
+
+}  // namespace mcp_hints::cli
