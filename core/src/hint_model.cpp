@@ -138,10 +138,14 @@ std::vector<HintChange> hint_changes(const ToolHints& before, const ToolHints& a
 }
 
 std::string describe_source(const HintSource& source) {
-  const auto& f = *source.field;
-  const std::string key = f.vocabulary == "spec" ? "annotations." + f.key
-                          : f.pointer_text.rfind("/_meta/", 0) == 0 ? "_meta[\"" + f.key + "\"]"
-                                                                    : "annotations." + f.key;
+  // Written as the member is reached: annotations.inputMetadata.Destination,
+  // _meta["mcp.dev/effect"], _meta["io.modelcontextprotocol/action-metadata"].requiresReview.
+  const auto& tokens = source.field->tokens;
+  std::string key;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (i == 1 && tokens[0] == "_meta") key += "[\"" + tokens[i] + "\"]";
+    else key += (i ? "." : "") + tokens[i];
+  }
   return key + " (" + source.revision->ref() + ")";
 }
 

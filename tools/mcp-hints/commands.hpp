@@ -14,5 +14,6 @@ int check_server_command(const std::vector<std::string>& args);
 int mock_command(const std::vector<std::string>& args);
 int certify_command(const std::vector<std::string>& args);
 int vocab_command(const std::vector<std::string>& args);
+int report_command(const std::vector<std::string>& args);
 
 }  // namespace mcp_hints::cli

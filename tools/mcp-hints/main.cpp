@@ -29,6 +29,8 @@ const Command kCommands[] = {
      &mcp_hints::cli::certify_command},
     {"vocab", "for spec editors: list the vocabulary revisions, print the crosswalk, diff two revisions, check a draft",
      &mcp_hints::cli::vocab_command},
+    {"report", "the safety table of a catalog (Markdown or HTML): per tool, each hint a client acts on, its key, and findings",
+     &mcp_hints::cli::report_command},
 };
 
 void usage(std::ostream& out) {

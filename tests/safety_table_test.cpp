@@ -1,0 +1,96 @@
+// The safety table: values, their sources, defaults and findings per tool; the report command's
+// outputs against golden files (MCP_HINTS_UPDATE_GOLDEN=1 rewrites them) and its bad input.
+#include "mcp_hints/safety_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints;
+
+SafetyTable table_of(const json& tools) {
+  std::istringstream in(json{{"tools", tools}}.dump());
+  return build_safety_table(in, "t.json", LintOptions{});
+}
+
+std::size_t column(const std::string& title) {
+  const auto& columns = safety_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i].title == title) return i;
+  throw std::out_of_range(title);
+}
+
+TEST(SafetyTable, EachValueWithTheKeysThatSayItAndTheFindings) {
+  const json tools = json::parse(R"([
+    {"name": "drop", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": false, "destructiveHint": false, "riskLevel": "critical"},
+     "_meta": {"mcp.dev/effect": "delete", "mcp.dev/requiresConfirmation": true}},
+    {"name": "bare", "inputSchema": {"type": "object"}},
+    {"name": "export", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true, "openWorldHint": false,
+     "inputMetadata": {"destination": ["internal", "public"]}}}
+  ])");
+  const auto table = table_of(tools);
+  ASSERT_EQ(table.rows.size(), 3u);
+  const auto& drop = table.rows[0];
+  EXPECT_EQ(drop.cells[column("effect")].value, "delete");  // the most cautious wins over destructiveHint false
+  EXPECT_EQ(drop.cells[column("effect")].source, "_meta[\"mcp.dev/effect\"] (policy-hints@seed)");
+  EXPECT_EQ(drop.cells[column("confirmation")].value, "single");
+  EXPECT_EQ(drop.cells[column("risk")].value, "critical");
+  EXPECT_FALSE(drop.findings.empty());  // destructiveHint false beside a delete effect
+  const auto& bare = table.rows[1];
+  EXPECT_EQ(bare.cells[column("effect")].value, "delete");
+  EXPECT_EQ(bare.cells[column("effect")].source, "specification default");
+  EXPECT_EQ(bare.cells[column("confirmation")].value, "");
+  const auto& exported = table.rows[2];
+  EXPECT_EQ(exported.cells[column("destination")].value, "public; open-world false");
+  EXPECT_EQ(exported.cells[column("destination")].source,
+            "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint (spec@2025-11-25)");
+}
+
+// Runs in the source tree, so the file names in the titles are stable.
+void expect_golden(const std::vector<std::string>& args, const std::string& golden) {
+  const auto r = test_support::run_cli(args, "/dev/null", "cd " + test_support::shell_quote(test_support::source_dir().string()) + " &&");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto path = test_support::source_dir() / "tests" / "golden" / golden;
+  if (std::getenv("MCP_HINTS_UPDATE_GOLDEN")) {
+    std::ofstream(path, std::ios::binary) << r.out;
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " (MCP_HINTS_UPDATE_GOLDEN=1 writes it)";
+  EXPECT_EQ(r.out, test_support::read_file(path)) << "mcp-hints differs from " << golden << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
+  expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
+  expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
+  expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"}, "report-bad-catalog.html");
+}
+
+TEST(ReportCommand, BadInputIsAOneLineUsageError) {
+  test_support::TempDir dir;
+  const auto not_json = dir.write("x.json", "{\"tools\": [1,");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"report"}, "give one catalog FILE"},
+      {{"report", "a", "b"}, "give one catalog FILE"},
+      {{"report", not_json.string(), "--format", "pdf"}, "unknown --format 'pdf'"},
+      {{"report", (dir.path() / "none.json").string()}, "cannot open"},
+      {{"report", dir.path().string()}, "is a directory"},
+      {{"report", not_json.string()}, "x.json: "},
+      {{"report", not_json.string(), "--spec-revision", "1999-01-01"}, "unknown specification revision"},
+      {{"report", not_json.string(), "--vocab", "nope@1"}, "--vocab nope@1 names no vocabulary revision"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = test_support::run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
+  }
+}
+
+}  // namespace

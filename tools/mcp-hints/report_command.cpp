@@ -1,0 +1,93 @@
+// mcp-hints report: the safety table of a catalog, in Markdown or HTML.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/safety_table.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+const char* kHelp = R"(usage: mcp-hints report FILE [--format markdown|html] [--output PATH]
+                         [--spec-revision REV] [--vocab NAME@REV ...]
+
+The safety table of a saved tools/list (proposal 1's "documentation generators producing safety
+tables"): one row per tool with its effect, confirmation, idempotency, result sensitivity,
+destination, risk and agency. Each value is what a careful client acts on — the most cautious
+hint of any vocabulary, or the specification's default where none says anything — with the keys
+that say it; the tool's lint findings are inline.
+
+options:
+  --format F             markdown (default) or html
+  --output PATH          write the table to PATH instead of standard output
+  --spec-revision REV    2025-06-18, 2025-11-25 (default) or 2026-07-28
+  --vocab NAME@REV       pin a vocabulary revision, as for lint
+  -h, --help             this text
+
+exit codes: 0 the table was written, 2 usage error or bad input, 3 the output could not be written.
+)";
+
+}  // namespace
+
+int report_command(const std::vector<std::string>& args) {
+  po::options_description options;
+  options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("markdown"), "")(
+      "output", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
+      "vocab", po::value<std::vector<std::string>>()->composing(), "")("file", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const auto parsed = parse_arguments(args, options, &positional);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
+  if (vm.count("help")) {
+    std::cout << kHelp;
+    return pass;
+  }
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcp-hints report: " << why << "\n";
+    return static_cast<int>(bad_input);
+  };
+  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) return usage("give one catalog FILE (or - for stdin)");
+  const std::string file = vm["file"].as<std::vector<std::string>>().front();
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "markdown" && format != "html") return usage("unknown --format '" + format + "' (markdown, html)");
+  LintOptions lint;
+  lint.spec_revision = vm["spec-revision"].as<std::string>();
+  if (vm.count("vocab")) lint.pinned = vm["vocab"].as<std::vector<std::string>>();
+  SafetyTable table;
+  try {
+    std::ifstream in;
+    std::error_code ec;
+    if (file != "-") {
+      if (std::filesystem::is_directory(file, ec)) return usage(file + ": is a directory, not a file");
+      in.open(file, std::ios::binary);
+      if (!in) return usage(file + ": cannot open");
+    }
+    table = build_safety_table(file == "-" ? std::cin : in, file, lint);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  } catch (const InputError& e) {
+    return usage(file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+  }
+  const std::string text = format == "html" ? safety_table_html(table) : safety_table_markdown(table);
+  if (!vm.count("output")) {
+    std::cout << text;
+    return std::cout.flush() ? pass : static_cast<int>(incomplete);
+  }
+  std::ofstream out(vm["output"].as<std::string>(), std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) {
+    std::cerr << "mcp-hints report: cannot write " << vm["output"].as<std::string>() << "\n";
+    return incomplete;
+  }
+  return pass;
+}
+
+}  // namespace mcp_hints::cli
