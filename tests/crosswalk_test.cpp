@@ -100,25 +100,12 @@ TEST(Crosswalk, ADraftIsCheckedForDuplicatesCollisionsAndMetaKeys) {
   EXPECT_TRUE(check_draft_schema(Vocabulary::builtin(), fresh).empty());
 }
 
-// The command's output against its golden file.
-void expect_golden(const std::vector<std::string>& args, const std::string& golden, int exit_code = 0) {
-  const auto r = test_support::run_cli(args);
-  EXPECT_EQ(r.exit_code, exit_code) << r.err;
-  const auto path = test_support::source_dir() / "tests" / "golden" / golden;
-  if (std::getenv("MCP_HINTS_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << r.out;
-    return;
-  }
-  ASSERT_TRUE(std::filesystem::exists(path)) << path << " (MCP_HINTS_UPDATE_GOLDEN=1 writes it)";
-  EXPECT_EQ(r.out, test_support::read_file(path)) << "mcp-hints differs from " << golden << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
-}
-
 TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
-  expect_golden({"vocab", "list"}, "vocab-list.txt");
-  expect_golden({"vocab", "table"}, "vocab-table.md");
-  expect_golden({"vocab", "table", "--format", "html"}, "vocab-table.html");
-  expect_golden({"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"}, "vocab-diff-action-security.txt");
-  expect_golden({"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"}, "vocab-diff-trust-annotations.txt");
+  test_support::expect_golden({"vocab", "list"}, "vocab-list.txt");
+  test_support::expect_golden({"vocab", "table"}, "vocab-table.md");
+  test_support::expect_golden({"vocab", "table", "--format", "html"}, "vocab-table.html");
+  test_support::expect_golden({"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"}, "vocab-diff-action-security.txt");
+  test_support::expect_golden({"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"}, "vocab-diff-trust-annotations.txt");
   const auto draft = test_support::fixture("vocab/draft-tool-safety.schema.json");
   const auto r = test_support::run_cli({"vocab", "check", draft.string(), "--format", "json"});
   EXPECT_EQ(r.exit_code, 1);

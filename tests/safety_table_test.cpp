@@ -53,23 +53,10 @@ TEST(SafetyTable, EachValueWithTheKeysThatSayItAndTheFindings) {
             "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint (spec@2025-11-25)");
 }
 
-// Runs in the source tree, so the file names in the titles are stable.
-void expect_golden(const std::vector<std::string>& args, const std::string& golden) {
-  const auto r = test_support::run_cli(args, "/dev/null", "cd " + test_support::shell_quote(test_support::source_dir().string()) + " &&");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  const auto path = test_support::source_dir() / "tests" / "golden" / golden;
-  if (std::getenv("MCP_HINTS_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << r.out;
-    return;
-  }
-  ASSERT_TRUE(std::filesystem::exists(path)) << path << " (MCP_HINTS_UPDATE_GOLDEN=1 writes it)";
-  EXPECT_EQ(r.out, test_support::read_file(path)) << "mcp-hints differs from " << golden << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
-}
-
 TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
-  expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
-  expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
-  expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"}, "report-bad-catalog.html");
+  test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"}, "report-bad-catalog.html");
 }
 
 TEST(ReportCommand, BadInputIsAOneLineUsageError) {

@@ -3,12 +3,14 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/child_process.hpp"
@@ -101,6 +103,20 @@ inline ListeningChild start_listening(const mcp_hints::ProcessOptions& options) 
   }
   child.url = out.substr(0, out.find('\n'));
   return child;
+}
+
+// Compares what `mcp-hints ARGS` prints (run in the source tree, so file names in its output are
+// stable) with tests/golden/NAME; MCP_HINTS_UPDATE_GOLDEN=1 rewrites the file instead.
+inline void expect_golden(const std::vector<std::string>& args, const std::string& golden, int exit_code = 0) {
+  const auto r = run_cli(args, "/dev/null", "cd " + shell_quote(source_dir().string()) + " &&");
+  EXPECT_EQ(r.exit_code, exit_code) << r.err;
+  const auto path = source_dir() / "tests" / "golden" / golden;
+  if (std::getenv("MCP_HINTS_UPDATE_GOLDEN")) {
+    std::ofstream(path, std::ios::binary) << r.out;
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " (MCP_HINTS_UPDATE_GOLDEN=1 writes it)";
+  EXPECT_EQ(r.out, read_file(path)) << "mcp-hints differs from " << golden << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
 }
 
 inline std::size_t count_lines(const std::string& s) {
