@@ -15,5 +15,6 @@ int mock_command(const std::vector<std::string>& args);
 int certify_command(const std::vector<std::string>& args);
 int vocab_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
+int translate_command(const std::vector<std::string>& args);
 
 }  // namespace mcp_hints::cli

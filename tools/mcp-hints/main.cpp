@@ -31,6 +31,8 @@ const Command kCommands[] = {
      &mcp_hints::cli::vocab_command},
     {"report", "the safety table of a catalog (Markdown or HTML): per tool, each hint a client acts on, its key, and findings",
      &mcp_hints::cli::report_command},
+    {"translate", "rewrite a catalog's hints into another vocabulary revision or placement, reporting what is lost",
+     &mcp_hints::cli::translate_command},
 };
 
 void usage(std::ostream& out) {

@@ -1,0 +1,138 @@
+// mcp-hints translate: rewrite a catalog's hints into another vocabulary revision or placement,
+// with a report of what the target cannot express.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/catalog_reader.hpp"
+#include "mcp_hints/translate.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kHelp = R"(usage: mcp-hints translate FILE --to NAME@REV [OPTIONS]
+
+Rewrites a saved tools/list's hints into another vocabulary revision: every hint the target can
+express is written in the target's keys (the most cautious value where hints disagree) and
+removed from where it was; what the target cannot express stays as it was and is reported.
+The specification's hints are never touched. Examples:
+  --to trust-annotations@sep-1913     the seed's PascalCase action metadata as SEP-1913 camelCase
+  --to action-security@seed           and back
+  --to trust-annotations@sep-1913 --placement meta
+                                      into _meta["io.modelcontextprotocol/action-metadata"], which
+                                      SDK clients keep (they drop unknown annotation keys)
+  --to risk-metadata@sep-2793 --placement both --meta-prefix com.example
+                                      in annotations and mirrored as _meta["com.example/..."]
+
+options:
+  --to NAME@REV          the target revision (see 'mcp-hints vocab list')
+  --placement P          annotations (default), meta or both: where a target that lives in
+                         annotations is written
+  --meta-prefix P        your reverse-DNS prefix for _meta mirrors, when the target has no _meta
+                         home of its own
+  --output PATH          write the catalog ({"tools": [...]}) to PATH instead of standard output
+  --report PATH          write the loss report as JSON to PATH (it is always said on stderr)
+  --spec-revision REV    the specification revision the hints are read under (default 2025-11-25)
+  -h, --help             this text
+
+exit codes: 0 translated without loss, 1 translated with losses (reported), 2 usage error or bad
+input, 3 the output could not be written.
+)";
+
+}  // namespace
+
+int translate_command(const std::vector<std::string>& args) {
+  po::options_description options;
+  options.add_options()("help,h", "")("to", po::value<std::string>(), "")("placement", po::value<std::string>()->default_value("annotations"), "")(
+      "meta-prefix", po::value<std::string>()->default_value(""), "")("output", po::value<std::string>(), "")(
+      "report", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
+      "file", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const auto parsed = parse_arguments(args, options, &positional);
+  if (!parsed) return bad_input;
+  const auto& vm = *parsed;
+  if (vm.count("help")) {
+    std::cout << kHelp;
+    return pass;
+  }
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcp-hints translate: " << why << "\n";
+    return static_cast<int>(bad_input);
+  };
+  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) return usage("give one catalog FILE (or - for stdin)");
+  if (!vm.count("to")) return usage("--to NAME@REV is required (see 'mcp-hints vocab list')");
+  const std::string file = vm["file"].as<std::vector<std::string>>().front();
+  TranslateOptions translate;
+  translate.target = Vocabulary::builtin().find(vm["to"].as<std::string>());
+  if (!translate.target) return usage("--to " + vm["to"].as<std::string>() + " names no vocabulary revision (see 'mcp-hints vocab list')");
+  const std::string placement = vm["placement"].as<std::string>();
+  if (placement == "annotations") translate.placement = TranslateOptions::Placement::annotations;
+  else if (placement == "meta") translate.placement = TranslateOptions::Placement::meta;
+  else if (placement == "both") translate.placement = TranslateOptions::Placement::both;
+  else return usage("unknown --placement '" + placement + "' (annotations, meta, both)");
+  translate.meta_prefix = vm["meta-prefix"].as<std::string>();
+  translate.spec_revision = vm["spec-revision"].as<std::string>();
+  const auto specs = Vocabulary::builtin().spec_revisions();
+  if (std::find(specs.begin(), specs.end(), translate.spec_revision) == specs.end())
+    return usage("unknown --spec-revision '" + translate.spec_revision + "'");
+  try {
+    validate_translate_options(translate);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  }
+
+  json tools = json::array();
+  json losses = json::array();
+  std::size_t written = 0;
+  try {
+    std::ifstream in;
+    std::error_code ec;
+    if (file != "-") {
+      if (std::filesystem::is_directory(file, ec)) return usage(file + ": is a directory, not a file");
+      in.open(file, std::ios::binary);
+      if (!in) return usage(file + ": cannot open");
+    }
+    read_catalog(file == "-" ? std::cin : in, InputLimits{}, [&](CatalogTool&& entry) {
+      auto t = translate_tool(entry.tool, translate);
+      written += t.written;
+      const std::string name = entry.tool.is_object() && entry.tool.contains("name") ? entry.tool["name"].dump() : "(unnamed)";
+      for (const auto& l : t.losses) {
+        losses.push_back({{"tool", entry.tool.value("name", json())}, {"pointer", entry.pointer}, {"key", l.key}, {"message", l.message}});
+        std::cerr << "mcp-hints translate: " << name << " " << l.key << ": " << l.message << "\n";
+      }
+      tools.push_back(std::move(t.tool));
+    });
+  } catch (const InputError& e) {
+    return usage(file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+  }
+  const std::string text = json{{"tools", tools}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  auto write = [](const std::string& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) std::cerr << "mcp-hints translate: cannot write " << path << "\n";
+    return static_cast<bool>(out);
+  };
+  if (vm.count("output")) {
+    if (!write(vm["output"].as<std::string>(), text)) return incomplete;
+  } else {
+    std::cout << text;
+  }
+  if (vm.count("report") &&
+      !write(vm["report"].as<std::string>(), json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written},
+                                                  {"losses", losses}}.dump(2) + "\n"))
+    return incomplete;
+  std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in " << translate.target->ref()
+            << ", " << losses.size() << " loss(es)\n";
+  return losses.empty() ? pass : static_cast<int>(findings);
+}
+
+}  // namespace mcp_hints::cli
