@@ -53,23 +53,17 @@ int report_command(const std::vector<std::string>& args) {
     std::cerr << "mcp-hints report: " << why << "\n";
     return static_cast<int>(bad_input);
   };
-  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) return usage("give one catalog FILE (or - for stdin)");
-  const std::string file = vm["file"].as<std::vector<std::string>>().front();
   const std::string format = vm["format"].as<std::string>();
   if (format != "markdown" && format != "html") return usage("unknown --format '" + format + "' (markdown, html)");
   LintOptions lint;
   lint.spec_revision = vm["spec-revision"].as<std::string>();
   if (vm.count("vocab")) lint.pinned = vm["vocab"].as<std::vector<std::string>>();
+  const auto input = open_single_catalog(vm, "report");
+  if (!input) return bad_input;
+  const std::string& file = input->file;
   SafetyTable table;
   try {
-    std::ifstream in;
-    std::error_code ec;
-    if (file != "-") {
-      if (std::filesystem::is_directory(file, ec)) return usage(file + ": is a directory, not a file");
-      in.open(file, std::ios::binary);
-      if (!in) return usage(file + ": cannot open");
-    }
-    table = build_safety_table(file == "-" ? std::cin : in, file, lint);
+    table = build_safety_table(input->get(), file, lint);
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   } catch (const InputError& e) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -113,6 +114,23 @@ void Progress::show(const std::string& text) {
   last_ = now;
   shown_ = true;
   std::cerr << "\r\033[K" << text.substr(0, 120) << std::flush;
+}
+
+std::istream& CatalogInput::get() const { return stream ? static_cast<std::istream&>(*stream) : std::cin; }
+
+std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, const std::string& command) {
+  auto fail = [&](const std::string& why) -> std::optional<CatalogInput> {
+    std::cerr << "mcp-hints " << command << ": " << why << "\n";
+    return std::nullopt;
+  };
+  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) return fail("give one catalog FILE (or - for stdin)");
+  CatalogInput input{vm["file"].as<std::vector<std::string>>().front(), nullptr};
+  if (input.file == "-") return input;
+  std::error_code ec;
+  if (std::filesystem::is_directory(input.file, ec)) return fail(input.file + ": is a directory, not a file");
+  input.stream = std::make_unique<std::ifstream>(input.file, std::ios::binary);
+  if (!*input.stream) return fail(input.file + ": cannot open");
+  return input;
 }
 
 int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {

@@ -2,6 +2,8 @@
 // What lint and check-server share on the command line: the report options, --list-checks,
 // and writing the report.
 #include <chrono>
+#include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +54,15 @@ class Progress {
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_, last_;
 };
+
+// The single catalog FILE a command takes (positional "file"; '-' is standard input), opened.
+struct CatalogInput {
+  std::string file;
+  std::unique_ptr<std::ifstream> stream;  // null for standard input
+  std::istream& get() const;
+};
+// nullopt after a one-line usage error (none given, several, a folder, unreadable).
+std::optional<CatalogInput> open_single_catalog(const boost::program_options::variables_map& vm, const std::string& command);
 
 // Writes the report where the settings say; returns the exit code of the run.
 int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command);

@@ -67,9 +67,7 @@ int translate_command(const std::vector<std::string>& args) {
     std::cerr << "mcp-hints translate: " << why << "\n";
     return static_cast<int>(bad_input);
   };
-  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) return usage("give one catalog FILE (or - for stdin)");
   if (!vm.count("to")) return usage("--to NAME@REV is required (see 'mcp-hints vocab list')");
-  const std::string file = vm["file"].as<std::vector<std::string>>().front();
   TranslateOptions translate;
   translate.target = Vocabulary::builtin().find(vm["to"].as<std::string>());
   if (!translate.target) return usage("--to " + vm["to"].as<std::string>() + " names no vocabulary revision (see 'mcp-hints vocab list')");
@@ -89,18 +87,14 @@ int translate_command(const std::vector<std::string>& args) {
     return usage(e.what());
   }
 
+  const auto input = open_single_catalog(vm, "translate");
+  if (!input) return bad_input;
+  const std::string& file = input->file;
   json tools = json::array();
   json losses = json::array();
   std::size_t written = 0;
   try {
-    std::ifstream in;
-    std::error_code ec;
-    if (file != "-") {
-      if (std::filesystem::is_directory(file, ec)) return usage(file + ": is a directory, not a file");
-      in.open(file, std::ios::binary);
-      if (!in) return usage(file + ": cannot open");
-    }
-    read_catalog(file == "-" ? std::cin : in, InputLimits{}, [&](CatalogTool&& entry) {
+    read_catalog(input->get(), InputLimits{}, [&](CatalogTool&& entry) {
       auto t = translate_tool(entry.tool, translate);
       written += t.written;
       const std::string name = entry.tool.is_object() && entry.tool.contains("name") ? entry.tool["name"].dump() : "(unnamed)";
