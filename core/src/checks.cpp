@@ -4,6 +4,7 @@
 #include <array>
 #include <set>
 
+#include "mcp_hints/infer.hpp"
 #include "mcp_hints/json_input.hpp"
 
 namespace mcp_hints {
@@ -91,6 +92,28 @@ const VocabularyRevision* superseding(const ToolContext& ctx, const VocabularyRe
     for (const auto& old : r.supersedes)
       if (old == rev.ref()) return &r;
   return nullptr;
+}
+
+// The name's strong evidence (its first word is a verb) against the declared effect: a
+// delete_* tool declared read-only or non-destructive, a send_* or update_* one declared
+// read-only. Weak evidence (a verb later in the name) never fires.
+void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
+  const Inference inference = infer_tool(ctx.tool);
+  if (!inference.strong || inference.verb_class.empty() || inference.verb_class == "read") return;
+  const auto claims = ctx.hints.asserted("effect");
+  if (claims.empty()) return;
+  // What the hints together say: their most cautious effect.
+  const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
+  const bool reads_only = declared && *declared == "read";
+  const bool denies_delete = inference.verb_class == "delete" && declared && *declared != "delete";
+  if (!reads_only && !denies_delete) return;
+  for (const Claim* c : claims) {
+    // readOnlyHint false says "not read-only", nothing about deleting.
+    if (c->value != "read" && (c->value != "write" || c->source.field->key == "readOnlyHint")) continue;
+    sink.report(c->source.pointer(), "the name starts with '" + inference.verb + "' (" + inference.verb_class + " verbs) but " +
+                                         said(*c) + " says the tool " + (c->value == "read" ? "only reads" : "does not delete") +
+                                         ": check the hint, or rename the tool");
+  }
 }
 
 void vocab_mixed_revisions(const ToolContext& ctx, const FindingSink& sink) {
@@ -327,7 +350,7 @@ void agency_destructive_unconfirmed(const ToolContext& ctx, const FindingSink& s
                                           "human-in-the-loop control, yet no confirmation is declared");
 }
 
-constexpr std::array<Check, 22> kChecks = {{
+constexpr std::array<Check, 23> kChecks = {{
     {{"schema.spec-tool", Level::error, "MCP specification (chosen revision): Tool, ToolAnnotations, _meta key names",
       "the tool matches the specification's Tool schema"},
      &schema_check<kSpec>},
@@ -348,6 +371,9 @@ constexpr std::array<Check, 22> kChecks = {{
     {{"schema.action-metadata", Level::error, "interest group extension io.modelcontextprotocol/action-metadata",
       "_meta[\"io.modelcontextprotocol/action-metadata\"] has the extension's members and values"},
      &schema_check<kActionMetadata>},
+    {{"infer.contradicts-name", Level::warning, "SEP-2793 reference implementation: inference from verb classes",
+      "a tool whose name starts with a delete, write or send verb is not declared read-only (nor, for delete, non-destructive)"},
+     &contradicts_name},
     {{"vocab.mixed-revisions", Level::warning, "SEP-1913 (supersedes #711 and the action security seed)",
       "a tool does not mix keys of a revision with those of the revision that replaced it"},
      &vocab_mixed_revisions},

@@ -16,5 +16,6 @@ int certify_command(const std::vector<std::string>& args);
 int vocab_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
 int translate_command(const std::vector<std::string>& args);
+int infer_command(const std::vector<std::string>& args);
 
 }  // namespace mcp_hints::cli

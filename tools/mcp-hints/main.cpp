@@ -33,6 +33,8 @@ const Command kCommands[] = {
      &mcp_hints::cli::report_command},
     {"translate", "rewrite a catalog's hints into another vocabulary revision or placement, reporting what is lost",
      &mcp_hints::cli::translate_command},
+    {"infer", "infer hints for tools that declare none, from their names and input schemas, with the evidence",
+     &mcp_hints::cli::infer_command},
 };
 
 void usage(std::ostream& out) {

@@ -40,19 +40,9 @@ int report_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("markdown"), "")(
       "output", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "")("file", po::value<std::vector<std::string>>(), "");
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const auto parsed = parse_arguments(args, options, &positional);
-  if (!parsed) return bad_input;
-  const auto& vm = *parsed;
-  if (vm.count("help")) {
-    std::cout << kHelp;
-    return pass;
-  }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcp-hints report: " << why << "\n";
-    return static_cast<int>(bad_input);
-  };
+  po::variables_map vm;
+  if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
+  auto usage = [](const std::string& why) { return usage_error("report", why); };
   const std::string format = vm["format"].as<std::string>();
   if (format != "markdown" && format != "html") return usage("unknown --format '" + format + "' (markdown, html)");
   LintOptions lint;

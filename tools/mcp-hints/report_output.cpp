@@ -54,6 +54,25 @@ std::optional<po::variables_map> parse_arguments(const std::vector<std::string>&
   return vm;
 }
 
+std::optional<int> parse_command(const std::vector<std::string>& args, const po::options_description& options, const char* help,
+                                 po::variables_map& vm, const char* positional) {
+  po::positional_options_description files;
+  if (positional) files.add(positional, -1);
+  auto parsed = parse_arguments(args, options, positional ? &files : nullptr);
+  if (!parsed) return static_cast<int>(bad_input);
+  vm = std::move(*parsed);
+  if (vm.count("help")) {
+    std::cout << help;
+    return static_cast<int>(pass);
+  }
+  return std::nullopt;
+}
+
+int usage_error(const std::string& command, const std::string& why) {
+  std::cerr << "mcp-hints " << command << ": " << why << "\n";
+  return bad_input;
+}
+
 std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, const std::string& command) {
   ReportSettings s;
   s.format = vm["format"].as<std::string>();

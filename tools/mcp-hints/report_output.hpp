@@ -34,6 +34,15 @@ std::optional<boost::program_options::variables_map> parse_arguments(
     const std::vector<std::string>& args, const boost::program_options::options_description& options,
     const boost::program_options::positional_options_description* positional = nullptr);
 
+// Parses a command's arguments, FILE arguments (if positional is given) collected under that
+// name; prints the help and returns pass for --help, returns bad_input after a one-line usage
+// error; nullopt when the command should go on.
+std::optional<int> parse_command(const std::vector<std::string>& args, const boost::program_options::options_description& options,
+                                 const char* help, boost::program_options::variables_map& vm, const char* positional = nullptr);
+
+// Prints "mcp-hints COMMAND: WHY" and returns bad_input.
+int usage_error(const std::string& command, const std::string& why);
+
 // Reads the options; nullopt after printing a one-line usage error for a bad value.
 std::optional<ReportSettings> read_report_settings(const boost::program_options::variables_map& vm,
                                                    const std::string& command);

@@ -54,19 +54,9 @@ int translate_command(const std::vector<std::string>& args) {
       "meta-prefix", po::value<std::string>()->default_value(""), "")("output", po::value<std::string>(), "")(
       "report", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
       "file", po::value<std::vector<std::string>>(), "");
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const auto parsed = parse_arguments(args, options, &positional);
-  if (!parsed) return bad_input;
-  const auto& vm = *parsed;
-  if (vm.count("help")) {
-    std::cout << kHelp;
-    return pass;
-  }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcp-hints translate: " << why << "\n";
-    return static_cast<int>(bad_input);
-  };
+  po::variables_map vm;
+  if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
+  auto usage = [](const std::string& why) { return usage_error("translate", why); };
   if (!vm.count("to")) return usage("--to NAME@REV is required (see 'mcp-hints vocab list')");
   TranslateOptions translate;
   translate.target = Vocabulary::builtin().find(vm["to"].as<std::string>());

@@ -1,0 +1,40 @@
+#pragma once
+// Inferring hints for tools that declare none, in the manner of SEP-2793's reference
+// implementation: ordered verb classes on the tool's name, risky flags in its input schema that
+// raise the risk one grade, and scope parameters that give the blast radius. Every value keeps
+// its evidence. Knows nothing of the wire.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints {
+
+struct InferredValue {
+  std::string facet;   // effect, risk, blast-radius, idempotent, confirmation
+  nlohmann::json value;
+  std::vector<std::string> evidence;  // "name verb 'delete' (delete class)", "input 'force' raises the risk"
+};
+
+struct Inference {
+  std::vector<std::string> words;     // the name split into words
+  std::string verb;                   // the word that decided the class, "" when none did
+  std::string verb_class;             // "delete", "write", "external", "read", "" when unknown
+  bool strong = false;                // the class comes from the name's first word
+  std::vector<InferredValue> values;  // empty when nothing could be inferred
+
+  const InferredValue* find(std::string_view facet) const;
+};
+
+// Splits "deletePod", "delete_pod", "delete-pod", "k8s.delete.pod" into lower-case words.
+std::vector<std::string> name_words(const std::string& name);
+Inference infer_tool(const nlohmann::json& tool);
+
+// The inferred values as keys of a vocabulary revision, written into a copy of the tool:
+// risk-metadata@sep-2793 (category, riskLevel, blastRadius, approvalRecommendation),
+// policy-hints@seed (mcp.dev/*), spec (readOnlyHint, destructiveHint, idempotentHint), or any
+// other tool revision through translation. Throws std::invalid_argument for an unknown one.
+nlohmann::json apply_inference(const nlohmann::json& tool, const Inference& inference, const std::string& revision_ref);
+
+}  // namespace mcp_hints

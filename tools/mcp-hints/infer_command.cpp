@@ -1,0 +1,132 @@
+// mcp-hints infer: bootstrap hints for tools that declare none, from their names and input
+// schemas, each value marked inferred with its evidence.
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "mcp_hints/catalog_reader.hpp"
+#include "mcp_hints/hint_model.hpp"
+#include "mcp_hints/infer.hpp"
+#include "report_output.hpp"
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kHelp = R"(usage: mcp-hints infer FILE [--to NAME@REV] [--all] [--format text|json] [--apply PATH]
+
+Infers hints for the tools of a saved tools/list that declare none, as SEP-2793's reference
+implementation does: the verbs of the tool's name in ordered classes (delete/destroy/drop... ->
+delete, high risk; send/post/publish... -> external, medium; create/apply/update... -> write,
+medium; get/list/describe... -> read, low; the most consequential class any word belongs to
+wins), risky flags in its input schema (force, recursive, cascade, all_namespaces, overwrite...)
+raising the risk one grade, and scope parameters (namespace, cluster, node, org...) giving the
+blast radius. Every value is marked inferred and carries its evidence.
+
+options:
+  --to NAME@REV          the vocabulary to write the inferred hints in: risk-metadata@sep-2793
+                         (default), policy-hints@seed, spec, or any tool revision
+  --all                  infer for every tool, also those that declare hints (to compare)
+  --format F             text (default) or json
+  --apply PATH           write the catalog to PATH with the inferred hints added to the tools
+                         that had none (keys already there are never overwritten)
+  -h, --help             this text
+
+'mcp-hints lint' uses the same inference to warn where declared hints contradict a name's strong
+evidence (infer.contradicts-name: a delete_* tool declared read-only).
+
+exit codes: 0 done, 2 usage error or bad input, 3 the output could not be written.
+)";
+
+bool declares_hints(const json& tool) {
+  const auto hints = read_tool_hints(tool, Vocabulary::builtin(), "2025-11-25");
+  for (const auto& c : hints.claims)
+    if (!c.defaulted) return true;
+  return !hints.unread.empty();
+}
+
+}  // namespace
+
+int infer_command(const std::vector<std::string>& args) {
+  po::options_description options;
+  options.add_options()("help,h", "")("to", po::value<std::string>()->default_value("risk-metadata@sep-2793"), "")("all", "")(
+      "format", po::value<std::string>()->default_value("text"), "")("apply", po::value<std::string>(), "")(
+      "file", po::value<std::vector<std::string>>(), "");
+  po::variables_map vm;
+  if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
+  auto usage = [](const std::string& why) { return usage_error("infer", why); };
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "json") return usage("unknown --format '" + format + "' (text, json)");
+  const std::string to = vm["to"].as<std::string>();
+  try {
+    apply_inference(json{{"name", "delete_probe"}}, infer_tool(json{{"name", "delete_probe"}}), to);  // the target is usable
+  } catch (const std::invalid_argument& e) {
+    return usage("--to " + to + ": " + e.what());
+  }
+  const auto input = open_single_catalog(vm, "infer");
+  if (!input) return bad_input;
+  json results = json::array(), catalog = json::array();
+  std::size_t skipped = 0, inferred = 0;
+  try {
+    read_catalog(input->get(), InputLimits{}, [&](CatalogTool&& entry) {
+      const bool declared = declares_hints(entry.tool);
+      if (declared && !vm.count("all")) {
+        ++skipped;
+        catalog.push_back(std::move(entry.tool));
+        return;
+      }
+      const Inference inference = infer_tool(entry.tool);
+      const json applied = apply_inference(entry.tool, inference, to);
+      json values = json::object();
+      for (const auto& v : inference.values) values[v.facet] = {{"value", v.value}, {"inferred", true}, {"evidence", v.evidence}};
+      json keys = json::object();
+      for (const auto& op : json::diff(entry.tool, applied))
+        if (op["op"] == "add" || op["op"] == "replace") keys[op["path"].get<std::string>()] = op["value"];
+      results.push_back({{"name", entry.tool.is_object() ? entry.tool.value("name", json()) : json()},
+                         {"pointer", entry.pointer},
+                         {"declared", declared},
+                         {"verb", inference.verb.empty() ? json() : json(inference.verb)},
+                         {"strong", inference.strong},
+                         {"inferred", values},
+                         {"keys", keys}});
+      inferred += !inference.values.empty();
+      catalog.push_back(declared ? entry.tool : applied);
+    });
+  } catch (const InputError& e) {
+    return usage(input->file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+  }
+  if (vm.count("apply")) {
+    std::ofstream out(vm["apply"].as<std::string>(), std::ios::binary | std::ios::trunc);
+    out << json{{"tools", catalog}}.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    out.flush();
+    if (!out) {
+      std::cerr << "mcp-hints infer: cannot write " << vm["apply"].as<std::string>() << "\n";
+      return incomplete;
+    }
+  }
+  if (format == "json") {
+    std::cout << json{{"file", input->file}, {"to", to}, {"skipped_declared", skipped}, {"tools", results}}.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return pass;
+  }
+  std::cout << input->file << ": " << results.size() << " tool(s) examined, " << inferred << " with inferred hints, " << skipped
+            << " skipped (they declare hints; --all includes them); written as " << to << "\n";
+  for (const auto& r : results) {
+    std::cout << "  " << (r["name"].is_string() ? r["name"].get<std::string>() : std::string("(unnamed)"))
+              << (r["declared"].get<bool>() ? "  (declares hints)" : "") << "\n";
+    if (r["inferred"].empty()) std::cout << "      nothing inferred: no verb of the name is known\n";
+    for (const auto& [facet, v] : r["inferred"].items()) {
+      std::string evidence;
+      for (const auto& e : v["evidence"]) evidence += (evidence.empty() ? "" : "; ") + e.get<std::string>();
+      std::cout << "      " << facet << " " << (v["value"].is_string() ? v["value"].get<std::string>() : v["value"].dump()) << " (inferred: "
+                << evidence << ")\n";
+    }
+    for (const auto& [pointer, value] : r["keys"].items()) std::cout << "      -> " << pointer << " = " << value.dump() << "\n";
+  }
+  return pass;
+}
+
+}  // namespace mcp_hints::cli
