@@ -113,6 +113,29 @@ TEST(CheckServer, AWellBehavedServerPassesEveryCheck) {
   EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
 }
 
+TEST(CheckServer, ResultAnnotationsFollowThePinnedRevisionAndTheExtension) {
+  const std::vector<std::string> call = {"--call", "list_pods={\"namespace\":\"default\"}"};
+  auto messages = [](const Outcome& o) {
+    std::string all;
+    for (const auto& f : o.report["findings"])
+      if (f["check"] == "result.trust-annotations") all += f["message"].get<std::string>() + "\n";
+    return all;
+  };
+  // The extension, malformed in the result and in a content block.
+  auto ext = check_stdio("bad-extension-annotations", call);
+  EXPECT_EQ(ext.exit_code, 1);
+  EXPECT_NE(messages(ext).find("/_meta/io.modelcontextprotocol~1trust-annotations/sensitive does not match trust-annotations@ext-2026-06"),
+            std::string::npos) << messages(ext);
+  EXPECT_NE(messages(ext).find("/content/0/_meta/io.modelcontextprotocol~1trust-annotations/evidenceRef/digest"), std::string::npos)
+      << messages(ext);
+  // sensitiveHint is #711's; SEP-1913 dropped it.
+  EXPECT_EQ(check_stdio("sensitive-result", call).checks().count("result.trust-annotations"), 0u);
+  std::vector<std::string> pinned = call;
+  pinned.insert(pinned.end(), {"--vocab", "trust-annotations@sep-1913"});
+  auto sep1913 = check_stdio("sensitive-result", pinned);
+  EXPECT_NE(messages(sep1913).find("does not match trust-annotations@sep-1913"), std::string::npos) << sep1913.report.dump(1);
+}
+
 TEST(CheckServer, LintFindingsOfTheLiveCatalogUseTheLintIds) {
   auto r = run_cli({"check-server", "--format", "json", "--observe", "0", "--", kServer, "--catalog",
                     catalog("bad-catalog.json")});

@@ -1,5 +1,7 @@
 #include "mcp_hints/check_server.hpp"
 
+#include "mcp_hints/trust_annotations.hpp"
+
 #include <map>
 
 #include "mcp_hints/hint_model.hpp"
@@ -295,9 +297,21 @@ class Run {
         return false;
       }
       const std::string base = "/calls/" + std::to_string(i);
-      for (const auto& v : SchemaRegistry::builtin().validate("trust-annotations.issue-711.schema.json", result))
-        emit("result.trust-annotations", base + v.pointer,
-             "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + ": " + v.message, call->tool);
+      // The result's trust annotations under the revision pinned with --vocab (#711 otherwise),
+      // and the interest group's extension wherever the result or a content block carries it.
+      const VocabularyRevision* annotations_revision = vocabulary.find("trust-annotations@issue-711");
+      for (const auto& pin : options_.lint.pinned)
+        if (const auto* r = vocabulary.find(pin); r && r->id == "trust-annotations") annotations_revision = r;
+      std::vector<const VocabularyRevision*> revisions = {annotations_revision};
+      const ResultTrust trust = read_result_trust(result);
+      if (result.dump().find(std::string(kTrustAnnotationsExtension)) != std::string::npos || trust.sensitive || trust.untrusted)
+        revisions.push_back(vocabulary.find("trust-annotations@ext-2026-06"));
+      for (const auto* revision : revisions)
+        for (const auto& v : SchemaRegistry::builtin().validate(revision->schema, result))
+          emit("result.trust-annotations", base + v.pointer,
+               "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + " does not match " + revision->ref() +
+                   ": " + v.message,
+               call->tool);
       const json* annotations = find_member(result, {"_meta", "annotations"});
       if (!annotations || !annotations->is_object()) continue;
       const auto hints = read_tool_hints(*tool, vocabulary, options_.lint.spec_revision);

@@ -442,8 +442,9 @@ constexpr std::array<CheckInfo, 12> kServerChecks = {{
      "after notifications/tools/list_changed no tool's hints become less cautious (a possible rug pull)", Scope::server},
     {"list-changed.changed", Level::info, "MCP specification: Tools, List Changed Notification",
      "reports hints that changed after notifications/tools/list_changed", Scope::server},
-    {"result.trust-annotations", Level::error, "issue #711: Optional Trust Annotation Metadata",
-     "a tools/call result's _meta.annotations has the proposal's types and values", Scope::server},
+    {"result.trust-annotations", Level::error, "issue #711 / SEP-1913: trust annotations; interest group extension io.modelcontextprotocol/trust-annotations",
+     "a tools/call result's trust annotations have the types and values of their revision (#711, or the one --vocab pins) "
+     "and of the extension", Scope::server},
     {"result.sensitivity-understated", Level::error, "issue #711: sensitiveHint; proposal 1: resultSensitivity",
      "a result is not more sensitive than its tool declared (resultSensitivity)", Scope::server},
 }};

@@ -53,6 +53,7 @@ const char* kModes[] = {
     "tighten",               // after its first listing, sends tools/list_changed and asks confirmation for every tool
     "sensitive-result",      // tools/call results carry sensitiveHint high
     "bad-result-annotations",// tools/call results carry sensitiveHint "extreme"
+    "bad-extension-annotations",  // tools/call results carry a malformed io.modelcontextprotocol/trust-annotations
     "http-500",              // (http) answers every request with HTTP 500
     "http-bad-sse",          // (http) answers with an SSE stream that is not JSON
     "http-stall",            // (http) sends the headers of its answer to tools/list, then nothing
@@ -169,6 +170,11 @@ class Server {
       json result = {{"content", json::array({{{"type", "text"}, {"text", "called " + name}}})}, {"isError", false}};
       if (mode("sensitive-result")) result["_meta"] = {{"annotations", {{"sensitiveHint", "high"}, {"attribution", {"db://customers"}}}}};
       if (mode("bad-result-annotations")) result["_meta"] = {{"annotations", {{"sensitiveHint", "extreme"}}}};
+      if (mode("bad-extension-annotations")) {
+        const std::string ext = "io.modelcontextprotocol/trust-annotations";
+        result["_meta"] = {{ext, {{"sensitive", "yes"}}}};
+        result["content"][0]["_meta"] = {{ext, {{"evidenceRef", {{"type", "x"}, {"digest", "md5:1"}, {"canonicalization", "jcs/rfc8785"}}}}}};
+      }
       send(rpc::result(id, result));
     } else {
       send(rpc::error(id, rpc::method_not_found, "unknown method " + method));
