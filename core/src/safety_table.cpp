@@ -123,8 +123,12 @@ std::string safety_table_markdown(const SafetyTable& table) {
   out += "---|\n";
   for (const auto& row : table.rows) {
     out += "| `" + md(row.name) + "` |";
-    for (const auto& cell : row.cells)
-      out += " " + (cell.value.empty() ? std::string("—") : md(cell.value) + "<br><sub>" + md(cell.source) + "</sub>") + " |";
+    for (const auto& cell : row.cells) {
+      out += ' ';
+      if (cell.value.empty()) out += "—";
+      else out += md(cell.value) + "<br><sub>" + md(cell.source) + "</sub>";
+      out += " |";
+    }
     out += " " + md(findings_text(row)) + " |\n";
   }
   return out;
