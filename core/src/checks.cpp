@@ -98,10 +98,10 @@ const VocabularyRevision* superseding(const ToolContext& ctx, const VocabularyRe
 // delete_* tool declared read-only or non-destructive, a send_* or update_* one declared
 // read-only. Weak evidence (a verb later in the name) never fires.
 void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
-  const Inference inference = infer_tool(ctx.tool);
-  if (!inference.strong || inference.verb_class.empty() || inference.verb_class == "read") return;
   const auto claims = ctx.hints.asserted("effect");
-  if (claims.empty()) return;
+  if (claims.empty() || !ctx.tool.is_object() || !ctx.tool.contains("name") || !ctx.tool["name"].is_string()) return;
+  const Inference inference = classify_name(ctx.tool["name"].get<std::string>());
+  if (!inference.strong || inference.verb_class == "read") return;
   // What the hints together say: their most cautious effect.
   const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
   const bool reads_only = declared && *declared == "read";

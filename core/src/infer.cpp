@@ -115,26 +115,30 @@ std::vector<std::string> name_words(const std::string& name) {
   return words;
 }
 
-Inference infer_tool(const json& tool) {
+Inference classify_name(const std::string& name) {
   Inference out;
-  if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return out;
-  out.words = name_words(tool["name"].get<std::string>());
+  out.words = name_words(name);
   // The most consequential class any word of the name belongs to: a name with two verbs
   // ("sync_and_delete") gets the more cautious reading. The evidence is strong when that verb
   // is the name's first word.
-  const VerbClass* found = nullptr;
   for (const auto& vc : verb_classes()) {
     for (std::size_t i = 0; i < out.words.size(); ++i)
       if (const auto& w = out.words[i]; vc.verbs.count(w) && (i == 0 || !noun_like().count(w))) {
-        found = &vc;
         out.verb = w;
-        break;
+        out.verb_class = vc.name;
+        out.strong = i == 0;
+        return out;
       }
-    if (found) break;
   }
-  out.strong = found && out.verb == out.words.front();
+  return out;
+}
+
+Inference infer_tool(const json& tool) {
+  if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return {};
+  Inference out = classify_name(tool["name"].get<std::string>());
+  const auto found_it = std::find_if(verb_classes().begin(), verb_classes().end(), [&](const VerbClass& vc) { return vc.name == out.verb_class; });
+  const VerbClass* found = found_it == verb_classes().end() ? nullptr : &*found_it;
   if (!found) return out;
-  out.verb_class = found->name;
   const std::string because = std::string(out.strong ? "the name starts with" : "the name contains") + " '" + out.verb + "' (" +
                               found->name + " verbs)";
   out.values.push_back({"effect", found->name, {because}});

@@ -1,5 +1,7 @@
 #include "mcp_hints/vocabulary.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -46,7 +48,9 @@ std::string map_key(const json& value) { return value.is_string() ? value.get<st
 std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) const {
   const std::string key = map_key(element);
   // The string "true" is not the boolean true: a string never matches the key of a literal.
-  const bool literal_text = element.is_string() && !json::parse(key, nullptr, false).is_discarded();
+  const bool literal_text =
+      element.is_string() && (key == "true" || key == "false" || key == "null" ||
+                              (!key.empty() && (std::isdigit(static_cast<unsigned char>(key[0])) || key[0] == '-')));
   if (auto it = map.find(key); it != map.end() && !literal_text) return it->second;
   // A one-member object such as SEP-1913's {"regulated": {"scopes": [...]}} matches "{regulated}".
   if (element.is_object() && element.size() == 1)

@@ -31,6 +31,9 @@ struct Inference {
 std::vector<std::string> name_words(const std::string& name);
 Inference infer_tool(const nlohmann::json& tool);
 
+// Only what the name says: words, verb, class and strength (infer_tool without the schema).
+Inference classify_name(const std::string& name);
+
 // The inferred values as keys of a vocabulary revision, written into a copy of the tool:
 // risk-metadata@sep-2793 (category, riskLevel, blastRadius, approvalRecommendation),
 // policy-hints@seed (mcp.dev/*), spec (readOnlyHint, destructiveHint, idempotentHint), or any
