@@ -18,6 +18,9 @@ TEST(SchemaRegistry, KnowsEveryPublishedSchemaByFileNameAndId) {
                            "lint-report.schema.json"})
     EXPECT_TRUE(registry().contains(name)) << name;
   EXPECT_TRUE(registry().contains("urn:mcp-hints:schema:risk-metadata:sep-2793"));
+  // Every published schema compiles (the registry compiles each on first use), its references
+  // to others included.
+  for (const auto& name : registry().names()) EXPECT_NO_THROW(registry().validate(name, kTool)) << name;
   EXPECT_FALSE(registry().contains("nonesuch.schema.json"));
   EXPECT_THROW(registry().validate("nonesuch.schema.json", kTool), std::runtime_error);
 }
@@ -88,4 +91,10 @@ TEST(SchemaRegistry, RefusesSchemasItCannotRunSafely) {
 TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
   json schema = {{"$ref", "https://example.com/remote.json"}};
   EXPECT_ANY_THROW(registry().validate_inline(schema, json(1)));
+  // A reference to another registered schema by its $id is followed; anything else is not.
+  const json via_id = {{"properties", {{"x", {{"$ref", "urn:mcp-hints:schema:trust-annotations:sep-1913#/definitions/Destination"}}}}}};
+  EXPECT_TRUE(registry().validate_inline(via_id, {{"x", "public"}}).empty());
+  EXPECT_FALSE(registry().validate_inline(via_id, {{"x", "Public"}}).empty());
+  const json elsewhere = {{"properties", {{"x", {{"$ref", "urn:nowhere#/definitions/X"}}}}}};
+  EXPECT_ANY_THROW(registry().validate_inline(elsewhere, {{"x", 1}}));
 }
