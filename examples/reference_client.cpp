@@ -37,7 +37,7 @@ MCP_CONFORMANCE_CONTEXT (servers, task, scripted user, events file), and MCP_HIN
 or a URL as its last argument when the context names no servers.
 
 flags (each breaks one behaviour, for negative controls):
-  --never-prompt          never involves the user: no prompt, no block, no escalation
+  --never-prompt          never involves the user: no prompt, no block, no escalation, no progress
   --ignore-denial         asks, but calls even when the user denies
   --drop-propagation      does not carry #711 trust annotations on later requests
   --retry-anything        resends any call after a transient failure, up to 10 times, without
@@ -170,10 +170,12 @@ class Client {
   }
 
   // #711: what the session has seen rides on every later request, to every server.
-  void sync_annotations(Connection& c) {
+  void sync_annotations(Connection& c, const json& progress_token = json()) {
+    json meta = json::object();
     const json annotations = policy_->request_annotations();
-    if (flags_.drop_propagation || annotations.empty()) c.session->set_request_meta(json::object());
-    else c.session->set_request_meta({{"annotations", annotations}});
+    if (!flags_.drop_propagation && !annotations.empty()) meta["annotations"] = annotations;
+    if (!progress_token.is_null()) meta["progressToken"] = progress_token;
+    c.session->set_request_meta(meta);
   }
 
   // Asks the user as often as the decision says; true when every answer approves.
@@ -221,9 +223,14 @@ class Client {
     const ToolHints hints = read_tool_hints(tool_json, Vocabulary::builtin(), c.protocol_version);
     if (!gate(server, tool, hints)) return;
     for (int attempt = 1;; ++attempt) {
-      sync_annotations(c);
+      // Ask for progress, and show what comes (a client that never involves the user does not).
+      const json token = "call-" + std::to_string(++calls_);
+      sync_annotations(c, flags_.never_prompt ? json() : token);
+      const std::size_t before = c.session->notification_count("notifications/progress");
       try {
         const json result = c.session->call_tool(tool, arguments);
+        if (const auto n = c.session->notification_count("notifications/progress") - before; n > 0)
+          events_.emit({{"type", "progress_shown"}, {"server", server}, {"tool", tool}, {"progress", n}});
         policy_->after_result(hints, result);
         for (const auto& why : policy_->take_escalations())
           if (!flags_.never_prompt) events_.emit({{"type", "escalated"}, {"server", server}, {"tool", tool}, {"what", "malicious activity"}, {"why", why}});
@@ -255,6 +262,7 @@ class Client {
   PolicyConfig config_;
   std::unique_ptr<SessionPolicy> policy_;
   std::map<std::string, std::unique_ptr<Connection>> connections_;
+  long long calls_ = 0;
 };
 
 }  // namespace

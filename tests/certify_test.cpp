@@ -60,7 +60,7 @@ TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
     areas.insert(s.id.substr(0, s.id.find('.')));
     for (const auto& c : read_checks(s)) kinds.insert(c.kind);
   }
-  EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull", "survival", "robustness"}));
+  EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull", "survival", "robustness", "progress"}));
   EXPECT_EQ(kinds.size(), outcomes_by_kind().size());
 }
 

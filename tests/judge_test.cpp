@@ -251,6 +251,20 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
   }
 }
 
+TEST(Judge, ProgressOutcomes) {
+  const auto progress = check("progress", "build");
+  auto call_with_token = [](Record& r) -> Record& {
+    return r.in({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/call"},
+                 {"params", {{"name", "build"}, {"_meta", {{"progressToken", "t1"}}}}}});
+  };
+  auto progress_note = json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", {{"progressToken", "t1"}, {"progress", 1}}}};
+  { Record r; EXPECT_EQ(outcome(progress, r), "not-reached"); }
+  { Record r; r.call("build").result(); EXPECT_EQ(outcome(progress, r), "not-requested"); }
+  { Record r; call_with_token(r).out(progress_note).event("progress_shown", {{"tool", "build"}}); EXPECT_EQ(outcome(progress, r), "shown"); }
+  { Record r; call_with_token(r).out(progress_note); EXPECT_EQ(outcome(progress, r), "not-shown"); }
+  { Record r; r.event("progress_shown", {{"tool", "build"}}); call_with_token(r).out(progress_note); EXPECT_EQ(outcome(progress, r), "not-shown"); }
+}
+
 TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
   auto gate = check("gate", "rm", {{"confirmed-called", Verdict::pass}, {"blocked", Verdict::warning}});
   Record unprompted;

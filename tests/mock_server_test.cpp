@@ -84,6 +84,24 @@ TEST(MockServer, AnswersEachCallWithItsStepInOrder) {
   EXPECT_TRUE(close[0].message.is_null());
 }
 
+TEST(MockServer, SendsProgressOnlyToACallerThatAskedForIt) {
+  auto server = server_of("progress.long-running");
+  json with_token = call("research_topic", 1);
+  with_token["params"]["_meta"] = {{"progressToken", "p-1"}};
+  const auto out = server.handle(with_token);
+  ASSERT_EQ(out.size(), 4u);  // three progress notifications, then the answer
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(out[i].message["method"], "notifications/progress");
+    EXPECT_EQ(out[i].message["params"]["progressToken"], "p-1");
+    EXPECT_EQ(out[i].message["params"]["progress"], i + 1);
+    EXPECT_EQ(out[i].answers, 1);  // cancelled with the call
+    EXPECT_LT(out[i].delay, out[3].delay);
+  }
+  EXPECT_EQ(out[3].message["result"]["content"][0]["text"], "findings");
+  auto plain = server_of("progress.long-running").handle(call("research_topic", 2));
+  ASSERT_EQ(plain.size(), 1u);  // no token, no progress
+}
+
 TEST(MockServer, NegotiatesTheLegacyEraAndAnswersBadInputWithTheStandardErrors) {
   auto server = server_of("mock.basic");
   for (const char* v : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {

@@ -59,6 +59,11 @@ const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind() {
        {{"escalated", "after the result reporting malicious activity the client told the user (an escalated event)"},
         {"not-escalated", "the result reporting malicious activity was not escalated"},
         {"not-reached", "no result reporting malicious activity was sent", true}}},
+      {"progress",
+       {{"shown", "the client asked for progress and showed it to the user (a progress_shown event)"},
+        {"not-shown", "the server sent progress the client asked for, but the client showed none"},
+        {"not-requested", "the client called without a progressToken, so no progress could be sent"},
+        {"not-reached", "the tool was never called", true}}},
       {"retry",
        {{"not-retried", "after the transient failure the client did not call again on its own"},
         {"retried-within-bound", "the client retried, within the bound on attempts"},
@@ -490,6 +495,27 @@ Observation judge_retry(const CheckSpec& check, const RunRecord& record) {
   return {"retried-within-bound", detail};
 }
 
+Observation judge_progress(const CheckSpec& check, const RunRecord& record) {
+  std::size_t calls = 0, requested = 0, sent = 0;
+  double first = kNever;
+  for (const auto& line : record.wire) {
+    if (is_call_of(record, line, check.server, check.tool)) {
+      ++calls;
+      if (const json* token = member(line.message, {"params", "_meta", "progressToken"}); token && !token->is_null()) ++requested;
+    } else if (line.server == check.server && is_out_notification(line, "notifications/progress")) {
+      ++sent;
+      first = std::min(first, line.time);
+    }
+  }
+  const std::string counts = std::to_string(calls) + " call(s) of " + check.tool + ", " + std::to_string(requested) +
+                             " with a progressToken, " + std::to_string(sent) + " progress notification(s) sent";
+  if (calls == 0) return {"not-reached", counts};
+  if (requested == 0 || sent == 0) return {"not-requested", counts};
+  for (const auto& e : record.events)
+    if (e.type == "progress_shown" && e.time >= first && event_is_for(e, check.server, check.tool)) return {"shown", counts};
+  return {"not-shown", counts + "; no progress_shown event"};
+}
+
 Verdict scale(Verdict verdict, const std::string& level) {
   if (level == "SHOULD" && verdict == Verdict::fail) return Verdict::warning;
   if (level == "MAY" && (verdict == Verdict::fail || verdict == Verdict::warning)) return Verdict::info;
@@ -518,6 +544,7 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
   else if (check.kind == "clean-start") seen = judge_clean_start(check, record);
   else if (check.kind == "relist") seen = judge_relist(check, record);
   else if (check.kind == "escalation") seen = judge_escalation(check, record);
+  else if (check.kind == "progress") seen = judge_progress(check, record);
   else seen = judge_retry(check, record);
   result.outcome = seen.outcome;
   result.detail = seen.detail;

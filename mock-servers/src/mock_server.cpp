@@ -95,6 +95,13 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
     return {Outgoing{rpc::result(id, spec_.default_result), {}, false, id}};
   const Step& step = script->second[n];
   std::vector<Outgoing> out;
+  // Progress for a caller that asked for it (a progressToken), before the answer.
+  if (const json* token = params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")
+                              ? &params["_meta"]["progressToken"] : nullptr;
+      token && step.progress > 0)
+    for (int i = 1; i <= step.progress; ++i)
+      out.push_back({rpc::notification("notifications/progress", json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
+                     step.delay * i / (step.progress + 1), false, id});
   // list_changed goes out before the answer, so a client has it before it makes its next call.
   if (step.list_changed) {
     tools_ = *step.list_changed;

@@ -28,6 +28,7 @@ Step read_step(const json& s) {
     step.kind = Step::Kind::close;
   }
   if (s.contains("listChanged")) step.list_changed = s["listChanged"]["tools"].get<std::vector<json>>();
+  step.progress = s.value("progress", 0);
   return step;
 }
 

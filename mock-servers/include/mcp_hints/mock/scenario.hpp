@@ -25,6 +25,7 @@ struct Step {
   std::chrono::milliseconds delay{0};
   nlohmann::json payload;                                  // the result, or the error object
   std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
+  int progress = 0;                                        // notifications/progress before the answer
 };
 
 struct ServerSpec {
