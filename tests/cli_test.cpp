@@ -191,7 +191,8 @@ TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
                              "--max-bytes", "--max-depth", "--max-string", "--list-checks", "--url", "--timeout",
                              "--request-timeout", "--observe", "--env", "--call", "--allow-side-effects",
                              "--scenario", "--server", "--transport", "--port", "--record", "--max-message",
-                             "--client", "--all", "--expected-failures", "--list", "--vocab", "MCP_HINTS_CLIENT", "MCP_HINTS_TRANSPORT",
+                             "--client", "--all", "--expected-failures", "--list", "--vocab", "--infer", "--apply", "--placement",
+                             "--meta-prefix", "--to", "MCP_HINTS_CLIENT", "MCP_HINTS_TRANSPORT",
                              "MCP_HINTS_EXPECTED_FAILURES", "MCP_HINTS_CLIENT_OUTPUT"})
     EXPECT_NE(readme.find(option), std::string::npos) << option;
 }

@@ -53,10 +53,30 @@ TEST(SafetyTable, EachValueWithTheKeysThatSayItAndTheFindings) {
             "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint (spec@2025-11-25)");
 }
 
+TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {
+  const json tools = json::parse(R"([
+    {"name": "delete_pod", "inputSchema": {"type": "object", "properties": {"namespace": {"type": "string"}}}},
+    {"name": "delete_node", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": false, "destructiveHint": true, "riskLevel": "medium"}}
+  ])");
+  std::istringstream in(json{{"tools", tools}}.dump());
+  const auto table = build_safety_table(in, "t.json", LintOptions{}, true);
+  const auto& bare = table.rows[0];
+  EXPECT_EQ(bare.cells[column("effect")].value, "delete");
+  EXPECT_EQ(bare.cells[column("effect")].source, "inferred: the name starts with 'delete' (delete verbs)");
+  EXPECT_EQ(bare.cells[column("risk")].value, "high; blast-radius namespace");
+  EXPECT_EQ(bare.cells[column("confirmation")].value, "single");
+  const auto& declared = table.rows[1];
+  EXPECT_EQ(declared.cells[column("risk")].value, "medium");  // declared: never replaced by a guess
+  EXPECT_EQ(declared.cells[column("effect")].source, "annotations.destructiveHint (spec@2025-11-25)");
+  EXPECT_EQ(declared.cells[column("confirmation")].value, "single");  // nothing declared: inferred
+  EXPECT_NE(declared.cells[column("confirmation")].source.find("inferred"), std::string::npos);
+}
+
 TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
   test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
   test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
   test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"}, "report-bad-catalog.html");
+  test_support::expect_golden({"report", "tests/fixtures/infer/catalog.json", "--infer"}, "report-inferred.md");
 }
 
 TEST(ReportCommand, BadInputIsAOneLineUsageError) {

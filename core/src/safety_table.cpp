@@ -4,6 +4,7 @@
 
 #include "mcp_hints/catalog_reader.hpp"
 #include "mcp_hints/hint_model.hpp"
+#include "mcp_hints/infer.hpp"
 #include "mcp_hints/report.hpp"
 #include "mcp_hints/vocabulary.hpp"
 
@@ -58,19 +59,25 @@ std::string cell_text(const SafetyCell& cell, const std::string& facet, bool fir
 
 }  // namespace
 
-SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options) {
+SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options, bool infer) {
   const auto& vocabulary = Vocabulary::builtin();
   const Linter linter(options);
-  SafetyTable table{file, options.spec_revision, {}};
+  SafetyTable table{file, options.spec_revision, {}, infer};
   read_catalog(in, options.limits, [&](CatalogTool&& entry) {
     SafetyRow row;
     row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string() ? entry.tool["name"].get<std::string>() : "";
     linter.lint_tool(entry.tool, file, entry.pointer, entry.line, row.findings);
     const ToolHints hints = read_tool_hints(entry.tool, vocabulary, options.spec_revision);
+    const Inference inference = infer ? infer_tool(entry.tool) : Inference{};
     for (const auto& column : safety_columns()) {
       SafetyCell merged;
       for (std::size_t i = 0; i < column.facets.size(); ++i) {
-        const SafetyCell c = cell_for(hints, column.facets[i], vocabulary);
+        SafetyCell c = cell_for(hints, column.facets[i], vocabulary);
+        // Where no hint says anything, what the name and schema suggest, marked as such.
+        if (const auto* guess = inference.find(column.facets[i]); guess && hints.asserted(column.facets[i]).empty()) {
+          c.value = text_of(guess->value);
+          c.source = "inferred: " + guess->evidence.front();
+        }
         if (c.value.empty()) continue;
         const std::string shown = cell_text(c, column.facets[i], i == 0);
         merged.value += (merged.value.empty() ? "" : "; ") + shown;
@@ -116,7 +123,9 @@ std::string safety_table_markdown(const SafetyTable& table) {
   std::string out = "# Safety table: " + table.file + "\n\n" + std::to_string(table.rows.size()) +
                     " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's "
                     "default where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
-                    "(specification " + table.spec_revision + ").\n\n| tool |";
+                    "(specification " + table.spec_revision + ")." +
+                    (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
+                    "\n\n| tool |";
   for (const auto& c : safety_columns()) out += " " + c.title + " |";
   out += " findings |\n|---|";
   for (std::size_t i = 0; i < safety_columns().size(); ++i) out += "---|";
@@ -143,7 +152,9 @@ std::string safety_table_html(const SafetyTable& table) {
       xml_escape(table.file) + "</h1>\n<p>" + std::to_string(table.rows.size()) +
       " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's default where "
       "no hint says anything), with the keys that say it; findings are mcp-hints lint's (specification " +
-      xml_escape(table.spec_revision) + ").</p>\n<table>\n<tr><th>tool</th>";
+      xml_escape(table.spec_revision) + ")." +
+      (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
+      "</p>\n<table>\n<tr><th>tool</th>";
   for (const auto& c : safety_columns()) out += "<th>" + xml_escape(c.title) + "</th>";
   out += "<th>findings</th></tr>\n";
   for (const auto& row : table.rows) {

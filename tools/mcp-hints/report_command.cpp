@@ -14,7 +14,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-const char* kHelp = R"(usage: mcp-hints report FILE [--format markdown|html] [--output PATH]
+const char* kHelp = R"(usage: mcp-hints report FILE [--format markdown|html] [--output PATH] [--infer]
                          [--spec-revision REV] [--vocab NAME@REV ...]
 
 The safety table of a saved tools/list (proposal 1's "documentation generators producing safety
@@ -26,6 +26,8 @@ that say it; the tool's lint findings are inline.
 options:
   --format F             markdown (default) or html
   --output PATH          write the table to PATH instead of standard output
+  --infer                where no hint says anything, show what the tool's name and input schema
+                         suggest (as 'mcp-hints infer' does), marked inferred with the evidence
   --spec-revision REV    2025-06-18, 2025-11-25 (default) or 2026-07-28
   --vocab NAME@REV       pin a vocabulary revision, as for lint
   -h, --help             this text
@@ -39,7 +41,7 @@ int report_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("markdown"), "")(
       "output", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
-      "vocab", po::value<std::vector<std::string>>()->composing(), "")("file", po::value<std::vector<std::string>>(), "");
+      "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")("file", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
   auto usage = [](const std::string& why) { return usage_error("report", why); };
@@ -53,7 +55,7 @@ int report_command(const std::vector<std::string>& args) {
   const std::string& file = input->file;
   SafetyTable table;
   try {
-    table = build_safety_table(input->get(), file, lint);
+    table = build_safety_table(input->get(), file, lint, vm.count("infer") > 0);
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   } catch (const InputError& e) {
