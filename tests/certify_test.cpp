@@ -20,15 +20,6 @@ namespace fs = std::filesystem;
 
 const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
 
-std::vector<mock::Scenario> certification_scenarios() {
-  std::vector<mock::Scenario> out;
-  for (const auto& id : mock::builtin_scenario_ids()) {
-    auto s = mock::load_scenario(id);
-    if (s.document.contains("expect")) out.push_back(std::move(s));
-  }
-  return out;
-}
-
 std::vector<ScenarioRun> certify(const std::string& client, const std::string& transport, const fs::path& dir,
                                  std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
   HarnessOptions options;
@@ -264,16 +255,14 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
       {{"certify", "--client", "x", "--scenario", "mock.basic"}, "it is a mock scenario, not a certification scenario"},
       {{"certify", "--client", "x", "--scenario", bad_scenario.string()}, "/expect/0/tool: server 'main' never lists a tool 'mv'"},
       {{"certify", "--client", "x", "--expected-failures", no_reason.string()}, "has no reason"},
+      {{"certify", "--client", "x", "--expected-failures", dir.path().string()}, "not a file"},
       {{"certify", "--client", "x", "--all", "--scenario", "confirm.spec-destructive"}, "--all and --scenario exclude each other"},
       {{"certify", "--bogus"}, "unrecognised option"},
   };
   for (const auto& [args, message] : cases) {
     auto with_output = args;
     with_output.insert(with_output.end(), {"--output", out});
-    const auto r = test_support::run_cli(with_output);
-    EXPECT_EQ(r.exit_code, 2) << message << "\n" << r.err;
-    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-    EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
+    test_support::expect_usage_error(with_output, message);
   }
   const auto list = test_support::run_cli({"certify", "--list"});
   EXPECT_EQ(list.exit_code, 0);

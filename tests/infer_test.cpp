@@ -91,10 +91,7 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
            {{"infer", catalog, "--format", "xml"}, "unknown --format 'xml'"},
            {{"infer", dir.write("bad.json", "[").string()}, "bad.json: "},
        }) {
-    r = test_support::run_cli(args);
-    EXPECT_EQ(r.exit_code, 2) << message;
-    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-    EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
+    test_support::expect_usage_error(args, message);
   }
 }
 

@@ -93,10 +93,7 @@ TEST(ReportCommand, BadInputIsAOneLineUsageError) {
       {{"report", not_json.string(), "--vocab", "nope@1"}, "--vocab nope@1 names no vocabulary revision"},
   };
   for (const auto& [args, message] : cases) {
-    const auto r = test_support::run_cli(args);
-    EXPECT_EQ(r.exit_code, 2) << message;
-    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-    EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
+    test_support::expect_usage_error(args, message);
   }
 }
 

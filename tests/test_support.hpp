@@ -119,6 +119,16 @@ inline void expect_golden(const std::vector<std::string>& args, const std::strin
   EXPECT_EQ(r.out, read_file(path)) << "mcp-hints differs from " << golden << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
 }
 
+inline std::size_t count_lines(const std::string& s);
+
+// `mcp-hints ARGS` refuses its input: exit 2 and one line on stderr that says `message`.
+inline void expect_usage_error(const std::vector<std::string>& args, const std::string& message) {
+  const auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2) << message << "\n" << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
 inline std::size_t count_lines(const std::string& s) {
   std::size_t n = 0;
   for (char c : s) n += c == '\n';

@@ -66,6 +66,7 @@ void wait_for_stdio_records(const std::map<std::string, std::string>& files, Dea
       std::ifstream in(path);
       std::map<std::string, bool> open;  // connection -> still open
       for (std::string text; std::getline(in, text);) {
+        if (text.find("\"event\"") == std::string::npos) continue;  // only opens and closes matter here
         const auto line = nlohmann::json::parse(text, nullptr, false);
         if (!line.is_object() || !line.contains("event") || !line["event"].is_string()) continue;
         const std::string event = line["event"], connection = line.value("connection", "");
@@ -84,6 +85,15 @@ void wait_for_stdio_records(const std::map<std::string, std::string>& files, Dea
 }
 
 }  // namespace
+
+std::vector<mock::Scenario> certification_scenarios() {
+  std::vector<mock::Scenario> out;
+  for (const auto& id : mock::builtin_scenario_ids()) {
+    auto scenario = mock::load_scenario(id);
+    if (scenario.document.contains("expect")) out.push_back(std::move(scenario));
+  }
+  return out;
+}
 
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
   const auto started = Clock::now();

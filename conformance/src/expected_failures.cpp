@@ -1,5 +1,6 @@
 #include "mcp_hints/conformance/expected_failures.hpp"
 
+#include <filesystem>
 #include <fstream>
 
 #include "mcp_hints/json_input.hpp"
@@ -7,6 +8,8 @@
 namespace mcp_hints::conformance {
 
 std::vector<ExpectedFailure> load_expected_failures(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": not a file");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot be read");
   std::vector<ExpectedFailure> entries;

@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "mcp_hints/embedded.hpp"
 #include "mcp_hints/json_input.hpp"
 #include "mcp_hints/schema_registry.hpp"
 
@@ -16,20 +15,7 @@ using json = nlohmann::json;
 namespace {
 
 // The published schemas, by file name and by $id, for walking to a field's definition.
-const json* published_schema(const std::string& name_or_id) {
-  static const std::map<std::string, json> documents = [] {
-    std::map<std::string, json> out;
-    for (const auto& file : embedded_files()) {
-      if (!file.name.ends_with(".schema.json")) continue;
-      json doc = parse_json(file.content);
-      out[std::string(file.name)] = doc;
-      if (doc.contains("$id")) out[doc["$id"].get<std::string>()] = doc;
-    }
-    return out;
-  }();
-  auto it = documents.find(name_or_id);
-  return it == documents.end() ? nullptr : &it->second;
-}
+const json* published_schema(const std::string& name_or_id) { return SchemaRegistry::builtin().document(name_or_id); }
 
 // A schema node with its document, so local $refs resolve against the right one.
 struct Node {
@@ -133,14 +119,6 @@ std::string placement_of(const Field& field) {
   return field.tokens.empty() ? "" : field.tokens.front() == "_meta" ? "tool _meta" : "tool " + field.tokens.front();
 }
 
-std::vector<std::string> facets_of(const Field& field) {
-  std::vector<std::string> out;
-  for (const auto& [value, targets] : field.map)
-    for (const auto& t : targets)
-      if (std::find(out.begin(), out.end(), t.facet) == out.end()) out.push_back(t.facet);
-  return out;
-}
-
 // Value as written -> "facet=value", from the map, else the schema's enum (unmapped).
 std::vector<std::pair<std::string, std::string>> values_of(const Field& field, const VocabularyRevision& revision) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -192,11 +170,11 @@ std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary) {
       row.placement = placement_of(*field);
       row.type = describe(field_node(*field, revision));
       row.values = values_of(*field, revision);
-      row.facets = facets_of(*field);
+      row.facets = field->facets();
       for (const auto& other : vocabulary.fields()) {
         // Overlaps are across vocabularies: another key of another proposal with the same facet.
         if (other.vocabulary == field->vocabulary || other.is_message_field != field->is_message_field) continue;
-        const auto theirs = facets_of(other);
+        const auto theirs = other.facets();
         const bool shared = std::any_of(row.facets.begin(), row.facets.end(), [&](const std::string& f) {
           return std::find(theirs.begin(), theirs.end(), f) != theirs.end();
         });
@@ -248,9 +226,9 @@ RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevisi
       }
   // Another key with the same meaning: renamed.
   for (const Field* a : before) {
-    if (matched_before.count(a) || facets_of(*a).empty()) continue;
+    if (matched_before.count(a) || a->facets().empty()) continue;
     for (const Field* b : after) {
-      if (matched_after.count(b) || facets_of(*a) != facets_of(*b) || a->is_message_field != b->is_message_field) continue;
+      if (matched_after.count(b) || a->facets() != b->facets() || a->is_message_field != b->is_message_field) continue;
       matched_before.insert(a);
       matched_after.insert(b);
       diff.renamed.push_back({b->key, a->key + " (" + placement_of(*a) + ")", b->key + " (" + placement_of(*b) + ")"});
@@ -313,7 +291,7 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     std::vector<std::string> by_name;
     for (const auto& existing : vocabulary.fields()) {
       if (existing.is_message_field || normalized_name(existing.key) != normalized_name(f.key)) continue;
-      for (const auto& facet : facets_of(existing)) matched_facets.insert(facet);
+      for (const auto& facet : existing.facets()) matched_facets.insert(facet);
       const std::string ref = existing.latest->ref() + " " + existing.key;
       if (std::find(by_name.begin(), by_name.end(), ref) == by_name.end()) by_name.push_back(ref);
     }

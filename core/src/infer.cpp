@@ -183,6 +183,16 @@ Inference infer_tool(const json& tool) {
   return out;
 }
 
+void validate_inference_target(const std::string& revision_ref) {
+  const auto* revision = Vocabulary::builtin().find(revision_ref);
+  if (revision_ref == "spec" || (revision && revision->id == "spec")) return;
+  if (!revision) throw std::invalid_argument("no vocabulary revision '" + revision_ref + "'");
+  if (revision->ref() == "policy-hints@seed" || revision->ref() == "risk-metadata@sep-2793") return;
+  TranslateOptions options;
+  options.target = revision;
+  validate_translate_options(options);  // the others are reached by translation
+}
+
 json apply_inference(const json& tool, const Inference& inference, const std::string& revision_ref) {
   json out = tool;
   if (inference.values.empty() || !out.is_object()) return out;

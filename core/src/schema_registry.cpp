@@ -278,6 +278,8 @@ void SchemaRegistry::add(std::string_view file_name, const nlohmann::json& schem
 
 bool SchemaRegistry::contains(std::string_view name_or_id) const { return impl_->document(name_or_id) != nullptr; }
 
+const nlohmann::json* SchemaRegistry::document(std::string_view name_or_id) const { return impl_->document(name_or_id); }
+
 std::vector<std::string> SchemaRegistry::names() const {
   std::vector<std::string> out;
   for (const auto& [name, id] : impl_->id_by_name) out.push_back(name);

@@ -167,11 +167,7 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
   json result = tool;
   for (const Field* ft : target_fields) {
     std::vector<json> written;
-    std::vector<std::string> facets;
-    for (const auto& [value, targets] : ft->map)
-      for (const auto& t : targets)
-        if (std::find(facets.begin(), facets.end(), t.facet) == facets.end()) facets.push_back(t.facet);
-    for (const auto& facet : facets) {
+    for (const auto& facet : ft->facets()) {
       auto it = by_facet.find(facet);
       if (it == by_facet.end()) continue;
       const Facet& f = vocabulary.facet(facet);
@@ -235,13 +231,12 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
         if (old == rev->ref()) return true;
       for (const auto& old : rev->supersedes)
         if (old == target.ref()) return true;
-      for (const Field* ft : target_fields)
-        for (const auto& [value, targets] : ft->map)
-          for (const auto& t : targets)
-            for (const auto& [sv, st] : source->map)
-              for (const auto& s2 : st)
-                if (s2.facet == t.facet) return true;
-      return false;
+      const auto theirs = source->facets();
+      return std::any_of(target_fields.begin(), target_fields.end(), [&](const Field* ft) {
+        const auto ours = ft->facets();
+        return std::any_of(ours.begin(), ours.end(),
+                           [&](const std::string& f) { return std::find(theirs.begin(), theirs.end(), f) != theirs.end(); });
+      });
     }();
     if (!related) continue;
     for (const auto& c : hints.claims)  // what nothing in the target means

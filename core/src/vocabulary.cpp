@@ -93,6 +93,14 @@ bool meta_key_reserved(std::string_view rule, std::string_view key) {
 }
 
 
+std::vector<std::string> Field::facets() const {
+  std::vector<std::string> out;
+  for (const auto& [value, targets] : map)
+    for (const auto& t : targets)
+      if (std::find(out.begin(), out.end(), t.facet) == out.end()) out.push_back(t.facet);
+  return out;
+}
+
 bool Field::in_revision(std::string_view revision) const {
   return revisions.empty() || std::find(revisions.begin(), revisions.end(), revision) != revisions.end();
 }

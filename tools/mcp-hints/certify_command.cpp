@@ -56,19 +56,11 @@ exit codes: 0 certified (warnings allowed), 1 a failure, a not-testable check or
 failure, 2 usage error or bad input, 3 the client could not be run at all.
 )";
 
-std::vector<std::string> certification_scenarios() {
-  std::vector<std::string> ids;
-  for (const auto& id : mock::builtin_scenario_ids())
-    if (mock::load_scenario(id).document.contains("expect")) ids.push_back(id);
-  return ids;
-}
-
 void list_scenarios() {
-  for (const auto& id : certification_scenarios()) {
-    const auto scenario = mock::load_scenario(id);
-    std::cout << std::left << std::setw(44) << id << std::setw(8) << scenario.level << scenario.title << "\n";
+  for (const auto& scenario : certification_scenarios()) {
+    std::cout << std::left << std::setw(44) << scenario.id << std::setw(8) << scenario.level << scenario.title << "\n";
     for (const auto& check : read_checks(scenario))
-      std::cout << "    " << std::setw(40) << (id + ":" + check.id) << std::setw(8) << check.level << check.title << "\n";
+      std::cout << "    " << std::setw(40) << (scenario.id + ":" + check.id) << std::setw(8) << check.level << check.title << "\n";
   }
 }
 
@@ -89,21 +81,13 @@ int certify_command(const std::vector<std::string>& args) {
       "transport", po::value<std::string>()->default_value("stdio"), "")("format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")("expected-failures", po::value<std::string>(), "")(
       "timeout", po::value<long>()->default_value(30000), "")("color", po::value<std::string>()->default_value("auto"), "")("list", "");
-  const auto parsed = parse_arguments(args, options);
-  if (!parsed) return bad_input;
-  const auto& vm = *parsed;
-  if (vm.count("help")) {
-    std::cout << kHelp;
-    return pass;
-  }
+  po::variables_map vm;
+  if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
     list_scenarios();
     return pass;
   }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcp-hints certify: " << why << "\n";
-    return static_cast<int>(bad_input);
-  };
+  auto usage = [](const std::string& why) { return usage_error("certify", why); };
   if (!vm.count("client") || vm["client"].as<std::string>().find_first_not_of(" \t") == std::string::npos)
     return usage("--client 'CMD' is required (the client under test, a shell command line)");
   const std::string transport = vm["transport"].as<std::string>();
@@ -119,8 +103,8 @@ int certify_command(const std::vector<std::string>& args) {
 
   std::vector<mock::Scenario> scenarios;
   try {
-    const auto names = vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : certification_scenarios();
-    for (const auto& name : names) {
+    if (!vm.count("scenario")) scenarios = certification_scenarios();
+    else for (const auto& name : vm["scenario"].as<std::vector<std::string>>()) {
       scenarios.push_back(mock::load_scenario(name));
       if (!scenarios.back().document.contains("task") || !scenarios.back().document.contains("expect"))
         return usage(scenarios.back().source + ": has no task and expect: it is a mock scenario, not a certification scenario");
@@ -163,14 +147,15 @@ int certify_command(const std::vector<std::string>& args) {
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   certification.list_problems = apply_expected_failures(expected, certification.runs);
 
-  const auto results = certification_json(certification);
-  bool written = write_file(output / "results.json", results.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  written = write_file(output / "junit.xml", certification_junit(certification)) && written;
-  written = write_file(output / "report.html", certification_html(certification)) && written;
-  if (format == "json") std::cout << results.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else if (format == "junit") std::cout << certification_junit(certification);
+  const std::string results = certification_json(certification).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string junit = certification_junit(certification), html = certification_html(certification);
+  bool written = write_file(output / "results.json", results);
+  written = write_file(output / "junit.xml", junit) && written;
+  written = write_file(output / "report.html", html) && written;
+  if (format == "json") std::cout << results;
+  else if (format == "junit") std::cout << junit;
   else if (format == "markdown") std::cout << certification_markdown(certification);
-  else if (format == "html") std::cout << certification_html(certification);
+  else if (format == "html") std::cout << html;
   else {
     const bool paint = color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
     std::cout << certification_text(certification, paint) << "results: " << (output / "results.json").string() << ", "

@@ -63,7 +63,7 @@ int infer_command(const std::vector<std::string>& args) {
   if (format != "text" && format != "json") return usage("unknown --format '" + format + "' (text, json)");
   const std::string to = vm["to"].as<std::string>();
   try {
-    apply_inference(json{{"name", "delete_probe"}}, infer_tool(json{{"name", "delete_probe"}}), to);  // the target is usable
+    validate_inference_target(to);
   } catch (const std::invalid_argument& e) {
     return usage("--to " + to + ": " + e.what());
   }

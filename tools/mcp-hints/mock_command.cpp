@@ -45,13 +45,8 @@ int mock_command(const std::vector<std::string>& args) {
       "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0), "")(
       "record", po::value<std::string>(), "")("max-message", po::value<std::size_t>()->default_value(std::size_t{4} << 20), "")(
       "list", "");
-  const auto parsed = parse_arguments(args, options);
-  if (!parsed) return bad_input;
-  const auto& vm = *parsed;
-  if (vm.count("help")) {
-    std::cout << kHelp;
-    return pass;
-  }
+  po::variables_map vm;
+  if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
     for (const auto& id : mock::builtin_scenario_ids()) {
       const auto scenario = mock::load_scenario(id);
@@ -59,10 +54,7 @@ int mock_command(const std::vector<std::string>& args) {
     }
     return pass;
   }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcp-hints mock: " << why << "\n";
-    return static_cast<int>(bad_input);
-  };
+  auto usage = [](const std::string& why) { return usage_error("mock", why); };
   if (!vm.count("scenario")) return usage("--scenario FILE|ID is required (try --list)");
   const std::string transport = vm["transport"].as<std::string>();
   if (transport != "stdio" && transport != "http") return usage("unknown --transport '" + transport + "' (stdio, http)");

@@ -206,20 +206,14 @@ int check(const std::string& path, const std::string& format) {
 int vocab_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("format", po::value<std::string>(), "")("args", po::value<std::vector<std::string>>(), "");
-  po::positional_options_description positional;
-  positional.add("args", -1);
-  const auto parsed = parse_arguments(args, options, &positional);
-  if (!parsed) return bad_input;
-  const auto& vm = *parsed;
+  po::variables_map vm;
+  if (const auto exit = parse_command(args, options, kHelp, vm, "args")) return *exit;
   const auto words = vm.count("args") ? vm["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  if (vm.count("help") || (!words.empty() && words[0] == "help")) {
+  if (!words.empty() && words[0] == "help") {
     std::cout << kHelp;
     return pass;
   }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcp-hints vocab: " << why << " (try 'mcp-hints vocab --help')\n";
-    return static_cast<int>(bad_input);
-  };
+  auto usage = [](const std::string& why) { return usage_error("vocab", why + " (try 'mcp-hints vocab --help')"); };
   if (words.empty()) return usage("say what: list, table, diff or check");
   const std::string what = words[0];
   const std::string format = vm.count("format") ? vm["format"].as<std::string>() : what == "table" ? "markdown" : "text";

@@ -39,5 +39,7 @@ Inference classify_name(const std::string& name);
 // policy-hints@seed (mcp.dev/*), spec (readOnlyHint, destructiveHint, idempotentHint), or any
 // other tool revision through translation. Throws std::invalid_argument for an unknown one.
 nlohmann::json apply_inference(const nlohmann::json& tool, const Inference& inference, const std::string& revision_ref);
+// Throws std::invalid_argument, saying why, when apply_inference cannot write in that revision.
+void validate_inference_target(const std::string& revision_ref);
 
 }  // namespace mcp_hints

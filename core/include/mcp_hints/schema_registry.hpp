@@ -34,6 +34,9 @@ class SchemaRegistry {
   // Adds a schema document; it is known by its file name and by its $id. Throws on a bad schema.
   void add(std::string_view file_name, const nlohmann::json& schema);
   bool contains(std::string_view name_or_id) const;
+  // A registered document, by file name or $id (as the registry keeps it: patterns guarded, no
+  // $id); nullptr if unknown.
+  const nlohmann::json* document(std::string_view name_or_id) const;
   std::vector<std::string> names() const;
 
   // Validates against a registered schema (by file name or $id, optionally with a #fragment).

@@ -50,6 +50,8 @@ struct Field {
   const struct VocabularyRevision* latest = nullptr;  // the newest revision that has it
 
   bool in_revision(std::string_view revision) const;
+  // The facets its values mean, in the order the map first names them.
+  std::vector<std::string> facets() const;
 
   // The facet values one element of this field's value asserts; nullopt if the value is unknown.
   std::optional<std::vector<FacetValue>> facet_values(const nlohmann::json& element) const;

@@ -49,6 +49,9 @@ struct ScenarioRun {
   Verdict verdict() const;
 };
 
+// The built-in scenarios that certify a client (those with checks), sorted by id.
+std::vector<mock::Scenario> certification_scenarios();
+
 // Runs a scenario (as loaded by mock::load_scenario) against the client.
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options);
 
