@@ -11,9 +11,8 @@
 #include <iostream>
 #include <string>
 
-#include "mcp_hints/check_server.hpp"
-#include "mcp_hints/mcp_client.hpp"
-#include "mcp_hints/transport.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/transport.hpp"
 
 using namespace mcp_hints;
 

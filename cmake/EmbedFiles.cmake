@@ -1,7 +1,8 @@
-# mcp_hints_embed(OUT_VAR DIR FUNCTION): a generated source that compiles every *.json of DIR
-# into the library, reachable as std::span<const EmbeddedFile> FUNCTION().
-function(mcp_hints_embed out_var dir function)
-  file(GLOB files RELATIVE ${dir} CONFIGURE_DEPENDS ${dir}/*.json)
+# mcp_hints_embed(OUT_VAR DIR PATTERN FUNCTION): a generated source that compiles the files of DIR
+# that match PATTERN into the library, reachable as std::span<const EmbeddedFile> FUNCTION() in
+# namespace mcp_hints (the library declares it in its own header).
+function(mcp_hints_embed out_var dir pattern function)
+  file(GLOB files RELATIVE ${dir} CONFIGURE_DEPENDS ${dir}/${pattern})
   list(TRANSFORM files PREPEND ${dir}/ OUTPUT_VARIABLE paths)
   string(REPLACE ";" "|" file_list "${files}")
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${function}.cpp)

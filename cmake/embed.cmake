@@ -3,7 +3,7 @@
 if(NOT FUNCTION)
   set(FUNCTION embedded_files)
 endif()
-set(body "// Generated from ${BASE} by cmake/embed.cmake; do not edit.\n#include \"mcp_hints/embedded.hpp\"\n#include <array>\nnamespace mcp_hints {\nnamespace {\n")
+set(body "// Generated from ${BASE} by cmake/embed.cmake; do not edit.\n#include \"mcp_hints/json/embedded.hpp\"\n#include <span>\n#include <array>\nnamespace mcp_hints {\nnamespace {\n")
 set(table "")
 set(i 0)
 string(REPLACE "|" ";" FILES "${FILES}")

@@ -20,10 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mcp_hints/hint_model.hpp"
-#include "mcp_hints/mcp_client.hpp"
-#include "mcp_hints/policy.hpp"
-#include "mcp_hints/transport.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/conformance/policy.hpp"
+#include "mcp_hints/wire/transport.hpp"
 
 namespace {
 

@@ -13,8 +13,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "mcp_hints/child_process.hpp"
-
 namespace test_support {
 
 inline std::filesystem::path source_dir() { return MCP_HINTS_SOURCE_DIR; }
@@ -85,24 +83,6 @@ inline RunResult run_cli(const std::vector<std::string>& args, const std::string
   std::vector<std::string> argv = {MCP_HINTS_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_command(argv, stdin_path, env);
-}
-
-// A server started as a child that prints its URL as the first line of stdout (the mock and
-// sample servers over HTTP): kept running, and its whole group killed, for the test's length.
-struct ListeningChild {
-  std::unique_ptr<mcp_hints::ChildProcess> process;
-  std::string url;
-};
-
-inline ListeningChild start_listening(const mcp_hints::ProcessOptions& options) {
-  ListeningChild child{std::make_unique<mcp_hints::ChildProcess>(options), {}};
-  std::string out;
-  const auto deadline = mcp_hints::Clock::now() + std::chrono::seconds(10);
-  while (out.find('\n') == std::string::npos &&
-         child.process->read(out, 4096, deadline) == mcp_hints::ChildProcess::ReadStatus::data) {
-  }
-  child.url = out.substr(0, out.find('\n'));
-  return child;
 }
 
 // Compares what `mcp-hints ARGS` prints (run in the source tree, so file names in its output are

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "mcp_hints/report.hpp"
+#include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::conformance {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "mcp_hints/child_process.hpp"
+#include "mcp_hints/wire/child_process.hpp"
 
 namespace mcp_hints::conformance {
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/json/input.hpp"
 
 namespace mcp_hints::conformance {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 
-#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/json/input.hpp"
 
 namespace mcp_hints::conformance {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "mcp_hints/json_input.hpp"
-#include "mcp_hints/jsonrpc.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
 
 namespace mcp_hints::conformance {
 

@@ -21,10 +21,10 @@
 #include <thread>
 #include <vector>
 
-#include "mcp_hints/catalog_reader.hpp"
-#include "mcp_hints/jsonrpc.hpp"
-#include "mcp_hints/mcp_client.hpp"
-#include "mcp_hints/transport.hpp"
+#include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/transport.hpp"
 
 using json = nlohmann::json;
 namespace rpc = mcp_hints::jsonrpc;

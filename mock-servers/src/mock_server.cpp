@@ -1,8 +1,8 @@
 #include "mcp_hints/mock/mock_server.hpp"
 
-#include "mcp_hints/json_input.hpp"
-#include "mcp_hints/jsonrpc.hpp"
-#include "mcp_hints/mcp_client.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
 
 namespace mcp_hints::mock {
 

@@ -3,16 +3,32 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <span>
 
-#include "mcp_hints/embedded.hpp"
-#include "mcp_hints/json_input.hpp"
-#include "mcp_hints/schema_registry.hpp"
+#include "mcp_hints/json/embedded.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
+
+namespace mcp_hints {
+// Compiled in by mock-servers/CMakeLists.txt: scenarios/*.json and schemas/scenario.schema.json.
+std::span<const EmbeddedFile> embedded_scenarios();
+std::span<const EmbeddedFile> embedded_scenario_schema();
+}  // namespace mcp_hints
 
 namespace mcp_hints::mock {
 
 using json = nlohmann::json;
 
 namespace {
+
+const SchemaRegistry& scenario_schema() {
+  static const SchemaRegistry registry = [] {
+    SchemaRegistry r;
+    for (const auto& file : embedded_scenario_schema()) r.add(file.name, parse_json(file.content));
+    return r;
+  }();
+  return registry;
+}
 
 Step read_step(const json& s) {
   Step step;
@@ -35,7 +51,7 @@ Step read_step(const json& s) {
 }  // namespace
 
 Scenario parse_scenario(const json& document, const std::string& source) {
-  const auto violations = SchemaRegistry::builtin().validate("scenario.schema.json", document);
+  const auto violations = scenario_schema().validate("scenario.schema.json", document);
   if (!violations.empty()) {
     const auto& v = violations.front();
     throw ScenarioError(source + ": " + (v.pointer.empty() ? std::string("/") : v.pointer) + ": " + v.message +

@@ -12,10 +12,10 @@
 #include <set>
 #include <thread>
 
-#include "mcp_hints/child_process.hpp"
-#include "mcp_hints/jsonrpc.hpp"
+#include "mcp_hints/wire/child_process.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
-#include "mcp_hints/transport.hpp"
+#include "mcp_hints/wire/transport.hpp"
 
 namespace mcp_hints::mock {
 

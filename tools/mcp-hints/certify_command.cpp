@@ -13,7 +13,7 @@
 #include "commands.hpp"
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
-#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/json/input.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {

@@ -4,8 +4,8 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/check_server.hpp"
-#include "mcp_hints/json_input.hpp"
+#include "mcp_hints/live/check_server.hpp"
+#include "mcp_hints/json/input.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {

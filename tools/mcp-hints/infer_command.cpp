@@ -6,9 +6,9 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/catalog_reader.hpp"
-#include "mcp_hints/hint_model.hpp"
-#include "mcp_hints/infer.hpp"
+#include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/vocab/infer.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {

@@ -7,8 +7,8 @@
 
 #include "commands.hpp"
 #include "report_output.hpp"
-#include "mcp_hints/lint.hpp"
-#include "mcp_hints/report.hpp"
+#include "mcp_hints/checks/lint.hpp"
+#include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;

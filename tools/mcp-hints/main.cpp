@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "mcp_hints/report.hpp"
+#include "mcp_hints/report/report.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/safety_table.hpp"
+#include "mcp_hints/report/safety_table.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {

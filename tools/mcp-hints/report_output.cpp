@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "mcp_hints/checks.hpp"
+#include "mcp_hints/checks/checks.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;

@@ -10,7 +10,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "mcp_hints/report.hpp"
+#include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::cli {
 

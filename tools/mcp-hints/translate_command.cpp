@@ -7,8 +7,8 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/catalog_reader.hpp"
-#include "mcp_hints/translate.hpp"
+#include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/vocab/translate.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {

@@ -7,9 +7,9 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/crosswalk.hpp"
-#include "mcp_hints/json_input.hpp"
-#include "mcp_hints/report.hpp"
+#include "mcp_hints/vocab/crosswalk.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/report/report.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {

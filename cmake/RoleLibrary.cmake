@@ -1,0 +1,37 @@
+include(${CMAKE_CURRENT_LIST_DIR}/Design.cmake)
+
+# mcp_hints_role(NAME SOURCES ... [ROLES role ...] [PUBLIC_LIBS ...] [PRIVATE_LIBS ...]): the
+# static library mcp_hints_NAME with its headers in include/mcp_hints/NAME/, linked to the role
+# libraries it builds on.
+function(mcp_hints_role name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;ROLES;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
+  add_library(mcp_hints_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(mcp_hints_${name} PUBLIC include)
+  list(TRANSFORM ARG_ROLES PREPEND mcp_hints_ OUTPUT_VARIABLE role_targets)
+  target_link_libraries(mcp_hints_${name} PUBLIC ${role_targets} ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
+  set_property(GLOBAL APPEND PROPERTY MCP_HINTS_ROLE_LIBRARIES ${name})
+endfunction()
+
+# Writes the link graph between the role libraries to FILE and holds it to the design: an arrow
+# against it stops the configuration.
+function(mcp_hints_check_link_graph file)
+  get_property(roles GLOBAL PROPERTY MCP_HINTS_ROLE_LIBRARIES)
+  set(graph "")
+  foreach(role IN LISTS roles)
+    get_target_property(links mcp_hints_${role} LINK_LIBRARIES)
+    set(deps "")
+    foreach(link IN LISTS links)
+      if(link MATCHES "^mcp_hints_(.+)$")
+        list(APPEND deps ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+    list(JOIN deps " " deps)
+    string(APPEND graph "${role}: ${deps}\n")
+  endforeach()
+  file(WRITE ${file} "${graph}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -DGRAPH=${file} -P ${PROJECT_SOURCE_DIR}/cmake/check_design.cmake
+                  RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${out}")
+  endif()
+endfunction()

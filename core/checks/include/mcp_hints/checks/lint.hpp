@@ -1,0 +1,73 @@
+#pragma once
+// Linting saved tools/list results: every check on every tool, file by file.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <istream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/checks/findings.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+namespace mcp_hints {
+
+struct LintOptions {
+  std::string spec_revision = "2025-11-25";
+  std::vector<std::string> pinned;  // --vocab NAME@REV: revisions the catalog must use
+  InputLimits limits;
+  // Called after each tool (file, tools done in that file), e.g. to show progress.
+  std::function<void(const std::string&, std::size_t)> progress;
+};
+
+struct FileResult {
+  std::string file;
+  std::size_t tool_count = 0;
+  std::optional<std::string> error;  // set when the file could not be read as a tool list
+  std::vector<std::string> tool_names;  // in document order (for per-tool reports)
+  // Per tool, the vocabulary revisions whose keys it carries (bit i: Vocabulary::revisions()[i]).
+  std::vector<std::uint32_t> tool_revisions;
+};
+
+struct LintReport {
+  std::string spec_revision;
+  std::vector<FileResult> files;
+  std::vector<Finding> findings;
+  bool server_checks_ran = false;        // a check-server run: server checks apply too
+  std::optional<std::string> incomplete; // why the run could not finish (check-server)
+  std::string diagnostics;               // what the server said besides protocol (stderr tail)
+
+  std::size_t tool_count() const;
+  std::size_t count(Level level) const;
+  bool has_input_error() const;
+  // True when some finding is at or above the level (nullopt: never fail on findings).
+  bool fails(std::optional<Level> fail_on) const;
+};
+
+class Linter {
+ public:
+  // Throws std::invalid_argument for an unknown specification revision or pinned vocabulary.
+  explicit Linter(LintOptions options);
+
+  // Lints one tool; pointer and line say where it stands in its file. Returns the revisions the
+  // tool uses (as FileResult::tool_revisions).
+  std::uint32_t lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer, std::size_t line,
+                          std::vector<Finding>& out) const;
+  // Lints a whole document read from a stream; input errors end up in the FileResult.
+  FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
+  // Lints files by path ("-" is standard input).
+  LintReport lint_files(const std::vector<std::string>& paths) const;
+
+  const LintOptions& options() const { return options_; }
+
+ private:
+  LintOptions options_;
+  std::vector<const VocabularyRevision*> pinned_;
+};
+
+}  // namespace mcp_hints

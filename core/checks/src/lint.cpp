@@ -1,0 +1,131 @@
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/checks/lint.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+namespace mcp_hints {
+namespace {
+
+std::string tool_name(const nlohmann::json& tool) {
+  if (!tool.is_object()) return {};
+  auto it = tool.find("name");
+  return it != tool.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::size_t LintReport::tool_count() const {
+  std::size_t n = 0;
+  for (const auto& f : files) n += f.tool_count;
+  return n;
+}
+
+std::size_t LintReport::count(Level level) const {
+  std::size_t n = 0;
+  for (const auto& f : findings) n += f.level == level;
+  return n;
+}
+
+bool LintReport::has_input_error() const {
+  for (const auto& f : files)
+    if (f.error) return true;
+  return false;
+}
+
+bool LintReport::fails(std::optional<Level> fail_on) const {
+  if (!fail_on) return false;
+  for (const auto& f : findings)
+    if (f.level >= *fail_on) return true;
+  return false;
+}
+
+Linter::Linter(LintOptions options) : options_(std::move(options)) {
+  const auto revisions = Vocabulary::builtin().spec_revisions();
+  if (std::find(revisions.begin(), revisions.end(), options_.spec_revision) == revisions.end()) {
+    std::string known;
+    for (const auto& r : revisions) known += (known.empty() ? "" : ", ") + r;
+    throw std::invalid_argument("unknown specification revision '" + options_.spec_revision + "' (known: " + known + ")");
+  }
+  const auto& vocabulary = Vocabulary::builtin();
+  for (const auto& ref : options_.pinned) {
+    const auto* rev = vocabulary.find(ref);
+    if (!rev || rev->id == "spec" || rev->scope == "message") {
+      std::string known;
+      for (const auto& r : vocabulary.revisions())
+        if (r.id != "spec" && r.scope != "message") known += (known.empty() ? "" : ", ") + r.ref();
+      throw std::invalid_argument("--vocab " + ref + " names no vocabulary revision of tool hints (known: " + known +
+                                  "; the specification's revision is --spec-revision)");
+    }
+    for (const auto* other : pinned_)
+      if (other->id == rev->id) throw std::invalid_argument("--vocab pins " + rev->id + " twice");
+    pinned_.push_back(rev);
+  }
+}
+
+std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
+                                std::size_t line, std::vector<Finding>& out) const {
+  const auto& vocabulary = Vocabulary::builtin();
+  const ToolHints hints = read_tool_hints(tool, vocabulary, options_.spec_revision);
+  const auto detected = vocabulary.detect(tool);
+  const ToolContext ctx{tool, hints, vocabulary, published_schemas(), options_.spec_revision, detected, pinned_};
+  const std::string name = tool_name(tool);
+  const FindingSink::Emit emit = [&](const CheckInfo& check, std::string relative, std::string message) {
+    out.push_back(Finding{std::string(check.id), check.level, file, name, pointer + relative, line, std::move(message),
+                          std::string(check.proposal)});
+  };
+  for (const auto& check : lint_checks()) check.run(ctx, FindingSink(check.info, emit));
+  std::uint32_t used = 0;
+  for (const auto* rev : detected) used |= std::uint32_t{1} << (rev - vocabulary.revisions().data());
+  return used;
+}
+
+FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const {
+  FileResult result{file, 0, std::nullopt, {}, {}};
+  try {
+    auto summary = read_catalog(in, options_.limits, [&](CatalogTool&& entry) {
+      result.tool_revisions.push_back(lint_tool(entry.tool, file, entry.pointer, entry.line, out));
+      result.tool_names.push_back(tool_name(entry.tool));
+      if (options_.progress) options_.progress(file, result.tool_names.size());
+    });
+    result.tool_count = summary.tool_count;
+  } catch (const InputError& e) {
+    std::string where;
+    if (!e.pointer().empty()) where += " at " + e.pointer();
+    if (e.line() > 0 && e.pointer().empty() && std::string(e.what()).find("line") == std::string::npos)
+      where += " (line " + std::to_string(e.line()) + ")";
+    result.error = std::string(e.what()) + where;
+  }
+  return result;
+}
+
+LintReport Linter::lint_files(const std::vector<std::string>& paths) const {
+  LintReport report{options_.spec_revision, {}, {}};
+  for (const auto& path : paths) {
+    if (path == "-") {
+      report.files.push_back(lint_stream(std::cin, "-", report.findings));
+      continue;
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      report.files.push_back(FileResult{path, 0, "is a directory, not a file", {}, {}});
+      continue;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      report.files.push_back(FileResult{path, 0, "cannot open: " + std::generic_category().message(errno), {}, {}});
+      continue;
+    }
+    report.files.push_back(lint_stream(in, path, report.findings));
+  }
+  return report;
+}
+
+}  // namespace mcp_hints

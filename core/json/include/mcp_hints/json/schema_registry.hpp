@@ -1,0 +1,52 @@
+#pragma once
+// Draft-07 validation against a set of JSON Schema documents that may $ref each other by $id
+// (valijson stays in one .cpp). Which documents a registry holds is its owner's business.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints {
+
+struct SchemaViolation {
+  std::string pointer;  // JSON pointer into the validated instance
+  std::string message;
+};
+
+// Not thread-safe: validation caches compiled schemas and regular expressions.
+class SchemaRegistry {
+ public:
+  // Strings and object keys longer than this are not handed to a `pattern`, `patternProperties`
+  // or `propertyNames` check: std::regex (used by valijson) overflows the stack on long input.
+  static constexpr std::size_t pattern_length_limit = 8192;
+
+  SchemaRegistry();
+  ~SchemaRegistry();
+  SchemaRegistry(const SchemaRegistry&) = delete;
+  SchemaRegistry& operator=(const SchemaRegistry&) = delete;
+  SchemaRegistry(SchemaRegistry&&) noexcept;
+
+  // Adds a schema document; it is known by its file name and by its $id. Throws on a bad schema.
+  void add(std::string_view file_name, const nlohmann::json& schema);
+  // The same, compiled when first used: a process that needs one schema of many pays for one.
+  void add_lazily(std::string_view file_name, const nlohmann::json& schema);
+  bool contains(std::string_view name_or_id) const;
+  // A registered document, by file name or $id (as the registry keeps it: patterns guarded, no
+  // $id); nullptr if unknown.
+  const nlohmann::json* document(std::string_view name_or_id) const;
+  std::vector<std::string> names() const;
+
+  // Validates against a registered schema (by file name or $id, optionally with a #fragment).
+  std::vector<SchemaViolation> validate(std::string_view name_or_id, const nlohmann::json& instance) const;
+  // Validates against a schema given inline: self-contained, or {"$ref": registered[#fragment]}.
+  std::vector<SchemaViolation> validate_inline(const nlohmann::json& schema, const nlohmann::json& instance) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mcp_hints

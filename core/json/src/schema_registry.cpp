@@ -1,0 +1,298 @@
+// The only translation unit that includes valijson (it is slow to compile).
+#include "mcp_hints/json/schema_registry.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "mcp_hints/json/input.hpp"
+
+namespace mcp_hints {
+namespace {
+
+using Adapter = valijson::adapters::NlohmannJsonAdapter;
+
+std::string without_fragment(std::string_view uri) {
+  return std::string(uri.substr(0, uri.find('#')));
+}
+
+// valijson reports a location as "<root>", "[key]", "[0]"; turn it into a JSON pointer.
+std::string context_to_pointer(const std::vector<std::string>& context) {
+  std::string pointer;
+  for (const auto& part : context) {
+    if (part.size() >= 2 && part.front() == '[' && part.back() == ']')
+      pointer += "/" + escape_pointer_token(std::string_view(part).substr(1, part.size() - 2));
+  }
+  return pointer;
+}
+
+bool is_prefix_pointer(const std::string& prefix, const std::string& pointer) {
+  return pointer.size() > prefix.size() && pointer.compare(0, prefix.size(), prefix) == 0 &&
+         pointer[prefix.size()] == '/';
+}
+
+// std::regex (used by valijson for `pattern`) overflows the stack on long strings, so every
+// `pattern` is rewritten to run only on strings within the limit; a longer string fails a
+// maxLength check instead, at its own pointer.
+void guard_patterns(nlohmann::json& node) {
+  if (node.is_array()) {
+    for (auto& item : node) guard_patterns(item);
+    return;
+  }
+  if (!node.is_object()) return;
+  if (node.contains("patternProperties"))
+    throw std::runtime_error("patternProperties is not supported: its regex would run on unbounded member names");
+  for (auto& [key, child] : node.items()) {
+    if (key != "enum" && key != "const" && key != "default" && key != "examples") guard_patterns(child);
+  }
+  auto pattern = node.find("pattern");
+  if (pattern == node.end() || !pattern->is_string()) return;
+  const auto limit = SchemaRegistry::pattern_length_limit;
+  nlohmann::json guarded = {{"if", {{"maxLength", limit}}},
+                            {"then", {{"pattern", *pattern}}},
+                            {"else", {{"maxLength", limit}}}};
+  node.erase("pattern");
+  node["allOf"].push_back(std::move(guarded));
+}
+
+}  // namespace
+
+struct SchemaRegistry::Impl {
+  std::map<std::string, nlohmann::json, std::less<>> documents;    // by file name and by $id
+  std::map<std::string, std::string, std::less<>> id_by_name;       // file name -> $id (or name)
+  mutable std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> compiled;
+  // One validator for all runs: it caches compiled regular expressions (not thread-safe).
+  mutable valijson::Validator validator;
+
+  const nlohmann::json* document(std::string_view uri) const {
+    auto it = documents.find(without_fragment(uri));
+    return it == documents.end() ? nullptr : &it->second;
+  }
+
+  // A $ref to another document resolves only to a registered schema (by $id or file name):
+  // nothing is ever fetched from outside.
+  std::unique_ptr<valijson::Schema> compile(const nlohmann::json& schema) const {
+    auto result = std::make_unique<valijson::Schema>();
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    parser.populateSchema(
+        Adapter(schema), *result,
+        [this](const std::string& uri) -> const nlohmann::json* {
+          if (const auto* doc = document(uri)) return doc;
+          throw std::runtime_error("schema reference to " + uri + ", which is not a registered schema");
+        },
+        [](const nlohmann::json*) {});  // registered documents are the registry's
+    return result;
+  }
+
+  // Keeps a document under its file name and its $id; returns the $id.
+  std::string register_document(std::string_view file_name, const nlohmann::json& schema) {
+    if (!schema.is_object()) throw std::runtime_error("schema " + std::string(file_name) + " is not an object");
+    nlohmann::json guarded = schema;
+    guard_patterns(guarded);
+    // valijson mis-scopes $id (NOTES: its draft-07 failures); documents are found by this
+    // registry instead, so the copy it sees has none.
+    guarded.erase("$id");
+    std::string id = schema.value("$id", std::string(file_name));
+    documents[std::string(file_name)] = guarded;
+    documents[id] = std::move(guarded);
+    id_by_name[std::string(file_name)] = id;
+    return id;
+  }
+
+  // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
+  const valijson::Schema& compiled_for(const std::string& uri) const {
+    auto it = compiled.find(uri);
+    if (it != compiled.end()) return *it->second;
+    const nlohmann::json& doc = *document(uri);
+    const auto hash = uri.find('#');
+    if (hash == std::string::npos || hash + 1 == uri.size()) return *compiled.emplace(uri, compile(doc)).first->second;
+    // A fragment: a root that refers to it locally, beside the document's definitions.
+    nlohmann::json wrapper = {{"$ref", uri.substr(hash)}};
+    if (doc.contains("definitions")) wrapper["definitions"] = doc["definitions"];
+    return *compiled.emplace(uri, compile(wrapper)).first->second;
+  }
+
+  std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
+                                   const nlohmann::json* document_json) const {
+    std::vector<SchemaViolation> out;
+    // Most instances are valid: a first pass without results stops at the first failure and
+    // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
+    if (validator.validate(schema, Adapter(instance), nullptr)) return out;
+    valijson::ValidationResults results;
+    validator.validate(schema, Adapter(instance), &results);
+    struct Raw {
+      std::string pointer;
+      std::string message;
+      std::string target;  // for a container message: where the real failure is
+    };
+    std::vector<Raw> all;
+    valijson::ValidationResults::Error error;
+    while (results.popError(error)) {
+      Raw raw{context_to_pointer(error.context), error.description, {}};
+      static const std::string property_prefix = "Failed to validate against schema associated with property name '";
+      if (raw.message.rfind(property_prefix, 0) == 0) {
+        const auto name = raw.message.substr(property_prefix.size(), raw.message.rfind('\'') - property_prefix.size());
+        raw.target = raw.pointer + "/" + escape_pointer_token(name);
+      } else if (is_container_message(raw.message)) {
+        raw.target = raw.pointer;
+      }
+      all.push_back(std::move(raw));
+    }
+    auto add = [&](std::string pointer, std::string message) {
+      for (const auto& o : out)
+        if (o.pointer == pointer && o.message == message) return;
+      out.push_back({std::move(pointer), std::move(message)});
+    };
+    for (const auto& raw : all) {
+      if (raw.target.empty()) {
+        add(raw.pointer, explain(document_json, raw.pointer, raw.message));
+        continue;
+      }
+      // A container message stands only where nothing more specific was said at or below it.
+      const bool explained = std::any_of(all.begin(), all.end(), [&](const Raw& o) {
+        return &o != &raw && o.target.empty() && (o.pointer == raw.target || is_prefix_pointer(raw.target, o.pointer));
+      });
+      const bool deeper_container = std::any_of(all.begin(), all.end(), [&](const Raw& o) {
+        return &o != &raw && !o.target.empty() && is_prefix_pointer(raw.target, o.target);
+      });
+      if (explained || deeper_container) continue;
+      // valijson says nothing about a failed propertyNames: find the offending names.
+      auto names = failing_member_names(document_json, raw.target, instance);
+      if (names.empty()) add(raw.target, "does not match the schema");
+      for (auto& [pointer, message] : names) add(pointer, message);
+    }
+    return out;
+  }
+
+  static bool is_container_message(const std::string& message) {
+    for (const char* prefix : {"Failed to validate item #", "Failed to validate against child schema #",
+                               "Failed to validate against additional properties schema",
+                               "Failed to validate against a conditional schema"})
+      if (message.rfind(prefix, 0) == 0) return true;
+    return false;
+  }
+
+  // The subschema of a document that applies at an instance pointer, reached through
+  // "properties" and "items" from the root and following local $refs; null when not that simple.
+  static const nlohmann::json* schema_at(const nlohmann::json* doc, const std::string& pointer) {
+    if (!doc) return nullptr;
+    auto deref = [&](const nlohmann::json* n) -> const nlohmann::json* {
+      for (int hops = 0; n && n->is_object() && n->contains("$ref"); ++hops) {
+        const auto& ref = (*n)["$ref"];
+        if (hops > 8 || !ref.is_string() || ref.get_ref<const std::string&>().rfind("#/", 0) != 0) return nullptr;
+        const nlohmann::json::json_pointer target(ref.get<std::string>().substr(1));
+        if (!doc->contains(target)) return nullptr;
+        n = &doc->at(target);
+      }
+      return n;
+    };
+    nlohmann::json::json_pointer path(pointer);
+    std::vector<std::string> tokens;
+    while (!path.empty()) {
+      tokens.insert(tokens.begin(), path.back());
+      path.pop_back();
+    }
+    const nlohmann::json* node = deref(doc);
+    for (const auto& token : tokens) {
+      if (!node || !node->is_object()) return nullptr;
+      if (auto props = node->find("properties"); props != node->end() && props->contains(token)) {
+        node = deref(&(*props)[token]);
+      } else if (auto items = node->find("items"); items != node->end() && items->is_object() &&
+                                                    !token.empty() && std::isdigit(static_cast<unsigned char>(token[0]))) {
+        node = deref(&*items);
+      } else {
+        return nullptr;
+      }
+    }
+    return node;
+  }
+
+  // valijson's messages say what failed, not what was expected: add that from the schema.
+  static std::string explain(const nlohmann::json* doc, const std::string& pointer, std::string message) {
+    const nlohmann::json* node = schema_at(doc, pointer);
+    if (!node || !node->is_object()) return message;
+    if (message.rfind("Failed to match against any enum values", 0) == 0 && node->contains("enum")) {
+      std::string list;
+      for (const auto& v : (*node)["enum"]) list += (list.empty() ? "" : ", ") + v.dump();
+      return "expected one of " + list;
+    }
+    if (message.rfind("Failed to match expected value set by 'const'", 0) == 0 && node->contains("const"))
+      return "expected " + (*node)["const"].dump();
+    if (message.rfind("Value type not permitted", 0) == 0 && node->contains("type"))
+      return "expected type " + (*node)["type"].dump();
+    return message;
+  }
+
+  // For a failure at `target` whose schema has propertyNames: each member name that breaks it
+  // (valijson says nothing more than that the object failed).
+  std::vector<std::pair<std::string, std::string>> failing_member_names(const nlohmann::json* doc,
+                                                                        const std::string& target,
+                                                                        const nlohmann::json& instance) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    const nlohmann::json* node = schema_at(doc, target);
+    const nlohmann::json::json_pointer where(target);
+    if (!node || !node->is_object() || !node->contains("propertyNames") || !instance.contains(where)) return out;
+    const nlohmann::json& value = instance.at(where);
+    if (!value.is_object()) return out;
+    nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", (*node)["propertyNames"]}};
+    if (doc->contains("definitions")) names_schema["definitions"] = (*doc)["definitions"];
+    const auto compiled_names = compile(names_schema);
+    for (const auto& [key, member] : value.items()) {
+      if (!validator.validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
+        std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
+        out.emplace_back(target + "/" + escape_pointer_token(key),
+                         "the member name \"" + shown + "\" is not of the form the schema allows" +
+                             (key.size() > SchemaRegistry::pattern_length_limit ? " (too long to check)" : ""));
+      }
+    }
+    return out;
+  }
+};
+
+SchemaRegistry::SchemaRegistry() : impl_(std::make_unique<Impl>()) {}
+SchemaRegistry::~SchemaRegistry() = default;
+SchemaRegistry::SchemaRegistry(SchemaRegistry&&) noexcept = default;
+
+void SchemaRegistry::add(std::string_view file_name, const nlohmann::json& schema) {
+  impl_->compiled_for(impl_->register_document(file_name, schema));  // a broken schema fails here
+}
+
+void SchemaRegistry::add_lazily(std::string_view file_name, const nlohmann::json& schema) {
+  impl_->register_document(file_name, schema);
+}
+
+bool SchemaRegistry::contains(std::string_view name_or_id) const { return impl_->document(name_or_id) != nullptr; }
+
+const nlohmann::json* SchemaRegistry::document(std::string_view name_or_id) const { return impl_->document(name_or_id); }
+
+std::vector<std::string> SchemaRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, id] : impl_->id_by_name) out.push_back(name);
+  return out;
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_id,
+                                                      const nlohmann::json& instance) const {
+  std::string uri(name_or_id);
+  if (!impl_->document(uri)) throw std::runtime_error("unknown schema '" + uri + "'");
+  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri));
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::json& schema,
+                                                             const nlohmann::json& instance) const {
+  // {"$ref": "<registered name or $id>[#fragment]"} names a registered schema.
+  if (schema.is_object() && schema.size() == 1 && schema.contains("$ref") && schema["$ref"].is_string() &&
+      impl_->document(schema["$ref"].get<std::string>()))
+    return validate(schema["$ref"].get<std::string>(), instance);
+  nlohmann::json guarded = schema;
+  guard_patterns(guarded);
+  return impl_->run(*impl_->compile(guarded), instance, &guarded);
+}
+
+}  // namespace mcp_hints

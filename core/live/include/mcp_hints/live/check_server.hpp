@@ -1,0 +1,46 @@
+#pragma once
+// check-server: a live server's catalog through every lint check, plus the protocol,
+// stability, list_changed and result checks only a live server allows.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/checks/lint.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/transport.hpp"
+
+namespace mcp_hints {
+
+struct ToolCallRequest {
+  std::string tool;
+  nlohmann::json arguments;
+};
+
+struct CheckServerOptions {
+  LintOptions lint;
+  std::chrono::milliseconds timeout{30000};           // the whole run
+  std::chrono::milliseconds request_timeout{10000};   // one request
+  std::chrono::milliseconds observe_window{1000};     // waiting for notifications/tools/list_changed
+  std::vector<ToolCallRequest> calls;                 // opt-in tool calls (--call)
+  bool allow_side_effects = false;
+  TransportLimits transport;
+  std::function<void(const std::string&)> progress;   // told each step, e.g. to show on stderr
+};
+
+// A --call the hints forbid without --allow-side-effects, or that names no listed tool.
+class CallRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs every check against the target. Findings, incompleteness and the server's diagnostics
+// end up in the report; throws CallRefused for a refused --call (nothing is called then).
+LintReport check_server(const ServerTarget& target, const CheckServerOptions& options);
+
+}  // namespace mcp_hints

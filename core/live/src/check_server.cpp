@@ -1,0 +1,335 @@
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/live/check_server.hpp"
+
+#include "mcp_hints/vocab/trust_annotations.hpp"
+
+#include <map>
+
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string tool_name(const json& tool) {
+  return tool.is_object() && tool.contains("name") && tool["name"].is_string() ? tool["name"].get<std::string>() : "";
+}
+
+std::map<std::string, const json*> by_name(const std::vector<json>& tools) {
+  std::map<std::string, const json*> out;
+  for (const auto& t : tools) out.emplace(tool_name(t), &t);
+  return out;
+}
+
+std::string shown(const json* value) {
+  if (!value) return "absent";
+  std::string text = value->dump(-1, ' ', false, json::error_handler_t::replace);
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+// What differs in a tool's hints between two listings: every crosswalk field of a tool
+// vocabulary, then any other annotation.
+std::vector<std::string> hint_differences(const json& before, const json& after, const Vocabulary& vocabulary) {
+  std::vector<std::string> out;
+  for (const auto& field : vocabulary.fields()) {
+    if (field.is_message_field) continue;
+    const json* b = find_member(before, field.tokens);
+    const json* a = find_member(after, field.tokens);
+    if ((b == nullptr) != (a == nullptr) || (b && *b != *a))
+      out.push_back(field.key + " " + shown(b) + " -> " + shown(a));
+  }
+  const json* ab = find_member(before, {"annotations"});
+  const json* aa = find_member(after, {"annotations"});
+  if (out.empty() && ((ab == nullptr) != (aa == nullptr) || (ab && *ab != *aa)))
+    out.push_back("annotations " + shown(ab) + " -> " + shown(aa));
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts, const std::string& sep = "; ") {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+class Run {
+ public:
+  Run(const ServerTarget& target, const CheckServerOptions& options, LintReport& report)
+      : target_(target), options_(options), report_(report), linter_(options.lint),
+        deadline_(Clock::now() + options.timeout), file_(target.describe()) {}
+
+  void execute() {
+    report_.server_checks_ran = true;
+    report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}});
+    std::vector<json> first;
+    if (!first_session(first)) return;
+    second_session(first);
+  }
+
+ private:
+  void step(const std::string& what) {
+    if (options_.progress) options_.progress(what);
+  }
+
+  void emit(std::string_view check, const std::string& pointer, const std::string& message, const std::string& tool = "") {
+    const CheckInfo* info = find_check_info(check);
+    report_.findings.push_back(Finding{std::string(check), info->level, file_, tool, pointer, 0, message,
+                                       std::string(info->proposal)});
+  }
+
+  void incomplete(const std::string& why, Transport* transport) {
+    report_.incomplete = why;
+    if (transport) report_.diagnostics = transport->diagnostics();
+  }
+
+  ClientOptions client_options() const {
+    ClientOptions c;
+    c.request_timeout = options_.request_timeout;
+    c.run_deadline = deadline_;
+    return c;
+  }
+
+  // Connects and initializes; false (with the reason recorded) when the run cannot go on.
+  bool open_session(std::unique_ptr<Transport>& transport, std::unique_ptr<McpClientSession>& session,
+                    const std::string& which) {
+    try {
+      transport = connect(target_, options_.transport);
+    } catch (const std::exception& e) {
+      incomplete("the server could not be started: " + std::string(e.what()), nullptr);
+      return false;
+    }
+    session = std::make_unique<McpClientSession>(*transport, client_options());
+    step(which + ": initialize");
+    try {
+      init_ = session->initialize();
+    } catch (const ProtocolError& e) {
+      const std::string what = e.what();
+      emit(what.find("protocol version") != std::string::npos ? "server.protocol-version" : "server.initialize", "",
+           which + ": " + what);
+      report_.diagnostics = transport->diagnostics();
+      return false;
+    } catch (const TransportError& e) {
+      incomplete(which + ": initialize: " + e.what(), transport.get());
+      return false;
+    }
+    if (!init_.capabilities.contains("tools"))
+      emit("server.tools-capability", "", which + ": the initialize result declares capabilities " +
+                                              shown(&init_.capabilities) + " without tools, yet mcp-hints is to list its tools");
+    return true;
+  }
+
+  // Lists tools; false when the run cannot go on.
+  bool list(McpClientSession& session, Transport& transport, ToolListing& listing, const std::string& which) {
+    step(which + ": tools/list");
+    try {
+      listing = session.list_tools();
+    } catch (const ProtocolError& e) {
+      emit("server.list-page", "", which + ": " + e.what());
+      report_.diagnostics = transport.diagnostics();
+      return false;
+    } catch (const TransportError& e) {
+      incomplete(which + ": tools/list: " + e.what(), &transport);
+      return false;
+    }
+    for (const auto& error : listing.page_errors) emit("server.list-page", "", which + ": tools/list " + error);
+    if (listing.over_size_limit) {
+      incomplete(which + ": " + listing.incomplete_reason, &transport);
+      return false;
+    }
+    if (!listing.complete) emit("server.cursor-terminates", "", which + ": " + listing.incomplete_reason);
+    return true;
+  }
+
+  bool first_session(std::vector<json>& tools) {
+    std::unique_ptr<Transport> transport;
+    std::unique_ptr<McpClientSession> session;
+    if (!open_session(transport, session, "session 1")) return false;
+    bool ok = first_session_steps(*transport, *session, tools);
+    if (transport->noise_count() > 0)
+      emit("server.stdout-protocol-only", "",
+           std::to_string(transport->noise_count()) + " line(s) on stdout were not JSON-RPC messages; first, " +
+               transport->first_noise());
+    if (!report_.findings.empty() && report_.diagnostics.empty()) report_.diagnostics = transport->diagnostics();
+    transport->close();
+    return ok;
+  }
+
+  bool first_session_steps(Transport& transport, McpClientSession& session, std::vector<json>& tools) {
+    ToolListing listing;
+    if (!list(session, transport, listing, "session 1")) return false;
+    tools = std::move(listing.tools);
+    auto& file = report_.files.front();
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+      file.tool_revisions.push_back(linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), 0, report_.findings));
+      file.tool_names.push_back(tool_name(tools[i]));
+    }
+    file.tool_count = tools.size();
+
+    // The same session, listed again.
+    ToolListing again;
+    if (!list(session, transport, again, "session 1, second listing")) return false;
+    compare(tools, again.tools, "stability.relist", "a second tools/list in the same session");
+
+    // Notifications the server sends on its own within the window.
+    step("session 1: waiting " + std::to_string(options_.observe_window.count()) + " ms for notifications");
+    try {
+      session.observe(options_.observe_window);
+    } catch (const TransportError& e) {
+      incomplete("session 1: while waiting for notifications: " + std::string(e.what()), &transport);
+      return false;
+    }
+    if (session.notification_count("notifications/tools/list_changed") > 0) {
+      ToolListing changed;
+      if (!list(session, transport, changed, "session 1, after tools/list_changed")) return false;
+      judge_list_changed(tools, changed.tools);
+    }
+    return call_tools(session, transport, tools);
+  }
+
+  void second_session(const std::vector<json>& first) {
+    std::unique_ptr<Transport> transport;
+    std::unique_ptr<McpClientSession> session;
+    const std::string which = target_.url.empty() ? "session 2 (restarted server)" : "session 2";
+    if (!open_session(transport, session, which)) return;
+    ToolListing listing;
+    if (list(*session, *transport, listing, which))
+      compare(first, listing.tools, "stability.restart",
+              target_.url.empty() ? "a restart of the server" : "a second session");
+    transport->close();
+  }
+
+  void compare(const std::vector<json>& before, const std::vector<json>& after, std::string_view check,
+               const std::string& what) {
+    const auto then = by_name(after);
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      const std::string name = tool_name(before[i]);
+      auto it = then.find(name);
+      if (it == then.end()) continue;
+      auto diffs = hint_differences(before[i], *it->second, Vocabulary::builtin());
+      if (!diffs.empty())
+        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + joined(diffs), name);
+    }
+  }
+
+  void judge_list_changed(const std::vector<json>& before, const std::vector<json>& after) {
+    const auto& vocabulary = Vocabulary::builtin();
+    const auto then = by_name(after);
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      const std::string name = tool_name(before[i]);
+      auto it = then.find(name);
+      if (it == then.end()) continue;
+      const auto old_hints = read_tool_hints(before[i], vocabulary, options_.lint.spec_revision);
+      const auto new_hints = read_tool_hints(*it->second, vocabulary, options_.lint.spec_revision);
+      std::vector<std::string> weakened, changed;
+      for (const auto& c : hint_changes(old_hints, new_hints, vocabulary)) {
+        const std::string text = c.facet + " " + (c.before ? c.before->dump() : "no claim") + " -> " +
+                                 (c.after ? c.after->dump() : "no claim");
+        (c.weakened ? weakened : changed).push_back(text);
+      }
+      const std::string pointer = "/tools/" + std::to_string(i);
+      if (!weakened.empty())
+        emit("list-changed.weakened", pointer,
+             "after notifications/tools/list_changed the tool became less cautious: " + joined(weakened) +
+                 (changed.empty() ? "" : " (also " + joined(changed) + ")"),
+             name);
+      else if (!changed.empty())
+        emit("list-changed.changed", pointer, "after notifications/tools/list_changed: " + joined(changed), name);
+    }
+  }
+
+  // Refuses up front, before anything is called, every call the hints advise against.
+  std::vector<std::pair<const ToolCallRequest*, const json*>> vet_calls(const std::vector<json>& tools) const {
+    std::vector<std::pair<const ToolCallRequest*, const json*>> out;
+    const auto listed = by_name(tools);
+    const auto& vocabulary = Vocabulary::builtin();
+    for (const auto& call : options_.calls) {
+      auto it = listed.find(call.tool);
+      if (it == listed.end() || call.tool.empty())
+        throw CallRefused("--call " + call.tool + ": the server lists no tool of that name");
+      const auto hints = read_tool_hints(*it->second, vocabulary, options_.lint.spec_revision);
+      const auto effect = hints.resolved("effect", vocabulary);
+      const auto open = hints.resolved("open-world", vocabulary);
+      std::vector<std::string> why;
+      if (effect && *effect != "read") why.push_back("its effect is " + effect->get<std::string>());
+      if (open && *open == true) why.push_back("it may reach the open world");
+      if (!why.empty() && !options_.allow_side_effects)
+        throw CallRefused("--call " + call.tool + ": refused, " + joined(why, " and ") +
+                          " (by its hints, or the specification's cautious defaults where it has none); "
+                          "add --allow-side-effects to call it anyway");
+      out.emplace_back(&call, it->second);
+    }
+    return out;
+  }
+
+  bool call_tools(McpClientSession& session, Transport& transport, const std::vector<json>& tools) {
+    const auto vetted = vet_calls(tools);
+    const auto& vocabulary = Vocabulary::builtin();
+    const auto& levels = vocabulary.facet("result-sensitivity");
+    for (std::size_t i = 0; i < vetted.size(); ++i) {
+      const auto& [call, tool] = vetted[i];
+      step("session 1: tools/call " + call->tool);
+      json result;
+      try {
+        result = session.call_tool(call->tool, call->arguments);
+      } catch (const ProtocolError& e) {
+        incomplete("--call " + call->tool + ": " + e.what(), &transport);
+        return false;
+      } catch (const TransportError& e) {
+        incomplete("--call " + call->tool + ": " + e.what(), &transport);
+        return false;
+      }
+      const std::string base = "/calls/" + std::to_string(i);
+      // The result's trust annotations under the revision pinned with --vocab (#711 otherwise),
+      // and the interest group's extension wherever the result or a content block carries it.
+      const VocabularyRevision* annotations_revision = vocabulary.find("trust-annotations@issue-711");
+      for (const auto& pin : options_.lint.pinned)
+        if (const auto* r = vocabulary.find(pin); r && r->id == "trust-annotations") annotations_revision = r;
+      std::vector<const VocabularyRevision*> revisions = {annotations_revision};
+      const ResultTrust trust = read_result_trust(result);
+      if (result.dump().find(std::string(kTrustAnnotationsExtension)) != std::string::npos || trust.sensitive || trust.untrusted)
+        revisions.push_back(vocabulary.find("trust-annotations@ext-2026-06"));
+      for (const auto* revision : revisions)
+        for (const auto& v : published_schemas().validate(revision->schema, result))
+          emit("result.trust-annotations", base + v.pointer,
+               "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + " does not match " + revision->ref() +
+                   ": " + v.message,
+               call->tool);
+      const json* annotations = find_member(result, {"_meta", "annotations"});
+      if (!annotations || !annotations->is_object()) continue;
+      const auto hints = read_tool_hints(*tool, vocabulary, options_.lint.spec_revision);
+      const Claim* declared = hints.claim_of("policy-hints", "mcp.dev/resultSensitivity");
+      if (!declared) continue;
+      for (const auto& [key, value] : annotations->items()) {
+        auto minimum = vocabulary.minimum_result_sensitivity(key, value);
+        if (minimum && levels.rank(declared->value) < levels.rank(*minimum))
+          emit("result.sensitivity-understated", base + "/_meta/annotations/" + key,
+               "the tool declares mcp.dev/resultSensitivity " + declared->value.dump() + " but its result says " + key +
+                   " " + value.dump() + ", which is at least " + *minimum,
+               call->tool);
+      }
+    }
+    return true;
+  }
+
+  const ServerTarget& target_;
+  const CheckServerOptions& options_;
+  LintReport& report_;
+  Linter linter_;
+  Deadline deadline_;
+  std::string file_;
+  InitializeResult init_;
+};
+
+}  // namespace
+
+LintReport check_server(const ServerTarget& target, const CheckServerOptions& options) {
+  LintReport report;
+  report.spec_revision = options.lint.spec_revision;
+  Run(target, options, report).execute();
+  return report;
+}
+
+}  // namespace mcp_hints

@@ -1,0 +1,29 @@
+#pragma once
+// Renders a lint report for people (text) and machines (JSON, SARIF 2.1.0, JUnit XML).
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/checks/lint.hpp"
+
+namespace mcp_hints {
+
+struct ReportOptions {
+  std::optional<Level> fail_on = Level::error;  // nullopt: findings never fail the run
+  bool color = false;                           // ANSI colour (only for a terminal)
+};
+
+std::string_view version();
+
+// The stable machine interface, described by schemas/lint-report.schema.json.
+nlohmann::json report_json(const LintReport& report, const ReportOptions& options);
+void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options);
+void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options);
+void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options);
+
+// Escapes text for XML character data and attribute values.
+std::string xml_escape(std::string_view text);
+
+}  // namespace mcp_hints

@@ -1,0 +1,332 @@
+#include "mcp_hints/report/report.hpp"
+
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "mcp_hints/checks/checks.hpp"
+
+namespace mcp_hints {
+namespace {
+
+using json = nlohmann::json;
+
+const char* colour_of(Level level) {
+  switch (level) {
+    case Level::error: return "\033[31m";
+    case Level::warning: return "\033[33m";
+    case Level::info: return "\033[36m";
+  }
+  return "";
+}
+
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string counts_text(std::size_t errors, std::size_t warnings, std::size_t infos) {
+  return plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
+}
+
+bool failing(const Finding& f, const ReportOptions& options) { return options.fail_on && f.level >= *options.fail_on; }
+
+// SARIF knows error, warning and note.
+const char* sarif_level(Level level) {
+  switch (level) {
+    case Level::error: return "error";
+    case Level::warning: return "warning";
+    case Level::info: return "note";
+  }
+  return "error";
+}
+
+}  // namespace
+
+std::string_view version() { return "0.1.0"; }
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // Control characters other than tab, newline and return are not allowed in XML 1.0.
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "?";
+        else out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// The revisions named by a FileResult::tool_revisions bit set.
+std::vector<std::string> revision_refs(std::uint32_t bits) {
+  std::vector<std::string> out;
+  const auto& revisions = Vocabulary::builtin().revisions();
+  for (std::size_t i = 0; i < revisions.size() && i < 32; ++i)
+    if (bits & (std::uint32_t{1} << i)) out.push_back(revisions[i].ref());
+  return out;
+}
+
+// Tools per revision, in the crosswalk's order.
+std::vector<std::pair<std::string, std::size_t>> revision_counts(const FileResult& file) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  const auto& revisions = Vocabulary::builtin().revisions();
+  for (std::size_t i = 0; i < revisions.size() && i < 32; ++i) {
+    const auto n = std::count_if(file.tool_revisions.begin(), file.tool_revisions.end(),
+                                 [&](std::uint32_t bits) { return bits & (std::uint32_t{1} << i); });
+    if (n) out.emplace_back(revisions[i].ref(), static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+json report_json(const LintReport& report, const ReportOptions& options) {
+  json files = json::array();
+  for (const auto& f : report.files) {
+    json per_tool = json::array();
+    for (auto bits : f.tool_revisions) per_tool.push_back(revision_refs(bits));
+    json counts = json::object();
+    for (const auto& [ref, n] : revision_counts(f)) counts[ref] = n;
+    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"tools", f.tool_names}, {"tool_vocabularies", per_tool},
+                     {"vocabularies", counts}, {"error", f.error ? json(*f.error) : json()}});
+  }
+  json findings = json::array();
+  for (const auto& f : report.findings) {
+    findings.push_back({{"check", f.check}, {"level", level_name(f.level)}, {"tool", f.tool}, {"pointer", f.pointer},
+                        {"message", f.message}, {"proposal", f.proposal}, {"file", f.file}, {"line", f.line}});
+  }
+  return {{"tool", "mcp-hints"},
+          {"version", version()},
+          {"spec_revision", report.spec_revision},
+          {"tool_count", report.tool_count()},
+          {"files", files},
+          {"findings", findings},
+          {"summary",
+           {{"error", report.count(Level::error)},
+            {"warning", report.count(Level::warning)},
+            {"info", report.count(Level::info)},
+            {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
+            {"input_errors", std::count_if(report.files.begin(), report.files.end(), [](const auto& f) { return f.error.has_value(); })},
+            {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
+            {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
+          {"server_log", report.diagnostics}};
+}
+
+void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  auto paint = [&](Level level, std::string_view text) {
+    return options.color ? std::string(colour_of(level)) + std::string(text) + "\033[0m" : std::string(text);
+  };
+  auto bold = [&](std::string_view text) { return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text); };
+  for (const auto& file : report.files) {
+    if (file.error) {
+      out << file.file << ": " << paint(Level::error, "error") << ": " << *file.error << "\n";
+      continue;
+    }
+    std::vector<const Finding*> mine;
+    for (const auto& f : report.findings)
+      if (f.file == file.file) mine.push_back(&f);
+    std::size_t e = 0, w = 0, i = 0;
+    for (const auto* f : mine) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
+    out << bold(file.file) << ": " << plural(file.tool_count, "tool") << ", " << counts_text(e, w, i) << "\n";
+    // Which revision of each proposal the catalog speaks, detected from the tools' keys.
+    if (const auto counts = revision_counts(file); !counts.empty()) {
+      out << "  vocabularies:";
+      for (std::size_t k = 0; k < counts.size(); ++k)
+        out << (k ? ", " : " ") << counts[k].first << " (" << plural(counts[k].second, "tool") << ")";
+      out << "\n";
+    }
+    // Grouped by tool in document order (findings already come in that order).
+    std::string current;
+    for (const auto* f : mine) {
+      const std::string tool_key = f->tool + "\n" + std::to_string(f->line);
+      if (tool_key != current) {
+        current = tool_key;
+        out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : f->tool);
+        if (f->line) out << "  line " << f->line;
+        out << "\n";
+      }
+      std::string level(level_name(f->level));
+      level.resize(7, ' ');
+      out << "    " << paint(f->level, level) << " " << f->check << "  " << f->pointer << "\n"
+          << "            " << f->message << "\n"
+          << "            [" << f->proposal << "]\n";
+    }
+  }
+  // The findings table: one row per check that fired.
+  if (!report.findings.empty()) {
+    std::map<std::string, std::pair<std::size_t, std::set<std::string>>> by_check;
+    for (const auto& f : report.findings) {
+      auto& row = by_check[f.check];
+      ++row.first;
+      row.second.insert(f.file + "\n" + std::to_string(f.line) + "\n" + f.tool);
+    }
+    out << "\n" << bold("check                                 level    findings  tools") << "\n";
+    for (const auto& info : all_checks()) {
+      auto it = by_check.find(std::string(info.id));
+      if (it == by_check.end()) continue;
+      std::string id(info.id), level(level_name(info.level));
+      id.resize(std::max<std::size_t>(id.size(), 37), ' ');
+      level.resize(8, ' ');
+      std::string count = std::to_string(it->second.first);
+      count.resize(9, ' ');
+      out << id << " " << paint(info.level, level) << " " << count << " " << it->second.second.size() << "\n";
+    }
+    out << "\n";
+  }
+  if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << *report.incomplete << "\n";
+  const bool fail = report.fails(options.fail_on) || report.has_input_error() || report.incomplete;
+  if (fail && !report.diagnostics.empty()) {
+    // The server's own words help most when something went wrong: its last stderr lines.
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < report.diagnostics.size()) {
+      auto nl = report.diagnostics.find('\n', start);
+      lines.push_back(report.diagnostics.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+    const std::size_t first = lines.size() > 20 ? lines.size() - 20 : 0;
+    out << "server stderr (last " << lines.size() - first << " lines):\n";
+    for (std::size_t i = first; i < lines.size(); ++i) out << "  | " << lines[i] << "\n";
+  }
+  out << plural(report.files.size(), report.server_checks_ran ? "server" : "file") << ", " << plural(report.tool_count(), "tool") << ": "
+      << counts_text(report.count(Level::error), report.count(Level::warning), report.count(Level::info)) << " — "
+      << (fail ? paint(Level::error, "FAIL") : std::string("pass")) << " (fail on "
+      << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
+}
+
+void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  json rules = json::array();
+  std::map<std::string, std::size_t> rule_index;
+  for (const auto& info : all_checks()) {
+    if (info.scope == Scope::server && !report.server_checks_ran) continue;
+    rule_index[std::string(info.id)] = rules.size();
+    rules.push_back({{"id", info.id},
+                     {"name", info.id},
+                     {"shortDescription", {{"text", info.summary}}},
+                     {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
+                     {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
+                     {"properties", {{"proposal", info.proposal}}}});
+  }
+  json results = json::array();
+  for (const auto& f : report.findings) {
+    json location = {{"physicalLocation", {{"artifactLocation", {{"uri", f.file == "-" ? "stdin" : f.file}}}}},
+                     {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
+    if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}};
+    results.push_back({{"ruleId", f.check},
+                       {"ruleIndex", rule_index[f.check]},
+                       {"level", sarif_level(f.level)},
+                       {"message", {{"text", f.message}}},
+                       {"locations", json::array({location})},
+                       {"properties", {{"tool", f.tool}, {"pointer", f.pointer}, {"proposal", f.proposal}}}});
+  }
+  json notifications = json::array();
+  for (const auto& file : report.files)
+    if (file.error)
+      notifications.push_back({{"level", "error"},
+                               {"message", {{"text", file.file + ": " + *file.error}}},
+                               {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
+  if (report.incomplete)
+    notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
+  json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", version()}, {"semanticVersion", version()}, {"rules", rules}}}}},
+              {"results", results},
+              {"invocations", json::array({{{"executionSuccessful", !report.has_input_error() && !report.incomplete},
+                                            {"toolExecutionNotifications", notifications}}})},
+              {"properties", {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
+  json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  out << sarif.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+}
+
+void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  // One testsuite per file (or server), one testcase per tool and tool check, and one per server
+  // check in a check-server run: a finding at or above the fail-on level is a failure, one below
+  // it is written to the testcase's output.
+  const auto checks = all_checks();
+  std::size_t total_tests = 0, total_failures = 0, total_errors = 0;
+  std::string body;
+  for (const auto& file : report.files) {
+    std::string cases;
+    std::size_t tests = 0, failures = 0, errors = 0;
+    auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found) {
+      ++tests;
+      cases += "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" + std::string(check) + "\"";
+      if (!found) {
+        cases += "/>\n";
+        return;
+      }
+      std::string text;
+      bool fail = false;
+      for (const auto* f : *found) {
+        text += std::string(level_name(f->level)) + " " + (f->tool.empty() ? "" : f->tool + " ") + f->pointer + ": " +
+                f->message + "\n";
+        fail = fail || failing(*f, options);
+      }
+      if (fail) {
+        ++failures;
+        cases += "><failure type=\"" + std::string(level_name(found->front()->level)) + "\" message=\"" +
+                 xml_escape(found->front()->message) + "\">" + xml_escape(text) + "</failure></testcase>\n";
+      } else {
+        cases += "><system-out>" + xml_escape(text) + "</system-out></testcase>\n";
+      }
+    };
+    auto error_case = [&](const std::string& name, const std::string& message) {
+      ++tests;
+      ++errors;
+      cases += "    <testcase classname=\"" + xml_escape(file.file) + "\" name=\"" + name + "\"><error message=\"" +
+               xml_escape(message) + "\"/></testcase>\n";
+    };
+    if (file.error) error_case("input", *file.error);
+    // Tools are told apart by name: findings carry the name of their tool.
+    std::map<std::string, std::map<std::string, std::vector<const Finding*>>> by_tool;
+    std::map<std::string, std::vector<const Finding*>> by_server_check;
+    for (const auto& f : report.findings) {
+      if (f.file != file.file) continue;
+      const auto* info = find_check_info(f.check);
+      if (info && info->scope == Scope::server) by_server_check[f.check].push_back(&f);
+      else by_tool[f.tool][f.check].push_back(&f);
+    }
+    std::set<std::string> seen;
+    for (const auto& tool : file.tool_names) {
+      if (!seen.insert(tool).second) continue;  // duplicate names share their testcases
+      const auto tool_it = by_tool.find(tool);
+      for (const auto& check : checks) {
+        if (check.scope != Scope::tool) continue;
+        const std::vector<const Finding*>* found = nullptr;
+        if (tool_it != by_tool.end()) {
+          auto it = tool_it->second.find(std::string(check.id));
+          if (it != tool_it->second.end()) found = &it->second;
+        }
+        testcase(file.file + "." + (tool.empty() ? "(unnamed tool)" : tool), check.id, found);
+      }
+    }
+    if (report.server_checks_ran) {
+      for (const auto& check : checks) {
+        if (check.scope != Scope::server) continue;
+        auto it = by_server_check.find(std::string(check.id));
+        testcase(file.file, check.id, it == by_server_check.end() ? nullptr : &it->second);
+      }
+      if (report.incomplete) error_case("run", "incomplete: " + *report.incomplete);
+    }
+    total_tests += tests;
+    total_failures += failures;
+    total_errors += errors;
+    body += "  <testsuite name=\"" + xml_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+            std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\">\n" + cases + "  </testsuite>\n";
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"mcp-hints\" tests=\"" << total_tests << "\" failures=\"" << total_failures
+      << "\" errors=\"" << total_errors << "\">\n"
+      << body << "</testsuites>\n";
+}
+
+}  // namespace mcp_hints

@@ -1,0 +1,173 @@
+#include "mcp_hints/report/safety_table.hpp"
+
+#include <algorithm>
+
+#include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/vocab/infer.hpp"
+#include "mcp_hints/report/report.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+const std::vector<SafetyColumn>& safety_columns() {
+  static const std::vector<SafetyColumn> columns = {
+      {"effect", {"effect", "outcome"}},
+      {"confirmation", {"confirmation", "min-trust"}},
+      {"idempotent", {"idempotent"}},
+      {"sensitivity", {"result-sensitivity", "result-data"}},
+      {"destination", {"destination", "open-world"}},
+      {"risk", {"risk", "blast-radius", "reversibility"}},
+      {"agency", {"agency"}},
+  };
+  return columns;
+}
+
+namespace {
+
+std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// One facet: the value a client acts on, with the keys that assert it (or "default").
+SafetyCell cell_for(const ToolHints& hints, const std::string& facet, const Vocabulary& vocabulary) {
+  const auto resolved = hints.resolved(facet, vocabulary);
+  if (!resolved) return {};
+  SafetyCell cell;
+  if (resolved->is_array()) {
+    for (const auto& v : *resolved) cell.value += (cell.value.empty() ? "" : ", ") + text_of(v);
+  } else {
+    cell.value = text_of(*resolved);
+  }
+  const auto asserted = hints.asserted(facet);
+  if (asserted.empty()) {
+    cell.source = "specification default";
+    return cell;
+  }
+  for (const Claim* c : asserted) {
+    if (!resolved->is_array() && c->value != *resolved) continue;  // the winning claims only
+    const std::string source = describe_source(c->source);
+    if (cell.source.find(source) == std::string::npos) cell.source += (cell.source.empty() ? "" : "; ") + source;
+  }
+  return cell;
+}
+
+std::string cell_text(const SafetyCell& cell, const std::string& facet, bool first) {
+  if (cell.value.empty()) return "";
+  return (first ? "" : facet + " ") + cell.value;
+}
+
+}  // namespace
+
+SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options, bool infer) {
+  const auto& vocabulary = Vocabulary::builtin();
+  const Linter linter(options);
+  SafetyTable table{file, options.spec_revision, {}, infer};
+  read_catalog(in, options.limits, [&](CatalogTool&& entry) {
+    SafetyRow row;
+    row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string() ? entry.tool["name"].get<std::string>() : "";
+    linter.lint_tool(entry.tool, file, entry.pointer, entry.line, row.findings);
+    const ToolHints hints = read_tool_hints(entry.tool, vocabulary, options.spec_revision);
+    const Inference inference = infer ? infer_tool(entry.tool) : Inference{};
+    for (const auto& column : safety_columns()) {
+      SafetyCell merged;
+      for (std::size_t i = 0; i < column.facets.size(); ++i) {
+        SafetyCell c = cell_for(hints, column.facets[i], vocabulary);
+        // Where no hint says anything, what the name and schema suggest, marked as such.
+        if (const auto* guess = inference.find(column.facets[i]); guess && hints.asserted(column.facets[i]).empty()) {
+          c.value = text_of(guess->value);
+          c.source = "inferred: " + guess->evidence.front();
+        }
+        if (c.value.empty()) continue;
+        const std::string shown = cell_text(c, column.facets[i], i == 0);
+        merged.value += (merged.value.empty() ? "" : "; ") + shown;
+        merged.source += (merged.source.empty() ? "" : "; ") + c.source;
+      }
+      row.cells.push_back(std::move(merged));
+    }
+    table.rows.push_back(std::move(row));
+  });
+  return table;
+}
+
+namespace {
+
+std::string md(std::string text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+// "error risk.understated ×2; warning placement.annotation-only", in the order they fired.
+std::vector<std::pair<std::string, std::size_t>> findings_counted(const SafetyRow& row) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const auto& f : row.findings) {
+    const std::string label = std::string(level_name(f.level)) + " " + f.check;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == label; });
+    if (it == out.end()) out.emplace_back(label, 1);
+    else ++it->second;
+  }
+  return out;
+}
+
+std::string findings_text(const SafetyRow& row) {
+  std::string out;
+  for (const auto& [label, n] : findings_counted(row))
+    out += (out.empty() ? "" : "; ") + label + (n > 1 ? " ×" + std::to_string(n) : "");
+  return out;
+}
+
+}  // namespace
+
+std::string safety_table_markdown(const SafetyTable& table) {
+  std::string out = "# Safety table: " + table.file + "\n\n" + std::to_string(table.rows.size()) +
+                    " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's "
+                    "default where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
+                    "(specification " + table.spec_revision + ")." +
+                    (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
+                    "\n\n| tool |";
+  for (const auto& c : safety_columns()) out += " " + c.title + " |";
+  out += " findings |\n|---|";
+  for (std::size_t i = 0; i < safety_columns().size(); ++i) out += "---|";
+  out += "---|\n";
+  for (const auto& row : table.rows) {
+    out += "| `" + md(row.name) + "` |";
+    for (const auto& cell : row.cells) {
+      out += ' ';
+      if (cell.value.empty()) out += "—";
+      else out += md(cell.value) + "<br><sub>" + md(cell.source) + "</sub>";
+      out += " |";
+    }
+    out += " " + md(findings_text(row)) + " |\n";
+  }
+  return out;
+}
+
+std::string safety_table_html(const SafetyTable& table) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Safety table: " + xml_escape(table.file) +
+      "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
+      "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}small{color:#555}"
+      ".error{color:#a00}.warning{color:#a60}.info{color:#06a}</style></head><body>\n<h1>Safety table: " +
+      xml_escape(table.file) + "</h1>\n<p>" + std::to_string(table.rows.size()) +
+      " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's default where "
+      "no hint says anything), with the keys that say it; findings are mcp-hints lint's (specification " +
+      xml_escape(table.spec_revision) + ")." +
+      (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
+      "</p>\n<table>\n<tr><th>tool</th>";
+  for (const auto& c : safety_columns()) out += "<th>" + xml_escape(c.title) + "</th>";
+  out += "<th>findings</th></tr>\n";
+  for (const auto& row : table.rows) {
+    out += "<tr><td><code>" + xml_escape(row.name) + "</code></td>";
+    for (const auto& cell : row.cells)
+      out += cell.value.empty() ? "<td>—</td>" : "<td>" + xml_escape(cell.value) + "<br><small>" + xml_escape(cell.source) + "</small></td>";
+    out += "<td>";
+    for (const auto& f : row.findings)  // each finding with its message, for the reader who hovers or reads on
+      out += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) + " " +
+             xml_escape(f.check) + "</b> " + xml_escape(f.message) + "</div>";
+    out += "</td></tr>\n";
+  }
+  return out + "</table>\n</body></html>\n";
+}
+
+}  // namespace mcp_hints

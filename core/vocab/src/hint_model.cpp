@@ -1,0 +1,152 @@
+#include "mcp_hints/vocab/hint_model.hpp"
+
+#include <algorithm>
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string_view vocabulary_facet_name(const Field& field, const std::string& facet) {
+  for (const auto& [value, targets] : field.map)
+    for (const auto& t : targets)
+      if (t.facet == facet) return t.facet;
+  return {};
+}
+
+// Returns false when the value is not one the crosswalk knows (then nothing is claimed).
+bool add_claims(ToolHints& hints, const Field& field, const HintSource& source, const json& value, bool defaulted) {
+  std::vector<json> elements;
+  if (field.set_valued && value.is_array()) {
+    if (value.empty()) {
+      hints.unread.push_back({source, value});
+      return false;
+    }
+    elements.assign(value.begin(), value.end());
+  } else {
+    elements.push_back(value);
+  }
+  // A field is read whole or not at all: one unknown element makes the whole value unread,
+  // so a malformed hint is never half-believed.
+  std::vector<FacetValue> all;
+  for (const auto& element : elements) {
+    auto fvs = field.facet_values(element);
+    if (!fvs) {
+      hints.unread.push_back({source, value});
+      return false;
+    }
+    all.insert(all.end(), fvs->begin(), fvs->end());
+  }
+  for (auto& fv : all) {
+    // The facet name as the vocabulary owns it, so claims hold a view, not a copy.
+    const std::string_view facet = vocabulary_facet_name(field, fv.facet);
+    hints.claims.push_back(Claim{facet, std::move(fv.value), source, defaulted});
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<const Claim*> ToolHints::asserted(std::string_view facet) const {
+  std::vector<const Claim*> out;
+  for (const auto& c : claims)
+    if (!c.defaulted && c.facet == facet) out.push_back(&c);
+  return out;
+}
+
+const Claim* ToolHints::asserting(std::string_view facet, const json& value) const {
+  for (const auto& c : claims)
+    if (!c.defaulted && c.facet == facet && c.value == value) return &c;
+  return nullptr;
+}
+
+const Claim* ToolHints::claim_of(std::string_view vocabulary_id, std::string_view key) const {
+  for (const auto& c : claims)
+    if (!c.defaulted && c.source.field->vocabulary == vocabulary_id && c.source.field->key == key) return &c;
+  return nullptr;
+}
+
+std::optional<json> ToolHints::resolved(std::string_view facet, const Vocabulary& vocabulary) const {
+  const Facet& f = vocabulary.facet(facet);
+  for (bool defaults : {false, true}) {
+    std::optional<json> best;
+    for (const auto& c : claims) {
+      if (c.facet != facet || c.defaulted != defaults) continue;
+      if (f.kind == "set") {
+        if (!best) best = json::array();
+        if (std::find(best->begin(), best->end(), c.value) == best->end()) best->push_back(c.value);
+      } else if (f.kind == "integer") {
+        if (!best || c.value > *best) best = c.value;
+      } else if (!best || f.rank(c.value) > f.rank(*best)) {
+        best = c.value;
+      }
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::string_view spec_revision) {
+  ToolHints hints;
+  for (const auto& field : vocabulary.fields()) {
+    if (field.is_message_field) continue;
+    HintSource source{&field, &vocabulary.active_revision(field, spec_revision), nullptr};
+    if (field.meaningful_when) {
+      const auto& cond = *field.meaningful_when;
+      const json* other = find_member(tool, cond.tokens);
+      const json& effective = (other && other->is_boolean()) ? *other : cond.when_absent;
+      if (effective != cond.equals) continue;
+    }
+    // An unreadable value counts as absent, so the specification default (the cautious reading)
+    // applies to it as to a missing one.
+    const json* value = find_member(tool, field.tokens);
+    bool read = false;
+    if (value) {
+      source.raw = value;
+      read = add_claims(hints, field, source, *value, false);
+    }
+    if (!read && field.default_value) {
+      source.raw = &*field.default_value;
+      add_claims(hints, field, source, *field.default_value, true);
+    }
+  }
+  return hints;
+}
+
+std::vector<HintChange> hint_changes(const ToolHints& before, const ToolHints& after, const Vocabulary& vocabulary) {
+  std::vector<HintChange> out;
+  for (const auto& [name, facet] : vocabulary.facets()) {
+    auto b = before.resolved(name, vocabulary);
+    auto a = after.resolved(name, vocabulary);
+    if (b == a) continue;
+    HintChange change{name, b, a, false};
+    if (b && !a) {
+      change.weakened = true;  // a claim (or default) the client acted on is gone
+    } else if (b && a && facet.kind == "enum") {
+      change.weakened = facet.rank(*a) < facet.rank(*b);
+    } else if (b && a && facet.kind == "integer") {
+      change.weakened = *a < *b;
+    } else if (b && a && facet.kind == "set") {
+      // A class of data no longer declared is a weaker claim.
+      for (const auto& v : *b)
+        if (std::find(a->begin(), a->end(), v) == a->end()) change.weakened = true;
+    }
+    out.push_back(std::move(change));
+  }
+  return out;
+}
+
+std::string describe_source(const HintSource& source) {
+  // Written as the member is reached: annotations.inputMetadata.Destination,
+  // _meta["mcp.dev/effect"], _meta["io.modelcontextprotocol/action-metadata"].requiresReview.
+  const auto& tokens = source.field->tokens;
+  std::string key;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (i == 1 && tokens[0] == "_meta") key += "[\"" + tokens[i] + "\"]";
+    else key += (i ? "." : "") + tokens[i];
+  }
+  return key + " (" + source.revision->ref() + ")";
+}
+
+}  // namespace mcp_hints

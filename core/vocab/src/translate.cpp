@@ -1,0 +1,250 @@
+#include "mcp_hints/vocab/translate.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "mcp_hints/vocab/hint_model.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+using Tokens = std::vector<std::string>;
+
+std::vector<const Field*> tool_fields(const Vocabulary& vocabulary, const VocabularyRevision& revision) {
+  std::vector<const Field*> out;
+  for (const Field* f : vocabulary.fields_of(revision))
+    if (!f->is_message_field) out.push_back(f);
+  return out;
+}
+
+// An MCP extension that holds, in _meta, the same members a revision puts in annotations
+// (SEP-1913's inputMetadata -> io.modelcontextprotocol/action-metadata): its home in _meta.
+std::optional<Tokens> meta_home(const Field& field, const Vocabulary& vocabulary) {
+  if (field.tokens.size() < 2 || field.tokens.front() != "annotations") return std::nullopt;
+  const Tokens rest(field.tokens.begin() + 1, field.tokens.end());
+  for (const auto& r : vocabulary.revisions()) {
+    if (r.extension.empty()) continue;
+    for (const Field* f : tool_fields(vocabulary, r))
+      if (f->tokens.size() == rest.size() + 2 && f->tokens[0] == "_meta" && f->tokens[1] == r.extension &&
+          Tokens(f->tokens.begin() + 2, f->tokens.end()) == rest)
+        return f->tokens;
+  }
+  return std::nullopt;
+}
+
+// Where a target field is written under the chosen placement.
+std::vector<Tokens> destinations(const Field& field, const TranslateOptions& options, const Vocabulary& vocabulary) {
+  if (field.tokens.empty() || field.tokens.front() != "annotations") return {field.tokens};  // _meta fields stay in _meta
+  std::vector<Tokens> out;
+  if (options.placement != TranslateOptions::Placement::meta) out.push_back(field.tokens);
+  if (options.placement != TranslateOptions::Placement::annotations) {
+    if (auto home = meta_home(field, vocabulary)) {
+      out.push_back(*home);
+    } else {
+      Tokens mirror = {"_meta", options.meta_prefix + "/" + field.tokens[1]};
+      mirror.insert(mirror.end(), field.tokens.begin() + 2, field.tokens.end());
+      out.push_back(mirror);
+    }
+  }
+  return out;
+}
+
+std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// The scopes of a {"regulated": {"scopes": [...]}} in a raw value, if any.
+json regulated_scopes(const json* raw) {
+  if (!raw) return json();
+  auto from = [](const json& v) -> json {
+    if (v.is_object() && v.contains("regulated") && v["regulated"].is_object() && v["regulated"].contains("scopes"))
+      return v["regulated"]["scopes"];
+    return json();
+  };
+  if (raw->is_array())
+    for (const auto& v : *raw)
+      if (auto s = from(v); !s.is_null()) return s;
+  return from(*raw);
+}
+
+// The value a target field writes for a facet value, if one of its values means exactly that.
+std::optional<json> inverse(const Field& field, std::string_view facet, const json& value, const json* raw, std::string& note) {
+  for (const auto& [key, targets] : field.map) {
+    if (targets.size() != 1 || targets[0].facet != facet) continue;
+    if (targets[0].value == "*") return value;
+    if (targets[0].value != value) continue;
+    if (key == "true" || key == "false") return key == "true";
+    if (key.size() > 2 && key.front() == '{' && key.back() == '}') {  // {regulated}: an object with scopes
+      json scopes = regulated_scopes(raw);
+      if (scopes.is_null()) {
+        scopes = json::array({"unspecified"});
+        note = "the source names no regulatory scopes; wrote scopes [\"unspecified\"]";
+      }
+      return json{{key.substr(1, key.size() - 2), {{"scopes", scopes}}}};
+    }
+    if (!regulated_scopes(raw).is_null() && value == "regulated") note = "the target cannot carry the regulatory scopes " + regulated_scopes(raw).dump();
+    return json(key);
+  }
+  return std::nullopt;
+}
+
+json* at_path(json& root, const Tokens& tokens, bool create) {
+  json* at = &root;
+  for (const auto& t : tokens) {
+    if (!at->is_object()) {
+      if (!create || !at->is_null()) return nullptr;
+      *at = json::object();
+    }
+    auto it = at->find(t);
+    if (it == at->end()) {
+      if (!create) return nullptr;
+      it = at->emplace(t, json()).first;
+    }
+    at = &*it;
+  }
+  return at;
+}
+
+// Removes the member at tokens, then every container left empty on the way up.
+void erase_path(json& root, const Tokens& tokens) {
+  for (std::size_t depth = tokens.size(); depth > 0; --depth) {
+    json* parent = at_path(root, Tokens(tokens.begin(), tokens.begin() + static_cast<long>(depth) - 1), false);
+    if (!parent || !parent->is_object()) return;
+    const auto& key = tokens[depth - 1];
+    if (depth == tokens.size()) parent->erase(key);
+    else if (parent->contains(key) && (*parent)[key].is_object() && (*parent)[key].empty()) parent->erase(key);
+    else return;
+  }
+}
+
+}  // namespace
+
+void validate_translate_options(const TranslateOptions& options) {
+  if (!options.target) throw std::invalid_argument("no target revision");
+  const auto& vocabulary = Vocabulary::builtin();
+  const auto& target = *options.target;
+  if (target.id == "spec") throw std::invalid_argument("the specification's hints are the baseline every catalog keeps: translate into a proposal's revision");
+  const auto fields = tool_fields(vocabulary, target);
+  if (fields.empty()) throw std::invalid_argument(target.ref() + " has no tool hints (it annotates requests and results)");
+  if (options.placement == TranslateOptions::Placement::annotations) return;
+  for (const Field* f : fields)
+    if (!f->tokens.empty() && f->tokens.front() == "annotations" && !meta_home(*f, vocabulary)) {
+      if (options.meta_prefix.empty())
+        throw std::invalid_argument(target.ref() + " defines no _meta home for " + f->key +
+                                    ": give --meta-prefix (your reverse-DNS prefix, e.g. com.example)");
+      const std::string probe = options.meta_prefix + "/x";
+      if (options.meta_prefix.find('/') != std::string::npos || meta_key_reserved("second-label", probe) ||
+          meta_key_reserved("any-label", probe))
+        throw std::invalid_argument("--meta-prefix " + options.meta_prefix + " is not a prefix of your own (no slash, no mcp or modelcontextprotocol label)");
+      return;
+    }
+}
+
+TranslatedTool translate_tool(const json& tool, const TranslateOptions& options, const Vocabulary& vocabulary) {
+  TranslatedTool out{tool, {}, 0};
+  if (!tool.is_object()) return out;
+  const auto& target = *options.target;
+  const auto target_fields = tool_fields(vocabulary, target);
+  const ToolHints hints = read_tool_hints(tool, vocabulary, options.spec_revision);
+
+  // Every claim of a proposal (the specification's hints stay as they are), by facet.
+  std::map<std::string, std::vector<const Claim*>, std::less<>> by_facet;
+  std::set<const Field*> sources;
+  for (const auto& c : hints.claims) {
+    if (c.defaulted || c.source.field->vocabulary == "spec") continue;
+    by_facet[std::string(c.facet)].push_back(&c);
+    sources.insert(c.source.field);
+  }
+  std::set<const Field*> kept;  // source fields with something the target did not take
+  std::set<const Claim*> taken, reported;
+  auto lose = [&](const Claim* c, std::string message) {
+    out.losses.push_back({describe_source(c->source), std::move(message)});
+    reported.insert(c);
+  };
+  json result = tool;
+  for (const Field* ft : target_fields) {
+    std::vector<json> written;
+    for (const auto& facet : ft->facets()) {
+      auto it = by_facet.find(facet);
+      if (it == by_facet.end()) continue;
+      const Facet& f = vocabulary.facet(facet);
+      // Distinct values, most cautious first.
+      std::vector<const Claim*> claims = it->second;
+      std::stable_sort(claims.begin(), claims.end(), [&](const Claim* a, const Claim* b) { return f.rank(a->value) > f.rank(b->value); });
+      std::vector<json> values;
+      for (const Claim* c : claims) {
+        std::string note;
+        auto v = inverse(*ft, facet, c->value, c->source.raw, note);
+        if (!v) {
+          lose(c, "no value of " + ft->key + " (" + target.ref() + ") means " + facet + " " + text_of(c->value) + ": kept as it was");
+          kept.insert(c->source.field);
+          continue;
+        }
+        if (!note.empty()) lose(c, note);
+        if (!ft->set_valued && !values.empty() && *v != values.front()) {
+          lose(c, ft->key + " (" + target.ref() + ") takes one value: wrote " + text_of(values.front()) + " (the most cautious), not " +
+                      text_of(*v));
+          if (c->source.field->latest != &target) kept.insert(c->source.field);
+          continue;
+        }
+        if (std::find(values.begin(), values.end(), *v) == values.end()) values.push_back(*v);
+        taken.insert(c);
+      }
+      written.insert(written.end(), values.begin(), values.end());
+    }
+    if (written.empty()) continue;
+    const json value = written.size() == 1 ? written.front() : json(written);
+    for (const auto& tokens : destinations(*ft, options, vocabulary)) {
+      json* slot = at_path(result, tokens, true);
+      if (!slot) {
+        out.losses.push_back({ft->key, "cannot write " + ft->key + ": a member on its way is not an object"});
+        continue;
+      }
+      *slot = value;
+      ++out.written;
+    }
+  }
+  // The target's own keys in annotations leave when the placement is _meta only.
+  if (options.placement == TranslateOptions::Placement::meta)
+    for (const Field* ft : target_fields)
+      if (!ft->tokens.empty() && ft->tokens.front() == "annotations") erase_path(result, ft->tokens);
+  // A source key whose every claim the target took is moved, not copied.
+  for (const Field* source : sources) {
+    if (source->latest == &target || kept.count(source)) continue;
+    const bool all_taken = std::all_of(hints.claims.begin(), hints.claims.end(), [&](const Claim& c) {
+      return c.source.field != source || c.defaulted || taken.count(&c);
+    });
+    if (all_taken) {
+      erase_path(result, source->tokens);
+      continue;
+    }
+    // A key the target is meant to take over (same vocabulary, one it replaced or that replaced
+    // it, or one that shares a facet with it) but cannot express whole: said. Other
+    // vocabularies' keys are left alone, and not a loss.
+    const auto related = [&] {
+      const auto* rev = source->latest;
+      if (rev->id == target.id) return true;
+      for (const auto& old : target.supersedes)
+        if (old == rev->ref()) return true;
+      for (const auto& old : rev->supersedes)
+        if (old == target.ref()) return true;
+      const auto theirs = source->facets();
+      return std::any_of(target_fields.begin(), target_fields.end(), [&](const Field* ft) {
+        const auto ours = ft->facets();
+        return std::any_of(ours.begin(), ours.end(),
+                           [&](const std::string& f) { return std::find(theirs.begin(), theirs.end(), f) != theirs.end(); });
+      });
+    }();
+    if (!related) continue;
+    for (const auto& c : hints.claims)  // what nothing in the target means
+      if (c.source.field == source && !c.defaulted && !taken.count(&c) && !reported.count(&c))
+        lose(&c, target.ref() + " has no field for " + std::string(c.facet) + " (" + text_of(c.value) + "): kept as it was");
+  }
+  out.tool = std::move(result);
+  return out;
+}
+
+}  // namespace mcp_hints

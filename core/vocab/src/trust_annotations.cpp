@@ -1,0 +1,66 @@
+#include "mcp_hints/vocab/trust_annotations.hpp"
+
+#include "mcp_hints/json/canonical.hpp"
+
+#include <openssl/evp.h>
+
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+const json* extension_of(const json& holder) {
+  if (!holder.is_object() || !holder.contains("_meta") || !holder["_meta"].is_object()) return nullptr;
+  auto it = holder["_meta"].find(std::string(kTrustAnnotationsExtension));
+  return it != holder["_meta"].end() && it->is_object() ? &*it : nullptr;
+}
+
+// Folds one claim in: true wins over false, and false over no claim.
+void strengthen(std::optional<bool>& claim, const json& annotation, const char* key) {
+  auto it = annotation.find(key);
+  if (it == annotation.end() || !it->is_boolean()) return;
+  claim = (claim && *claim) || it->get<bool>();
+}
+
+void fold(ResultTrust& trust, const json& annotation) {
+  strengthen(trust.sensitive, annotation, "sensitive");
+  strengthen(trust.untrusted, annotation, "untrusted");
+  if (annotation.contains("evidenceRef") && annotation["evidenceRef"].is_object()) trust.evidence.push_back(annotation["evidenceRef"]);
+}
+
+}  // namespace
+
+ResultTrust read_result_trust(const json& result) {
+  ResultTrust trust;
+  if (const json* annotation = extension_of(result)) fold(trust, *annotation);
+  if (result.is_object() && result.contains("content") && result["content"].is_array())
+    for (const auto& block : result["content"])
+      if (const json* annotation = extension_of(block)) fold(trust, *annotation);
+  return trust;
+}
+
+std::string evidence_digest(const json& record, std::string_view canonicalization) {
+  const std::string bytes = canonical_bytes(record, canonicalization);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 failed");
+  std::string out = "sha256:";
+  static const char* hex = "0123456789abcdef";
+  for (unsigned int i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 0xf];
+  }
+  return out;
+}
+
+bool evidence_matches(const json& record, const json& evidence_ref) {
+  if (!evidence_ref.is_object() || !evidence_ref.contains("digest") || !evidence_ref["digest"].is_string() ||
+      !evidence_ref.contains("canonicalization") || !evidence_ref["canonicalization"].is_string())
+    return false;
+  return evidence_digest(record, evidence_ref["canonicalization"].get<std::string>()) == evidence_ref["digest"];
+}
+
+}  // namespace mcp_hints

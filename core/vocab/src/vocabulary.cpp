@@ -1,0 +1,265 @@
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+#include <cctype>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "mcp_hints/json/embedded.hpp"
+#include "mcp_hints/json/input.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+int Facet::rank(const json& value) const {
+  auto it = std::find(values.begin(), values.end(), value);
+  return it == values.end() ? -1 : static_cast<int>(it - values.begin());
+}
+
+const json* find_member(const json& root, const std::vector<std::string>& tokens, std::size_t depth) {
+  const json* node = &root;
+  for (std::size_t i = 0; i < tokens.size() && i < depth; ++i) {
+    if (!node->is_object()) return nullptr;
+    auto it = node->find(tokens[i]);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+  }
+  return node;
+}
+
+namespace {
+
+std::vector<std::string> pointer_tokens(const std::string& text) {
+  json::json_pointer p(text);
+  std::vector<std::string> tokens;
+  while (!p.empty()) {
+    tokens.insert(tokens.begin(), p.back());
+    p.pop_back();
+  }
+  return tokens;
+}
+
+// Map keys are the value itself for strings and its JSON text for anything else.
+std::string map_key(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+}  // namespace
+
+std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) const {
+  const std::string key = map_key(element);
+  // The string "true" is not the boolean true: a string never matches the key of a literal.
+  const bool literal_text =
+      element.is_string() && (key == "true" || key == "false" || key == "null" ||
+                              (!key.empty() && (std::isdigit(static_cast<unsigned char>(key[0])) || key[0] == '-')));
+  if (auto it = map.find(key); it != map.end() && !literal_text) return it->second;
+  // A one-member object such as SEP-1913's {"regulated": {"scopes": [...]}} matches "{regulated}".
+  if (element.is_object() && element.size() == 1)
+    if (auto it = map.find("{" + element.begin().key() + "}"); it != map.end()) return it->second;
+  if (auto any = map.find("*"); any != map.end()) {
+    std::vector<FacetValue> out;
+    for (const auto& fv : any->second) out.push_back({fv.facet, fv.value == "*" ? element : fv.value});
+    return out;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::vector<std::string> prefix_labels(std::string_view key) {
+  std::vector<std::string> labels;
+  auto slash = key.find('/');
+  if (slash == std::string_view::npos) return labels;
+  std::string_view prefix = key.substr(0, slash);
+  std::size_t start = 0;
+  while (start <= prefix.size()) {
+    auto dot = prefix.find('.', start);
+    labels.emplace_back(prefix.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return labels;
+}
+
+bool is_mcp_label(std::string_view label) { return label == "mcp" || label == "modelcontextprotocol"; }
+
+}  // namespace
+
+bool meta_key_reserved(std::string_view rule, std::string_view key) {
+  const auto labels = prefix_labels(key);
+  if (rule == "second-label") return labels.size() >= 2 && is_mcp_label(labels[1]);
+  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+    if (is_mcp_label(labels[i])) return true;
+  return false;
+}
+
+
+std::vector<std::string> Field::facets() const {
+  std::vector<std::string> out;
+  for (const auto& [value, targets] : map)
+    for (const auto& t : targets)
+      if (std::find(out.begin(), out.end(), t.facet) == out.end()) out.push_back(t.facet);
+  return out;
+}
+
+bool Field::in_revision(std::string_view revision) const {
+  return revisions.empty() || std::find(revisions.begin(), revisions.end(), revision) != revisions.end();
+}
+
+const Vocabulary& Vocabulary::builtin() {
+  static const Vocabulary vocabulary(parse_json(*embedded_schema("vocabulary.json")));
+  return vocabulary;
+}
+
+Vocabulary::Vocabulary(const json& doc) {
+  for (const auto& [name, f] : doc.at("facets").items()) {
+    Facet facet{name, f.at("kind").get<std::string>(), {}, f.value("description", "")};
+    if (f.contains("values")) facet.values = f.at("values").get<std::vector<json>>();
+    facets_.emplace(name, std::move(facet));
+  }
+  for (const auto& v : doc.at("vocabularies")) {
+    revisions_.push_back(VocabularyRevision{v.at("id"), v.at("revision"), v.at("title"), v.at("status"),
+                                            v.at("source"), v.at("schema"), v.value("metaReservation", ""),
+                                            v.value("scope", "tool"),
+                                            v.value("supersedes", std::vector<std::string>{}),
+                                            v.value("extension", std::string())});
+  }
+  for (const auto& f : doc.at("fields")) {
+    Field field;
+    field.vocabulary = f.at("vocabulary");
+    field.key = f.at("key");
+    field.pointer_text = f.at("pointer");
+    field.tokens = pointer_tokens(field.pointer_text);
+    field.section = f.value("section", "");
+    if (f.contains("default")) field.default_value = f.at("default");
+    if (f.contains("meaningfulWhen")) {
+      const auto& c = f.at("meaningfulWhen");
+      field.meaningful_when = Condition{pointer_tokens(c.at("pointer").get<std::string>()), c.at("equals"),
+                                        c.value("default", json())};
+    }
+    field.set_valued = f.value("setValued", false);
+    if (f.contains("map")) {
+      for (const auto& [value, targets] : f.at("map").items()) {
+        auto& out = field.map[value];
+        for (const auto& t : targets) {
+          const std::string facet = t.at(0);
+          if (!facets_.count(facet)) throw std::runtime_error("vocabulary.json: unknown facet " + facet);
+          out.push_back({facet, t.at(1)});
+        }
+      }
+    }
+    auto rev = std::find_if(revisions_.begin(), revisions_.end(),
+                            [&](const auto& r) { return r.id == field.vocabulary; });
+    if (rev == revisions_.end())
+      throw std::runtime_error("vocabulary.json: field of unknown vocabulary " + field.vocabulary);
+    if (f.contains("revisions")) field.revisions = f.at("revisions").get<std::vector<std::string>>();
+    for (const auto& r : field.revisions)
+      if (!revision(field.vocabulary, r))
+        throw std::runtime_error("vocabulary.json: field " + field.key + " of unknown revision " + field.vocabulary + "@" + r);
+    // A field's scope is its own, else that of the first revision that has it.
+    const VocabularyRevision* first = field.revisions.empty() ? &*rev : revision(field.vocabulary, field.revisions.front());
+    field.is_message_field = f.value("scope", first->scope) == "message";
+    fields_.push_back(std::move(field));
+  }
+  for (auto& field : fields_) {
+    for (const auto& r : revisions_)
+      if (r.id == field.vocabulary && field.in_revision(r.revision)) field.latest = &r;
+  }
+  for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
+    if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
+  annotation_minimum_ = doc.at("resultAnnotationMinimumResultSensitivity");
+  for (const auto& c : doc.value("conflicts", json::array()))
+    conflicts_.push_back({c.at("keys").get<std::vector<std::string>>(), c.value("facet", ""), c.value("note", "")});
+}
+
+bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {
+  for (const auto& field : fields_)
+    if (field.vocabulary == vocabulary_id && find_member(tool, field.tokens, 2)) return true;
+  return false;
+}
+
+bool Vocabulary::uses(const json& tool, const VocabularyRevision& revision) const {
+  for (const auto& field : fields_)
+    if (!field.is_message_field && field.vocabulary == revision.id && field.in_revision(revision.revision) &&
+        find_member(tool, field.tokens))
+      return true;
+  return false;
+}
+
+std::vector<const VocabularyRevision*> Vocabulary::detect(const json& tool) const {
+  std::vector<const VocabularyRevision*> out;
+  for (const auto& r : revisions_)
+    if (r.id != "spec" && uses(tool, r)) out.push_back(&r);
+  return out;
+}
+
+const VocabularyRevision* Vocabulary::find(std::string_view ref) const {
+  const auto at = ref.find('@');
+  if (at != std::string_view::npos) return revision(ref.substr(0, at), ref.substr(at + 1));
+  const VocabularyRevision* only = nullptr;
+  for (const auto& r : revisions_) {
+    if (r.id != ref) continue;
+    if (only) return nullptr;  // several: the revision must be named
+    only = &r;
+  }
+  return only;
+}
+
+std::vector<const Field*> Vocabulary::fields_of(const VocabularyRevision& revision) const {
+  std::vector<const Field*> out;
+  for (const auto& f : fields_)
+    if (f.vocabulary == revision.id && f.in_revision(revision.revision)) out.push_back(&f);
+  return out;
+}
+
+std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view annotation, const json& value) const {
+  auto table = annotation_minimum_.find(std::string(annotation));
+  if (table == annotation_minimum_.end() || !table->is_object()) return std::nullopt;
+  auto level = table->find(map_key(value));
+  if (level == table->end() || !level->is_string()) return std::nullopt;
+  return level->get<std::string>();
+}
+
+const Facet& Vocabulary::facet(std::string_view name) const {
+  auto it = facets_.find(std::string(name));
+  if (it == facets_.end()) throw std::out_of_range("unknown facet " + std::string(name));
+  return it->second;
+}
+
+const VocabularyRevision* Vocabulary::revision(std::string_view id, std::string_view revision) const {
+  for (const auto& r : revisions_)
+    if (r.id == id && r.revision == revision) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> Vocabulary::spec_revisions() const {
+  std::vector<std::string> out;
+  for (const auto& r : revisions_)
+    if (r.id == "spec") out.push_back(r.revision);
+  return out;
+}
+
+const VocabularyRevision& Vocabulary::active_revision(std::string_view id, std::string_view spec_revision) const {
+  if (id == "spec") {
+    if (const auto* r = revision(id, spec_revision)) return *r;
+    throw std::out_of_range("unknown specification revision " + std::string(spec_revision));
+  }
+  // The last listed revision is the current one.
+  const VocabularyRevision* found = nullptr;
+  for (const auto& r : revisions_)
+    if (r.id == id) found = &r;
+  if (!found) throw std::out_of_range("unknown vocabulary " + std::string(id));
+  return *found;
+}
+
+const VocabularyRevision& Vocabulary::active_revision(const Field& field, std::string_view spec_revision) const {
+  return field.vocabulary == "spec" ? active_revision(field.vocabulary, spec_revision) : *field.latest;
+}
+
+std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view data_class) const {
+  auto it = data_class_minimum_.find(std::string(data_class));
+  if (it == data_class_minimum_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace mcp_hints

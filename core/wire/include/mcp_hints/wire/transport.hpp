@@ -1,0 +1,133 @@
+#pragma once
+// Moving JSON-RPC messages to and from an MCP server: over stdio (a child process) or
+// Streamable HTTP. Knows nothing of hints. Every wait has a deadline.
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <utility>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/wire/child_process.hpp"
+
+namespace mcp_hints {
+
+// The transport cannot go on: the peer closed, died, or sent something unreadable.
+class TransportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TransportLimits {
+  std::size_t max_message = std::size_t{16} << 20;  // one message (stdio line, HTTP body, SSE event)
+  std::size_t max_noise_lines = 1000;               // non-protocol stdout lines tolerated
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Sends one message; throws TransportError when it cannot.
+  virtual void send(const nlohmann::json& message, Deadline deadline) = 0;
+  // The next message from the server; nullopt when the deadline passes first. Throws
+  // TransportError when the server is gone or sent what cannot be read.
+  virtual std::optional<nlohmann::json> receive(Deadline deadline) = 0;
+  virtual void close() = 0;
+  // For messages: what is spoken to ("stdio: node server.js", "http://127.0.0.1:3000/mcp").
+  virtual std::string target() const = 0;
+  // What the server said besides protocol (stderr, non-JSON lines), for failure reports.
+  virtual std::string diagnostics() { return {}; }
+  // Lines on stdout that were not JSON-RPC messages (stdio only): how many and the first one.
+  virtual std::size_t noise_count() const { return 0; }
+  virtual std::string first_noise() const { return {}; }
+  // Called after initialize with the negotiated version (HTTP sends it as a header).
+  virtual void set_protocol_version(const std::string&) {}
+  // Bytes of messages received so far (to bound what a listing may take in).
+  std::size_t bytes_received() const { return bytes_received_; }
+
+ protected:
+  std::size_t bytes_received_ = 0;
+};
+
+// A server started as a child process, newline-delimited JSON-RPC on its stdin and stdout.
+class StdioTransport : public Transport {
+ public:
+  StdioTransport(const ProcessOptions& process, TransportLimits limits = {});
+  ~StdioTransport() override;
+  void send(const nlohmann::json& message, Deadline deadline) override;
+  std::optional<nlohmann::json> receive(Deadline deadline) override;
+  void close() override;
+  std::string target() const override;
+  std::string diagnostics() override;
+  std::size_t noise_count() const override { return noise_count_; }
+  std::string first_noise() const override { return first_noise_; }
+  pid_t pid() const { return process_.pid(); }
+
+ private:
+  ChildProcess process_;
+  TransportLimits limits_;
+  std::string command_;
+  std::string buffer_;
+  std::size_t line_number_ = 0;
+  std::size_t noise_count_ = 0;
+  std::string first_noise_;
+};
+
+// The server side of Streamable HTTP, minimal: each request is handed to a handler that says
+// what to answer. Binds to loopback by default. Used by sample and mock servers.
+struct HttpRequestView {
+  std::string method;             // POST, GET, DELETE
+  std::string session_id;         // Mcp-Session-Id, if sent
+  std::string protocol_version;   // MCP-Protocol-Version, if sent
+  std::string origin;             // Origin, if sent
+  std::string body;
+};
+
+struct HttpReply {
+  int status = 200;
+  std::string content_type = "application/json";  // or text/event-stream: body is then SSE text
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  bool stall_after_headers = false;  // send the headers, then nothing until the server stops
+};
+
+class HttpServer {
+ public:
+  using Handler = std::function<HttpReply(const HttpRequestView&)>;
+  explicit HttpServer(Handler handler);
+  ~HttpServer();  // stops
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds host:port (0: a free port) and serves on background threads; returns the port.
+  // Throws TransportError when it cannot bind.
+  int listen(const std::string& host, int port, const std::string& path = "/mcp");
+  // The endpoint's URL, e.g. http://127.0.0.1:41234/mcp.
+  std::string url() const;
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A Streamable HTTP client transport to url (POST with JSON or SSE answers, session id and
+// protocol version headers, DELETE on close).
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits = {});
+
+// A server to talk to: a command to start over stdio, or a Streamable HTTP endpoint.
+struct ServerTarget {
+  std::vector<std::string> command;                      // stdio: the server's command line
+  std::string url;                                       // or Streamable HTTP: the endpoint
+  std::vector<std::pair<std::string, std::string>> env;  // stdio: added to the environment
+  std::string describe() const;
+};
+
+// Opens a transport to the target (starts the server for stdio).
+std::unique_ptr<Transport> connect(const ServerTarget& target, const TransportLimits& limits);
+
+}  // namespace mcp_hints

@@ -1,0 +1,263 @@
+// Boost.Process starts the child (PATH search, environment, fork and exec); the pipes, the
+// process group and the parent-death signal are set up here so every descriptor is ours.
+#include <utility>  // before Boost headers in C++20
+
+#include "mcp_hints/wire/child_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <pthread.h>
+
+#include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/args.hpp>
+#include <boost/process/extend.hpp>
+#include <boost/process/search_path.hpp>
+
+namespace bp = boost::process;
+
+namespace mcp_hints {
+namespace {
+
+struct Pipe {
+  int read = -1, write = -1;
+  Pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw ProcessError(std::string("cannot create a pipe: ") + std::strerror(errno));
+    read = fds[0];
+    write = fds[1];
+  }
+};
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+// write(2) to a pipe whose reader is gone raises SIGPIPE, which would end whatever program uses
+// this library: block it for this thread during the write and consume it if it came.
+ssize_t write_without_sigpipe(int fd, const char* data, std::size_t n) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  const ssize_t written = ::write(fd, data, n);
+  const int saved = errno;
+  if (written < 0 && saved == EPIPE) {
+    const timespec zero{0, 0};
+    sigtimedwait(&pipe_set, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved;
+  return written;
+}
+
+int milliseconds_until(Deadline deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1 << 30));
+}
+
+}  // namespace
+
+struct ChildProcess::Impl {
+  bp::child child;
+  pid_t pid = -1;
+  int in = -1, out = -1, err = -1;
+  std::size_t stderr_limit = 0;
+  std::string stderr_tail;
+  bool reaped = false;
+  int status = 0;
+
+  void keep_stderr(const char* data, std::size_t n) {
+    stderr_tail.append(data, n);
+    if (stderr_tail.size() > stderr_limit) stderr_tail.erase(0, stderr_tail.size() - stderr_limit);
+  }
+
+  void drain_stderr() {
+    char buffer[8192];
+    while (err >= 0) {
+      const ssize_t n = ::read(err, buffer, sizeof buffer);
+      if (n > 0) {
+        keep_stderr(buffer, static_cast<std::size_t>(n));
+      } else if (n == 0) {
+        close_fd(err);
+      } else {
+        if (errno != EAGAIN && errno != EINTR) close_fd(err);
+        return;
+      }
+    }
+  }
+
+  void reap(bool wait) {
+    if (reaped || pid <= 0) return;
+    int st = 0;
+    const pid_t r = ::waitpid(pid, &st, wait ? 0 : WNOHANG);
+    if (r == pid) {
+      reaped = true;
+      status = st;
+    }
+  }
+};
+
+ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_unique<Impl>()) {
+  if (options.argv.empty()) throw ProcessError("no command given");
+  impl_->stderr_limit = options.stderr_limit;
+  boost::filesystem::path exe = options.argv[0];
+  if (options.argv[0].find('/') == std::string::npos) {
+    exe = bp::search_path(options.argv[0]);
+    if (exe.empty()) throw ProcessError("command not found: " + options.argv[0]);
+  } else if (::access(options.argv[0].c_str(), X_OK) != 0) {
+    throw ProcessError("cannot run " + options.argv[0] + ": " + std::strerror(errno));
+  }
+  Pipe in, out, err;
+  bp::environment env = boost::this_process::environment();
+  for (const auto& [k, v] : options.env) env[k] = v;
+  const int child_in = in.read, child_out = out.write, child_err = err.write;
+  // Runs in the child between fork and exec: only async-signal-safe calls.
+  auto setup = [=](auto&) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // we die, it dies (the group is killed by us otherwise)
+    ::signal(SIGPIPE, SIG_DFL);
+    ::dup2(child_in, 0);
+    ::dup2(child_out, 1);
+    ::dup2(child_err, 2);
+  };
+  std::error_code ec;
+  impl_->child = bp::child(bp::exe = exe, bp::args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end()),
+                           env, bp::extend::on_exec_setup = setup, ec);
+  ::close(in.read);
+  ::close(out.write);
+  ::close(err.write);
+  if (ec) {
+    ::close(in.write);
+    ::close(out.read);
+    ::close(err.read);
+    throw ProcessError("cannot start " + options.argv[0] + ": " + ec.message());
+  }
+  impl_->pid = impl_->child.id();
+  // Also from here, in case the child has not run setpgid yet when we first signal the group.
+  ::setpgid(impl_->pid, impl_->pid);
+  impl_->child.detach();  // we reap it ourselves with waitpid
+  impl_->in = in.write;
+  impl_->out = out.read;
+  impl_->err = err.read;
+  for (int fd : {impl_->in, impl_->out, impl_->err}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+ChildProcess::~ChildProcess() { kill_group(); }
+
+pid_t ChildProcess::pid() const { return impl_->pid; }
+
+bool ChildProcess::write(std::string_view data, Deadline deadline) {
+  while (!data.empty()) {
+    if (impl_->in < 0) return false;
+    const ssize_t n = write_without_sigpipe(impl_->in, data.data(), data.size());
+    if (n > 0) {
+      data.remove_prefix(static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno != EAGAIN && errno != EINTR) {
+      close_fd(impl_->in);  // EPIPE: the child closed its stdin or exited
+      return false;
+    }
+    pollfd fds[2] = {{impl_->in, POLLOUT, 0}, {impl_->err, POLLIN, 0}};
+    const int waited = ::poll(fds, impl_->err >= 0 ? 2 : 1, milliseconds_until(deadline));
+    if (waited == 0) return false;
+    if (fds[1].revents) impl_->drain_stderr();
+  }
+  return true;
+}
+
+ChildProcess::ReadStatus ChildProcess::read(std::string& out, std::size_t max, Deadline deadline) {
+  char buffer[65536];
+  for (;;) {
+    if (impl_->out < 0) return ReadStatus::eof;
+    const ssize_t n = ::read(impl_->out, buffer, std::min(sizeof buffer, max));
+    if (n > 0) {
+      out.append(buffer, static_cast<std::size_t>(n));
+      return ReadStatus::data;
+    }
+    if (n == 0) {
+      close_fd(impl_->out);
+      impl_->drain_stderr();
+      return ReadStatus::eof;
+    }
+    if (errno != EAGAIN && errno != EINTR) {
+      close_fd(impl_->out);
+      return ReadStatus::eof;
+    }
+    pollfd fds[2] = {{impl_->out, POLLIN, 0}, {impl_->err, POLLIN, 0}};
+    const int waited = ::poll(fds, impl_->err >= 0 ? 2 : 1, milliseconds_until(deadline));
+    if (waited == 0) return ReadStatus::timeout;
+    if (waited > 0 && fds[1].revents) impl_->drain_stderr();
+  }
+}
+
+std::string ChildProcess::stderr_log() {
+  impl_->drain_stderr();
+  return impl_->stderr_tail;
+}
+
+bool ChildProcess::exited() {
+  impl_->reap(false);
+  return impl_->reaped;
+}
+
+bool ChildProcess::wait(Deadline deadline) {
+  // No portable way to wait for a child with a timeout: poll reaping, 1 ms apart.
+  while (!exited()) {
+    if (Clock::now() >= deadline) return false;
+    ::usleep(1000);
+  }
+  return true;
+}
+
+int ChildProcess::exit_code() {
+  impl_->reap(false);
+  if (!impl_->reaped) return -1;
+  const int st = impl_->status;
+  return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+std::string ChildProcess::describe_exit() {
+  impl_->reap(false);
+  if (!impl_->reaped) return "running";
+  const int st = impl_->status;
+  if (WIFSIGNALED(st))
+    return "was killed by signal " + std::to_string(WTERMSIG(st)) + " (" + ::strsignal(WTERMSIG(st)) + ")";
+  return "exited with status " + std::to_string(WEXITSTATUS(st));
+}
+
+void ChildProcess::kill_group() {
+  if (impl_->pid > 0) {
+    ::kill(-impl_->pid, SIGKILL);
+    ::kill(impl_->pid, SIGKILL);  // in case it left its group
+    impl_->reap(true);
+  }
+  impl_->drain_stderr();
+  close_fd(impl_->in);
+  close_fd(impl_->out);
+  close_fd(impl_->err);
+}
+
+bool process_group_gone(pid_t group) {
+  // kill with signal 0 tests for any member; zombies count until reaped by their parent, so
+  // wait a little for init to reap orphans.
+  for (int i = 0; i < 200; ++i) {
+    if (::kill(-group, 0) != 0 && errno == ESRCH) return true;
+    ::usleep(10 * 1000);
+  }
+  return false;
+}
+
+}  // namespace mcp_hints

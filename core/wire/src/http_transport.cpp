@@ -1,0 +1,308 @@
+// Streamable HTTP (2025-03-26 and later): every message is a POST to one endpoint, answered by a
+// JSON body or an SSE stream; server-initiated messages may come on a GET SSE stream. The only
+// translation unit that includes cpp-httplib (compiled with Debian's library flags).
+#include <httplib.h>
+
+#include <atomic>
+#include <thread>
+
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/transport.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string excerpt(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text.substr(0, 120)) out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  return text.size() > 120 ? out + "..." : out;
+}
+
+// Reads a text/event-stream incrementally: complete events become messages.
+class SseReader {
+ public:
+  explicit SseReader(std::size_t max_event) : max_event_(max_event) {}
+
+  // Feeds bytes; appends complete messages. Throws TransportError for a malformed stream.
+  void feed(const char* data, std::size_t n, std::deque<json>& out) {
+    buffer_.append(data, n);
+    for (;;) {
+      std::size_t end = buffer_.find("\n\n");
+      std::size_t skip = 2;
+      if (const auto crlf = buffer_.find("\r\n\r\n"); crlf != std::string::npos && crlf < end) {
+        end = crlf;
+        skip = 4;
+      }
+      if (end == std::string::npos) break;
+      event(buffer_.substr(0, end), out);
+      offset_ += end + skip;
+      buffer_.erase(0, end + skip);
+    }
+    if (buffer_.size() > max_event_)
+      throw TransportError("an SSE event longer than " + std::to_string(max_event_) + " bytes (at byte " +
+                           std::to_string(offset_) + " of the stream)");
+  }
+
+  bool partial() const { return buffer_.find_first_not_of("\r\n") != std::string::npos; }
+
+ private:
+  void event(const std::string& text, std::deque<json>& out) {
+    ++events_;
+    std::string data;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      auto nl = text.find('\n', start);
+      std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.rfind("data:", 0) == 0) {
+        std::string value = line.substr(5);
+        if (!value.empty() && value.front() == ' ') value.erase(0, 1);
+        data += (data.empty() ? "" : "\n") + value;
+      } else if (!line.empty() && line.front() != ':' && line.rfind("event:", 0) != 0 && line.rfind("id:", 0) != 0 &&
+                 line.rfind("retry:", 0) != 0) {
+        throw TransportError("malformed SSE stream: event " + std::to_string(events_) + " has the line \"" +
+                             excerpt(line) + "\" (at byte " + std::to_string(offset_ + start) + ")");
+      }
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+    if (data.empty()) return;  // a comment or priming event
+    try {
+      out.push_back(parse_json(data));
+    } catch (const InputError& e) {
+      throw TransportError("SSE event " + std::to_string(events_) + " (at byte " + std::to_string(offset_) +
+                           ") is not JSON: " + e.what());
+    }
+  }
+
+  std::size_t max_event_;
+  std::string buffer_;
+  std::size_t offset_ = 0;
+  std::size_t events_ = 0;
+};
+
+class HttpTransport : public Transport {
+ public:
+  HttpTransport(const std::string& url, const TransportLimits& limits) : url_(url), limits_(limits) {
+    const auto scheme_end = url.find("://");
+    if (scheme_end == std::string::npos || (url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0))
+      throw TransportError("not an http(s) URL: " + url);
+    const auto path_start = url.find('/', scheme_end + 3);
+    origin_ = url.substr(0, path_start);
+    path_ = path_start == std::string::npos ? "/" : url.substr(path_start);
+    client_ = std::make_unique<httplib::Client>(origin_);
+    client_->set_keep_alive(true);
+    client_->set_tcp_nodelay(true);  // small messages: no Nagle delay against delayed ACKs
+  }
+
+  ~HttpTransport() override { close(); }
+
+  void send(const json& message, Deadline deadline) override {
+    httplib::Request req;
+    req.method = "POST";
+    req.path = path_;
+    req.headers = headers();
+    req.headers.emplace("Accept", "application/json, text/event-stream");
+    req.headers.emplace("Content-Type", "application/json");
+    req.body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+    const bool initialize = message.value("method", json()) == "initialize";
+    exchange(req, deadline, "POST", initialize);
+  }
+
+  std::optional<json> receive(Deadline deadline) override {
+    while (queue_.empty()) {
+      if (Clock::now() >= deadline) return std::nullopt;
+      // Nothing pending from our POSTs: listen on the GET stream for what the server starts.
+      if (get_unsupported_ || session_id_.empty()) {
+        std::this_thread::sleep_until(deadline);
+        return std::nullopt;
+      }
+      httplib::Request req;
+      req.method = "GET";
+      req.path = path_;
+      req.headers = headers();
+      req.headers.emplace("Accept", "text/event-stream");
+      exchange(req, deadline, "GET", false);
+    }
+    json message = std::move(queue_.front());
+    queue_.pop_front();
+    return message;
+  }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    if (!session_id_.empty() && client_) {
+      client_->set_read_timeout(std::chrono::seconds(2));
+      client_->set_connection_timeout(std::chrono::seconds(2));
+      client_->Delete(path_, headers());  // ending the session is a courtesy: failures are ignored
+    }
+  }
+
+  std::string target() const override { return url_; }
+  void set_protocol_version(const std::string& version) override { protocol_version_ = version; }
+
+ private:
+  httplib::Headers headers() const {
+    httplib::Headers h;
+    if (!session_id_.empty()) h.emplace("Mcp-Session-Id", session_id_);
+    if (!protocol_version_.empty()) h.emplace("MCP-Protocol-Version", protocol_version_);
+    return h;
+  }
+
+  void exchange(httplib::Request& req, Deadline deadline, const char* verb, bool initialize) {
+    auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
+    if (left.count() <= 0) left = std::chrono::microseconds(1000);
+    client_->set_connection_timeout(left);
+    client_->set_read_timeout(left);
+    client_->set_write_timeout(left);
+    int status = 0;
+    std::string content_type, body;
+    bool streaming = false, timed_out = false, got_message = false;
+    std::exception_ptr failure;
+    SseReader sse(limits_.max_message);
+    req.response_handler = [&](const httplib::Response& res) {
+      status = res.status;
+      content_type = res.get_header_value("Content-Type");
+      streaming = status == 200 && content_type.find("text/event-stream") != std::string::npos;
+      if (initialize && res.has_header("Mcp-Session-Id")) session_id_ = res.get_header_value("Mcp-Session-Id");
+      return true;
+    };
+    const bool is_get = std::string_view(verb) == "GET";
+    req.content_receiver = [&](const char* data, std::size_t n, uint64_t, uint64_t) {
+      bytes_received_ += n;
+      try {
+        if (streaming) {
+          const auto before = queue_.size();
+          sse.feed(data, n, queue_);
+          got_message = got_message || queue_.size() > before;
+        } else {
+          body.append(data, n);
+          if (body.size() > limits_.max_message)
+            throw TransportError("a response body longer than " + std::to_string(limits_.max_message) + " bytes");
+        }
+      } catch (...) {
+        failure = std::current_exception();
+        return false;
+      }
+      if (Clock::now() >= deadline) {
+        timed_out = true;
+        return false;
+      }
+      // A GET stream is only listened to until something arrives.
+      return !(is_get && got_message);
+    };
+    httplib::Response res;
+    httplib::Error error = httplib::Error::Success;
+    const bool ok = client_->send(req, res, error);
+    if (failure) std::rethrow_exception(failure);
+    if (is_get) {
+      if (status == 405 || status == 404 || (status != 0 && status != 200)) get_unsupported_ = true;
+      return;  // a GET stream ends however it ends; what arrived is queued
+    }
+    if (!ok && !(got_message && (error == httplib::Error::Canceled || error == httplib::Error::Read))) {
+      if (timed_out || error == httplib::Error::Read)
+        throw TransportError(std::string(verb) + " " + url_ + ": " +
+                             (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
+                                     : "no response in time"));
+      throw TransportError(std::string(verb) + " " + url_ + ": " + httplib::to_string(error));
+    }
+    if (status == 202 || status == 204) return;  // a notification or response accepted
+    if (status != 200)
+      throw TransportError(std::string(verb) + " " + url_ + " answered HTTP " + std::to_string(status) +
+                           (body.empty() ? "" : ": " + excerpt(body)));
+    if (streaming) {
+      if (sse.partial() && !got_message) throw TransportError("the SSE stream ended in the middle of an event");
+      return;
+    }
+    if (content_type.find("application/json") == std::string::npos)
+      throw TransportError(std::string(verb) + " " + url_ + " answered with Content-Type \"" + excerpt(content_type) +
+                           "\", neither application/json nor text/event-stream");
+    json parsed;
+    try {
+      parsed = parse_json(body);
+    } catch (const InputError& e) {
+      throw TransportError("the response body is not JSON: " + std::string(e.what()));
+    }
+    if (parsed.is_array()) {
+      for (auto& m : parsed) queue_.push_back(std::move(m));
+    } else {
+      queue_.push_back(std::move(parsed));
+    }
+  }
+
+  std::string url_, origin_, path_;
+  TransportLimits limits_;
+  std::unique_ptr<httplib::Client> client_;
+  std::string session_id_, protocol_version_;
+  std::deque<json> queue_;
+  bool get_unsupported_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Handler handler;
+  httplib::Server server;
+  std::thread thread;
+  std::string host, path;
+  int port = 0;
+  std::atomic<bool> stopping{false};
+};
+
+HttpServer::HttpServer(Handler handler) : impl_(std::make_unique<Impl>()) { impl_->handler = std::move(handler); }
+
+HttpServer::~HttpServer() { stop(); }
+
+int HttpServer::listen(const std::string& host, int port, const std::string& path) {
+  impl_->host = host;
+  impl_->path = path;
+  // Each open SSE stream holds a worker thread: keep enough of them.
+  impl_->server.new_task_queue = [] { return new httplib::ThreadPool(16); };
+  impl_->server.set_tcp_nodelay(true);
+  auto serve = [this](const httplib::Request& req, httplib::Response& res) {
+    HttpRequestView view{req.method, req.get_header_value("Mcp-Session-Id"), req.get_header_value("MCP-Protocol-Version"),
+                         req.get_header_value("Origin"), req.body};
+    HttpReply reply = impl_->handler(view);
+    res.status = reply.status;
+    for (const auto& [k, v] : reply.headers) res.set_header(k, v);
+    if (reply.stall_after_headers) {
+      Impl* impl = impl_.get();
+      res.set_chunked_content_provider(reply.content_type, [impl](std::size_t, httplib::DataSink&) {
+        while (!impl->stopping) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return false;
+      });
+      return;
+    }
+    if (!reply.body.empty() || reply.status == 200) res.set_content(reply.body, reply.content_type);
+  };
+  impl_->server.Post(path, serve);
+  impl_->server.Get(path, serve);
+  impl_->server.Delete(path, serve);
+  impl_->port = port == 0 ? impl_->server.bind_to_any_port(host) : (impl_->server.bind_to_port(host, port) ? port : -1);
+  if (impl_->port <= 0) throw TransportError("cannot listen on " + host + ":" + std::to_string(port));
+  impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
+  return impl_->port;
+}
+
+std::string HttpServer::url() const {
+  return "http://" + impl_->host + ":" + std::to_string(impl_->port) + impl_->path;
+}
+
+void HttpServer::stop() {
+  if (!impl_) return;
+  impl_->stopping = true;
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits) {
+  return std::make_unique<HttpTransport>(url, limits);
+}
+
+}  // namespace mcp_hints

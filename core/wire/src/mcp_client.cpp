@@ -1,0 +1,165 @@
+#include "mcp_hints/wire/mcp_client.hpp"
+
+#include <set>
+
+#include "mcp_hints/wire/jsonrpc.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+const std::vector<std::string>& supported_protocol_versions() {
+  static const std::vector<std::string> versions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+  return versions;
+}
+
+McpClientSession::McpClientSession(Transport& transport, ClientOptions options)
+    : transport_(transport), options_(std::move(options)) {}
+
+void McpClientSession::handle_unsolicited(const json& message) {
+  switch (jsonrpc::classify(message)) {
+    case jsonrpc::Kind::notification:
+      notifications_.push_back(message);
+      break;
+    case jsonrpc::Kind::request:
+      // We declare no client capabilities: answer so the server never waits on us.
+      server_requests_.push_back(message);
+      transport_.send(message["method"] == "ping"
+                          ? jsonrpc::result(message["id"], json::object())
+                          : jsonrpc::error(message["id"], jsonrpc::method_not_found,
+                                           "mcp-hints does not support " + message["method"].get<std::string>()),
+                      Clock::now() + options_.request_timeout);
+      break;
+    default:
+      break;  // a stray response or a malformed message: nothing waits for it
+  }
+}
+
+json McpClientSession::request(const std::string& method, const std::optional<json>& params) {
+  const long long id = next_id_++;
+  Deadline deadline = Clock::now() + options_.request_timeout;
+  if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
+  std::optional<json> sent = params;
+  if (!request_meta_.empty()) {
+    if (!sent || !sent->is_object()) sent = json::object();
+    json& meta = (*sent)["_meta"];
+    if (!meta.is_object()) meta = json::object();
+    meta.update(request_meta_);
+  }
+  transport_.send(jsonrpc::request(id, method, sent), deadline);
+  for (;;) {
+    auto message = transport_.receive(deadline);
+    if (!message)
+      throw TransportError("no answer to " + method + " in time" +
+                           (transport_.noise_count() ? " (the server wrote " + std::to_string(transport_.noise_count()) +
+                                                           " line(s) to stdout that are not JSON-RPC; first, " +
+                                                           transport_.first_noise() + ")"
+                                                     : std::string()));
+    const auto kind = jsonrpc::classify(*message);
+    const bool ours = message->is_object() && message->contains("id") && (*message)["id"] == id;
+    if (ours && kind == jsonrpc::Kind::result) return std::move((*message)["result"]);
+    if (ours && kind == jsonrpc::Kind::error) {
+      const auto& e = (*message)["error"];
+      throw ProtocolError(method + " failed with JSON-RPC error " + e["code"].dump() + ": " +
+                          (e.contains("message") && e["message"].is_string() ? e["message"].get<std::string>() : "(no message)"),
+                          e);
+    }
+    if (ours) throw ProtocolError("the answer to " + method + " is not a JSON-RPC response: " + message->dump().substr(0, 200));
+    handle_unsolicited(*message);
+  }
+}
+
+InitializeResult McpClientSession::initialize() {
+  const json params = {{"protocolVersion", supported_protocol_versions().front()},
+                       {"capabilities", json::object()},
+                       {"clientInfo", {{"name", options_.client_name}, {"version", "0.1.0"}}}};
+  json result = request("initialize", params);
+  if (!result.is_object()) throw ProtocolError("the initialize result is not an object");
+  InitializeResult out;
+  out.raw = result;
+  if (!result.contains("protocolVersion") || !result["protocolVersion"].is_string())
+    throw ProtocolError("the initialize result has no protocolVersion string");
+  out.protocol_version = result["protocolVersion"].get<std::string>();
+  const auto& versions = supported_protocol_versions();
+  if (std::find(versions.begin(), versions.end(), out.protocol_version) == versions.end())
+    throw ProtocolError("the server chose protocol version " + out.protocol_version +
+                        ", which mcp-hints does not speak (it offered 2025-11-25 and accepts 2025-06-18, "
+                        "2025-03-26, 2024-11-05)");
+  if (!result.contains("capabilities") || !result["capabilities"].is_object())
+    throw ProtocolError("the initialize result has no capabilities object");
+  out.capabilities = result["capabilities"];
+  out.server_info = result.value("serverInfo", json());
+  transport_.set_protocol_version(out.protocol_version);
+  transport_.send(jsonrpc::notification("notifications/initialized"), Clock::now() + options_.request_timeout);
+  return out;
+}
+
+ToolListing McpClientSession::list_tools() {
+  ToolListing listing;
+  std::optional<std::string> cursor;
+  std::set<std::string> seen_cursors;
+  const std::size_t bytes_before = transport_.bytes_received();
+  for (std::size_t page = 1;; ++page) {
+    if (page > options_.max_pages) {
+      listing.complete = false;
+      listing.incomplete_reason = "tools/list still had a nextCursor after " + std::to_string(options_.max_pages) + " pages";
+      return listing;
+    }
+    json params = json::object();
+    if (cursor) params["cursor"] = *cursor;
+    json result = request("tools/list", params);
+    ++listing.page_count;
+    const std::string where = "page " + std::to_string(page);
+    if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) {
+      listing.page_errors.push_back(where + ": the result has no tools array");
+    } else {
+      for (auto& tool : result["tools"]) listing.tools.push_back(std::move(tool));
+    }
+    if (listing.tools.size() > options_.max_total_tools) {
+      listing.complete = false;
+      listing.over_size_limit = true;
+      listing.incomplete_reason = "more than " + std::to_string(options_.max_total_tools) + " tools";
+      return listing;
+    }
+    if (transport_.bytes_received() - bytes_before > options_.max_total_bytes) {
+      listing.complete = false;
+      listing.over_size_limit = true;
+      listing.incomplete_reason = "tools/list pages took more than " + std::to_string(options_.max_total_bytes) +
+                                  " bytes (" + where + ")";
+      return listing;
+    }
+    if (!result.is_object() || !result.contains("nextCursor") || result["nextCursor"].is_null()) return listing;
+    if (!result["nextCursor"].is_string()) {
+      listing.page_errors.push_back(where + ": nextCursor is not a string (" + result["nextCursor"].dump().substr(0, 80) + ")");
+      return listing;
+    }
+    cursor = result["nextCursor"].get<std::string>();
+    if (!seen_cursors.insert(*cursor).second) {
+      listing.complete = false;
+      listing.incomplete_reason = "tools/list returned the cursor \"" + cursor->substr(0, 80) + "\" a second time (" + where + ")";
+      return listing;
+    }
+  }
+}
+
+json McpClientSession::call_tool(const std::string& name, const json& arguments) {
+  return request("tools/call", json{{"name", name}, {"arguments", arguments}});
+}
+
+void McpClientSession::observe(std::chrono::milliseconds window) {
+  Deadline deadline = Clock::now() + window;
+  if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
+  while (Clock::now() < deadline) {
+    auto message = transport_.receive(deadline);
+    if (!message) return;
+    handle_unsolicited(*message);
+  }
+}
+
+std::size_t McpClientSession::notification_count(const std::string& method) const {
+  std::size_t n = 0;
+  for (const auto& m : notifications_) n += m.value("method", "") == method;
+  return n;
+}
+
+}  // namespace mcp_hints

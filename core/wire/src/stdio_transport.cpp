@@ -1,0 +1,101 @@
+#include "mcp_hints/wire/transport.hpp"
+
+#include <unistd.h>
+
+#include "mcp_hints/json/input.hpp"
+
+namespace mcp_hints {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string joined(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::string excerpt(std::string_view line) {
+  std::string out;
+  for (unsigned char c : line.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  return line.size() > 80 ? out + "..." : out;
+}
+
+}  // namespace
+
+StdioTransport::StdioTransport(const ProcessOptions& process, TransportLimits limits)
+    : process_(process), limits_(limits), command_(joined(process.argv)) {}
+
+StdioTransport::~StdioTransport() { close(); }
+
+void StdioTransport::send(const json& message, Deadline deadline) {
+  const std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  if (!process_.write(line, deadline)) {
+    if (process_.exited()) throw TransportError("the server " + process_.describe_exit() + " (stdin closed)");
+    throw TransportError(Clock::now() >= deadline ? "the server did not read its stdin in time"
+                                                  : "the server closed its stdin");
+  }
+}
+
+std::optional<json> StdioTransport::receive(Deadline deadline) {
+  for (;;) {
+    const auto newline = buffer_.find('\n');
+    if (newline != std::string::npos) {
+      std::string line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      ++line_number_;
+      bytes_received_ += line.size() + 1;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      try {
+        return parse_json(line, {limits_.max_message, 256, limits_.max_message});
+      } catch (const InputError& e) {
+        // Not protocol: the specification reserves stdout for MCP messages. Counted and kept
+        // for the report; too many means the server is not speaking MCP at all.
+        if (noise_count_++ == 0) first_noise_ = "line " + std::to_string(line_number_) + ": " + excerpt(line) + " (" + e.what() + ")";
+        if (noise_count_ > limits_.max_noise_lines)
+          throw TransportError("the server wrote more than " + std::to_string(limits_.max_noise_lines) +
+                               " lines that are not JSON-RPC to stdout; first, " + first_noise_);
+        continue;
+      }
+    }
+    if (buffer_.size() > limits_.max_message)
+      throw TransportError("the server sent a line longer than " + std::to_string(limits_.max_message) +
+                           " bytes (line " + std::to_string(line_number_ + 1) + ")");
+    switch (process_.read(buffer_, limits_.max_message + 1 - buffer_.size() + 1, deadline)) {
+      case ChildProcess::ReadStatus::data: break;
+      case ChildProcess::ReadStatus::timeout: return std::nullopt;
+      case ChildProcess::ReadStatus::eof: {
+        std::string why = "the server closed its stdout";
+        for (int i = 0; i < 50 && !process_.exited(); ++i) ::usleep(2000);  // let it finish dying
+        if (process_.exited()) why = "the server " + process_.describe_exit();
+        if (!buffer_.empty()) why += ", in the middle of line " + std::to_string(line_number_ + 1);
+        throw TransportError(why);
+      }
+    }
+  }
+}
+
+void StdioTransport::close() { process_.kill_group(); }
+
+std::string StdioTransport::target() const { return "stdio: " + command_; }
+
+std::string StdioTransport::diagnostics() { return process_.stderr_log(); }
+
+std::string ServerTarget::describe() const {
+  if (!url.empty()) return url;
+  std::string out;
+  for (const auto& a : command) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::unique_ptr<Transport> connect(const ServerTarget& target, const TransportLimits& limits) {
+  if (!target.url.empty()) return make_http_transport(target.url, limits);
+  ProcessOptions process;
+  process.argv = target.command;
+  process.env = target.env;
+  return std::make_unique<StdioTransport>(process, limits);
+}
+
+}  // namespace mcp_hints

@@ -1,0 +1,78 @@
+#include "mcp_hints/checks/lint.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+
+TEST(Lint, RejectsAnUnknownSpecificationRevision) {
+  mcp_hints::LintOptions options;
+  options.spec_revision = "2024-01-01";
+  try {
+    mcp_hints::Linter linter(options);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("known: 2025-06-18, 2025-11-25, 2026-07-28"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Lint, LintsSeveralFilesAndKeepsGoingPastBadOnes) {
+  test_support::TempDir dir;
+  auto good = dir.write("good.json", R"({"tools":[{"name":"a","inputSchema":{"type":"object"}}]})");
+  auto bad = dir.write("bad.json", R"({"tools":[{"name":"b","annotations":{"readOnlyHint":"no"}}]})");
+  auto junk = dir.write("junk.json", "not json");
+  mcp_hints::Linter linter({});
+  auto report = linter.lint_files({good.string(), junk.string(), (dir.path() / "missing.json").string(),
+                                   dir.path().string(), bad.string()});
+  ASSERT_EQ(report.files.size(), 5u);
+  EXPECT_FALSE(report.files[0].error);
+  EXPECT_NE(report.files[1].error->find("not valid JSON"), std::string::npos);
+  EXPECT_NE(report.files[2].error->find("cannot open: No such file or directory"), std::string::npos);
+  EXPECT_NE(report.files[3].error->find("is a directory"), std::string::npos);
+  EXPECT_FALSE(report.files[4].error);
+  EXPECT_EQ(report.tool_count(), 2u);
+  EXPECT_TRUE(report.has_input_error());
+  // bad.json: no inputSchema and a non-boolean readOnlyHint, both schema.spec-tool errors.
+  ASSERT_EQ(report.count(mcp_hints::Level::error), 2u);
+  for (const auto& f : report.findings) {
+    EXPECT_EQ(f.file, bad.string());
+    EXPECT_EQ(f.tool, "b");
+    EXPECT_EQ(f.check, "schema.spec-tool");
+  }
+}
+
+TEST(Lint, FailsOnlyAtOrAboveTheChosenLevel) {
+  mcp_hints::LintReport report;
+  report.findings.push_back({"x.y", mcp_hints::Level::warning, "f", "t", "/0", 1, "m", "p"});
+  EXPECT_FALSE(report.fails(mcp_hints::Level::error));
+  EXPECT_TRUE(report.fails(mcp_hints::Level::warning));
+  EXPECT_TRUE(report.fails(mcp_hints::Level::info));
+  EXPECT_FALSE(report.fails(std::nullopt));
+}
+
+TEST(Lint, ReportsProgressPerTool) {
+  mcp_hints::LintOptions options;
+  std::vector<std::size_t> seen;
+  options.progress = [&](const std::string&, std::size_t n) { seen.push_back(n); };
+  std::istringstream in(R"([{"name":"a"},{"name":"b"},{"name":"c"}])");
+  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::Linter(options).lint_stream(in, "-", findings);
+  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
+}
+
+TEST(Lint, PointersAndLinesPlaceEachFindingInTheDocument) {
+  std::istringstream in("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[\n{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\n"
+                        "{\"name\":\"b\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"riskLevel\":\"x\"},"
+                        "\"_meta\":{\"com.example/riskLevel\":\"x\"}}]}}");
+  std::vector<mcp_hints::Finding> findings;
+  auto result = mcp_hints::Linter({}).lint_stream(in, "f.json", findings);
+  ASSERT_FALSE(result.error);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].check, "schema.risk-metadata");
+  EXPECT_EQ(findings[0].pointer, "/result/tools/1/annotations/riskLevel");
+  EXPECT_EQ(findings[0].line, 3u);
+  EXPECT_EQ(result.tool_names, (std::vector<std::string>{"a", "b"}));
+}

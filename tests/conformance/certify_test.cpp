@@ -1,0 +1,272 @@
+// Client certification end to end: the reference client passes every scenario over both
+// transports; each broken variant is caught; every check is shown to fail against some variant
+// (every MUST check with a failure); clients that do nothing, crash, hang or flood are bounded
+// and pass nothing; the expected-failures list; and the certify command's outputs and exit codes.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "mcp_hints/conformance/certification_report.hpp"
+#include "mcp_hints/conformance/expected_failures.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints::conformance;
+namespace mock = mcp_hints::mock;
+namespace fs = std::filesystem;
+
+const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
+
+std::vector<ScenarioRun> certify(const std::string& client, const std::string& transport, const fs::path& dir,
+                                 std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+  HarnessOptions options;
+  options.client_command = client;
+  options.transport = transport;
+  options.mock_command = {MCP_HINTS_BIN, "mock"};
+  options.work_dir = dir;
+  options.timeout = timeout;
+  std::vector<ScenarioRun> runs;
+  for (const auto& s : certification_scenarios()) runs.push_back(run_scenario(s, options));
+  return runs;
+}
+
+std::string failures_of(const std::vector<ScenarioRun>& runs) {
+  std::string out;
+  for (const auto& run : runs) {
+    for (const auto& n : run.notes) out += run.scenario.id + ": note: " + n + "\n";
+    for (const auto& c : run.checks)
+      if (c.verdict != Verdict::pass) out += run.scenario.id + ":" + c.spec.id + " " + c.outcome + " — " + c.detail + "\n";
+  }
+  return out;
+}
+
+TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
+  const auto scenarios = certification_scenarios();
+  EXPECT_GE(scenarios.size(), 20u);
+  std::set<std::string> areas, kinds;
+  for (const auto& s : scenarios) {
+    areas.insert(s.id.substr(0, s.id.find('.')));
+    for (const auto& c : read_checks(s)) kinds.insert(c.kind);
+  }
+  EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull", "survival", "robustness", "progress"}));
+  EXPECT_EQ(kinds.size(), outcomes_by_kind().size());
+}
+
+TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
+  for (const char* transport : {"stdio", "http"}) {
+    test_support::TempDir dir;
+    const auto runs = certify(kReference, transport, dir.path());
+    std::size_t checks = 0;
+    for (const auto& run : runs) {
+      EXPECT_FALSE(run.could_not_run) << run.scenario.id;
+      EXPECT_EQ(run.verdict(), Verdict::pass) << transport << " " << run.scenario.id;
+      EXPECT_EQ(run.client.exit_code, 0) << run.scenario.id << ": " << run.client.stderr_tail;
+      checks += run.checks.size();
+    }
+    EXPECT_GE(checks, 40u);
+    EXPECT_EQ(failures_of(runs), "") << transport;
+  }
+}
+
+// Each variant breaks one behaviour; together they are the negative controls of every check.
+const std::vector<std::string> kVariants = {"--never-prompt",      "--ignore-denial",       "--drop-propagation",
+                                            "--retry-anything",    "--ignore-list-changed", "--trust-missing-hints",
+                                            "--prompt-always",     "--leak-across-sessions"};
+
+TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
+  std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
+  std::map<std::string, std::set<std::string>> failed_by;  // ... whose verdict is a failure
+  std::map<std::string, std::string> levels;
+  for (const auto& variant : kVariants) {
+    test_support::TempDir dir;
+    std::size_t caught = 0;
+    for (const auto& run : certify(kReference + " " + variant, "stdio", dir.path())) {
+      for (const auto& c : run.checks) {
+        const std::string name = run.scenario.id + ":" + c.spec.id;
+        levels[name] = c.spec.level;
+        if (c.verdict == Verdict::pass) continue;
+        // A variant is caught by what it does, never because it crashed or did nothing.
+        EXPECT_NE(c.verdict, Verdict::not_testable) << variant << " " << name << ": " << c.detail;
+        caught_by[name].insert(variant);
+        if (is_failure(c.verdict)) failed_by[name].insert(variant);
+        ++caught;
+      }
+    }
+    EXPECT_GT(caught, 0u) << variant << " is caught by no check";
+  }
+  ASSERT_FALSE(levels.empty());
+  for (const auto& [name, level] : levels) {
+    EXPECT_FALSE(caught_by[name].empty()) << name << " is not shown to fail against any broken variant";
+    if (level == "MUST") EXPECT_FALSE(failed_by[name].empty()) << name << " (MUST) fails against no broken variant";
+  }
+  // The variant each control is for catches what it is named after.
+  EXPECT_TRUE(caught_by["propagation.sensitive-carried:carried"].count("--drop-propagation"));
+  EXPECT_TRUE(caught_by["confirm.spec-destructive:denied-not-called"].count("--ignore-denial"));
+  EXPECT_TRUE(caught_by["retry.non-idempotent-not-retried:spec-not-idempotent"].count("--retry-anything"));
+  EXPECT_TRUE(caught_by["rugpull.read-only-turns-destructive:relisted"].count("--ignore-list-changed"));
+  EXPECT_TRUE(caught_by["robustness.no-hints:approved-called"].count("--trust-missing-hints"));
+  EXPECT_TRUE(caught_by["confirm.no-over-prompting:spec-read-only"].count("--prompt-always"));
+  EXPECT_TRUE(caught_by["propagation.new-session-clean:clean-start"].count("--leak-across-sessions"));
+  EXPECT_TRUE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--never-prompt"));
+}
+
+TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {
+  for (const std::string client : {"true", "sh -c 'kill -SEGV $$'", "echo not json >&2; exit 4"}) {
+    test_support::TempDir dir;
+    for (const auto& run : certify(client, "stdio", dir.path())) {
+      EXPECT_FALSE(run.could_not_run) << client;
+      for (const auto& c : run.checks)
+        EXPECT_EQ(c.verdict, Verdict::not_testable) << client << " " << run.scenario.id << ":" << c.spec.id << " " << c.outcome;
+    }
+  }
+}
+
+TEST(Certify, AHungOrFloodingClientIsBoundedAndLeavesNothingBehind) {
+  const auto scenario = mock::load_scenario("confirm.spec-destructive");
+  for (const std::string client : {"sleep 60", "yes flood", "sh -c 'sleep 60 & yes >&2'"}) {
+    test_support::TempDir dir;
+    HarnessOptions options;
+    options.client_command = client;
+    options.mock_command = {MCP_HINTS_BIN, "mock"};
+    options.work_dir = dir.path();
+    options.timeout = std::chrono::milliseconds(300);
+    const auto start = std::chrono::steady_clock::now();
+    const auto run = run_scenario(scenario, options);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10)) << client;
+    EXPECT_TRUE(run.client.timed_out) << client;
+    EXPECT_LE(run.client.stdout_tail.size(), 16u * 1024) << client;
+    EXPECT_LE(run.client.stderr_tail.size(), 16u * 1024) << client;
+    EXPECT_EQ(run.verdict(), Verdict::not_testable) << client;
+    ASSERT_FALSE(run.notes.empty());
+    EXPECT_NE(run.notes.front().find("did not finish within 300 ms"), std::string::npos) << run.notes.front();
+  }
+}
+
+TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
+  test_support::TempDir dir;
+  const auto list = dir.write("expected.txt",
+                              "# known problems\n"
+                              "propagation.sensitive-carried:carried   not carried yet\n"
+                              "propagation.cross-server                 not carried yet\n"
+                              "confirm.spec-destructive                 passes, so stale\n"
+                              "retry.idempotent-bounded:no-such-check   a typo\n"
+                              "unknown.scenario                         not run: ignored\n");
+  const auto entries = load_expected_failures(list.string());
+  ASSERT_EQ(entries.size(), 5u);
+  EXPECT_EQ(entries[0].check, "carried");
+  EXPECT_EQ(entries[1].reason, "not carried yet");
+  auto runs = certify(kReference + " --drop-propagation", "stdio", dir.path() / "runs");
+  const auto problems = apply_expected_failures(entries, runs);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("stale expected failure confirm.spec-destructive (line 4)"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("retry.idempotent-bounded:no-such-check (line 5): the scenario has no such check"), std::string::npos);
+  for (const auto& run : runs)
+    for (const auto& c : run.checks)
+      if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server")
+        EXPECT_TRUE(c.expected_failure) << run.scenario.id << ":" << c.spec.id;
+  // Bad lists are refused with the file and line.
+  const auto no_reason = dir.write("bad.txt", "confirm.spec-destructive\n");
+  EXPECT_THROW(load_expected_failures(no_reason.string()), mcp_hints::InputError);
+  const auto bad_name = dir.write("bad2.txt", "confirm.x: reason\n");
+  try {
+    load_expected_failures(bad_name.string());
+    ADD_FAILURE() << "accepted " << bad_name;
+  } catch (const mcp_hints::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad2.txt:1: 'confirm.x:' is not SCENARIO or SCENARIO:CHECK"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CertifyCli, ExitCodesAndEveryOutput) {
+  test_support::TempDir dir;
+  const std::string out = (dir.path() / "ok").string();
+  auto ok = test_support::run_cli({"certify", "--client", kReference, "--output", out});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("checks: "), std::string::npos);
+  const json results = test_support::read_json(fs::path(out) / "results.json");
+  EXPECT_EQ(results["passed"], true);
+  EXPECT_GE(results["scenarios"].size(), 20u);
+  const auto& first = results["scenarios"][0];
+  EXPECT_FALSE(first["results"][0]["acceptableTraces"].empty());
+  EXPECT_TRUE(fs::exists(fs::path(out) / "scenarios" / first["id"].get<std::string>() / "wire-main.jsonl"));
+  const std::string junit = test_support::read_file(fs::path(out) / "junit.xml");
+  EXPECT_NE(junit.find("<testsuites name=\"mcp-hints certify\""), std::string::npos);
+  EXPECT_NE(junit.find("failures=\"0\""), std::string::npos);
+  const std::string html = test_support::read_file(fs::path(out) / "report.html");
+  for (const char* part : {"Observed trace", "Wire log of main", "acceptable traces", "confirmation_requested", "tools/call"})
+    EXPECT_NE(html.find(part), std::string::npos) << part;
+
+  // A broken client: findings, in every format.
+  const std::string broken = kReference + " --drop-propagation";
+  auto text = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "b").string(), "--scenario",
+                                     "propagation.sensitive-carried", "--scenario", "confirm.spec-destructive"});
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  EXPECT_NE(text.out.find("FAIL         propagation.sensitive-carried"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("carried [MUST] fail: dropped"), std::string::npos) << text.out;
+  auto as_json = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "j").string(), "--scenario",
+                                        "propagation.sensitive-carried", "--format", "json"});
+  EXPECT_EQ(as_json.exit_code, 1);
+  EXPECT_EQ(json::parse(as_json.out)["scenarios"][0]["results"][0]["verdict"], "fail");
+  auto junit_out = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "u").string(), "--scenario",
+                                          "propagation.sensitive-carried", "--format", "junit"});
+  EXPECT_NE(junit_out.out.find("<failure message=\"[MUST] fail: dropped\""), std::string::npos) << junit_out.out;
+  auto markdown = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "m").string(), "--scenario",
+                                         "propagation.sensitive-carried", "--format", "markdown"});
+  EXPECT_NE(markdown.out.find("| propagation.sensitive-carried | carried | MUST | dropped | fail |"), std::string::npos) << markdown.out;
+  auto html_out = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "h").string(), "--scenario",
+                                         "propagation.sensitive-carried", "--format", "html", "--transport", "http"});
+  EXPECT_EQ(html_out.exit_code, 1);
+  EXPECT_NE(html_out.out.find("<!DOCTYPE html>"), std::string::npos);
+
+  // Expected failures turn the run green; a stale entry turns it red again.
+  const auto expected = dir.write("expected.txt", "propagation.sensitive-carried  not carried yet\n");
+  auto listed = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "x").string(), "--scenario",
+                                       "propagation.sensitive-carried", "--expected-failures", expected.string()});
+  EXPECT_EQ(listed.exit_code, 0) << listed.out;
+  EXPECT_NE(listed.out.find("expected failure"), std::string::npos);
+  auto stale = test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "s").string(), "--scenario",
+                                      "propagation.sensitive-carried", "--expected-failures", expected.string()});
+  EXPECT_EQ(stale.exit_code, 1);
+  EXPECT_NE(stale.out.find("stale expected failure propagation.sensitive-carried"), std::string::npos) << stale.out;
+
+  // A client that cannot be run at all: incomplete.
+  auto missing = test_support::run_cli({"certify", "--client", "/no/such/client", "--output", (dir.path() / "n").string(),
+                                        "--scenario", "confirm.spec-destructive"});
+  EXPECT_EQ(missing.exit_code, 3) << missing.out << missing.err;
+  EXPECT_NE(missing.err.find("the client could not be run"), std::string::npos) << missing.err;
+  EXPECT_EQ(test_support::count_lines(missing.err), 1u) << missing.err;
+}
+
+TEST(CertifyCli, BadInputIsAOneLineUsageError) {
+  test_support::TempDir dir;
+  const auto bad_scenario = dir.write("bad.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+    "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "expect":[{"id":"g","title":"t","kind":"gate","tool":"mv","traces":{"confirmed-called":"pass"}}]})");
+  const auto no_reason = dir.write("expected.txt", "confirm.spec-destructive\n");
+  const std::string out = (dir.path() / "o").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"certify"}, "--client 'CMD' is required"},
+      {{"certify", "--client", "x", "--transport", "ws"}, "unknown --transport 'ws'"},
+      {{"certify", "--client", "x", "--format", "pdf"}, "unknown --format 'pdf'"},
+      {{"certify", "--client", "x", "--timeout", "5"}, "--timeout must be 100 to 3600000 ms"},
+      {{"certify", "--client", "x", "--scenario", "no.such"}, "no scenario file or built-in scenario 'no.such'"},
+      {{"certify", "--client", "x", "--scenario", "mock.basic"}, "it is a mock scenario, not a certification scenario"},
+      {{"certify", "--client", "x", "--scenario", bad_scenario.string()}, "/expect/0/tool: server 'main' never lists a tool 'mv'"},
+      {{"certify", "--client", "x", "--expected-failures", no_reason.string()}, "has no reason"},
+      {{"certify", "--client", "x", "--expected-failures", dir.path().string()}, "not a file"},
+      {{"certify", "--client", "x", "--all", "--scenario", "confirm.spec-destructive"}, "--all and --scenario exclude each other"},
+      {{"certify", "--bogus"}, "unrecognised option"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto with_output = args;
+    with_output.insert(with_output.end(), {"--output", out});
+    test_support::expect_usage_error(with_output, message);
+  }
+  const auto list = test_support::run_cli({"certify", "--list"});
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_NE(list.out.find("confirm.risk-approval-multi:approved-called"), std::string::npos) << list.out;
+}
+
+}  // namespace

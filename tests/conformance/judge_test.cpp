@@ -1,0 +1,379 @@
+// The judge on hand-made records: every outcome of every kind of check, the verdict scaling by
+// level, not applicable, checks that name what a scenario lacks, and the outcome list the
+// scenario schema publishes.
+#include <gtest/gtest.h>
+
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/conformance/judge.hpp"
+#include "mcp_hints/json/embedded.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints::conformance;
+namespace mock = mcp_hints::mock;
+
+// A record written step by step, one millisecond apart.
+class Record {
+ public:
+  Record& in(const json& message, const std::string& server = "main", const std::string& connection = "c1") {
+    return line(server, connection, "in", message);
+  }
+  Record& out(const json& message, const std::string& server = "main", const std::string& connection = "c1") {
+    return line(server, connection, "out", message);
+  }
+  Record& call(const std::string& tool, const json& annotations = json(), const std::string& server = "main",
+               const std::string& connection = "c1") {
+    json params = {{"name", tool}, {"arguments", json::object()}};
+    if (!annotations.is_null()) params["_meta"] = {{"annotations", annotations}};
+    last_id_ = ++id_;
+    return in({{"jsonrpc", "2.0"}, {"id", last_id_}, {"method", "tools/call"}, {"params", params}}, server, connection);
+  }
+  Record& list(const json& annotations = json(), const std::string& server = "main", const std::string& connection = "c1") {
+    json params = json::object();
+    if (!annotations.is_null()) params["_meta"] = {{"annotations", annotations}};
+    last_id_ = ++id_;
+    return in({{"jsonrpc", "2.0"}, {"id", last_id_}, {"method", "tools/list"}, {"params", params}}, server, connection);
+  }
+  // Answers the last request.
+  Record& result(const json& annotations = json(), const std::string& server = "main", const std::string& connection = "c1") {
+    json result = {{"content", json::array()}};
+    if (!annotations.is_null()) result["_meta"] = {{"annotations", annotations}};
+    return out({{"jsonrpc", "2.0"}, {"id", last_id_}, {"result", result}}, server, connection);
+  }
+  Record& transient_failure() {
+    return out({{"jsonrpc", "2.0"}, {"id", last_id_}, {"error", {{"code", -32603}, {"message", "try again"}, {"data", {{"transient", true}}}}}});
+  }
+  Record& list_changed(const std::string& server = "main", const std::string& connection = "c1") {
+    return out({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, server, connection);
+  }
+  Record& event(const std::string& type, json data = json::object()) {
+    data["type"] = type;
+    record_.events.push_back({type, tick(), data, record_.events.size() + 1});
+    return *this;
+  }
+  Record& prompt(const std::string& tool, const std::string& decision) {
+    event("confirmation_requested", {{"tool", tool}});
+    return event("user_decision", {{"tool", tool}, {"decision", decision}});
+  }
+  const RunRecord& get() {
+    record_.index();
+    return record_;
+  }
+
+ private:
+  Record& line(const std::string& server, const std::string& connection, const std::string& direction, const json& message) {
+    WireLine w;
+    w.server = server;
+    w.connection = connection;
+    auto [it, added] = sessions_[server].emplace(connection, sessions_[server].size() + 1);
+    w.session = it->second;
+    w.direction = direction;
+    w.time = tick();
+    w.message = message;
+    record_.wire.push_back(std::move(w));
+    return *this;
+  }
+  double tick() { return time_ += 0.001; }
+  RunRecord record_;
+  double time_ = 1000;
+  long long id_ = 0, last_id_ = 0;
+  std::map<std::string, std::map<std::string, std::size_t>> sessions_;
+};
+
+CheckSpec check(const std::string& kind, const std::string& tool = "", std::map<std::string, Verdict> traces = {}) {
+  CheckSpec c;
+  c.id = "c";
+  c.kind = kind;
+  c.level = "MUST";
+  c.server = "main";
+  c.tool = tool;
+  c.traces = std::move(traces);
+  return c;
+}
+
+std::string outcome(const CheckSpec& c, Record& r) { return judge_check(c, r.get(), "stdio").outcome; }
+
+TEST(Judge, GateOutcomes) {
+  const auto gate = check("gate", "rm");
+  { Record r; r.prompt("rm", "approve").call("rm").result(); EXPECT_EQ(outcome(gate, r), "confirmed-called"); }
+  { Record r; r.call("rm").result(); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
+  { Record r; r.prompt("rm", "deny").call("rm"); EXPECT_EQ(outcome(gate, r), "called-despite-denial"); }
+  { Record r; r.prompt("rm", "approve").call("rm").call("rm"); EXPECT_EQ(outcome(gate, r), "repeated-without-confirmation"); }
+  { Record r; r.prompt("rm", "approve").call("rm").prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(gate, r), "confirmed-called"); }
+  { Record r; r.prompt("rm", "deny"); EXPECT_EQ(outcome(gate, r), "denied-not-called"); }
+  { Record r; r.event("blocked", {{"tool", "rm"}, {"reason", "no"}}); EXPECT_EQ(outcome(gate, r), "blocked"); }
+  { Record r; r.prompt("rm", "approve"); EXPECT_EQ(outcome(gate, r), "approved-not-called"); }
+  { Record r; r.event("confirmation_requested", {{"tool", "rm"}}); EXPECT_EQ(outcome(gate, r), "prompt-unanswered"); }
+  { Record r; r.call("other").result(); EXPECT_EQ(outcome(gate, r), "not-reached"); }
+  // An approval given after the call does not count for it.
+  { Record r; r.call("rm").prompt("rm", "approve"); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
+  // A decision with no prompt before it means nothing.
+  { Record r; r.event("user_decision", {{"tool", "rm"}, {"decision", "approve"}}).call("rm"); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
+  // Events for another tool, or another server, do not count.
+  { Record r; r.prompt("ls", "approve").call("rm"); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
+  {
+    Record r;
+    r.event("confirmation_requested", {{"tool", "rm"}, {"server", "other"}}).event("user_decision", {{"tool", "rm"}, {"server", "other"}, {"decision", "approve"}}).call("rm");
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+}
+
+TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
+  auto multi = check("gate", "rm");
+  multi.confirmations = 2;
+  { Record r; r.prompt("rm", "approve").prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(multi, r), "confirmed-called"); }
+  { Record r; r.prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(multi, r), "under-confirmed"); }
+  { Record r; r.prompt("rm", "approve").prompt("rm", "deny"); EXPECT_EQ(outcome(multi, r), "denied-not-called"); }
+
+  auto after = check("gate", "sync");
+  after.after_list_changed = true;
+  { Record r; r.call("sync").result(); EXPECT_EQ(outcome(after, r), "not-reached"); }  // never changed
+  {
+    Record r;  // the first call needed nothing; only the one after the change is judged
+    r.call("sync").list_changed().result().prompt("sync", "approve").call("sync").result();
+    EXPECT_EQ(outcome(after, r), "confirmed-called");
+  }
+  {
+    Record r;  // an approval given before the change does not cover a call after it
+    r.prompt("sync", "approve").call("sync").list_changed().result().call("sync");
+    EXPECT_EQ(outcome(after, r), "called-unprompted");
+  }
+
+  auto needs = check("gate", "send");
+  needs.requires_server = "main";
+  needs.requires_tool = "read";
+  { Record r; r.call("send"); EXPECT_EQ(outcome(needs, r), "prerequisite-not-met"); }
+  { Record r; r.call("read").transient_failure().call("send"); EXPECT_EQ(outcome(needs, r), "prerequisite-not-met"); }
+  { Record r; r.call("read").result().call("send"); EXPECT_EQ(outcome(needs, r), "called-unprompted"); }
+}
+
+TEST(Judge, PropagationOutcomes) {
+  auto sensitive = check("propagation");
+  sensitive.key = "sensitiveHint";
+  { Record r; r.call("a").result(); EXPECT_EQ(outcome(sensitive, r), "source-not-reached"); }
+  { Record r; r.call("a").result({{"sensitiveHint", "high"}}); EXPECT_EQ(outcome(sensitive, r), "no-later-request"); }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "medium"}}).call("b", {{"sensitiveHint", "medium"}}).result({{"sensitiveHint", "high"}});
+    r.list({{"sensitiveHint", "high"}}).call("c", {{"sensitiveHint", "high"}});
+    EXPECT_EQ(outcome(sensitive, r), "carried");
+  }
+  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "medium"}}); EXPECT_EQ(outcome(sensitive, r), "weakened"); }
+  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list(); EXPECT_EQ(outcome(sensitive, r), "dropped"); }
+  // A malformed level sets nothing.
+  { Record r; r.call("a").result({{"sensitiveHint", "very"}}).call("b"); EXPECT_EQ(outcome(sensitive, r), "source-not-reached"); }
+  // Another session is judged on its own.
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "low"}}).call("b", {{"sensitiveHint", "low"}}).call("c", json(), "main", "c2");
+    EXPECT_EQ(outcome(sensitive, r), "carried");
+  }
+
+  auto flag = check("propagation");
+  flag.key = "privateHint";
+  { Record r; r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", true}}); EXPECT_EQ(outcome(flag, r), "carried"); }
+  { Record r; r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", false}}); EXPECT_EQ(outcome(flag, r), "weakened"); }
+
+  auto attribution = check("propagation");
+  attribution.key = "attribution";
+  {
+    Record r;
+    r.call("a").result({{"attribution", {"x"}}}).call("b", {{"attribution", {"x"}}}).result({{"attribution", {"y"}}});
+    r.call("c", {{"attribution", {"y", "x", "z"}}});
+    EXPECT_EQ(outcome(attribution, r), "carried");
+  }
+  {
+    Record r;
+    r.call("a").result({{"attribution", {"x"}}}).call("b", {{"attribution", {"x"}}}).result({{"attribution", {"y"}}}).call("c", {{"attribution", {"y"}}});
+    EXPECT_EQ(outcome(attribution, r), "weakened");
+  }
+
+  // Across servers: only the servers named are judged.
+  auto to_b = check("propagation");
+  to_b.key = "sensitiveHint";
+  to_b.servers = {"b"};
+  {
+    Record r;
+    r.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1").call("more", json(), "a", "a1");
+    r.list({{"sensitiveHint", "low"}}, "b", "b1");
+    EXPECT_EQ(outcome(to_b, r), "carried");
+  }
+  {
+    Record r;
+    r.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1").list(json(), "b", "b1");
+    EXPECT_EQ(outcome(to_b, r), "dropped");
+  }
+}
+
+TEST(Judge, CleanStartRelistEscalationRetry) {
+  auto clean = check("clean-start");
+  clean.key = "sensitiveHint";
+  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "high"}}); EXPECT_EQ(outcome(clean, r), "no-second-session"); }
+  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list(json(), "main", "c2"); EXPECT_EQ(outcome(clean, r), "clean"); }
+  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list({{"sensitiveHint", "high"}}, "main", "c2"); EXPECT_EQ(outcome(clean, r), "leaked"); }
+  {
+    Record r;  // once the new session's own result sets it, carrying it is right
+    r.call("a").result({{"sensitiveHint", "high"}}).call("a", json(), "main", "c2").result({{"sensitiveHint", "low"}}, "main", "c2");
+    r.call("b", {{"sensitiveHint", "low"}}, "main", "c2");
+    EXPECT_EQ(outcome(clean, r), "clean");
+  }
+
+  const auto relist = check("relist");
+  { Record r; r.call("a").result(); EXPECT_EQ(outcome(relist, r), "not-reached"); }
+  { Record r; r.call("a").list_changed().result().list().call("a"); EXPECT_EQ(outcome(relist, r), "relisted-before-call"); }
+  { Record r; r.call("a").list_changed().result().list(); EXPECT_EQ(outcome(relist, r), "relisted"); }
+  { Record r; r.call("a").list_changed().result().call("a").list(); EXPECT_EQ(outcome(relist, r), "called-without-relist"); }
+  { Record r; r.call("a").list_changed().result(); EXPECT_EQ(outcome(relist, r), "not-reached"); }
+
+  const auto escalation = check("escalation");
+  { Record r; r.call("a").result({{"maliciousActivityHint", false}}); EXPECT_EQ(outcome(escalation, r), "not-reached"); }
+  { Record r; r.call("a").result({{"maliciousActivityHint", true}}).event("escalated", {{"why", "x"}}); EXPECT_EQ(outcome(escalation, r), "escalated"); }
+  { Record r; r.event("escalated").call("a").result({{"maliciousActivityHint", true}}); EXPECT_EQ(outcome(escalation, r), "not-escalated"); }
+
+  auto retry = check("retry", "get");
+  retry.max_attempts = 3;
+  { Record r; EXPECT_EQ(outcome(retry, r), "not-reached"); }
+  { Record r; r.call("get").result(); EXPECT_EQ(outcome(retry, r), "no-failure"); }
+  { Record r; r.call("get").transient_failure(); EXPECT_EQ(outcome(retry, r), "not-retried"); }
+  {
+    Record r;
+    r.call("get").transient_failure().call("get").transient_failure().call("get").result();
+    const auto result = judge_check(retry, r.get(), "stdio");
+    EXPECT_EQ(result.outcome, "retried-within-bound");
+    EXPECT_NE(result.detail.find("intervals 2 ms 2 ms"), std::string::npos) << result.detail;  // the timing is recorded
+  }
+  {
+    Record r;
+    for (int i = 0; i < 4; ++i) r.call("get").transient_failure();
+    EXPECT_EQ(outcome(retry, r), "retried-beyond-bound");
+  }
+}
+
+TEST(Judge, ProgressOutcomes) {
+  const auto progress = check("progress", "build");
+  auto call_with_token = [](Record& r) -> Record& {
+    return r.in({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/call"},
+                 {"params", {{"name", "build"}, {"_meta", {{"progressToken", "t1"}}}}}});
+  };
+  auto progress_note = json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", {{"progressToken", "t1"}, {"progress", 1}}}};
+  { Record r; EXPECT_EQ(outcome(progress, r), "not-reached"); }
+  { Record r; r.call("build").result(); EXPECT_EQ(outcome(progress, r), "not-requested"); }
+  { Record r; call_with_token(r).out(progress_note).event("progress_shown", {{"tool", "build"}}); EXPECT_EQ(outcome(progress, r), "shown"); }
+  { Record r; call_with_token(r).out(progress_note); EXPECT_EQ(outcome(progress, r), "not-shown"); }
+  { Record r; r.event("progress_shown", {{"tool", "build"}}); call_with_token(r).out(progress_note); EXPECT_EQ(outcome(progress, r), "not-shown"); }
+}
+
+TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
+  auto gate = check("gate", "rm", {{"confirmed-called", Verdict::pass}, {"blocked", Verdict::warning}});
+  Record unprompted;
+  unprompted.call("rm");
+  EXPECT_EQ(judge_check(gate, unprompted.get(), "stdio").verdict, Verdict::fail);  // not listed: fail
+  gate.level = "SHOULD";
+  EXPECT_EQ(judge_check(gate, unprompted.get(), "stdio").verdict, Verdict::warning);
+  gate.level = "MAY";
+  EXPECT_EQ(judge_check(gate, unprompted.get(), "stdio").verdict, Verdict::info);
+  gate.level = "MUST";
+  Record blocked;
+  blocked.event("blocked", {{"tool", "rm"}});
+  EXPECT_EQ(judge_check(gate, blocked.get(), "stdio").verdict, Verdict::warning);
+  Record good;
+  good.prompt("rm", "approve").call("rm");
+  EXPECT_EQ(judge_check(gate, good.get(), "stdio").verdict, Verdict::pass);
+  // Never reached: not testable, even if a scenario listed it as fine.
+  gate.traces["not-reached"] = Verdict::pass;
+  Record nothing;
+  EXPECT_EQ(judge_check(gate, nothing.get(), "stdio").verdict, Verdict::not_testable);
+  EXPECT_TRUE(is_failure(Verdict::not_testable));
+  // A check for another transport does not apply.
+  gate.transports = {"http"};
+  EXPECT_EQ(judge_check(gate, good.get(), "stdio").verdict, Verdict::not_applicable);
+  EXPECT_EQ(judge_check(gate, good.get(), "http").verdict, Verdict::pass);
+}
+
+json scenario_with(const json& expect, const json& servers = {{"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
+  return {{"id", "t.x"}, {"title", "t"}, {"checks", "c"}, {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
+          {"level", "SHOULD"}, {"servers", servers}, {"task", json::array()}, {"expect", expect}};
+}
+
+std::string read_error(const json& document) {
+  try {
+    read_checks(mock::parse_scenario(document, "t.json"));
+  } catch (const mock::ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Judge, ChecksNameWhatTheScenarioHas) {
+  const json gate = {{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}}}};
+  const auto checks = read_checks(mock::parse_scenario(scenario_with(json::array({gate})), "t.json"));
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].server, "main");  // the only server
+  EXPECT_EQ(checks[0].level, "SHOULD");  // the scenario's
+  EXPECT_EQ(checks[0].proposal, "p");
+  json unknown_tool = gate;
+  unknown_tool["tool"] = "mv";
+  EXPECT_EQ(read_error(scenario_with(json::array({unknown_tool}))), "t.json: /expect/0/tool: server 'main' never lists a tool 'mv'");
+  json unknown_server = gate;
+  unknown_server["server"] = "other";
+  EXPECT_EQ(read_error(scenario_with(json::array({unknown_server}))), "t.json: /expect/0/server: no server 'other' in this scenario");
+  json wrong_outcome = gate;
+  wrong_outcome["traces"] = {{"carried", "pass"}};
+  EXPECT_EQ(read_error(scenario_with(json::array({wrong_outcome}))), "t.json: /expect/0/traces/carried: a gate check cannot observe 'carried'");
+  EXPECT_EQ(read_error(scenario_with(json::array({gate, gate}))), "t.json: /expect/1/id: the id 'g' is used twice");
+  const json two_servers = {{"a", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}, {"b", {{"tools", json::array()}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({gate}), two_servers)), "t.json: /expect/0/server: the scenario has several servers: name one");
+}
+
+TEST(Judge, TheSchemaPublishesEveryOutcome) {
+  const json schema = mcp_hints::parse_json(*mcp_hints::embedded_schema("scenario.schema.json"));
+  std::set<std::string> published;
+  for (const auto& o : schema["definitions"]["Check"]["properties"]["traces"]["propertyNames"]["enum"]) published.insert(o);
+  std::set<std::string> judged;
+  for (const auto& [kind, outcomes] : outcomes_by_kind())
+    for (const auto& o : outcomes) judged.insert(o.name);
+  EXPECT_EQ(published, judged);
+  std::set<std::string> kinds;
+  for (const auto& k : schema["definitions"]["Check"]["properties"]["kind"]["enum"]) kinds.insert(k);
+  std::set<std::string> judged_kinds;
+  for (const auto& [kind, outcomes] : outcomes_by_kind()) judged_kinds.insert(kind);
+  EXPECT_EQ(kinds, judged_kinds);
+}
+
+TEST(RunRecord, ReadsWireAndEventsAndNotesWhatIsWrong) {
+  test_support::TempDir dir;
+  const auto wire = dir.write("wire.jsonl",
+                              R"({"connection":"stdio:1","event":"open","time":1.0})" "\n"
+                              R"({"connection":"stdio:1","direction":"in","message":{"jsonrpc":"2.0","id":1,"method":"ping"},"time":1.1})" "\n"
+                              "not json\n"
+                              R"({"connection":"stdio:2","direction":"in","message":{"jsonrpc":"2.0","method":"x"},"time":1.2})" "\n");
+  const auto events = dir.write("events.jsonl",
+                                R"({"type":"blocked","tool":"rm","time":1.05})" "\n"
+                                R"({"type":"blocked","tool":"rm"})" "\n"
+                                R"({"type":"teleported","time":1})" "\n"
+                                "[1,2]\n\n");
+  const auto record = read_run_record({{"main", wire.string()}}, events.string());
+  ASSERT_EQ(record.wire.size(), 3u);
+  EXPECT_EQ(record.wire[0].event, "open");
+  EXPECT_EQ(record.wire[1].session, 1u);
+  EXPECT_EQ(record.wire[2].session, 2u);  // a second process: a second session
+  EXPECT_TRUE(record.is_request_in(record.wire[1]));
+  EXPECT_FALSE(record.is_request_in(record.wire[2]));  // a notification
+  ASSERT_EQ(record.events.size(), 1u);
+  EXPECT_EQ(record.events[0].type, "blocked");
+  ASSERT_EQ(record.notes.size(), 4u);
+  EXPECT_NE(record.notes[0].find("wire record of main, line 3"), std::string::npos) << record.notes[0];
+  EXPECT_NE(record.notes[1].find("events line 2: no \"time\""), std::string::npos) << record.notes[1];
+  EXPECT_NE(record.notes[2].find("unknown event type \"teleported\""), std::string::npos) << record.notes[2];
+  EXPECT_NE(record.notes[3].find("events line 4: not an object"), std::string::npos) << record.notes[3];
+  // A missing file reads as empty; a huge one is read in part, said in a note.
+  const auto empty = read_run_record({{"main", (dir.path() / "none").string()}}, (dir.path() / "none").string());
+  EXPECT_TRUE(empty.wire.empty() && empty.events.empty() && empty.notes.empty());
+  const auto cut = read_run_record({{"main", wire.string()}}, events.string(), 100);
+  EXPECT_NE(cut.notes.back().find("read in part"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,133 @@
+#include "mcp_hints/json/catalog_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using mcp_hints::CatalogShape;
+using mcp_hints::CatalogTool;
+using mcp_hints::InputError;
+using mcp_hints::InputLimits;
+
+namespace {
+
+struct Read {
+  mcp_hints::CatalogSummary summary;
+  std::vector<CatalogTool> tools;
+};
+
+Read read(const std::string& text, InputLimits limits = {}) {
+  std::istringstream in(text);
+  Read r;
+  r.summary = mcp_hints::read_catalog(in, limits, [&](CatalogTool&& t) { r.tools.push_back(std::move(t)); });
+  return r;
+}
+
+std::string error_of(const std::string& text, InputLimits limits = {}) {
+  try {
+    read(text, limits);
+  } catch (const InputError& e) {
+    return std::string(e.what()) + " @" + e.pointer();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(CatalogReader, ReadsAToolsListResult) {
+  auto r = read(R"({"tools": [{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b"}], "nextCursor": "x"})");
+  EXPECT_EQ(r.summary.shape, CatalogShape::list_result);
+  ASSERT_EQ(r.tools.size(), 2u);
+  EXPECT_EQ(r.tools[0].tool["name"], "a");
+  EXPECT_EQ(r.tools[0].tool["inputSchema"]["type"], "object");
+  EXPECT_EQ(r.tools[1].pointer, "/tools/1");
+  EXPECT_EQ(r.tools[1].index, 1u);
+}
+
+TEST(CatalogReader, ReadsAJsonRpcResponse) {
+  auto r = read(R"({"jsonrpc": "2.0", "id": 7, "result": {"tools": [{"name": "a"}]}})");
+  EXPECT_EQ(r.summary.shape, CatalogShape::jsonrpc_response);
+  ASSERT_EQ(r.tools.size(), 1u);
+  EXPECT_EQ(r.tools[0].pointer, "/result/tools/0");
+}
+
+TEST(CatalogReader, ReadsABareArrayAndKeepsNonObjectTools) {
+  auto r = read(R"([{"name": "a"}, 3, "x", [1], null])");
+  EXPECT_EQ(r.summary.shape, CatalogShape::bare_array);
+  ASSERT_EQ(r.tools.size(), 5u);
+  EXPECT_EQ(r.tools[1].tool, 3);
+  EXPECT_EQ(r.tools[3].tool, nlohmann::json::array({1}));
+  EXPECT_EQ(r.tools[4].pointer, "/4");
+}
+
+TEST(CatalogReader, KnowsTheLineEachToolStartsOn) {
+  auto r = read("{\n\"tools\": [\n{\"name\": \"a\"},\n\n{\"name\":\n\"b\"}\n]}");
+  ASSERT_EQ(r.tools.size(), 2u);
+  EXPECT_EQ(r.tools[0].line, 3u);
+  EXPECT_EQ(r.tools[1].line, 5u);
+}
+
+TEST(CatalogReader, BuildsNestedToolsFaithfully) {
+  const std::string tool = R"({"name":"n","a":{"b":[1,2.5,true,null,{"c":"d"}],"e":{}},"f":[]})";
+  auto r = read("{\"tools\":[" + tool + "]}");
+  ASSERT_EQ(r.tools.size(), 1u);
+  EXPECT_EQ(r.tools[0].tool, nlohmann::json::parse(tool));
+}
+
+TEST(CatalogReader, AnEmptyToolListIsFine) {
+  auto r = read(R"({"tools": []})");
+  EXPECT_EQ(r.summary.tool_count, 0u);
+}
+
+TEST(CatalogReader, SaysWhatIsWrongWithDocumentsThatAreNotToolLists) {
+  EXPECT_NE(error_of(R"({"foo": 1, "bar": 2})").find("no tools array at /tools or /result/tools (found members \"foo\", \"bar\")"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"tools": {"a": 1}})").find("the tools member is not an array @/tools"), std::string::npos);
+  EXPECT_NE(error_of(R"("tools")").find("expected an object with a tools array"), std::string::npos);
+  EXPECT_NE(error_of(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})")
+                .find("JSON-RPC error response (-32601 Method not found)"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"error":{"code":"x","message":{"deep":[1]}}})").find("JSON-RPC error response ({\"deep\":[1]})"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"error":"plain"})").find("JSON-RPC error response (plain)"), std::string::npos);
+  EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of("{\"tools\": [}").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of("{\"tools\": []} trailing").find("not valid JSON"), std::string::npos);
+}
+
+TEST(CatalogReader, StopsDeepNestingInsideAndOutsideTools) {
+  const std::string deep_tool = "{\"tools\":[{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}]}";
+  const std::string err = error_of(deep_tool);
+  EXPECT_NE(err.find("nesting deeper than 256 levels"), std::string::npos) << err;
+  const std::string deep_outside = std::string(100000, '[');
+  EXPECT_NE(error_of(deep_outside).find("nesting deeper than 256"), std::string::npos);
+}
+
+TEST(CatalogReader, StopsAtTheByteLimit) {
+  InputLimits limits;
+  limits.max_bytes = 100;
+  std::string big = "{\"tools\":[" + std::string(200, ' ') + "]}";
+  EXPECT_NE(error_of(big, limits).find("larger than the limit of 100 bytes"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"tools":[]})", limits), "no error");
+}
+
+TEST(CatalogReader, StreamsOneToolAtATime) {
+  // The callback sees each tool as soon as it closes, before the rest is read: a broken tail
+  // still leaves the earlier tools delivered.
+  std::istringstream in(R"({"tools": [{"name": "a"}, {"name": "b"}, {"name": )");
+  std::vector<std::string> seen;
+  EXPECT_THROW(mcp_hints::read_catalog(in, {}, [&](CatalogTool&& t) { seen.push_back(t.tool["name"]); }), InputError);
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(CatalogReader, StopsAStringOverTheLengthLimitAndSaysWhere) {
+  InputLimits limits;
+  limits.max_string = 10;
+  EXPECT_EQ(error_of(R"({"tools":[{"name":"0123456789"}]})", limits), "no error");
+  EXPECT_EQ(error_of(R"({"tools":[{"name":"0123456789A"}]})", limits),
+            "a string longer than the limit of 10 bytes @/tools/0");
+  EXPECT_EQ(error_of(R"({"tools":[{"a":{"b":"0123456789\"\"\""}}]})", limits),
+            "a string longer than the limit of 10 bytes @/tools/0/a");
+  // Escaped quotes do not end a string: this one is 12 characters of text.
+  EXPECT_EQ(error_of(R"({"tools":["\"\"\"\"\"\""]})", limits), "a string longer than the limit of 10 bytes @/tools/0");
+}

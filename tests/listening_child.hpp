@@ -1,0 +1,29 @@
+#pragma once
+// For tests of the roles that start servers (wire and above).
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "mcp_hints/wire/child_process.hpp"
+
+namespace test_support {
+
+// A server started as a child that prints its URL as the first line of stdout (the mock and
+// sample servers over HTTP): kept running, and its whole group killed, for the test's length.
+struct ListeningChild {
+  std::unique_ptr<mcp_hints::ChildProcess> process;
+  std::string url;
+};
+
+inline ListeningChild start_listening(const mcp_hints::ProcessOptions& options) {
+  ListeningChild child{std::make_unique<mcp_hints::ChildProcess>(options), {}};
+  std::string out;
+  const auto deadline = mcp_hints::Clock::now() + std::chrono::seconds(10);
+  while (out.find('\n') == std::string::npos &&
+         child.process->read(out, 4096, deadline) == mcp_hints::ChildProcess::ReadStatus::data) {
+  }
+  child.url = out.substr(0, out.find('\n'));
+  return child;
+}
+
+}  // namespace test_support

@@ -1,0 +1,317 @@
+// check-server against the sample server: every server check caught by a misbehaving variant,
+// every hostile server ended within its bounds with nothing left running, over stdio and HTTP.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+
+#include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/wire/child_process.hpp"
+#include "listening_child.hpp"
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+using test_support::run_cli;
+
+namespace {
+
+const std::string kServer = MCP_HINTS_SAMPLE_SERVER;
+
+std::string catalog(const std::string& name = "good-catalog.json") {
+  return (test_support::source_dir() / "examples" / "catalogs" / name).string();
+}
+
+struct Outcome {
+  int exit_code;
+  json report;
+  std::string err;
+  double seconds;
+  pid_t server_pid = 0;
+  std::set<std::string> checks() const {
+    std::set<std::string> out;
+    if (report.is_object())
+      for (const auto& f : report["findings"]) out.insert(f["check"].get<std::string>());
+    return out;
+  }
+};
+
+// Runs mcp-hints with the arguments, timed, its JSON report parsed when there is one.
+Outcome run_check(const std::vector<std::string>& args) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_cli(args);
+  Outcome o{r.exit_code, json(), r.err, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  try {
+    o.report = json::parse(r.out);
+  } catch (const json::exception&) {
+  }
+  return o;
+}
+
+// check-server over stdio against the sample server in a mode.
+Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {}, std::vector<std::string> server_extra = {}) {
+  test_support::TempDir dir;
+  const std::string pid_file = (dir.path() / "pid").string();
+  std::vector<std::string> args = {"check-server", "--format", "json", "--timeout", "6", "--request-timeout", "2",
+                                   "--observe", "300"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), {"--", kServer, "--catalog", catalog(), "--misbehave", mode, "--pid-file", pid_file});
+  args.insert(args.end(), server_extra.begin(), server_extra.end());
+  Outcome o = run_check(args);
+  std::ifstream(pid_file) >> o.server_pid;
+  return o;
+}
+
+// A sample server listening on loopback for the length of a test.
+test_support::ListeningChild http_sample_server(const std::string& mode, std::vector<std::string> extra = {}) {
+  mcp_hints::ProcessOptions options;
+  options.argv = {kServer, "--catalog", catalog(), "--http", "0", "--misbehave", mode};
+  options.argv.insert(options.argv.end(), extra.begin(), extra.end());
+  return test_support::start_listening(options);
+}
+
+Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"check-server", "--format", "json", "--timeout", "6", "--request-timeout", "2",
+                                   "--observe", "300", "--url", url};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_check(args);
+}
+
+// The negative control of every server check: the sample server mode (and arguments) that
+// breaks it, over stdio.
+struct Control {
+  std::string mode;
+  std::vector<std::string> extra;
+};
+const std::map<std::string, Control>& controls() {
+  static const std::map<std::string, Control> table = {
+      {"server.initialize", {"initialize-error", {}}},
+      {"server.protocol-version", {"bad-version", {}}},
+      {"server.tools-capability", {"no-tools-capability", {}}},
+      {"server.stdout-protocol-only", {"log-stdout", {}}},
+      {"server.list-page", {"bad-page", {}}},
+      {"server.cursor-terminates", {"repeat-cursor", {}}},
+      {"stability.relist", {"relist-changes", {}}},
+      {"stability.restart", {"unstable-hints", {}}},
+      {"list-changed.weakened", {"rug-pull", {}}},
+      {"list-changed.changed", {"tighten", {}}},
+      {"result.trust-annotations", {"bad-result-annotations", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
+      {"result.sensitivity-understated", {"sensitive-result", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
+  };
+  return table;
+}
+
+}  // namespace
+
+TEST(CheckServer, AWellBehavedServerPassesEveryCheck) {
+  auto o = check_stdio("none");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  EXPECT_EQ(o.report["tool_count"], 5);
+  EXPECT_TRUE(o.report["summary"]["incomplete"].is_null());
+  EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
+}
+
+TEST(CheckServer, ResultAnnotationsFollowThePinnedRevisionAndTheExtension) {
+  const std::vector<std::string> call = {"--call", "list_pods={\"namespace\":\"default\"}"};
+  auto messages = [](const Outcome& o) {
+    std::string all;
+    for (const auto& f : o.report["findings"])
+      if (f["check"] == "result.trust-annotations") all += f["message"].get<std::string>() + "\n";
+    return all;
+  };
+  // The extension, malformed in the result and in a content block.
+  auto ext = check_stdio("bad-extension-annotations", call);
+  EXPECT_EQ(ext.exit_code, 1);
+  EXPECT_NE(messages(ext).find("/_meta/io.modelcontextprotocol~1trust-annotations/sensitive does not match trust-annotations@ext-2026-06"),
+            std::string::npos) << messages(ext);
+  EXPECT_NE(messages(ext).find("/content/0/_meta/io.modelcontextprotocol~1trust-annotations/evidenceRef/digest"), std::string::npos)
+      << messages(ext);
+  // sensitiveHint is #711's; SEP-1913 dropped it.
+  EXPECT_EQ(check_stdio("sensitive-result", call).checks().count("result.trust-annotations"), 0u);
+  std::vector<std::string> pinned = call;
+  pinned.insert(pinned.end(), {"--vocab", "trust-annotations@sep-1913"});
+  auto sep1913 = check_stdio("sensitive-result", pinned);
+  EXPECT_NE(messages(sep1913).find("does not match trust-annotations@sep-1913"), std::string::npos) << sep1913.report.dump(1);
+}
+
+TEST(CheckServer, LintFindingsOfTheLiveCatalogUseTheLintIds) {
+  auto r = run_cli({"check-server", "--format", "json", "--observe", "0", "--", kServer, "--catalog",
+                    catalog("bad-catalog.json")});
+  EXPECT_EQ(r.exit_code, 1);
+  const json report = json::parse(r.out);
+  std::set<std::string> ids;
+  for (const auto& f : report["findings"]) ids.insert(f["check"].get<std::string>());
+  for (const char* id : {"hints.readonly-contradiction", "confirmation.contradiction", "schema.spec-tool"})
+    EXPECT_TRUE(ids.count(id)) << id;
+  // Pointers name the tool in the live listing.
+  EXPECT_TRUE(report["findings"][0]["pointer"].get<std::string>().starts_with("/tools/"));
+}
+
+TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
+  for (const auto& info : mcp_hints::server_checks()) {
+    const std::string id(info.id);
+    auto it = controls().find(id);
+    ASSERT_NE(it, controls().end()) << "server check " << id << " has no negative control";
+    test_support::TempDir dir;
+    std::vector<std::string> server_extra;
+    if (it->second.mode == "unstable-hints") server_extra = {"--state", (dir.path() / "state").string()};
+    auto o = check_stdio(it->second.mode, it->second.extra, server_extra);
+    EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode << ": "
+                                      << o.report.dump(1) << o.err;
+    EXPECT_NE(o.exit_code, 3) << id << ": " << o.err;
+    EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid)) << id;
+    // The well-behaved server does not trip it.
+  }
+}
+
+TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
+  struct Case {
+    std::string mode;
+    int exit_code;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"silent-initialize", 3, "no answer to initialize in time"},
+      {"hang-list", 3, "no answer to tools/list in time"},
+      {"exit-at-once", 3, "the server exited with status 0"},
+      {"crash-mid-line", 3, "was killed by signal 11"},
+      {"log-stdout", 1, ""},
+      {"huge-line", 3, "a line longer than 16777216 bytes"},
+      {"invalid-utf8", 3, "not JSON-RPC"},
+      {"endless-cursor", 1, ""},
+      {"fork-grandchild", 3, "no answer to initialize in time"},
+  };
+  for (const auto& c : cases) {
+    auto o = check_stdio(c.mode);
+    EXPECT_EQ(o.exit_code, c.exit_code) << c.mode << ": " << o.err;
+    EXPECT_LT(o.seconds, 8.0) << c.mode;  // the run's own bound is 6 s
+    if (c.exit_code == 3) {
+      EXPECT_EQ(test_support::count_lines(o.err), 1u) << c.mode << ": " << o.err;
+      EXPECT_NE(o.err.find(c.says), std::string::npos) << c.mode << ": " << o.err;
+    }
+    ASSERT_GT(o.server_pid, 0) << c.mode;
+    EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid)) << c.mode << ": a process of the server's group is left";
+  }
+}
+
+TEST(CheckServer, AServerThatCannotStartIsAnIncompleteRun) {
+  auto r = run_cli({"check-server", "--format", "json", "--", "/nonexistent/server"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("could not be started: cannot run /nonexistent/server"), std::string::npos) << r.err;
+  auto p = run_cli({"check-server", "--format", "json", "--", "no-such-command-mcp-hints"});
+  EXPECT_EQ(p.exit_code, 3);
+  EXPECT_NE(p.err.find("command not found: no-such-command-mcp-hints"), std::string::npos) << p.err;
+}
+
+TEST(CheckServer, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_cli({"check-server"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--url", "ftp://x", "--", "a"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--url", "ftp://x"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--timeout", "0", "--", "true"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--env", "NOEQUALS", "--", "true"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--call", "x=[1]", "--", "true"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--call", "x={bad", "--", "true"}).exit_code, 2);
+  auto help = run_cli({"check-server", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* o : {"--url", "--timeout", "--request-timeout", "--observe", "--env", "--call",
+                        "--allow-side-effects", "--format", "--fail-on"})
+    EXPECT_NE(help.out.find(o), std::string::npos) << o;
+  auto list = run_cli({"check-server", "--list-checks", "--format", "json"});
+  EXPECT_EQ(json::parse(list.out).size(), mcp_hints::all_checks().size());
+}
+
+TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
+  // No --call: no tool is ever called (the sensitive result would otherwise be a finding).
+  EXPECT_TRUE(check_stdio("sensitive-result").checks().empty());
+  // A destructive tool is refused before anything is called.
+  auto refused = check_stdio("none", {"--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("refused, its effect is delete"), std::string::npos) << refused.err;
+  auto open_world = check_stdio("none", {"--call", "research={\"question\":\"q\"}"});
+  EXPECT_EQ(open_world.exit_code, 2);
+  EXPECT_NE(open_world.err.find("it may reach the open world"), std::string::npos) << open_world.err;
+  auto allowed = check_stdio("none", {"--allow-side-effects", "--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  auto unknown = check_stdio("none", {"--call", "nonesuch={}"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("lists no tool of that name"), std::string::npos);
+}
+
+TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {
+  auto o = check_stdio("none", {}, {"--page-size", "2"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.report["tool_count"], 5);
+}
+
+TEST(CheckServer, OverStreamableHttp) {
+  {
+    const auto server = http_sample_server("none");
+    ASSERT_TRUE(server.url.starts_with("http://127.0.0.1:")) << server.url;
+    auto o = check_http(server.url);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_EQ(o.report["tool_count"], 5);
+    EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  }
+  {
+    const auto server = http_sample_server("none", {"--sse"});  // answers on SSE streams
+    auto o = check_http(server.url);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_EQ(o.report["tool_count"], 5);
+  }
+  {
+    const auto server = http_sample_server("rug-pull", {"--sse"});
+    auto o = check_http(server.url);
+    EXPECT_TRUE(o.checks().count("list-changed.weakened")) << o.report.dump(1);
+  }
+}
+
+TEST(CheckServer, HostileHttpServersEndWithinBounds) {
+  struct Case {
+    std::string mode, says;
+  };
+  for (const auto& c : std::vector<Case>{{"http-500", "answered HTTP 500"},
+                                         {"http-bad-sse", "SSE event 1 (at byte 0) is not JSON"},
+                                         {"http-stall", "the response stalled"}}) {
+    const auto server = http_sample_server(c.mode);
+    auto o = check_http(server.url);
+    EXPECT_EQ(o.exit_code, 3) << c.mode << ": " << o.err;
+    EXPECT_LT(o.seconds, 8.0) << c.mode;
+    EXPECT_EQ(test_support::count_lines(o.err), 1u) << c.mode << ": " << o.err;
+    EXPECT_NE(o.err.find(c.says), std::string::npos) << c.mode << ": " << o.err;
+  }
+  // Nothing listening: refused at once.
+  auto nobody = check_http("http://127.0.0.1:9/mcp");
+  EXPECT_EQ(nobody.exit_code, 3);
+  EXPECT_NE(nobody.err.find("session 1: initialize: POST http://127.0.0.1:9/mcp"), std::string::npos) << nobody.err;
+}
+
+TEST(CheckServer, EveryReportFormatCarriesServerChecks) {
+  const std::vector<std::string> server = {"--", kServer, "--catalog", catalog(), "--misbehave", "relist-changes"};
+  auto junit = run_cli([&] {
+    std::vector<std::string> a = {"check-server", "--format", "junit", "--observe", "0"};
+    a.insert(a.end(), server.begin(), server.end());
+    return a;
+  }());
+  EXPECT_NE(junit.out.find("name=\"stability.relist\"><system-out>"), std::string::npos) << junit.out.substr(0, 500);
+  EXPECT_NE(junit.out.find("name=\"server.initialize\"/>"), std::string::npos);
+  auto sarif = run_cli([&] {
+    std::vector<std::string> a = {"check-server", "--format", "sarif", "--observe", "0"};
+    a.insert(a.end(), server.begin(), server.end());
+    return a;
+  }());
+  const json s = json::parse(sarif.out);
+  std::set<std::string> rules;
+  for (const auto& r : s["runs"][0]["tool"]["driver"]["rules"]) rules.insert(r["id"].get<std::string>());
+  EXPECT_TRUE(rules.count("stability.relist"));
+  for (const auto& r : s["runs"][0]["results"]) EXPECT_TRUE(rules.count(r["ruleId"].get<std::string>()));
+  auto text = run_cli([&] {
+    std::vector<std::string> a = {"check-server", "--observe", "0", "--strict"};
+    a.insert(a.end(), server.begin(), server.end());
+    return a;
+  }());
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("1 server, 5 tools"), std::string::npos) << text.out;
+}

@@ -1,0 +1,102 @@
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/report/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "mcp_hints/json/schema_registry.hpp"
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+
+namespace {
+
+mcp_hints::LintReport sample_report() {
+  mcp_hints::Linter linter({});
+  return linter.lint_files({test_support::fixture("lint/negative/risk.understated.json").string(),
+                            test_support::fixture("lint/negative/confirmation.missing-for-destructive.json").string(),
+                            test_support::fixture("lint/clean.json").string(), "/nonexistent/file.json"});
+}
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(Report, JsonMatchesItsPublishedSchema) {
+  const auto report = sample_report();
+  const json j = mcp_hints::report_json(report, {});
+  auto v = mcp_hints::published_schemas().validate("lint-report.schema.json", j);
+  for (const auto& x : v) ADD_FAILURE() << x.pointer << " " << x.message;
+  EXPECT_EQ(j["tool_count"], report.tool_count());
+  EXPECT_EQ(j["findings"].size(), report.findings.size());
+  EXPECT_EQ(j["summary"]["error"], 2);
+  EXPECT_EQ(j["summary"]["warning"], 3);
+  EXPECT_EQ(j["summary"]["input_errors"], 1);
+  EXPECT_EQ(j["summary"]["passed"], false);
+  EXPECT_TRUE(j["files"][3]["error"].is_string());
+  EXPECT_TRUE(j["files"][0]["error"].is_null());
+}
+
+TEST(Report, SarifNamesEveryRuleAndPlacesEveryResult) {
+  const auto report = sample_report();
+  std::ostringstream out;
+  mcp_hints::render_sarif(out, report, {});
+  const json sarif = json::parse(out.str());
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  const auto& run = sarif["runs"][0];
+  const auto& rules = run["tool"]["driver"]["rules"];
+  EXPECT_EQ(rules.size(), mcp_hints::lint_checks().size());
+  ASSERT_EQ(run["results"].size(), report.findings.size());
+  for (const auto& r : run["results"]) {
+    EXPECT_EQ(rules[r["ruleIndex"].get<std::size_t>()]["id"], r["ruleId"]);
+    EXPECT_TRUE(r["level"] == "error" || r["level"] == "warning" || r["level"] == "note");
+    EXPECT_GE(r["locations"][0]["physicalLocation"]["region"]["startLine"].get<int>(), 1);
+    EXPECT_TRUE(r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].get<std::string>().starts_with("/tools/"));
+  }
+  EXPECT_EQ(run["invocations"][0]["executionSuccessful"], false);
+  EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"].size(), 1u);
+}
+
+TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
+  const auto report = sample_report();
+  std::size_t tools = report.tool_count();
+  const std::size_t checks = mcp_hints::lint_checks().size();
+  std::ostringstream strict, lenient;
+  mcp_hints::render_junit(strict, report, {mcp_hints::Level::warning, false});
+  mcp_hints::render_junit(lenient, report, {mcp_hints::Level::error, false});
+  const std::string s = strict.str(), l = lenient.str();
+  EXPECT_TRUE(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites"));
+  // Every tool has a distinct name in these fixtures; plus one case for the missing file.
+  EXPECT_EQ(count_of(s, "<testcase "), tools * checks + 1);
+  EXPECT_EQ(count_of(s, "<failure "), 5u);  // 2 risk.understated tools + 3 unconfirmed destructive tools
+  EXPECT_EQ(count_of(l, "<failure "), 2u);  // warnings are only written to system-out
+  EXPECT_EQ(count_of(l, "<system-out>"), 3u);
+  EXPECT_EQ(count_of(s, "<error "), 1u);
+  EXPECT_NE(s.find("tests=\"" + std::to_string(tools * checks + 1) + "\""), std::string::npos);
+}
+
+TEST(Report, XmlEscapingCoversMarkupAndControlCharacters) {
+  EXPECT_EQ(mcp_hints::xml_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(mcp_hints::xml_escape(std::string("a\x01" "b\tc\n", 6)), "a?b\tc\n");
+}
+
+TEST(Report, TextGroupsByToolAndUsesColourOnlyWhenAsked) {
+  const auto report = sample_report();
+  std::ostringstream plain, coloured;
+  mcp_hints::render_text(plain, report, {mcp_hints::Level::error, false});
+  mcp_hints::render_text(coloured, report, {mcp_hints::Level::error, true});
+  const std::string p = plain.str();
+  EXPECT_EQ(p.find("\033["), std::string::npos);
+  EXPECT_NE(coloured.str().find("\033[31m"), std::string::npos);
+  EXPECT_NE(p.find("  destroy_env  line "), std::string::npos) << p;
+  EXPECT_NE(p.find("risk.understated"), std::string::npos);
+  EXPECT_NE(p.find("/nonexistent/file.json: error: cannot open"), std::string::npos);
+  EXPECT_NE(p.find("4 files, 15 tools: 2 errors, 3 warnings, 0 info — FAIL (fail on error)"), std::string::npos) << p;
+}

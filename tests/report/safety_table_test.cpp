@@ -1,0 +1,100 @@
+// The safety table: values, their sources, defaults and findings per tool; the report command's
+// outputs against golden files (MCP_HINTS_UPDATE_GOLDEN=1 rewrites them) and its bad input.
+#include "mcp_hints/report/safety_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints;
+
+SafetyTable table_of(const json& tools) {
+  std::istringstream in(json{{"tools", tools}}.dump());
+  return build_safety_table(in, "t.json", LintOptions{});
+}
+
+std::size_t column(const std::string& title) {
+  const auto& columns = safety_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i].title == title) return i;
+  throw std::out_of_range(title);
+}
+
+TEST(SafetyTable, EachValueWithTheKeysThatSayItAndTheFindings) {
+  const json tools = json::parse(R"([
+    {"name": "drop", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": false, "destructiveHint": false, "riskLevel": "critical"},
+     "_meta": {"mcp.dev/effect": "delete", "mcp.dev/requiresConfirmation": true}},
+    {"name": "bare", "inputSchema": {"type": "object"}},
+    {"name": "export", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true, "openWorldHint": false,
+     "inputMetadata": {"destination": ["internal", "public"]}}}
+  ])");
+  const auto table = table_of(tools);
+  ASSERT_EQ(table.rows.size(), 3u);
+  const auto& drop = table.rows[0];
+  EXPECT_EQ(drop.cells[column("effect")].value, "delete");  // the most cautious wins over destructiveHint false
+  EXPECT_EQ(drop.cells[column("effect")].source, "_meta[\"mcp.dev/effect\"] (policy-hints@seed)");
+  EXPECT_EQ(drop.cells[column("confirmation")].value, "single");
+  EXPECT_EQ(drop.cells[column("risk")].value, "critical");
+  EXPECT_FALSE(drop.findings.empty());  // destructiveHint false beside a delete effect
+  const auto& bare = table.rows[1];
+  EXPECT_EQ(bare.cells[column("effect")].value, "delete");
+  EXPECT_EQ(bare.cells[column("effect")].source, "specification default");
+  EXPECT_EQ(bare.cells[column("confirmation")].value, "");
+  const auto& exported = table.rows[2];
+  EXPECT_EQ(exported.cells[column("destination")].value, "public; open-world false");
+  EXPECT_EQ(exported.cells[column("destination")].source,
+            "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint (spec@2025-11-25)");
+}
+
+TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {
+  const json tools = json::parse(R"([
+    {"name": "delete_pod", "inputSchema": {"type": "object", "properties": {"namespace": {"type": "string"}}}},
+    {"name": "delete_node", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": false, "destructiveHint": true, "riskLevel": "medium"}}
+  ])");
+  std::istringstream in(json{{"tools", tools}}.dump());
+  const auto table = build_safety_table(in, "t.json", LintOptions{}, true);
+  const auto& bare = table.rows[0];
+  EXPECT_EQ(bare.cells[column("effect")].value, "delete");
+  EXPECT_EQ(bare.cells[column("effect")].source, "inferred: the name starts with 'delete' (delete verbs)");
+  EXPECT_EQ(bare.cells[column("risk")].value, "high; blast-radius namespace");
+  EXPECT_EQ(bare.cells[column("confirmation")].value, "single");
+  const auto& declared = table.rows[1];
+  EXPECT_EQ(declared.cells[column("risk")].value, "medium");  // declared: never replaced by a guess
+  EXPECT_EQ(declared.cells[column("effect")].source, "annotations.destructiveHint (spec@2025-11-25)");
+  EXPECT_EQ(declared.cells[column("confirmation")].value, "single");  // nothing declared: inferred
+  EXPECT_NE(declared.cells[column("confirmation")].source.find("inferred"), std::string::npos);
+}
+
+TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
+  test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"}, "report-bad-catalog.html");
+  test_support::expect_golden({"report", "tests/fixtures/infer/catalog.json", "--infer"}, "report-inferred.md");
+}
+
+TEST(ReportCommand, BadInputIsAOneLineUsageError) {
+  test_support::TempDir dir;
+  const auto not_json = dir.write("x.json", "{\"tools\": [1,");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"report"}, "give one catalog FILE"},
+      {{"report", "a", "b"}, "give one catalog FILE"},
+      {{"report", not_json.string(), "--format", "pdf"}, "unknown --format 'pdf'"},
+      {{"report", (dir.path() / "none.json").string()}, "cannot open"},
+      {{"report", dir.path().string()}, "is a directory"},
+      {{"report", not_json.string()}, "x.json: "},
+      {{"report", not_json.string(), "--spec-revision", "1999-01-01"}, "unknown specification revision"},
+      {{"report", not_json.string(), "--vocab", "nope@1"}, "--vocab nope@1 names no vocabulary revision"},
+  };
+  for (const auto& [args, message] : cases) {
+    test_support::expect_usage_error(args, message);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,198 @@
+// The mcp-hints command as a user runs it: options, formats, exit codes, and bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "mcp_hints/checks/checks.hpp"
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+using test_support::run_cli;
+
+namespace {
+
+std::string fixture(const std::string& name) { return test_support::fixture("lint/" + name).string(); }
+
+// Bad input must give exactly one line on stderr that names the file, and exit 2.
+void expect_bad_input(const test_support::RunResult& r, const std::string& file, const std::string& says) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+TEST(Cli, HelpDescribesEveryOption) {
+  auto top = run_cli({"--help"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.out.find("lint"), std::string::npos);
+  auto r = run_cli({"lint", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
+                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "exit codes"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+  EXPECT_EQ(run_cli({}).exit_code, 2);
+  EXPECT_EQ(run_cli({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"--version"}).out, "mcp-hints 0.1.0\n");
+}
+
+TEST(Cli, ListChecksNamesEveryRegisteredCheck) {
+  auto text = run_cli({"lint", "--list-checks"});
+  auto j = run_cli({"lint", "--list-checks", "--format", "json"});
+  ASSERT_EQ(text.exit_code, 0);
+  const json list = json::parse(j.out);
+  ASSERT_EQ(list.size(), mcp_hints::lint_checks().size());
+  for (const auto& c : mcp_hints::lint_checks()) {
+    EXPECT_NE(text.out.find(std::string(c.info.id)), std::string::npos) << c.info.id;
+  }
+  for (const auto& item : list) EXPECT_TRUE(item.contains("proposal") && item.contains("level"));
+}
+
+TEST(Cli, ExitCodesFollowTheFailOnLevel) {
+  EXPECT_EQ(run_cli({"lint", fixture("clean.json")}).exit_code, 0);
+  EXPECT_EQ(run_cli({"lint", fixture("negative/risk.understated.json")}).exit_code, 1);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "never", fixture("negative/risk.understated.json")}).exit_code, 0);
+  // Only warnings: pass by default, fail with --strict or --fail-on warning.
+  const auto warn = fixture("negative/placement.annotation-only.json");
+  EXPECT_EQ(run_cli({"lint", warn}).exit_code, 0);
+  EXPECT_EQ(run_cli({"lint", "--strict", warn}).exit_code, 1);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "warning", warn}).exit_code, 1);
+  // Only info: fails only with --fail-on info.
+  const auto info = fixture("negative/agency.destructive-unconfirmed.json");
+  EXPECT_EQ(run_cli({"lint", "--strict", info}).exit_code, 0);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "info", info}).exit_code, 1);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_cli({"lint"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--format", "yaml", fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "fatal", fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--spec-revision", "2024-11-05", fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--no-such-option", fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--max-bytes", "lots", fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--color", "sometimes", fixture("clean.json")}).exit_code, 2);
+}
+
+TEST(Cli, EveryFormatIsWellFormed) {
+  const auto bad = fixture("negative/risk.understated.json");
+  auto j = run_cli({"lint", "--format", "json", bad});
+  EXPECT_EQ(j.exit_code, 1);
+  EXPECT_EQ(json::parse(j.out)["summary"]["error"], 2);
+  auto s = run_cli({"lint", "--format", "sarif", bad});
+  EXPECT_EQ(json::parse(s.out)["runs"][0]["results"].size(), 2u);
+  auto x = run_cli({"lint", "--format", "junit", bad});
+  EXPECT_TRUE(x.out.starts_with("<?xml"));
+  auto t = run_cli({"lint", bad});
+  EXPECT_NE(t.out.find("risk.understated"), std::string::npos);
+  EXPECT_EQ(t.out.find("\033["), std::string::npos);  // not a terminal: no colour
+  auto c = run_cli({"lint", "--color", "always", bad});
+  EXPECT_NE(c.out.find("\033["), std::string::npos);
+}
+
+TEST(Cli, ReadsStandardInputAndWritesToAFile) {
+  test_support::TempDir dir;
+  const auto out = dir.path() / "report.json";
+  auto r = run_cli({"lint", "--format", "json", "--output", out.string(), "-"}, fixture("negative/risk.understated.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty());
+  const json report = test_support::read_json(out);
+  EXPECT_EQ(report["files"][0]["file"], "-");
+  EXPECT_EQ(report["tool_count"], 2);
+}
+
+TEST(Cli, AReportThatCannotBeWrittenIsAnIncompleteRun) {
+  auto r = run_cli({"lint", "--output", "/nonexistent-dir/report.txt", fixture("clean.json")});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("cannot write /nonexistent-dir/report.txt"), std::string::npos);
+}
+
+TEST(Cli, BadInputGetsOneLineAndExitTwo) {
+  test_support::TempDir dir;
+  expect_bad_input(run_cli({"lint", "--format", "json", (dir.path() / "missing.json").string()}), "missing.json",
+                   "cannot open");
+  expect_bad_input(run_cli({"lint", "--format", "json", dir.write("a.json", "{\"tools\": [1,,]}").string()}), "a.json",
+                   "not valid JSON: parse error at line 1, column 14");
+  expect_bad_input(run_cli({"lint", "--format", "json", dir.write("b.json", "{\"items\": []}").string()}), "b.json",
+                   "not a tools/list result");
+  expect_bad_input(run_cli({"lint", "--format", "json", dir.write("c.json", "{\"tools\": 5}").string()}), "c.json",
+                   "the tools member is not an array at /tools");
+  const std::string deep = "{\"tools\":[{\"annotations\":" + std::string(100000, '[') + std::string(100000, ']') + "}]}";
+  expect_bad_input(run_cli({"lint", "--format", "json", dir.write("d.json", deep).string()}), "d.json",
+                   "nesting deeper than 256 levels at /tools/0/annotations");
+  // The text format says it in the report itself, on one line.
+  auto text = run_cli({"lint", dir.write("e.json", "\xff\xfe").string()});
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_NE(text.out.find("e.json: error: not valid JSON"), std::string::npos) << text.out;
+}
+
+TEST(Cli, AHundredMegabytesOfGarbageEndsQuicklyWithOneLine) {
+  test_support::TempDir dir;
+  const auto path = dir.path() / "huge.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    const std::string chunk(1 << 20, 'x');
+    out << "{\"tools\": [\"";  // an unterminated 100 MB string
+    for (int i = 0; i < 100; ++i) out << chunk;
+  }
+  expect_bad_input(run_cli({"lint", "--format", "json", path.string()}), "huge.json",
+                   "a string longer than the limit of 16777216 bytes at /tools");
+  expect_bad_input(run_cli({"lint", "--format", "json", "--max-string", "200000000", path.string()}), "huge.json",
+                   "not valid JSON: parse error at line 1");
+  expect_bad_input(run_cli({"lint", "--format", "json", "--max-bytes", "1000000", path.string()}), "huge.json",
+                   "larger than the limit of 1000000 bytes");
+}
+
+TEST(Cli, AMegabyteStringUnderAPatternCheckIsAFindingNotACrash) {
+  test_support::TempDir dir;
+  const std::string key(1 << 20, 'k');
+  const json doc = {{"tools", json::array({{{"name", "t"}, {"inputSchema", {{"type", "object"}}}, {"_meta", {{key, 1}}}},
+                                           {{"name", "u"}, {"inputSchema", {{"type", "object"}}}, {"description", std::string(1 << 20, 'd')}}})}};
+  auto r = run_cli({"lint", "--format", "json", dir.write("long.json", doc.dump()).string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["findings"].size(), 1u);  // the long description is fine: no pattern applies to it
+  EXPECT_EQ(report["findings"][0]["check"], "schema.spec-tool");
+  EXPECT_NE(report["findings"][0]["message"].get<std::string>().find("too long to check"), std::string::npos);
+}
+
+TEST(Cli, LintsSeveralFilesInOneRun) {
+  auto r = run_cli({"lint", "--format", "json", fixture("clean.json"), fixture("spec-hints-only.json"),
+                    fixture("negative/hints.readonly-and-destructive.json")});
+  EXPECT_EQ(r.exit_code, 0);  // a warning only
+  const json report = json::parse(r.out);
+  EXPECT_EQ(report["files"].size(), 3u);
+  EXPECT_EQ(report["tool_count"], 21);
+  EXPECT_EQ(report["summary"]["warning"], 1);
+}
+
+TEST(Cli, TheBundledExamplesGiveTheDemoVerdicts) {
+  const auto examples = test_support::source_dir() / "examples" / "catalogs";
+  auto good = run_cli({"lint", "--format", "json", "--fail-on", "info", (examples / "good-catalog.json").string()});
+  EXPECT_EQ(good.exit_code, 0) << good.out;
+  auto bad = run_cli({"lint", "--format", "json", (examples / "bad-catalog.json").string()});
+  EXPECT_EQ(bad.exit_code, 1);
+  const json report = json::parse(bad.out);
+  std::set<std::string> fired;
+  for (const auto& f : report["findings"]) fired.insert(f["check"].get<std::string>());
+  // The bad catalog shows most rules at once; it is what `make demo` prints.
+  EXPECT_GE(fired.size(), 14u);
+  for (const char* id : {"schema.spec-tool", "hints.readonly-contradiction", "confirmation.contradiction",
+                         "sensitivity.result-understated", "placement.annotation-only", "meta.reserved-prefix"})
+    EXPECT_TRUE(fired.count(id)) << id;
+}
+
+TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
+  const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
+  for (const auto& c : mcp_hints::all_checks())
+    EXPECT_NE(readme.find("`" + std::string(c.id) + "`"), std::string::npos) << c.id;
+  for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
+                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "--url", "--timeout",
+                             "--request-timeout", "--observe", "--env", "--call", "--allow-side-effects",
+                             "--scenario", "--server", "--transport", "--port", "--record", "--max-message",
+                             "--client", "--all", "--expected-failures", "--list", "--vocab", "--infer", "--apply", "--placement",
+                             "--meta-prefix", "--to", "MCP_HINTS_CLIENT", "MCP_HINTS_TRANSPORT",
+                             "MCP_HINTS_EXPECTED_FAILURES", "MCP_HINTS_CLIENT_OUTPUT"})
+    EXPECT_NE(readme.find(option), std::string::npos) << option;
+}

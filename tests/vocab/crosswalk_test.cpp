@@ -1,0 +1,138 @@
+// The crosswalk for spec editors: rows, overlaps and conflicts; diffs between revisions; checks
+// of a draft schema; and the vocab command's outputs against golden files
+// (MCP_HINTS_UPDATE_GOLDEN=1 rewrites them).
+#include "mcp_hints/vocab/crosswalk.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints;
+
+const CrosswalkRow* row(const std::vector<CrosswalkRow>& rows, const std::string& ref, const std::string& key) {
+  for (const auto& r : rows)
+    if (r.revision->ref() == ref && r.field->key == key) return &r;
+  return nullptr;
+}
+
+TEST(Crosswalk, EveryFieldOfEveryRevisionWithItsTypeMeaningOverlapsAndConflicts) {
+  const auto rows = crosswalk_rows(Vocabulary::builtin());
+  std::size_t fields = 0;
+  for (const auto& r : Vocabulary::builtin().revisions()) fields += Vocabulary::builtin().fields_of(r).size();
+  EXPECT_EQ(rows.size(), fields);
+  for (const auto& r : rows) EXPECT_NE(r.type, "any") << r.revision->ref() << " " << r.field->key << ": no schema node";
+
+  const auto* destination = row(rows, "trust-annotations@sep-1913", "inputMetadata.destination");
+  ASSERT_NE(destination, nullptr);
+  EXPECT_EQ(destination->placement, "tool annotations");
+  EXPECT_EQ(destination->type, "string or array of string");
+  EXPECT_EQ(destination->facets, std::vector<std::string>{"destination"});
+  const auto has = [](const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  };
+  EXPECT_TRUE(has(destination->overlaps, "action-security@seed inputMetadata.Destination"));
+  EXPECT_TRUE(has(destination->overlaps, "action-metadata@ext-2026-06 inputMetadata.destination"));
+
+  const auto* idempotent = row(rows, "policy-hints@seed", "mcp.dev/idempotent");
+  ASSERT_NE(idempotent, nullptr);
+  ASSERT_EQ(idempotent->conflicts.size(), 1u);  // same word as the specification's, another meaning
+  EXPECT_NE(idempotent->conflicts[0].find("same input gives the same result"), std::string::npos);
+  EXPECT_TRUE(has(idempotent->overlaps, "spec@2026-07-28 idempotentHint"));
+
+  const auto* sensitive = row(rows, "trust-annotations@ext-2026-06", "sensitive");
+  ASSERT_NE(sensitive, nullptr);
+  EXPECT_EQ(sensitive->placement, "result _meta");
+  EXPECT_EQ(sensitive->type, "boolean");
+  const auto* review = row(rows, "action-metadata@ext-2026-06", "requiresReview");
+  ASSERT_NE(review, nullptr);
+  EXPECT_EQ(review->placement, "tool _meta");
+  EXPECT_TRUE(has(review->overlaps, "risk-metadata@sep-2793 approvalRecommendation"));
+  EXPECT_NE(std::string(precedence_rule()).find("most cautious"), std::string::npos);
+}
+
+TEST(Crosswalk, DiffsNameRenamesRetypingsAndValueChanges) {
+  const auto& v = Vocabulary::builtin();
+  const auto seed_to_1913 = diff_revisions(v, *v.find("action-security@seed"), *v.find("trust-annotations@sep-1913"));
+  EXPECT_EQ(seed_to_1913.renamed.size(), 5u);
+  EXPECT_EQ(seed_to_1913.renamed[0].before, "inputMetadata.Destination (tool annotations)");
+  EXPECT_EQ(seed_to_1913.renamed[0].after, "inputMetadata.destination (tool annotations)");
+  EXPECT_EQ(seed_to_1913.retyped[0].before, "string");
+  EXPECT_EQ(seed_to_1913.retyped[0].after, "string or array of string");
+  EXPECT_EQ(seed_to_1913.values[0].before, "removed Ephemeral, Internal, Public, System, User");
+  EXPECT_TRUE(seed_to_1913.removed.empty());
+
+  const auto t711_to_1913 = diff_revisions(v, *v.find("trust-annotations@issue-711"), *v.find("trust-annotations@sep-1913"));
+  EXPECT_EQ(t711_to_1913.removed, (std::vector<std::string>{"privateHint (result _meta)", "sensitiveHint (result _meta)"}));
+
+  const auto spec = diff_revisions(v, *v.find("spec@2025-06-18"), *v.find("spec@2025-11-25"));
+  EXPECT_TRUE(spec.added.empty() && spec.removed.empty() && spec.renamed.empty());
+  ASSERT_EQ(spec.notes.size(), 1u);  // the _meta reservation moved
+  EXPECT_TRUE(diff_revisions(v, *v.find("spec@2025-11-25"), *v.find("spec@2026-07-28")).empty());
+  EXPECT_TRUE(diff_revisions(v, *v.find("risk-metadata"), *v.find("risk-metadata")).empty());
+}
+
+TEST(Crosswalk, ADraftIsCheckedForDuplicatesCollisionsAndMetaKeys) {
+  const json draft = test_support::read_json(test_support::fixture("vocab/draft-tool-safety.schema.json"));
+  const auto findings = check_draft_schema(Vocabulary::builtin(), draft);
+  std::multiset<std::string> kinds;
+  std::map<std::string, std::string> by_pointer;
+  for (const auto& f : findings) {
+    kinds.insert(f.kind);
+    by_pointer[f.pointer + " " + f.kind] = f.message;
+  }
+  EXPECT_EQ(kinds.count("duplicate-facet"), 5u);
+  EXPECT_EQ(kinds.count("meta-key"), 3u);
+  EXPECT_NE(by_pointer["/properties/annotations/properties/destructive duplicate-facet"].find("effect"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/annotations/properties/impact duplicate-facet"].find("outcome"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/_meta/properties/com.example~1approval duplicate-facet"].find("confirmation"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/_meta/properties/approval meta-key"].find("no prefix"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/_meta/properties/io.modelcontextprotocol~1safety meta-key"].find("reserves"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/_meta/properties/-bad key~1x meta-key"].find("not a valid _meta key"), std::string::npos);
+  EXPECT_FALSE(by_pointer.count("/properties/annotations/properties/retryBudget duplicate-facet"));  // new: nothing like it
+  // A draft that adds nothing existing says nothing.
+  const json fresh = {{"type", "object"},
+                      {"properties", {{"_meta", {{"properties", {{"com.example/retryBudget", {{"type", "integer"}}}}}}}}}};
+  EXPECT_TRUE(check_draft_schema(Vocabulary::builtin(), fresh).empty());
+}
+
+TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
+  test_support::expect_golden({"vocab", "list"}, "vocab-list.txt");
+  test_support::expect_golden({"vocab", "table"}, "vocab-table.md");
+  test_support::expect_golden({"vocab", "table", "--format", "html"}, "vocab-table.html");
+  test_support::expect_golden({"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"}, "vocab-diff-action-security.txt");
+  test_support::expect_golden({"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"}, "vocab-diff-trust-annotations.txt");
+  const auto draft = test_support::fixture("vocab/draft-tool-safety.schema.json");
+  const auto r = test_support::run_cli({"vocab", "check", draft.string(), "--format", "json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(json::parse(r.out)["findings"].size(), 10u);
+  const auto table = json::parse(test_support::run_cli({"vocab", "table", "--format", "json"}).out);
+  EXPECT_EQ(table["fields"].size(), crosswalk_rows(Vocabulary::builtin()).size());
+  EXPECT_FALSE(table["conflicts"].empty());
+}
+
+TEST(VocabCommand, BadInputIsAOneLineUsageError) {
+  test_support::TempDir dir;
+  const auto not_json = dir.write("x.json", "{nope");
+  const auto array = dir.write("a.json", "[]");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"vocab"}, "say what: list, table, diff or check"},
+      {{"vocab", "fly"}, "unknown 'vocab fly'"},
+      {{"vocab", "table", "--format", "pdf"}, "unknown --format 'pdf' for table"},
+      {{"vocab", "diff", "spec@2025-06-18"}, "diff takes two revisions"},
+      {{"vocab", "diff", "spec", "risk-metadata"}, "no vocabulary revision 'spec'"},
+      {{"vocab", "diff", "nope@1", "risk-metadata"}, "no vocabulary revision 'nope@1'"},
+      {{"vocab", "check", (dir.path() / "none.json").string()}, "cannot open"},
+      {{"vocab", "check", not_json.string()}, "x.json: "},
+      {{"vocab", "check", array.string()}, "a JSON Schema is an object"},
+  };
+  for (const auto& [args, message] : cases) {
+    test_support::expect_usage_error(args, message);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,98 @@
+// Inference: splitting names, the 38-tool fixture's expected results (verb classes, risky
+// flags, scope parameters, confirmation), writing the result in each vocabulary, and the command.
+#include "mcp_hints/vocab/infer.hpp"
+
+#include <gtest/gtest.h>
+
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints;
+
+TEST(Infer, NamesSplitIntoWords) {
+  EXPECT_EQ(name_words("deletePod"), (std::vector<std::string>{"delete", "pod"}));
+  EXPECT_EQ(name_words("delete_pod"), (std::vector<std::string>{"delete", "pod"}));
+  EXPECT_EQ(name_words("k8s.getNodes"), (std::vector<std::string>{"k8s", "get", "nodes"}));
+  EXPECT_EQ(name_words("HTTPRequestSend"), (std::vector<std::string>{"http", "request", "send"}));
+  EXPECT_EQ(name_words("delete-all--items"), (std::vector<std::string>{"delete", "all", "items"}));
+  EXPECT_TRUE(name_words("").empty());
+}
+
+TEST(Infer, TheFixtureCatalogGivesItsExpectedResults) {
+  const json catalog = test_support::read_json(test_support::fixture("infer/catalog.json"));
+  const json expected = test_support::read_json(test_support::fixture("infer/expected.json"))["expected"];
+  ASSERT_GE(catalog["tools"].size(), 30u);
+  ASSERT_EQ(catalog["tools"].size(), expected.size());
+  for (const auto& tool : catalog["tools"]) {
+    const std::string name = tool["name"];
+    ASSERT_TRUE(expected.contains(name)) << name;
+    const json& want = expected[name];
+    const auto got = infer_tool(tool);
+    auto value = [&](const char* facet) { return got.find(facet) ? got.find(facet)->value : json(); };
+    EXPECT_EQ(value("effect"), want["effect"]) << name;
+    EXPECT_EQ(value("risk"), want["risk"]) << name;
+    EXPECT_EQ(value("blast-radius"), want["blast-radius"]) << name;
+    EXPECT_EQ(value("confirmation"), want["confirmation"]) << name;
+    EXPECT_EQ(got.strong, want["strong"].get<bool>()) << name;
+    for (const auto& v : got.values) EXPECT_FALSE(v.evidence.empty()) << name << " " << v.facet;
+  }
+}
+
+TEST(Infer, WrittenInEachVocabularyWithoutOverwriting) {
+  const json tool = json::parse(R"({"name": "delete_pods", "inputSchema": {"type": "object",
+    "properties": {"namespace": {"type": "string"}, "force": {"type": "boolean"}}}})");
+  const auto inference = infer_tool(tool);
+  const json risk = apply_inference(tool, inference, "risk-metadata@sep-2793");
+  EXPECT_EQ(risk["annotations"], json::parse(R"({"category":"delete","riskLevel":"critical","blastRadius":"namespace","approvalRecommendation":"multi"})"));
+  const json policy = apply_inference(tool, inference, "policy-hints@seed");
+  EXPECT_EQ(policy["_meta"], json::parse(R"({"mcp.dev/effect":"delete","mcp.dev/requiresConfirmation":true})"));
+  const json spec = apply_inference(tool, inference, "spec");
+  EXPECT_EQ(spec["annotations"], json::parse(R"({"readOnlyHint":false,"destructiveHint":true})"));
+  // Whatever vocabulary, a client reads back what was inferred.
+  for (const json& written : {risk, policy, spec})
+    EXPECT_EQ(*read_tool_hints(written, Vocabulary::builtin(), "2025-11-25").resolved("effect", Vocabulary::builtin()), "delete");
+  // A key already there is never overwritten.
+  json declared = tool;
+  declared["annotations"] = {{"riskLevel", "low"}};
+  EXPECT_EQ(apply_inference(declared, inference, "risk-metadata@sep-2793")["annotations"]["riskLevel"], "low");
+  // Nothing inferred, nothing written.
+  const json magic = {{"name", "do_magic"}, {"inputSchema", {{"type", "object"}}}};
+  EXPECT_EQ(apply_inference(magic, infer_tool(magic), "risk-metadata@sep-2793"), magic);
+  EXPECT_THROW(apply_inference(tool, inference, "nope@1"), std::invalid_argument);
+  EXPECT_TRUE(infer_tool(json::array()).values.empty());
+}
+
+TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
+  test_support::TempDir dir;
+  const auto catalog = test_support::fixture("infer/catalog.json").string();
+  const auto applied = (dir.path() / "applied.json").string();
+  auto r = test_support::run_cli({"infer", catalog, "--format", "json", "--apply", applied});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json out = json::parse(r.out);
+  EXPECT_EQ(out["tools"].size(), 38u);
+  const auto& first = out["tools"][0];
+  EXPECT_EQ(first["inferred"]["effect"]["inferred"], true);
+  EXPECT_FALSE(first["inferred"]["effect"]["evidence"].empty());
+  EXPECT_EQ(first["keys"]["/annotations"]["category"], "read");
+  // The applied catalog lints without error, and its delete tools now ask for confirmation.
+  const auto lint = test_support::run_cli({"lint", applied, "--format", "json"});
+  EXPECT_EQ(lint.exit_code, 0) << lint.out.substr(0, 2000);
+  EXPECT_EQ(test_support::read_json(applied)["tools"][4]["annotations"]["approvalRecommendation"], "single");
+  // Tools that declare hints are left alone unless --all.
+  const auto good = (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string();
+  EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json"}).out)["skipped_declared"], 5);
+  EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json", "--all"}).out)["tools"].size(), 5u);
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"infer"}, "give one catalog FILE"},
+           {{"infer", catalog, "--to", "nope@1"}, "--to nope@1:"},
+           {{"infer", catalog, "--format", "xml"}, "unknown --format 'xml'"},
+           {{"infer", dir.write("bad.json", "[").string()}, "bad.json: "},
+       }) {
+    test_support::expect_usage_error(args, message);
+  }
+}
+
+}  // namespace

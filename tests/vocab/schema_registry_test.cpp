@@ -1,0 +1,101 @@
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
+
+#include <gtest/gtest.h>
+
+using json = nlohmann::json;
+using mcp_hints::SchemaRegistry;
+
+namespace {
+const SchemaRegistry& registry() { return mcp_hints::published_schemas(); }
+const json kTool = {{"name", "t"}, {"inputSchema", {{"type", "object"}}}};
+}  // namespace
+
+TEST(SchemaRegistry, KnowsEveryPublishedSchemaByFileNameAndId) {
+  for (const char* name : {"policy-hints.seed.schema.json", "risk-metadata.sep-2793.schema.json",
+                           "trust-annotations.issue-711.schema.json", "action-security.seed.schema.json",
+                           "agency-hint.sep-1938.schema.json", "spec-tool.2025-06-18.schema.json",
+                           "spec-tool.2025-11-25.schema.json", "spec-tool.2026-07-28.schema.json",
+                           "lint-report.schema.json"})
+    EXPECT_TRUE(registry().contains(name)) << name;
+  EXPECT_TRUE(registry().contains("urn:mcp-hints:schema:risk-metadata:sep-2793"));
+  // Every published schema compiles (the registry compiles each on first use), its references
+  // to others included.
+  for (const auto& name : registry().names()) EXPECT_NO_THROW(registry().validate(name, kTool)) << name;
+  EXPECT_FALSE(registry().contains("nonesuch.schema.json"));
+  EXPECT_THROW(registry().validate("nonesuch.schema.json", kTool), std::runtime_error);
+}
+
+TEST(SchemaRegistry, ReportsViolationsAtTheirPointerWithWhatWasExpected) {
+  json tool = kTool;
+  tool["annotations"] = {{"riskLevel", "extreme"}, {"minTrustLevel", "3"}};
+  auto v = registry().validate("risk-metadata.sep-2793.schema.json", tool);
+  ASSERT_EQ(v.size(), 2u);
+  std::map<std::string, std::string> by_pointer;
+  for (const auto& x : v) by_pointer[x.pointer] = x.message;
+  EXPECT_EQ(by_pointer["/annotations/riskLevel"], R"(expected one of "low", "medium", "high", "critical")");
+  EXPECT_EQ(by_pointer["/annotations/minTrustLevel"], R"(expected type "integer")");
+}
+
+TEST(SchemaRegistry, ReportsEveryMissingRequiredMemberBesideDeeperErrors) {
+  json tool = kTool;
+  tool["annotations"] = {{"inputMetadata", {{"Destination", "Mars"}}}};
+  auto v = registry().validate("action-security.seed.schema.json", tool);
+  std::set<std::string> messages;
+  for (const auto& x : v) messages.insert(x.pointer + " " + x.message);
+  EXPECT_TRUE(messages.count("/annotations/inputMetadata Missing required property 'Outcomes'."));
+  EXPECT_TRUE(messages.count("/annotations/inputMetadata Missing required property 'Sensitivity'."));
+  EXPECT_EQ(messages.size(), 3u);
+}
+
+TEST(SchemaRegistry, NamesEachMetaKeyThatBreaksTheKeyFormat) {
+  json tool = kTool;
+  tool["_meta"] = {{"com.example/ok", 1}, {"bad key", 2}, {"9lives.com/x", 3}};
+  auto v = registry().validate("spec-tool.2025-11-25.schema.json", tool);
+  std::set<std::string> pointers;
+  for (const auto& x : v) pointers.insert(x.pointer);
+  EXPECT_EQ(pointers, (std::set<std::string>{"/_meta/bad key", "/_meta/9lives.com~1x"}));
+}
+
+TEST(SchemaRegistry, ValidatesADefinitionByFragment) {
+  EXPECT_TRUE(registry().validate("policy-hints.seed.schema.json#/definitions/PolicyHints", json{{"mcp.dev/effect", "read"}}).empty());
+  EXPECT_EQ(registry().validate("policy-hints.seed.schema.json#/definitions/PolicyHints", json{{"mcp.dev/effect", "x"}}).size(), 1u);
+}
+
+TEST(SchemaRegistry, LongStringsNeverReachTheRegexEngine) {
+  // std::regex recurses per character; a 1 MB key checked by a pattern would overflow the stack.
+  json tool = kTool;
+  const std::string huge(1 << 20, 'a');
+  tool["_meta"] = {{huge, 1}};
+  auto v = registry().validate("spec-tool.2025-11-25.schema.json", tool);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].message.find("too long to check"), std::string::npos) << v[0].message;
+  // The same through an inline schema with a pattern on a value.
+  json schema = {{"type", "object"}, {"properties", {{"id", {{"type", "string"}, {"pattern", "^(a|b)*$"}}}}}};
+  auto w = registry().validate_inline(schema, json{{"id", huge}});
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].pointer, "/id");
+  EXPECT_TRUE(registry().validate_inline(schema, json{{"id", "abab"}}).empty());
+  EXPECT_EQ(registry().validate_inline(schema, json{{"id", "abc"}}).size(), 1u);
+  // Just under the limit still gets the real pattern check.
+  EXPECT_TRUE(registry().validate_inline(schema, json{{"id", std::string(SchemaRegistry::pattern_length_limit, 'a')}}).empty());
+}
+
+TEST(SchemaRegistry, RefusesSchemasItCannotRunSafely) {
+  SchemaRegistry r;
+  EXPECT_THROW(r.add("x.schema.json", json{{"patternProperties", {{"^a", json::object()}}}}), std::runtime_error);
+  EXPECT_THROW(r.add("y.schema.json", json::array()), std::runtime_error);
+  EXPECT_NO_THROW(r.add("z.schema.json", json{{"type", "string"}}));
+  EXPECT_TRUE(r.validate("z.schema.json", json("s")).empty());
+}
+
+TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
+  json schema = {{"$ref", "https://example.com/remote.json"}};
+  EXPECT_ANY_THROW(registry().validate_inline(schema, json(1)));
+  // A reference to another registered schema by its $id is followed; anything else is not.
+  const json via_id = {{"properties", {{"x", {{"$ref", "urn:mcp-hints:schema:trust-annotations:sep-1913#/definitions/Destination"}}}}}};
+  EXPECT_TRUE(registry().validate_inline(via_id, {{"x", "public"}}).empty());
+  EXPECT_FALSE(registry().validate_inline(via_id, {{"x", "Public"}}).empty());
+  const json elsewhere = {{"properties", {{"x", {{"$ref", "urn:nowhere#/definitions/X"}}}}}};
+  EXPECT_ANY_THROW(registry().validate_inline(elsewhere, {{"x", 1}}));
+}

@@ -1,0 +1,64 @@
+// The published test vectors (schemas/tests, JSON-Schema-Test-Suite shape) under valijson, and
+// every real specification example that carries a Tool against our spec schema.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
+#include "test_support.hpp"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+TEST(SchemaVectors, EveryVectorGetsItsExpectedVerdict) {
+  const auto& registry = mcp_hints::published_schemas();
+  std::size_t files = 0, vectors = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::source_dir() / "schemas" / "tests")) {
+    ++files;
+    for (const auto& group : test_support::read_json(entry.path())) {
+      for (const auto& test : group["tests"]) {
+        ++vectors;
+        const bool valid = registry.validate_inline(group["schema"], test["data"]).empty();
+        EXPECT_EQ(valid, test["valid"].get<bool>())
+            << entry.path().filename().string() << ": " << group["description"] << " / " << test["description"];
+      }
+    }
+  }
+  EXPECT_GE(files, 8u);
+  EXPECT_GE(vectors, 500u);
+}
+
+TEST(SchemaVectors, EveryPublishedSchemaHasVectors) {
+  for (const auto& entry : fs::directory_iterator(test_support::source_dir() / "schemas")) {
+    const std::string name = entry.path().filename().string();
+    if (!name.ends_with(".schema.json") || name == "lint-report.schema.json") continue;
+    const std::string stem = name.substr(0, name.size() - std::string(".schema.json").size());
+    EXPECT_TRUE(fs::exists(test_support::source_dir() / "schemas" / "tests" / (stem + ".json"))) << name;
+  }
+}
+
+TEST(SchemaVectors, RealSpecificationExamplesWithToolsAreValid) {
+  const fs::path examples = test_support::shared_dir() / "reference" / "mcp-examples" / "2026-07-28";
+  if (!fs::exists(examples)) GTEST_SKIP() << "no " << examples << " beside the project";
+  const auto& registry = mcp_hints::published_schemas();
+  std::size_t tools = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(examples)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    const json doc = test_support::read_json(entry.path());
+    std::vector<json> found;
+    const std::string kind = entry.path().parent_path().filename().string();
+    if (kind == "Tool") found.push_back(doc);
+    for (const json* list : {doc.contains("tools") ? &doc["tools"] : nullptr,
+                             doc.contains("result") && doc["result"].contains("tools") ? &doc["result"]["tools"] : nullptr}) {
+      if (list && list->is_array())
+        for (const auto& t : *list) found.push_back(t);
+    }
+    for (const auto& tool : found) {
+      ++tools;
+      auto v = registry.validate("spec-tool.2026-07-28.schema.json", tool);
+      EXPECT_TRUE(v.empty()) << entry.path() << ": " << (v.empty() ? "" : v[0].pointer + " " + v[0].message);
+    }
+  }
+  EXPECT_GE(tools, 8u);
+}

@@ -1,0 +1,143 @@
+#include "mcp_hints/vocab/published_schemas.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "mcp_hints/json/embedded.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
+
+using json = nlohmann::json;
+using mcp_hints::Vocabulary;
+
+namespace {
+
+// Every embedded schema, by $id, for $refs between documents.
+const json& schema_by_id(const std::string& id) {
+  static std::map<std::string, json> by_id = [] {
+    std::map<std::string, json> out;
+    for (const auto& f : mcp_hints::embedded_schemas())
+      if (f.name.ends_with(".schema.json")) {
+        json doc = mcp_hints::parse_json(f.content);
+        out[doc.value("$id", std::string(f.name))] = doc;
+      }
+    return out;
+  }();
+  return by_id.at(id);
+}
+
+// The schema node for a tool-relative pointer: follows properties and $refs (local or to
+// another embedded schema), and for a value-or-set field the branch of its oneOf that is not
+// an array.
+const json* schema_node(const json& doc_in, const std::string& pointer) {
+  const json* doc = &doc_in;
+  auto deref = [&](const json* n) {
+    while (n && n->contains("$ref")) {
+      const std::string ref = (*n)["$ref"];
+      const auto hash = ref.find('#');
+      if (hash > 0) doc = &schema_by_id(ref.substr(0, hash));
+      n = &doc->at(json::json_pointer(ref.substr(hash + 1)));
+    }
+    return n;
+  };
+  const json* node = deref(doc);
+  json::json_pointer p(pointer);
+  std::vector<std::string> tokens;
+  while (!p.empty()) {
+    tokens.insert(tokens.begin(), p.back());
+    p.pop_back();
+  }
+  for (const auto& t : tokens) {
+    if (!node->contains("properties") || !(*node)["properties"].contains(t)) return nullptr;
+    node = deref(&(*node)["properties"][t]);
+  }
+  while (node && node->contains("oneOf")) node = deref(&(*node)["oneOf"][0]);
+  return node;
+}
+
+}  // namespace
+
+TEST(Vocabulary, EveryFieldMapsExactlyTheValuesItsSchemaAllows) {
+  const auto& vocabulary = Vocabulary::builtin();
+  std::size_t compared = 0;
+  for (const auto& field : vocabulary.fields()) {
+    if (field.map.empty() || field.map.count("*")) continue;
+    const auto& rev = field.vocabulary == "spec" ? vocabulary.active_revision("spec", "2025-11-25") : *field.latest;
+    const json doc = mcp_hints::parse_json(*mcp_hints::embedded_schema(rev.schema));
+    const json* node = schema_node(doc, field.pointer_text);
+    ASSERT_NE(node, nullptr) << field.vocabulary << " " << field.key << ": no schema node at " << field.pointer_text;
+    std::set<std::string> allowed, mapped;
+    if (node->contains("enum")) {
+      for (const auto& v : (*node)["enum"]) allowed.insert(v.get<std::string>());
+    } else {
+      ASSERT_EQ((*node)["type"], "boolean") << field.key;
+      allowed = {"true", "false"};
+    }
+    for (const auto& [value, targets] : field.map) mapped.insert(value);
+    // SEP-1913's sensitivity class is a string or the object {"regulated": {"scopes": [...]}},
+    // mapped as "{regulated}": the schema must have that object form.
+    if (mapped.erase("{regulated}")) {
+      std::string text = doc.dump();  // the revision's schema and those it refers to
+      for (const auto& id : {"urn:mcp-hints:schema:trust-annotations:sep-1913"})
+        if (text.find(id) != std::string::npos) text += schema_by_id(id).dump();
+      EXPECT_NE(text.find("\"required\":[\"regulated\"]"), std::string::npos) << field.key;
+    }
+    EXPECT_EQ(mapped, allowed) << field.vocabulary << " " << field.key;
+    ++compared;
+  }
+  EXPECT_GE(compared, 19u);
+}
+
+TEST(Vocabulary, MapsOnlyToFacetValuesThatExist) {
+  const auto& vocabulary = Vocabulary::builtin();
+  for (const auto& field : vocabulary.fields()) {
+    for (const auto& [value, targets] : field.map) {
+      for (const auto& t : targets) {
+        const auto& facet = vocabulary.facet(t.facet);
+        if (t.value == "*" || facet.kind == "integer" || facet.values.empty()) continue;
+        EXPECT_GE(facet.rank(t.value), 0) << field.key << "=" << value << " -> " << t.facet << "=" << t.value;
+      }
+    }
+  }
+}
+
+TEST(Vocabulary, EveryRevisionNamesARegisteredSchema) {
+  const auto& registry = mcp_hints::published_schemas();
+  for (const auto& rev : Vocabulary::builtin().revisions())
+    EXPECT_TRUE(registry.contains(rev.schema)) << rev.ref() << " -> " << rev.schema;
+  EXPECT_EQ(Vocabulary::builtin().spec_revisions(), (std::vector<std::string>{"2025-06-18", "2025-11-25", "2026-07-28"}));
+}
+
+TEST(Vocabulary, ActiveRevisionFollowsTheChosenSpecRevision) {
+  const auto& v = Vocabulary::builtin();
+  EXPECT_EQ(v.active_revision("spec", "2025-06-18").meta_reservation, "any-label");
+  EXPECT_EQ(v.active_revision("spec", "2026-07-28").meta_reservation, "second-label");
+  EXPECT_EQ(v.active_revision("risk-metadata", "2025-06-18").ref(), "risk-metadata@sep-2793");
+  EXPECT_THROW(v.active_revision("spec", "2030-01-01"), std::out_of_range);
+  EXPECT_THROW(v.active_revision("nonesuch", "2025-11-25"), std::out_of_range);
+}
+
+TEST(Vocabulary, FacetRanksFollowCaution) {
+  const auto& effect = Vocabulary::builtin().facet("effect");
+  EXPECT_LT(effect.rank("read"), effect.rank("write"));
+  EXPECT_LT(effect.rank("write"), effect.rank("delete"));
+  EXPECT_EQ(effect.rank("modify"), -1);
+  const auto& open = Vocabulary::builtin().facet("open-world");
+  EXPECT_LT(open.rank(false), open.rank(true));
+}
+
+TEST(Vocabulary, DataClassesConstrainResultSensitivity) {
+  const auto& v = Vocabulary::builtin();
+  EXPECT_EQ(v.minimum_result_sensitivity("pii"), "internal");
+  EXPECT_EQ(v.minimum_result_sensitivity("credentials"), "internal");
+  EXPECT_EQ(v.minimum_result_sensitivity("user"), std::nullopt);
+  EXPECT_EQ(v.minimum_result_sensitivity("none"), std::nullopt);
+}
+
+TEST(Vocabulary, RejectsACrosswalkNamingAnUnknownFacet) {
+  json doc = mcp_hints::parse_json(*mcp_hints::embedded_schema("vocabulary.json"));
+  doc["fields"][0]["map"]["true"] = json::array({json::array({"no-such-facet", "x"})});
+  EXPECT_THROW(Vocabulary{doc}, std::runtime_error);
+}

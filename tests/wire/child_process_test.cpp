@@ -1,0 +1,113 @@
+#include "mcp_hints/wire/child_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <fstream>
+
+#include "test_support.hpp"
+
+using mcp_hints::ChildProcess;
+using mcp_hints::Clock;
+using mcp_hints::ProcessOptions;
+
+namespace {
+
+ProcessOptions sh(const std::string& script) {
+  ProcessOptions o;
+  o.argv = {"/bin/sh", "-c", script};
+  return o;
+}
+
+std::string read_all(ChildProcess& p, std::chrono::milliseconds within = std::chrono::seconds(5)) {
+  std::string out;
+  const auto deadline = Clock::now() + within;
+  while (p.read(out, 1 << 20, deadline) == ChildProcess::ReadStatus::data) {
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(ChildProcess, TalksThroughStdinAndStdout) {
+  ChildProcess p(sh("read line; echo \"got $line\""));
+  ASSERT_TRUE(p.write("hello\n", Clock::now() + std::chrono::seconds(5)));
+  EXPECT_EQ(read_all(p), "got hello\n");
+  for (int i = 0; i < 100 && !p.exited(); ++i) usleep(10000);
+  EXPECT_EQ(p.describe_exit(), "exited with status 0");
+}
+
+TEST(ChildProcess, PassesEnvironmentAndKeepsTheTailOfStderr) {
+  ProcessOptions o = sh("printf 'x%.0s' $(seq 1 5000) >&2; echo \"$MCP_HINTS_TEST_VAR\" >&2; echo done");
+  o.env = {{"MCP_HINTS_TEST_VAR", "forty-two"}};
+  o.stderr_limit = 100;
+  ChildProcess p(o);
+  EXPECT_EQ(read_all(p), "done\n");
+  const std::string log = p.stderr_log();
+  EXPECT_LE(log.size(), 100u);
+  EXPECT_NE(log.find("forty-two"), std::string::npos);
+}
+
+TEST(ChildProcess, ReadsTimeOutAndTellsSignalsFromExitCodes) {
+  ChildProcess quiet(sh("sleep 30"));
+  std::string out;
+  const auto start = Clock::now();
+  EXPECT_EQ(quiet.read(out, 100, Clock::now() + std::chrono::milliseconds(200)), ChildProcess::ReadStatus::timeout);
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
+  quiet.kill_group();
+  EXPECT_EQ(quiet.describe_exit(), "was killed by signal 9 (Killed)");
+  ChildProcess failing(sh("exit 7"));
+  EXPECT_EQ(read_all(failing), "");
+  failing.kill_group();  // reaps
+  EXPECT_EQ(failing.describe_exit(), "exited with status 7");
+}
+
+TEST(ChildProcess, KillingTheGroupEndsGrandchildrenToo) {
+  test_support::TempDir dir;
+  const auto pid_file = dir.path() / "grandchild";
+  pid_t group;
+  {
+    ChildProcess p(sh("sleep 300 & echo $! > " + pid_file.string() + "; echo started; wait"));
+    EXPECT_EQ(read_all(p, std::chrono::milliseconds(500)).substr(0, 7), "started");
+    group = p.pid();
+  }  // destructor
+  EXPECT_TRUE(mcp_hints::process_group_gone(group));
+  pid_t grandchild = 0;
+  std::ifstream(pid_file) >> grandchild;
+  ASSERT_GT(grandchild, 0);
+  EXPECT_NE(::kill(grandchild, 0), 0);
+}
+
+TEST(ChildProcess, WritingToAChildThatStoppedReadingFailsCleanly) {
+  ChildProcess p(sh("exec 0<&-; sleep 5"));
+  usleep(100000);
+  EXPECT_FALSE(p.write(std::string(1 << 20, 'x'), Clock::now() + std::chrono::seconds(2)));
+}
+
+TEST(ChildProcess, SaysWhyACommandCannotStart) {
+  ProcessOptions o;
+  o.argv = {"no-such-command-mcp-hints"};
+  EXPECT_THROW({ ChildProcess p(o); }, mcp_hints::ProcessError);
+  test_support::TempDir dir;
+  const auto plain = dir.write("not-a-program", "just text\n");
+  std::filesystem::permissions(plain, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  o.argv = {plain.string()};
+  try {
+    ChildProcess p(o);
+    FAIL();
+  } catch (const mcp_hints::ProcessError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot run " + plain.string() + ": Permission denied"), std::string::npos) << e.what();
+  }
+  const auto script = dir.write("garbage", "\x7f\x01\x02 not a program\n");
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  o.argv = {script.string()};
+  try {
+    ChildProcess p(o);
+    FAIL();
+  } catch (const mcp_hints::ProcessError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot start " + script.string() + ": Exec format error"), std::string::npos) << e.what();
+  }
+  o.argv = {};
+  EXPECT_THROW({ ChildProcess p(o); }, mcp_hints::ProcessError);
+}

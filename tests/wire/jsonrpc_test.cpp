@@ -1,0 +1,30 @@
+#include "mcp_hints/wire/jsonrpc.hpp"
+
+#include <gtest/gtest.h>
+
+using json = nlohmann::json;
+namespace rpc = mcp_hints::jsonrpc;
+
+TEST(JsonRpc, BuildsMessages) {
+  EXPECT_EQ(rpc::request(1, "tools/list"), json::parse(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"));
+  EXPECT_EQ(rpc::request("a", "x", json{{"k", 1}})["params"]["k"], 1);
+  EXPECT_FALSE(rpc::notification("n").contains("id"));
+  EXPECT_EQ(rpc::error(3, rpc::method_not_found, "no")["error"]["code"], -32601);
+  EXPECT_EQ(rpc::result(3, json::object())["result"], json::object());
+}
+
+TEST(JsonRpc, ClassifiesMessagesAndRejectsMalformedOnes) {
+  EXPECT_EQ(rpc::classify(rpc::request(1, "m")), rpc::Kind::request);
+  EXPECT_EQ(rpc::classify(rpc::notification("m")), rpc::Kind::notification);
+  EXPECT_EQ(rpc::classify(rpc::result("x", 1)), rpc::Kind::result);
+  EXPECT_EQ(rpc::classify(rpc::error(1, -1, "e")), rpc::Kind::error);
+  EXPECT_EQ(rpc::classify(json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})")), rpc::Kind::error);
+  for (const char* bad : {R"([])", R"(1)", R"({"id":1,"method":"m"})", R"({"jsonrpc":"1.0","id":1,"method":"m"})",
+                          R"({"jsonrpc":"2.0","id":1.5,"method":"m"})", R"({"jsonrpc":"2.0","id":1,"method":3})",
+                          R"({"jsonrpc":"2.0","id":1,"method":"m","params":3})", R"({"jsonrpc":"2.0","id":1})",
+                          R"({"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1}})",
+                          R"({"jsonrpc":"2.0","id":1,"error":{"message":"no code"}})"})
+    EXPECT_EQ(rpc::classify(json::parse(bad)), rpc::Kind::invalid) << bad;
+  EXPECT_EQ(rpc::describe(rpc::request(1, "tools/list")), "request tools/list");
+  EXPECT_EQ(rpc::describe(json(1)), "malformed message");
+}

@@ -1,0 +1,159 @@
+// The client session against a scripted in-memory server.
+#include "mcp_hints/wire/mcp_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "mcp_hints/wire/jsonrpc.hpp"
+
+using json = nlohmann::json;
+namespace rpc = mcp_hints::jsonrpc;
+
+namespace {
+
+// Answers each message the client sends with what the script returns.
+class ScriptedTransport : public mcp_hints::Transport {
+ public:
+  explicit ScriptedTransport(std::function<std::vector<json>(const json&)> script) : script_(std::move(script)) {}
+  void send(const json& message, mcp_hints::Deadline) override {
+    sent.push_back(message);
+    for (auto& m : script_(message)) queue_.push_back(std::move(m));
+  }
+  std::size_t bytes_per_message = 0;
+  std::optional<json> receive(mcp_hints::Deadline) override {
+    if (queue_.empty()) return std::nullopt;
+    bytes_received_ += bytes_per_message;
+    json m = queue_.front();
+    queue_.pop_front();
+    return m;
+  }
+  void close() override {}
+  std::string target() const override { return "scripted"; }
+  std::vector<json> sent;
+
+ private:
+  std::function<std::vector<json>(const json&)> script_;
+  std::deque<json> queue_;
+};
+
+std::vector<json> initialize_as(const json& m, const std::string& version) {
+  if (m.value("method", "") != "initialize") return {};
+  return {rpc::result(m["id"], {{"protocolVersion", version}, {"capabilities", {{"tools", json::object()}}}})};
+}
+
+}  // namespace
+
+TEST(McpClient, NegotiatesEveryLegacyRevisionAndRefusesOthers) {
+  for (const auto& version : mcp_hints::supported_protocol_versions()) {
+    ScriptedTransport t([&](const json& m) { return initialize_as(m, version); });
+    mcp_hints::McpClientSession session(t);
+    EXPECT_EQ(session.initialize().protocol_version, version);
+    EXPECT_EQ(t.sent[0]["params"]["protocolVersion"], "2025-11-25");
+    EXPECT_EQ(t.sent[1]["method"], "notifications/initialized");
+  }
+  ScriptedTransport future([&](const json& m) { return initialize_as(m, "2026-07-28"); });
+  mcp_hints::McpClientSession session(future);
+  try {
+    session.initialize();
+    FAIL();
+  } catch (const mcp_hints::ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("chose protocol version 2026-07-28, which mcp-hints does not speak"), std::string::npos);
+  }
+}
+
+TEST(McpClient, AnswersServerRequestsInsteadOfHanging) {
+  ScriptedTransport t([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") == "tools/list")
+      return {rpc::request("s1", "sampling/createMessage"), rpc::request("s2", "ping"), rpc::notification("notifications/message"),
+              rpc::result(m["id"], {{"tools", json::array()}})};
+    return initialize_as(m, "2025-11-25");
+  });
+  mcp_hints::McpClientSession session(t);
+  session.initialize();
+  EXPECT_TRUE(session.list_tools().tools.empty());
+  ASSERT_EQ(session.server_requests().size(), 2u);
+  EXPECT_EQ(session.notification_count("notifications/message"), 1u);
+  // Our answers: method not found for sampling, an empty result for ping.
+  json sampling_answer, ping_answer;
+  for (const auto& s : t.sent) {
+    if (s.value("id", json()) == "s1") sampling_answer = s;
+    if (s.value("id", json()) == "s2") ping_answer = s;
+  }
+  EXPECT_EQ(sampling_answer["error"]["code"], -32601);
+  EXPECT_EQ(ping_answer["result"], json::object());
+}
+
+TEST(McpClient, FollowsCursorsWithinBounds) {
+  int pages = 0;
+  ScriptedTransport paged([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
+    ++pages;
+    json result = {{"tools", json::array({{{"name", "t" + std::to_string(pages)}}})}};
+    if (pages < 3) result["nextCursor"] = "c" + std::to_string(pages);
+    EXPECT_EQ(m["params"].value("cursor", ""), pages == 1 ? "" : "c" + std::to_string(pages - 1));
+    return {rpc::result(m["id"], result)};
+  });
+  mcp_hints::McpClientSession session(paged);
+  session.initialize();
+  auto listing = session.list_tools();
+  EXPECT_TRUE(listing.complete);
+  EXPECT_EQ(listing.tools.size(), 3u);
+  EXPECT_EQ(listing.page_count, 3u);
+
+  ScriptedTransport endless([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
+    return {rpc::result(m["id"], {{"tools", json::array()}, {"nextCursor", "n" + std::to_string(m["id"].get<int>())}})};
+  });
+  mcp_hints::ClientOptions options;
+  options.max_pages = 10;
+  mcp_hints::McpClientSession bounded(endless, options);
+  bounded.initialize();
+  auto cut = bounded.list_tools();
+  EXPECT_FALSE(cut.complete);
+  EXPECT_FALSE(cut.over_size_limit);  // the server's cursors never end: its finding, not our limit
+  EXPECT_NE(cut.incomplete_reason.find("after 10 pages"), std::string::npos);
+
+  // A listing bounded by bytes: each message "weighs" 1 MB here.
+  ScriptedTransport heavy([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
+    return {rpc::result(m["id"], {{"tools", json::array()}, {"nextCursor", "h" + std::to_string(m["id"].get<int>())}})};
+  });
+  heavy.bytes_per_message = 1 << 20;
+  mcp_hints::ClientOptions small;
+  small.max_total_bytes = 3 << 20;
+  mcp_hints::McpClientSession weighed(heavy, small);
+  weighed.initialize();
+  auto stopped = weighed.list_tools();
+  EXPECT_FALSE(stopped.complete);
+  EXPECT_TRUE(stopped.over_size_limit);
+  EXPECT_NE(stopped.incomplete_reason.find("took more than 3145728 bytes (page 4)"), std::string::npos)
+      << stopped.incomplete_reason;
+
+  ScriptedTransport malformed([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
+    return {rpc::result(m["id"], {{"tools", "none"}, {"nextCursor", 5}})};
+  });
+  mcp_hints::McpClientSession bad(malformed);
+  bad.initialize();
+  auto listing_bad = bad.list_tools();
+  ASSERT_EQ(listing_bad.page_errors.size(), 2u);
+  EXPECT_NE(listing_bad.page_errors[0].find("page 1: the result has no tools array"), std::string::npos);
+  EXPECT_NE(listing_bad.page_errors[1].find("nextCursor is not a string"), std::string::npos);
+}
+
+TEST(McpClient, SilenceAndErrorsBecomeClearExceptions) {
+  ScriptedTransport silent([](const json&) { return std::vector<json>{}; });
+  mcp_hints::ClientOptions options;
+  options.request_timeout = std::chrono::milliseconds(50);
+  mcp_hints::McpClientSession session(silent, options);
+  EXPECT_THROW(session.initialize(), mcp_hints::TransportError);
+  ScriptedTransport failing([](const json& m) { return std::vector<json>{rpc::error(m["id"], -32603, "boom")}; });
+  mcp_hints::McpClientSession failed(failing);
+  try {
+    failed.initialize();
+    FAIL();
+  } catch (const mcp_hints::ProtocolError& e) {
+    EXPECT_EQ(std::string(e.what()), "initialize failed with JSON-RPC error -32603: boom");
+  }
+}

@@ -1,0 +1,126 @@
+// The stdio and Streamable HTTP transports against scripted peers.
+#include "mcp_hints/wire/transport.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "mcp_hints/wire/jsonrpc.hpp"
+
+using json = nlohmann::json;
+using mcp_hints::Clock;
+using mcp_hints::TransportError;
+
+namespace {
+
+mcp_hints::ProcessOptions sh(const std::string& script) {
+  mcp_hints::ProcessOptions o;
+  o.argv = {"/bin/sh", "-c", script};
+  return o;
+}
+
+auto soon() { return Clock::now() + std::chrono::seconds(3); }
+
+std::string error_of(mcp_hints::Transport& t) {
+  try {
+    while (t.receive(soon())) {
+    }
+    return "timeout";
+  } catch (const TransportError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST(StdioTransport, ReadsLinesAndCountsWhatIsNotProtocol) {
+  mcp_hints::StdioTransport t(sh("echo 'starting up'; echo '{\"jsonrpc\":\"2.0\",\"method\":\"n\"}'; echo; "
+                                 "printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\r\\n'; sleep 5"));
+  auto first = t.receive(soon());
+  ASSERT_TRUE(first);
+  EXPECT_EQ((*first)["method"], "n");
+  auto second = t.receive(soon());
+  ASSERT_TRUE(second);
+  EXPECT_EQ((*second)["id"], 1);
+  EXPECT_EQ(t.noise_count(), 1u);
+  EXPECT_NE(t.first_noise().find("line 1: starting up"), std::string::npos) << t.first_noise();
+  EXPECT_FALSE(t.receive(Clock::now() + std::chrono::milliseconds(100)));  // nothing more: a timeout
+}
+
+TEST(StdioTransport, SaysHowTheServerWent) {
+  mcp_hints::StdioTransport died(sh("printf '{\"jsonrpc\":'; kill -SEGV $$"));
+  EXPECT_NE(error_of(died).find("was killed by signal 11 (Segmentation fault), in the middle of line 1"), std::string::npos);
+  mcp_hints::StdioTransport exited(sh("exit 4"));
+  EXPECT_NE(error_of(exited).find("the server exited with status 4"), std::string::npos);
+  mcp_hints::TransportLimits small;
+  small.max_message = 1000;
+  mcp_hints::StdioTransport long_line(sh("head -c 5000 /dev/zero | tr '\\0' x; sleep 5"), small);
+  EXPECT_NE(error_of(long_line).find("a line longer than 1000 bytes (line 1)"), std::string::npos);
+  small.max_noise_lines = 3;
+  mcp_hints::StdioTransport flood(sh("yes 'log line'"), small);
+  EXPECT_NE(error_of(flood).find("more than 3 lines that are not JSON-RPC"), std::string::npos);
+}
+
+TEST(StdioTransport, SendsOneLinePerMessage) {
+  mcp_hints::StdioTransport t(sh("read a; read b; echo \"$b\""));
+  t.send(mcp_hints::jsonrpc::notification("x", json{{"text", "two\nlines"}}), soon());
+  t.send(mcp_hints::jsonrpc::request(2, "y"), soon());
+  auto echoed = t.receive(soon());
+  ASSERT_TRUE(echoed);
+  EXPECT_EQ((*echoed)["method"], "y");
+}
+
+TEST(HttpTransport, SpeaksJsonAndSseWithSessionAndVersionHeaders) {
+  std::vector<mcp_hints::HttpRequestView> seen;
+  std::mutex m;
+  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+    std::lock_guard lock(m);
+    seen.push_back(req);
+    mcp_hints::HttpReply reply;
+    if (req.method == "DELETE") {
+      reply.status = 204;
+      return reply;
+    }
+    if (req.method == "GET") {
+      reply.status = 405;
+      return reply;
+    }
+    const json message = json::parse(req.body);
+    if (!message.contains("id")) {
+      reply.status = 202;
+      return reply;
+    }
+    if (message["method"] == "initialize") {
+      reply.headers.emplace_back("Mcp-Session-Id", "s-1");
+      reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"protocolVersion", "2025-06-18"}}).dump();
+    } else {
+      reply.content_type = "text/event-stream";
+      reply.body = ": priming\n\nevent: message\ndata: " + mcp_hints::jsonrpc::notification("progress").dump() +
+                   "\n\ndata: " + mcp_hints::jsonrpc::result(message["id"], json{{"ok", true}}).dump() + "\n\n";
+    }
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}}, {});
+  t->send(mcp_hints::jsonrpc::request(1, "initialize"), soon());
+  auto init = t->receive(soon());
+  ASSERT_TRUE(init);
+  EXPECT_EQ((*init)["result"]["protocolVersion"], "2025-06-18");
+  t->set_protocol_version("2025-06-18");
+  t->send(mcp_hints::jsonrpc::notification("notifications/initialized"), soon());
+  t->send(mcp_hints::jsonrpc::request(2, "tools/list"), soon());
+  auto note = t->receive(soon());
+  auto answer = t->receive(soon());
+  ASSERT_TRUE(note && answer);
+  EXPECT_EQ((*note)["method"], "progress");
+  EXPECT_EQ((*answer)["result"]["ok"], true);
+  EXPECT_FALSE(t->receive(Clock::now() + std::chrono::milliseconds(200)));  // GET is 405: nothing arrives
+  t->close();
+  std::lock_guard lock(m);
+  ASSERT_GE(seen.size(), 4u);
+  EXPECT_EQ(seen[0].session_id, "");
+  EXPECT_EQ(seen[1].session_id, "s-1");
+  EXPECT_EQ(seen[2].protocol_version, "2025-06-18");
+  EXPECT_EQ(seen.back().method, "DELETE");
+  EXPECT_EQ(seen.back().session_id, "s-1");
+}
