@@ -96,7 +96,6 @@ class ScriptedUser {
 struct Connection {
   std::unique_ptr<Transport> transport;
   std::unique_ptr<McpClientSession> session;
-  std::string protocol_version;
   std::map<std::string, json> tools;
   std::size_t list_changes_seen = 0;
 };
@@ -156,7 +155,7 @@ class Client {
     ClientOptions options;
     options.client_name = "mcp-hints-reference-client";
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
-    c->protocol_version = c->session->initialize().protocol_version;
+    c->session->initialize();
     list(*c);
     return *connections_.emplace(server, std::move(c)).first->second;
   }
@@ -220,7 +219,10 @@ class Client {
     auto it = c.tools.find(tool);
     if (it == c.tools.end()) throw std::runtime_error("the server lists no tool " + tool);
     const json tool_json = it->second;  // a relist below must not pull it from under us
-    const ToolHints hints = read_tool_hints(tool_json, Vocabulary::builtin(), c.protocol_version);
+    // Hints are read the same whatever revision the session negotiated: the tool annotations are
+    // the same in every revision that has them, and a server of an older revision that sends
+    // hints anyway is taken at its word.
+    const ToolHints hints = read_tool_hints(tool_json, Vocabulary::builtin(), kDefaultSpecRevision);
     if (!gate(server, tool, hints)) return;
     for (int attempt = 1;; ++attempt) {
       // Ask for progress, and show what comes (a client that never involves the user does not).

@@ -5,6 +5,9 @@
 #include <fstream>
 
 #include "mcp_hints/report/report.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/report/html.hpp"
+#include "mcp_hints/json/version.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -135,7 +138,7 @@ json certification_json(const Certification& c) {
   json counts = json::object();
   for (const auto& [name, n] : c.counts()) counts[name] = n;
   return {{"tool", "mcp-hints"},
-          {"version", version()},
+          {"version", kVersion},
           {"client", c.client_command},
           {"transport", c.transport},
           {"seconds", c.seconds},
@@ -152,26 +155,26 @@ std::string certification_junit(const Certification& c) {
     std::size_t suite_failures = 0, suite_skipped = 0;
     std::string cases;
     auto add_case = [&](const std::string& name, const std::string& inner) {
-      cases += "    <testcase classname=\"" + xml_escape(run.scenario.id) + "\" name=\"" + xml_escape(name) + "\" time=\"" +
+      cases += "    <testcase classname=\"" + html_escape(run.scenario.id) + "\" name=\"" + html_escape(name) + "\" time=\"" +
                std::to_string(run.seconds) + "\">" + inner + "</testcase>\n";
     };
     if (run.could_not_run) {
       ++suite_failures;
       std::string why;
       for (const auto& n : run.notes) why += n + "\n";
-      add_case("run", "<failure message=\"not testable: the run could not start\">" + xml_escape(why) + "</failure>");
+      add_case("run", "<failure message=\"not testable: the run could not start\">" + html_escape(why) + "</failure>");
     }
     for (const auto& check : run.checks) {
       const std::string message = "[" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " + check.outcome;
       std::string inner;
       if (is_failure(check.verdict) && !check.expected_failure) {
         ++suite_failures;
-        inner = "<failure message=\"" + xml_escape(message) + "\">" + xml_escape(check.detail) + "</failure>";
+        inner = "<failure message=\"" + html_escape(message) + "\">" + html_escape(check.detail) + "</failure>";
       } else if (check.verdict == Verdict::not_applicable || check.expected_failure) {
         ++suite_skipped;
-        inner = "<skipped message=\"" + xml_escape(check.expected_failure ? "expected failure: " + message : message) + "\"/>";
+        inner = "<skipped message=\"" + html_escape(check.expected_failure ? "expected failure: " + message : message) + "\"/>";
       } else {
-        inner = "<system-out>" + xml_escape(message + " — " + check.detail) + "</system-out>";
+        inner = "<system-out>" + html_escape(message + " — " + check.detail) + "</system-out>";
       }
       add_case(check.spec.id, inner);
     }
@@ -179,15 +182,15 @@ std::string certification_junit(const Certification& c) {
     tests += n;
     failures += suite_failures;
     skipped += suite_skipped;
-    body += "  <testsuite name=\"" + xml_escape(run.scenario.id) + "\" tests=\"" + std::to_string(n) + "\" failures=\"" +
+    body += "  <testsuite name=\"" + html_escape(run.scenario.id) + "\" tests=\"" + std::to_string(n) + "\" failures=\"" +
             std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(suite_skipped) + "\" time=\"" +
             std::to_string(run.seconds) + "\">\n" + cases + "  </testsuite>\n";
   }
   if (!c.list_problems.empty()) {
     std::string cases;
     for (const auto& p : c.list_problems)
-      cases += "    <testcase classname=\"expected-failures\" name=\"" + xml_escape(p.substr(0, p.find(':'))) +
-               "\"><failure message=\"" + xml_escape(p) + "\"/></testcase>\n";
+      cases += "    <testcase classname=\"expected-failures\" name=\"" + html_escape(p.substr(0, p.find(':'))) +
+               "\"><failure message=\"" + html_escape(p) + "\"/></testcase>\n";
     tests += c.list_problems.size();
     failures += c.list_problems.size();
     body += "  <testsuite name=\"expected-failures\" tests=\"" + std::to_string(c.list_problems.size()) + "\" failures=\"" +
@@ -234,20 +237,15 @@ std::string certification_text(const Certification& c, bool colour) {
 }
 
 std::string certification_markdown(const Certification& c) {
-  auto cell = [](std::string s) {
-    std::string out;
-    for (char ch : s) out += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
-    return out;
-  };
-  std::string out = "# mcp-hints certification\n\nClient: `" + cell(c.client_command) + "` over " + c.transport + ". " +
+  std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " + c.transport + ". " +
                     summary_line(c) + ".\n\n| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n";
   for (const auto& run : c.runs) {
     if (run.could_not_run) out += "| " + run.scenario.id + " | (run) | | could not run | not testable |\n";
     for (const auto& check : run.checks)
-      out += "| " + run.scenario.id + " | " + check.spec.id + " | " + check.spec.level + " | " + cell(check.outcome) + " | " +
+      out += "| " + run.scenario.id + " | " + check.spec.id + " | " + check.spec.level + " | " + markdown_cell(check.outcome) + " | " +
              effective(check) + " |\n";
   }
-  for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + cell(p) + "\n";
+  for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
   return out;
 }
 
@@ -257,37 +255,31 @@ std::string certification_html(const Certification& c) {
     for (auto& ch : out) if (ch == ' ') ch = '-';
     return out;
   };
-  std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mcp-hints certification</title>\n<style>\n"
-      "body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}"
-      "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
-      ".pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}.info,.not-applicable,.expected-failure{background:#def}"
-      "pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}\n"
-      "</style></head><body>\n<h1>mcp-hints certification</h1>\n<p>Client <code>" +
-      xml_escape(c.client_command) + "</code> over " + xml_escape(c.transport) + ": " + xml_escape(summary_line(c)) + ".</p>\n";
-  for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + xml_escape(p) + "</p>\n";
+  std::string out = "<h1>mcp-hints certification</h1>\n<p>Client <code>" +
+      html_escape(c.client_command) + "</code> over " + html_escape(c.transport) + ": " + html_escape(summary_line(c)) + ".</p>\n";
+  for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
   out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
   for (const auto& run : c.runs) {
     const std::string v = scenario_verdict(run);
-    out += "<tr><td><a href=\"#" + xml_escape(run.scenario.id) + "\">" + xml_escape(run.scenario.id) + "</a></td><td class=\"" +
+    out += "<tr><td><a href=\"#" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) + "</a></td><td class=\"" +
            cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
   }
   out += "</table>\n";
   for (const auto& run : c.runs) {
-    out += "<h2 id=\"" + xml_escape(run.scenario.id) + "\">" + xml_escape(run.scenario.id) + " — " + xml_escape(run.scenario.title) +
-           "</h2>\n<p>" + xml_escape(run.scenario.checks) + " <em>" + xml_escape(run.scenario.level) + "</em>; client " +
-           xml_escape(run.client.how) + ".</p>\n";
-    for (const auto& note : run.notes) out += "<p class=\"warning\">" + xml_escape(note) + "</p>\n";
+    out += "<h2 id=\"" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) + " — " + html_escape(run.scenario.title) +
+           "</h2>\n<p>" + html_escape(run.scenario.checks) + " <em>" + html_escape(run.scenario.level) + "</em>; client " +
+           html_escape(run.client.how) + ".</p>\n";
+    for (const auto& note : run.notes) out += "<p class=\"warning\">" + html_escape(note) + "</p>\n";
     out += "<table><tr><th>check</th><th>level</th><th>proposal</th><th>observed</th><th>verdict</th><th>acceptable traces</th></tr>\n";
     for (const auto& check : run.checks) {
       std::string traces;
       for (const auto& t : acceptable_traces(check.spec))
-        traces += "<li><b>" + xml_escape(t["outcome"].get<std::string>()) + "</b> → " + xml_escape(t["verdict"].get<std::string>()) +
-                  ": " + xml_escape(t["description"].get<std::string>()) + "</li>";
+        traces += "<li><b>" + html_escape(t["outcome"].get<std::string>()) + "</b> → " + html_escape(t["verdict"].get<std::string>()) +
+                  ": " + html_escape(t["description"].get<std::string>()) + "</li>";
       const std::string v = effective(check);
-      out += "<tr><td>" + xml_escape(check.spec.id) + "<br><small>" + xml_escape(check.spec.title) + "</small></td><td>" +
-             check.spec.level + "</td><td>" + xml_escape(check.spec.proposal + ", " + check.spec.section) + "</td><td><b>" +
-             xml_escape(check.outcome) + "</b><br><small>" + xml_escape(check.detail) + "</small></td><td class=\"" + cls(v) + "\">" +
+      out += "<tr><td>" + html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) + "</small></td><td>" +
+             check.spec.level + "</td><td>" + html_escape(check.spec.proposal + ", " + check.spec.section) + "</td><td><b>" +
+             html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small></td><td class=\"" + cls(v) + "\">" +
              v + "</td><td><details><summary>" + std::to_string(check.spec.traces.size()) + " listed</summary><ul>" + traces +
              "</ul></details></td></tr>\n";
     }
@@ -301,7 +293,7 @@ std::string certification_html(const Certification& c) {
       else if (item.contains("sent")) line += "← " + item["server"].get<std::string>() + "  " + item["sent"].dump();
       else if (item.contains("raw")) line += "→ " + item["server"].get<std::string>() + "  (not JSON) " + item["raw"].get<std::string>();
       else line += "  " + item["server"].get<std::string>() + "  [" + item["event"].get<std::string>() + "]";
-      out += xml_escape(line.substr(0, 4000)) + "\n";
+      out += html_escape(line.substr(0, 4000)) + "\n";
     }
     out += "</pre></details>\n";
     for (const auto& [server, path] : run.wire_files) {
@@ -309,14 +301,16 @@ std::string certification_html(const Certification& c) {
       std::string log;
       std::size_t lines = 0;
       for (std::string line; std::getline(in, line) && lines < 2000; ++lines) log += line.substr(0, 4000) + "\n";
-      out += "<details><summary>Wire log of " + xml_escape(server) + " (" + xml_escape(path) + ")</summary><pre>" + xml_escape(log) +
+      out += "<details><summary>Wire log of " + html_escape(server) + " (" + html_escape(path) + ")</summary><pre>" + html_escape(log) +
              "</pre></details>\n";
     }
     if (!run.client.stderr_tail.empty())
-      out += "<details><summary>Client stderr</summary><pre>" + xml_escape(run.client.stderr_tail) + "</pre></details>\n";
+      out += "<details><summary>Client stderr</summary><pre>" + html_escape(run.client.stderr_tail) + "</pre></details>\n";
   }
-  out += "</body></html>\n";
-  return out;
+  return html_page("mcp-hints certification", out,
+                   "body{max-width:80em}.pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}"
+                   ".info,.not-applicable,.expected-failure{background:#def}"
+                   "pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}");
 }
 
 }  // namespace mcp_hints::conformance

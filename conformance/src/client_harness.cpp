@@ -40,18 +40,13 @@ void keep_tail(std::string& text) {
   if (text.size() > kTail) text.erase(0, text.size() - kTail);
 }
 
-// What to give `mcp-hints mock --scenario`: the id of a built-in scenario, or the file's path.
-std::string scenario_argument(const mock::Scenario& scenario) {
-  const std::string builtin = "built-in ";
-  if (scenario.source.rfind(builtin, 0) == 0) return scenario.source.substr(builtin.size());
-  return fs::absolute(scenario.source).string();
-}
-
-std::vector<std::string> mock_argv(const HarnessOptions& options, const mock::Scenario& scenario, const std::string& server,
+// `scenario_file` holds the very document judged (written into the run's folder), so the mock
+// servers serve what the judge reads whether the scenario came from a file, the built-in set, or
+// was made in memory.
+std::vector<std::string> mock_argv(const HarnessOptions& options, const std::string& scenario_file, const std::string& server,
                                    const std::string& record) {
   std::vector<std::string> argv = options.mock_command;
-  for (const char* a : {"--scenario"}) argv.emplace_back(a);
-  argv.push_back(scenario_argument(scenario));
+  argv.insert(argv.end(), {"--scenario", scenario_file});
   argv.insert(argv.end(), {"--server", server, "--record", record, "--transport", options.transport});
   return argv;
 }
@@ -107,6 +102,8 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   fs::create_directories(run.folder);
   const std::string events = (run.folder / "events.jsonl").string();
   std::ofstream(events).flush();  // exists and empty, so a client may open it for appending
+  const std::string scenario_file = fs::absolute(run.folder / "scenario.json").string();
+  std::ofstream(scenario_file) << scenario.document.dump(2) << "\n";
 
   // The mock servers: the client starts them (stdio), or we do and give it their URLs (HTTP).
   json servers = json::object();
@@ -115,7 +112,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   for (const auto& [key, spec] : scenario.servers) {
     const std::string record = (run.folder / ("wire-" + key + ".jsonl")).string();
     run.wire_files[key] = record;
-    const auto argv = mock_argv(options, scenario, key, record);
+    const auto argv = mock_argv(options, scenario_file, key, record);
     if (options.transport == "stdio") {
       std::string command;
       for (const auto& a : argv) {

@@ -25,6 +25,7 @@
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/transport.hpp"
+#include "mcp_hints/json/version.hpp"
 
 using json = nlohmann::json;
 namespace rpc = mcp_hints::jsonrpc;
@@ -126,7 +127,7 @@ class Server {
       if (mode("bad-version")) version = "1999-01-01";
       send(rpc::result(id, {{"protocolVersion", version},
                                      {"capabilities", capabilities},
-                                     {"serverInfo", {{"name", "mcp-hints-sample-server"}, {"version", "0.1.0"}}}}));
+                                     {"serverInfo", {{"name", "mcp-hints-sample-server"}, {"version", mcp_hints::kVersion}}}}));
     } else if (method == "ping") {
       send(rpc::result(id, json::object()));
     } else if (method == "tools/list") {

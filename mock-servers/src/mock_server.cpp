@@ -3,6 +3,7 @@
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/json/version.hpp"
 
 namespace mcp_hints::mock {
 
@@ -47,12 +48,12 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
       return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"), {}, false, id}};
-    const auto& versions = supported_protocol_versions();
+    const auto& versions = spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions;
     std::string version = params["protocolVersion"];
     if (std::find(versions.begin(), versions.end(), version) == versions.end()) version = versions.front();
     return {Outgoing{rpc::result(id, {{"protocolVersion", version},
                                       {"capabilities", {{"tools", {{"listChanged", true}}}}},
-                                      {"serverInfo", {{"name", spec_.name}, {"version", "0.1.0"}}}}),
+                                      {"serverInfo", {{"name", spec_.name}, {"version", kVersion}}}}),
                      {}, false, id}};
   }
   if (method == "ping") return {Outgoing{rpc::result(id, json::object()), {}, false, id}};

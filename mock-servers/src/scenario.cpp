@@ -69,6 +69,7 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     spec.key = key;
     spec.name = s.value("name", key);
     spec.page_size = s.value("pageSize", 0);
+    spec.protocol_versions = s.value("protocolVersions", std::vector<std::string>{});
     spec.tools = s["tools"].get<std::vector<json>>();
     spec.default_result = s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
     if (s.contains("scripts")) {

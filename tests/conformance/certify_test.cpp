@@ -71,6 +71,31 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
   }
 }
 
+// The hint model does not depend on the wire: against servers that negotiate an older revision
+// (2025-03-26 brought tool annotations; 2024-11-05 had none, but a server may send them anyway)
+// the reference client reads the same hints and passes the same checks.
+TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
+  for (const char* revision : {"2025-03-26", "2024-11-05"}) {
+    test_support::TempDir dir;
+    HarnessOptions options;
+    options.client_command = kReference;
+    options.transport = "stdio";
+    options.mock_command = {MCP_HINTS_BIN, "mock"};
+    options.work_dir = dir.path();
+    options.timeout = std::chrono::seconds(30);
+    std::vector<ScenarioRun> runs;
+    for (const auto& s : certification_scenarios()) {
+      json document = s.document;
+      for (auto& [key, server] : document["servers"].items()) server["protocolVersions"] = {revision};
+      const auto pinned = mock::parse_scenario(document, s.source + " (" + revision + ")");
+      runs.push_back(run_scenario(pinned, options));
+      EXPECT_EQ(runs.back().verdict(), Verdict::pass) << revision << " " << s.id;
+      EXPECT_EQ(runs.back().client.exit_code, 0) << revision << " " << s.id << ": " << runs.back().client.stderr_tail;
+    }
+    EXPECT_EQ(failures_of(runs), "") << revision;
+  }
+}
+
 // Each variant breaks one behaviour; together they are the negative controls of every check.
 const std::vector<std::string> kVariants = {"--never-prompt",      "--ignore-denial",       "--drop-propagation",
                                             "--retry-anything",    "--ignore-list-changed", "--trust-missing-hints",

@@ -11,6 +11,7 @@
 
 #include "mcp_hints/live/check_server.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/transport.hpp"
 #include "listening_child.hpp"
 #include "test_support.hpp"
@@ -125,6 +126,29 @@ TEST(MockServer, NegotiatesTheLegacyEraAndAnswersBadInputWithTheStandardErrors) 
   EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", "page-99"}}))[0].message["error"]["code"], -32602);
   EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", 2}}))[0].message["error"]["code"], -32602);
   EXPECT_TRUE(server.handle(rpc::notification("notifications/initialized")).empty());
+}
+
+// A server pinned to older revisions answers with the client's revision when it speaks it, else
+// with its newest; the schema's list of revisions is the wire's.
+TEST(MockServer, AServerPinnedToOlderRevisionsNegotiatesOnlyThose) {
+  auto spec = mcp_hints::mock::load_scenario("mock.basic").servers.at("main");
+  spec.protocol_versions = {"2025-03-26", "2024-11-05"};
+  mcp_hints::mock::MockServer server(spec);
+  const auto answer = [&](const char* asked) {
+    return server.handle(rpc::request(1, "initialize", json{{"protocolVersion", asked}}))[0].message["result"]["protocolVersion"];
+  };
+  EXPECT_EQ(answer("2024-11-05"), "2024-11-05");
+  EXPECT_EQ(answer("2025-03-26"), "2025-03-26");
+  EXPECT_EQ(answer("2025-11-25"), "2025-03-26");
+  EXPECT_EQ(answer("2025-06-18"), "2025-03-26");
+
+  const json schema = json::parse(test_support::read_file(test_support::source_dir() / "schemas/scenario.schema.json"));
+  const json listed = schema["definitions"]["Server"]["properties"]["protocolVersions"]["items"]["enum"];
+  EXPECT_EQ(listed.get<std::vector<std::string>>(), mcp_hints::supported_protocol_versions());
+
+  json document = mcp_hints::mock::load_scenario("mock.basic").document;
+  document["servers"]["main"]["protocolVersions"] = {"2026-07-28"};
+  EXPECT_THROW(mcp_hints::mock::parse_scenario(document, "pinned"), mcp_hints::mock::ScenarioError);
 }
 
 TEST(MockServer, PagesTheCatalog) {

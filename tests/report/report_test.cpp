@@ -1,4 +1,3 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/report/report.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +7,8 @@
 #include <sstream>
 
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -83,8 +84,8 @@ TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
 }
 
 TEST(Report, XmlEscapingCoversMarkupAndControlCharacters) {
-  EXPECT_EQ(mcp_hints::xml_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-  EXPECT_EQ(mcp_hints::xml_escape(std::string("a\x01" "b\tc\n", 6)), "a?b\tc\n");
+  EXPECT_EQ(mcp_hints::html_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(mcp_hints::html_escape(std::string("a\x01" "b\tc\n", 6)), "a?b\tc\n");
 }
 
 TEST(Report, TextGroupsByToolAndUsesColourOnlyWhenAsked) {

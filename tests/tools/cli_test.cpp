@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/json/version.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -35,7 +37,8 @@ TEST(Cli, HelpDescribesEveryOption) {
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_EQ(run_cli({}).exit_code, 2);
   EXPECT_EQ(run_cli({"frobnicate"}).exit_code, 2);
-  EXPECT_EQ(run_cli({"--version"}).out, "mcp-hints 0.1.0\n");
+  EXPECT_EQ(run_cli({"--version"}).out, "mcp-hints " + std::string(mcp_hints::kVersion) + "\n");
+  EXPECT_TRUE(std::regex_match(std::string(mcp_hints::kVersion), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+)")));
 }
 
 TEST(Cli, ListChecksNamesEveryRegisteredCheck) {

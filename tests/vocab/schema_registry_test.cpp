@@ -1,5 +1,6 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+
+#include "mcp_hints/vocab/published_schemas.hpp"
 
 #include <gtest/gtest.h>
 

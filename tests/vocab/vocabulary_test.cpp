@@ -1,13 +1,14 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 
 using json = nlohmann::json;
 using mcp_hints::Vocabulary;
@@ -140,4 +141,9 @@ TEST(Vocabulary, RejectsACrosswalkNamingAnUnknownFacet) {
   json doc = mcp_hints::parse_json(*mcp_hints::embedded_schema("vocabulary.json"));
   doc["fields"][0]["map"]["true"] = json::array({json::array({"no-such-facet", "x"})});
   EXPECT_THROW(Vocabulary{doc}, std::runtime_error);
+}
+
+TEST(Vocabulary, TheDefaultSpecRevisionIsOneTheVocabularyKnows) {
+  const auto known = Vocabulary::builtin().spec_revisions();
+  EXPECT_NE(std::find(known.begin(), known.end(), mcp_hints::kDefaultSpecRevision), known.end());
 }

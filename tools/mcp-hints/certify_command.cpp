@@ -64,13 +64,7 @@ void list_scenarios() {
   }
 }
 
-bool write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) std::cerr << "mcp-hints certify: cannot write " << path.string() << "\n";
-  return static_cast<bool>(out);
-}
+bool write_file(const fs::path& path, const std::string& text) { return write_output("certify", path.string(), text); }
 
 }  // namespace
 

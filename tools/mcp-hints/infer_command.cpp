@@ -43,7 +43,7 @@ exit codes: 0 done, 2 usage error or bad input, 3 the output could not be writte
 )";
 
 bool declares_hints(const json& tool) {
-  const auto hints = read_tool_hints(tool, Vocabulary::builtin(), "2025-11-25");
+  const auto hints = read_tool_hints(tool, Vocabulary::builtin(), kDefaultSpecRevision);
   for (const auto& c : hints.claims)
     if (!c.defaulted) return true;
   return !hints.unread.empty();
@@ -100,13 +100,8 @@ int infer_command(const std::vector<std::string>& args) {
     return usage(input->file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
   }
   if (vm.count("apply")) {
-    std::ofstream out(vm["apply"].as<std::string>(), std::ios::binary | std::ios::trunc);
-    out << json{{"tools", catalog}}.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-    out.flush();
-    if (!out) {
-      std::cerr << "mcp-hints infer: cannot write " << vm["apply"].as<std::string>() << "\n";
-      return incomplete;
-    }
+    const std::string text = json{{"tools", catalog}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    if (!write_output("infer", vm["apply"].as<std::string>(), text)) return incomplete;
   }
   if (format == "json") {
     std::cout << json{{"file", input->file}, {"to", to}, {"skipped_declared", skipped}, {"tools", results}}.dump(2, ' ', false, json::error_handler_t::replace) << "\n";

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "mcp_hints/json/version.hpp"
 
 namespace {
 
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
     return mcp_hints::cli::pass;
   }
   if (args[0] == "--version") {
-    std::cout << "mcp-hints " << mcp_hints::version() << "\n";
+    std::cout << "mcp-hints " << mcp_hints::kVersion << "\n";
     return mcp_hints::cli::pass;
   }
   for (const auto& c : kCommands) {

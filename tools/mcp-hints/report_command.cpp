@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/report/safety_table.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -40,7 +41,7 @@ exit codes: 0 the table was written, 2 usage error or bad input, 3 the output co
 int report_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("markdown"), "")(
-      "output", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
+      "output", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")("file", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
@@ -66,14 +67,7 @@ int report_command(const std::vector<std::string>& args) {
     std::cout << text;
     return std::cout.flush() ? pass : static_cast<int>(incomplete);
   }
-  std::ofstream out(vm["output"].as<std::string>(), std::ios::binary | std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) {
-    std::cerr << "mcp-hints report: cannot write " << vm["output"].as<std::string>() << "\n";
-    return incomplete;
-  }
-  return pass;
+  return write_output("report", vm["output"].as<std::string>(), text) ? pass : static_cast<int>(incomplete);
 }
 
 }  // namespace mcp_hints::cli

@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iomanip>
 #include <iostream>
 
 #include "commands.hpp"
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/report/output_file.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
@@ -32,7 +35,7 @@ const char* kReportOptionsHelp = R"(  --format FORMAT        text (default), jso
 void add_report_options(po::options_description& options) {
   options.add_options()("format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>(), "")("fail-on", po::value<std::string>()->default_value("error"), "")(
-      "strict", "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
+      "strict", "")("spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "");
 }
@@ -152,15 +155,18 @@ std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, con
   return input;
 }
 
-int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {
-  std::ofstream file_out;
-  if (settings.output) {
-    file_out.open(*settings.output, std::ios::binary | std::ios::trunc);
-    if (!file_out) {
-      std::cerr << "mcp-hints " << command << ": cannot write " << *settings.output << "\n";
-      return incomplete;
-    }
+bool write_output(const std::string& command, const std::string& path, std::string_view text) {
+  try {
+    write_file_atomically(path, text);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "mcp-hints " << command << ": " << e.what() << "\n";
+    return false;
   }
+}
+
+int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {
+  std::ostringstream file_out;
   std::ostream& out = settings.output ? static_cast<std::ostream&>(file_out) : std::cout;
   if (settings.format == "json")
     out << report_json(report, settings.report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -175,6 +181,7 @@ int write_report(const LintReport& report, const ReportSettings& settings, const
     std::cerr << "mcp-hints " << command << ": writing the report failed\n";
     return incomplete;
   }
+  if (settings.output && !write_output(command, *settings.output, file_out.str())) return incomplete;
   // Input errors and an incomplete run are also said on stderr, one line each, whatever the
   // format (the text report on stdout says them already).
   const bool said = settings.format == "text" && !settings.output;

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/vocab/translate.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -52,7 +53,7 @@ int translate_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("to", po::value<std::string>(), "")("placement", po::value<std::string>()->default_value("annotations"), "")(
       "meta-prefix", po::value<std::string>()->default_value(""), "")("output", po::value<std::string>(), "")(
-      "report", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value("2025-11-25"), "")(
+      "report", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "file", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
@@ -98,20 +99,13 @@ int translate_command(const std::vector<std::string>& args) {
     return usage(file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
   }
   const std::string text = json{{"tools", tools}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  auto write = [](const std::string& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) std::cerr << "mcp-hints translate: cannot write " << path << "\n";
-    return static_cast<bool>(out);
-  };
   if (vm.count("output")) {
-    if (!write(vm["output"].as<std::string>(), text)) return incomplete;
+    if (!write_output("translate", vm["output"].as<std::string>(), text)) return incomplete;
   } else {
     std::cout << text;
   }
   if (vm.count("report") &&
-      !write(vm["report"].as<std::string>(), json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written},
+      !write_output("translate", vm["report"].as<std::string>(), json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written},
                                                   {"losses", losses}}.dump(2) + "\n"))
     return incomplete;
   std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in " << translate.target->ref()

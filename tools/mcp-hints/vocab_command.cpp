@@ -10,6 +10,8 @@
 #include "mcp_hints/vocab/crosswalk.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/report/html.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -37,22 +39,10 @@ For spec editors: the vocabularies of tool-safety hints as data (schemas/vocabul
 exit codes: 0 done (check: nothing found), 1 check found something, 2 usage error or bad input.
 )";
 
-std::string md_cell(std::string text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
-}
-
 std::string values_text(const CrosswalkRow& row) {
   std::string out;
   for (const auto& [value, meaning] : row.values)
     out += (out.empty() ? "" : "; ") + ("`" + value + "`") + (meaning.empty() ? "" : " → " + meaning);
-  return out;
-}
-
-std::string list_text(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : "; ") + i;
   return out;
 }
 
@@ -73,7 +63,7 @@ int list(const std::string& format) {
               << "    status: " << r.status << "\n"
               << "    source: " << r.source << "\n"
               << "    schema: schemas/" << r.schema << "\n";
-    if (!r.supersedes.empty()) std::cout << "    replaces: " << list_text(r.supersedes) << "\n";
+    if (!r.supersedes.empty()) std::cout << "    replaces: " << join(r.supersedes, "; ") << "\n";
   }
   return pass;
 }
@@ -95,21 +85,20 @@ int table(const std::string& format) {
     return pass;
   }
   if (format == "html") {
-    std::cout << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mcp-hints crosswalk</title>\n"
-                 "<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
-                 "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}code{font-size:90%}</style>"
-                 "</head><body>\n<h1>The crosswalk of tool-safety hints</h1>\n<p><b>Precedence.</b> "
-              << xml_escape(precedence_rule()) << "</p>\n<table>\n<tr><th>revision</th><th>key</th><th>placement</th><th>type</th>"
+    std::ostringstream body;
+    body << "<h1>The crosswalk of tool-safety hints</h1>\n<p><b>Precedence.</b> "
+              << html_escape(precedence_rule()) << "</p>\n<table>\n<tr><th>revision</th><th>key</th><th>placement</th><th>type</th>"
                  "<th>values → facet</th><th>overlaps</th><th>conflicts</th></tr>\n";
     for (const auto& row : rows)
-      std::cout << "<tr><td>" << xml_escape(row.revision->ref()) << "</td><td><code>" << xml_escape(row.field->key) << "</code></td><td>"
-                << xml_escape(row.placement) << "</td><td>" << xml_escape(row.type) << "</td><td>" << xml_escape(values_text(row))
-                << "</td><td>" << xml_escape(list_text(row.overlaps)) << "</td><td>" << xml_escape(list_text(row.conflicts))
+      body << "<tr><td>" << html_escape(row.revision->ref()) << "</td><td><code>" << html_escape(row.field->key) << "</code></td><td>"
+                << html_escape(row.placement) << "</td><td>" << html_escape(row.type) << "</td><td>" << html_escape(values_text(row))
+                << "</td><td>" << html_escape(join(row.overlaps, "; ")) << "</td><td>" << html_escape(join(row.conflicts, "; "))
                 << "</td></tr>\n";
-    std::cout << "</table>\n<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
+    body << "</table>\n<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
     for (const auto& c : vocabulary.conflicts())
-      std::cout << "<li><code>" << xml_escape(list_text(c.keys)) << "</code> (" << xml_escape(c.facet) << "): " << xml_escape(c.note) << "</li>\n";
-    std::cout << "</ul>\n</body></html>\n";
+      body << "<li><code>" << html_escape(join(c.keys, "; ")) << "</code> (" << html_escape(c.facet) << "): " << html_escape(c.note) << "</li>\n";
+    body << "</ul>\n";
+    std::cout << html_page("mcp-hints crosswalk", body.str(), "code{font-size:90%}");
     return pass;
   }
   std::cout << "# The crosswalk of tool-safety hints\n\n"
@@ -118,11 +107,11 @@ int table(const std::string& format) {
             << precedence_rule() << "\n\n| revision | key | placement | type | values → facet | overlaps | conflicts |\n"
             << "|---|---|---|---|---|---|---|\n";
   for (const auto& row : rows)
-    std::cout << "| " << row.revision->ref() << " | `" << md_cell(row.field->key) << "` | " << row.placement << " | "
-              << md_cell(row.type) << " | " << md_cell(values_text(row)) << " | " << md_cell(list_text(row.overlaps)) << " | "
+    std::cout << "| " << row.revision->ref() << " | `" << markdown_cell(row.field->key) << "` | " << row.placement << " | "
+              << markdown_cell(row.type) << " | " << markdown_cell(values_text(row)) << " | " << markdown_cell(join(row.overlaps, "; ")) << " | "
               << (row.conflicts.empty() ? "" : "yes, below") << " |\n";
   std::cout << "\n## Conflicts: same key, different meaning\n\n";
-  for (const auto& c : vocabulary.conflicts()) std::cout << "- `" << list_text(c.keys) << "` (" << c.facet << "): " << c.note << "\n";
+  for (const auto& c : vocabulary.conflicts()) std::cout << "- `" << join(c.keys, "; ") << "` (" << c.facet << "): " << c.note << "\n";
   return pass;
 }
 

@@ -1,4 +1,3 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/checks/lint.hpp"
 
 #include <filesystem>
@@ -9,6 +8,7 @@
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints {

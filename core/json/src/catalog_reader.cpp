@@ -1,4 +1,5 @@
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/text.hpp"
 
 #include <iterator>
 #include <vector>
@@ -300,10 +301,7 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
     const auto& e = handler.rpc_error();
     // A well-formed error says {code, message}; show whatever this one says.
     const json& said = e.is_object() && e.contains("message") ? e["message"] : e;
-    std::string detail = said.is_string() ? said.get<std::string>()
-                         : said.is_object() && said.empty() ? std::string("no message")
-                                                           : said.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (detail.size() > 200) detail = detail.substr(0, 200) + "...";
+    const std::string detail = said.is_object() && said.empty() ? std::string("no message") : shorten(value_text(said), 200);
     std::string code = e.is_object() && e.contains("code") && e["code"].is_number() ? e["code"].dump() + " " : "";
     throw InputError("the document is a JSON-RPC error response (" + code + detail + "), not a tools/list result",
                      "/error");

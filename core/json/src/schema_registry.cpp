@@ -12,6 +12,7 @@
 #include <valijson/validator.hpp>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -245,9 +246,8 @@ struct SchemaRegistry::Impl {
     const auto compiled_names = compile(names_schema);
     for (const auto& [key, member] : value.items()) {
       if (!validator.validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
-        std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
         out.emplace_back(target + "/" + escape_pointer_token(key),
-                         "the member name \"" + shown + "\" is not of the form the schema allows" +
+                         "the member name \"" + shorten(key, 60) + "\" is not of the form the schema allows" +
                              (key.size() > SchemaRegistry::pattern_length_limit ? " (too long to check)" : ""));
       }
     }

@@ -1,6 +1,6 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/live/check_server.hpp"
 
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
 #include <map>

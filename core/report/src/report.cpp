@@ -7,6 +7,8 @@
 #include <set>
 
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/json/version.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -43,27 +45,6 @@ const char* sarif_level(Level level) {
 }
 
 }  // namespace
-
-std::string_view version() { return "0.1.0"; }
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // Control characters other than tab, newline and return are not allowed in XML 1.0.
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "?";
-        else out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 
 namespace {
 
@@ -106,7 +87,7 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                         {"message", f.message}, {"proposal", f.proposal}, {"file", f.file}, {"line", f.line}});
   }
   return {{"tool", "mcp-hints"},
-          {"version", version()},
+          {"version", kVersion},
           {"spec_revision", report.spec_revision},
           {"tool_count", report.tool_count()},
           {"files", files},
@@ -238,7 +219,7 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
                                {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
   if (report.incomplete)
     notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
-  json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", version()}, {"semanticVersion", version()}, {"rules", rules}}}}},
+  json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", kVersion}, {"semanticVersion", kVersion}, {"rules", rules}}}}},
               {"results", results},
               {"invocations", json::array({{{"executionSuccessful", !report.has_input_error() && !report.incomplete},
                                             {"toolExecutionNotifications", notifications}}})},
@@ -259,7 +240,7 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     std::size_t tests = 0, failures = 0, errors = 0;
     auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found) {
       ++tests;
-      cases += "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" + std::string(check) + "\"";
+      cases += "    <testcase classname=\"" + html_escape(classname) + "\" name=\"" + std::string(check) + "\"";
       if (!found) {
         cases += "/>\n";
         return;
@@ -274,16 +255,16 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
       if (fail) {
         ++failures;
         cases += "><failure type=\"" + std::string(level_name(found->front()->level)) + "\" message=\"" +
-                 xml_escape(found->front()->message) + "\">" + xml_escape(text) + "</failure></testcase>\n";
+                 html_escape(found->front()->message) + "\">" + html_escape(text) + "</failure></testcase>\n";
       } else {
-        cases += "><system-out>" + xml_escape(text) + "</system-out></testcase>\n";
+        cases += "><system-out>" + html_escape(text) + "</system-out></testcase>\n";
       }
     };
     auto error_case = [&](const std::string& name, const std::string& message) {
       ++tests;
       ++errors;
-      cases += "    <testcase classname=\"" + xml_escape(file.file) + "\" name=\"" + name + "\"><error message=\"" +
-               xml_escape(message) + "\"/></testcase>\n";
+      cases += "    <testcase classname=\"" + html_escape(file.file) + "\" name=\"" + name + "\"><error message=\"" +
+               html_escape(message) + "\"/></testcase>\n";
     };
     if (file.error) error_case("input", *file.error);
     // Tools are told apart by name: findings carry the name of their tool.
@@ -320,7 +301,7 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     total_tests += tests;
     total_failures += failures;
     total_errors += errors;
-    body += "  <testsuite name=\"" + xml_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+    body += "  <testsuite name=\"" + html_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
             std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\">\n" + cases + "  </testsuite>\n";
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -7,6 +7,8 @@
 #include "mcp_hints/vocab/infer.hpp"
 #include "mcp_hints/report/report.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/report/html.hpp"
 
 namespace mcp_hints {
 
@@ -27,7 +29,6 @@ const std::vector<SafetyColumn>& safety_columns() {
 
 namespace {
 
-std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // One facet: the value a client acts on, with the keys that assert it (or "default").
 SafetyCell cell_for(const ToolHints& hints, const std::string& facet, const Vocabulary& vocabulary) {
@@ -35,9 +36,9 @@ SafetyCell cell_for(const ToolHints& hints, const std::string& facet, const Voca
   if (!resolved) return {};
   SafetyCell cell;
   if (resolved->is_array()) {
-    for (const auto& v : *resolved) cell.value += (cell.value.empty() ? "" : ", ") + text_of(v);
+    for (const auto& v : *resolved) cell.value += (cell.value.empty() ? "" : ", ") + value_text(v);
   } else {
-    cell.value = text_of(*resolved);
+    cell.value = value_text(*resolved);
   }
   const auto asserted = hints.asserted(facet);
   if (asserted.empty()) {
@@ -75,7 +76,7 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
         SafetyCell c = cell_for(hints, column.facets[i], vocabulary);
         // Where no hint says anything, what the name and schema suggest, marked as such.
         if (const auto* guess = inference.find(column.facets[i]); guess && hints.asserted(column.facets[i]).empty()) {
-          c.value = text_of(guess->value);
+          c.value = value_text(guess->value);
           c.source = "inferred: " + guess->evidence.front();
         }
         if (c.value.empty()) continue;
@@ -92,11 +93,6 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
 
 namespace {
 
-std::string md(std::string text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
-}
 
 // "error risk.understated ×2; warning placement.annotation-only", in the order they fired.
 std::vector<std::pair<std::string, std::size_t>> findings_counted(const SafetyRow& row) {
@@ -131,43 +127,40 @@ std::string safety_table_markdown(const SafetyTable& table) {
   for (std::size_t i = 0; i < safety_columns().size(); ++i) out += "---|";
   out += "---|\n";
   for (const auto& row : table.rows) {
-    out += "| `" + md(row.name) + "` |";
+    out += "| `" + markdown_cell(row.name) + "` |";
     for (const auto& cell : row.cells) {
       out += ' ';
       if (cell.value.empty()) out += "—";
-      else out += md(cell.value) + "<br><sub>" + md(cell.source) + "</sub>";
+      else out += markdown_cell(cell.value) + "<br><sub>" + markdown_cell(cell.source) + "</sub>";
       out += " |";
     }
-    out += " " + md(findings_text(row)) + " |\n";
+    out += " " + markdown_cell(findings_text(row)) + " |\n";
   }
   return out;
 }
 
 std::string safety_table_html(const SafetyTable& table) {
   std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Safety table: " + xml_escape(table.file) +
-      "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
-      "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}small{color:#555}"
-      ".error{color:#a00}.warning{color:#a60}.info{color:#06a}</style></head><body>\n<h1>Safety table: " +
-      xml_escape(table.file) + "</h1>\n<p>" + std::to_string(table.rows.size()) +
+      "<h1>Safety table: " + html_escape(table.file) + "</h1>\n<p>" + std::to_string(table.rows.size()) +
       " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's default where "
       "no hint says anything), with the keys that say it; findings are mcp-hints lint's (specification " +
-      xml_escape(table.spec_revision) + ")." +
+      html_escape(table.spec_revision) + ")." +
       (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
       "</p>\n<table>\n<tr><th>tool</th>";
-  for (const auto& c : safety_columns()) out += "<th>" + xml_escape(c.title) + "</th>";
+  for (const auto& c : safety_columns()) out += "<th>" + html_escape(c.title) + "</th>";
   out += "<th>findings</th></tr>\n";
   for (const auto& row : table.rows) {
-    out += "<tr><td><code>" + xml_escape(row.name) + "</code></td>";
+    out += "<tr><td><code>" + html_escape(row.name) + "</code></td>";
     for (const auto& cell : row.cells)
-      out += cell.value.empty() ? "<td>—</td>" : "<td>" + xml_escape(cell.value) + "<br><small>" + xml_escape(cell.source) + "</small></td>";
+      out += cell.value.empty() ? "<td>—</td>" : "<td>" + html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small></td>";
     out += "<td>";
     for (const auto& f : row.findings)  // each finding with its message, for the reader who hovers or reads on
       out += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) + " " +
-             xml_escape(f.check) + "</b> " + xml_escape(f.message) + "</div>";
+             html_escape(f.check) + "</b> " + html_escape(f.message) + "</div>";
     out += "</td></tr>\n";
   }
-  return out + "</table>\n</body></html>\n";
+  return html_page("Safety table: " + table.file, out + "</table>\n",
+                   "small{color:#555}.error{color:#a00}.warning{color:#a60}.info{color:#06a}");
 }
 
 }  // namespace mcp_hints

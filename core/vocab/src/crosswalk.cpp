@@ -1,4 +1,3 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/crosswalk.hpp"
 
 #include <algorithm>
@@ -8,6 +7,8 @@
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 
 namespace mcp_hints {
 
@@ -150,12 +151,6 @@ std::string normalized_name(const std::string& key) {
   for (char c : lower(last))
     if (std::isalnum(static_cast<unsigned char>(c))) out += c;
   if (out.size() > 4 && out.ends_with("hint")) out.resize(out.size() - 4);
-  return out;
-}
-
-std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : separator) + i;
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 
@@ -54,7 +55,6 @@ std::vector<Tokens> destinations(const Field& field, const TranslateOptions& opt
   return out;
 }
 
-std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // The scopes of a {"regulated": {"scopes": [...]}} in a raw value, if any.
 json regulated_scopes(const json* raw) {
@@ -179,14 +179,14 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
         std::string note;
         auto v = inverse(*ft, facet, c->value, c->source.raw, note);
         if (!v) {
-          lose(c, "no value of " + ft->key + " (" + target.ref() + ") means " + facet + " " + text_of(c->value) + ": kept as it was");
+          lose(c, "no value of " + ft->key + " (" + target.ref() + ") means " + facet + " " + value_text(c->value) + ": kept as it was");
           kept.insert(c->source.field);
           continue;
         }
         if (!note.empty()) lose(c, note);
         if (!ft->set_valued && !values.empty() && *v != values.front()) {
-          lose(c, ft->key + " (" + target.ref() + ") takes one value: wrote " + text_of(values.front()) + " (the most cautious), not " +
-                      text_of(*v));
+          lose(c, ft->key + " (" + target.ref() + ") takes one value: wrote " + value_text(values.front()) + " (the most cautious), not " +
+                      value_text(*v));
           if (c->source.field->latest != &target) kept.insert(c->source.field);
           continue;
         }
@@ -241,7 +241,7 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
     if (!related) continue;
     for (const auto& c : hints.claims)  // what nothing in the target means
       if (c.source.field == source && !c.defaulted && !taken.count(&c) && !reported.count(&c))
-        lose(&c, target.ref() + " has no field for " + std::string(c.facet) + " (" + text_of(c.value) + "): kept as it was");
+        lose(&c, target.ref() + " has no field for " + std::string(c.facet) + " (" + value_text(c.value) + "): kept as it was");
   }
   out.tool = std::move(result);
   return out;

@@ -1,4 +1,3 @@
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 #include <cctype>
@@ -8,6 +7,7 @@
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 
 namespace mcp_hints {
 

@@ -9,6 +9,7 @@
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/transport.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 
@@ -16,11 +17,7 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string excerpt(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text.substr(0, 120)) out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  return text.size() > 120 ? out + "..." : out;
-}
+std::string excerpt(std::string_view text) { return printable(text, 120); }
 
 // Reads a text/event-stream incrementally: complete events become messages.
 class SseReader {

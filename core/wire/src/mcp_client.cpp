@@ -3,6 +3,8 @@
 #include <set>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/json/version.hpp"
 
 namespace mcp_hints {
 
@@ -64,7 +66,7 @@ json McpClientSession::request(const std::string& method, const std::optional<js
                           (e.contains("message") && e["message"].is_string() ? e["message"].get<std::string>() : "(no message)"),
                           e);
     }
-    if (ours) throw ProtocolError("the answer to " + method + " is not a JSON-RPC response: " + message->dump().substr(0, 200));
+    if (ours) throw ProtocolError("the answer to " + method + " is not a JSON-RPC response: " + shown(*message, 200));
     handle_unsolicited(*message);
   }
 }
@@ -72,7 +74,7 @@ json McpClientSession::request(const std::string& method, const std::optional<js
 InitializeResult McpClientSession::initialize() {
   const json params = {{"protocolVersion", supported_protocol_versions().front()},
                        {"capabilities", json::object()},
-                       {"clientInfo", {{"name", options_.client_name}, {"version", "0.1.0"}}}};
+                       {"clientInfo", {{"name", options_.client_name}, {"version", kVersion}}}};
   json result = request("initialize", params);
   if (!result.is_object()) throw ProtocolError("the initialize result is not an object");
   InitializeResult out;
@@ -130,13 +132,13 @@ ToolListing McpClientSession::list_tools() {
     }
     if (!result.is_object() || !result.contains("nextCursor") || result["nextCursor"].is_null()) return listing;
     if (!result["nextCursor"].is_string()) {
-      listing.page_errors.push_back(where + ": nextCursor is not a string (" + result["nextCursor"].dump().substr(0, 80) + ")");
+      listing.page_errors.push_back(where + ": nextCursor is not a string (" + shown(result["nextCursor"]) + ")");
       return listing;
     }
     cursor = result["nextCursor"].get<std::string>();
     if (!seen_cursors.insert(*cursor).second) {
       listing.complete = false;
-      listing.incomplete_reason = "tools/list returned the cursor \"" + cursor->substr(0, 80) + "\" a second time (" + where + ")";
+      listing.incomplete_reason = "tools/list returned the cursor \"" + shorten(*cursor, 80) + "\" a second time (" + where + ")";
       return listing;
     }
   }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 
@@ -10,22 +11,13 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
-  return out;
-}
-
-std::string excerpt(std::string_view line) {
-  std::string out;
-  for (unsigned char c : line.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  return line.size() > 80 ? out + "..." : out;
-}
+// What a line of a misbehaving server looked like, for one line of a message.
+std::string excerpt(std::string_view line) { return printable(line, 80); }
 
 }  // namespace
 
 StdioTransport::StdioTransport(const ProcessOptions& process, TransportLimits limits)
-    : process_(process), limits_(limits), command_(joined(process.argv)) {}
+    : process_(process), limits_(limits), command_(join(process.argv, " ")) {}
 
 StdioTransport::~StdioTransport() { close(); }
 
@@ -85,9 +77,7 @@ std::string StdioTransport::diagnostics() { return process_.stderr_log(); }
 
 std::string ServerTarget::describe() const {
   if (!url.empty()) return url;
-  std::string out;
-  for (const auto& a : command) out += (out.empty() ? "" : " ") + a;
-  return out;
+  return join(command, " ");
 }
 
 std::unique_ptr<Transport> connect(const ServerTarget& target, const TransportLimits& limits) {

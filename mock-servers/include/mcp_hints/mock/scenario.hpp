@@ -32,6 +32,7 @@ struct ServerSpec {
   std::string key;   // its name in the scenario
   std::string name;  // serverInfo.name
   std::size_t page_size = 0;  // 0: one page
+  std::vector<std::string> protocol_versions;  // the revisions it speaks, newest first; empty: all
   std::vector<nlohmann::json> tools;
   std::map<std::string, std::vector<Step>> scripts;  // by tool name
   nlohmann::json default_result;

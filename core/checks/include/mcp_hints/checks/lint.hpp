@@ -18,7 +18,7 @@
 namespace mcp_hints {
 
 struct LintOptions {
-  std::string spec_revision = "2025-11-25";
+  std::string spec_revision{kDefaultSpecRevision};
   std::vector<std::string> pinned;  // --vocab NAME@REV: revisions the catalog must use
   InputLimits limits;
   // Called after each tool (file, tools done in that file), e.g. to show progress.

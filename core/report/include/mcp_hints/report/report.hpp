@@ -15,15 +15,10 @@ struct ReportOptions {
   bool color = false;                           // ANSI colour (only for a terminal)
 };
 
-std::string_view version();
-
 // The stable machine interface, described by schemas/lint-report.schema.json.
 nlohmann::json report_json(const LintReport& report, const ReportOptions& options);
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options);
-
-// Escapes text for XML character data and attribute values.
-std::string xml_escape(std::string_view text);
 
 }  // namespace mcp_hints

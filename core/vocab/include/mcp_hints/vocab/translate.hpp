@@ -17,7 +17,7 @@ struct TranslateOptions {
   // For a target that lives in annotations and defines no _meta home, the prefix of its mirror
   // keys in _meta (com.example -> _meta["com.example/riskLevel"]).
   std::string meta_prefix;
-  std::string spec_revision = "2025-11-25";
+  std::string spec_revision{kDefaultSpecRevision};
 };
 
 // Something the target cannot say as the source said it.

@@ -10,6 +10,11 @@
 
 namespace mcp_hints {
 
+// The specification revision a tool's hints are read under when nobody chooses one: the newest of
+// the session era, the one the SDKs and clients negotiate today. The tool annotations are the same
+// in every revision; what changes is the rule for _meta key names.
+inline constexpr std::string_view kDefaultSpecRevision = "2025-11-25";
+
 // The value at a path of member names below a JSON value, or null (any value is safe to walk).
 const nlohmann::json* find_member(const nlohmann::json& root, const std::vector<std::string>& tokens,
                                   std::size_t depth = SIZE_MAX);

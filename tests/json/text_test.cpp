@@ -1,0 +1,45 @@
+// The one set of text helpers every message and report uses.
+#include "mcp_hints/json/text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using json = nlohmann::json;
+
+TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {
+  EXPECT_EQ(mcp_hints::join(std::vector<std::string>{}), "");
+  EXPECT_EQ(mcp_hints::join(std::vector<std::string>{"a"}), "a");
+  EXPECT_EQ(mcp_hints::join(std::vector<std::string>{"a", "", "c"}), "a, , c");
+  EXPECT_EQ(mcp_hints::join(std::vector<std::string>{"a", "b"}, " and "), "a and b");
+}
+
+TEST(Text, ShortenKeepsShortTextAndCutsLongTextOnACharacterBoundary) {
+  EXPECT_EQ(mcp_hints::shorten("abcdef", 6), "abcdef");
+  EXPECT_EQ(mcp_hints::shorten("abcdefg", 6), "abc...");
+  EXPECT_EQ(mcp_hints::shorten(std::string(100, 'x'), 80).size(), 80u);
+  // "é" is two bytes: a cut that would fall inside it backs up before it.
+  const std::string cut = mcp_hints::shorten("ab\xc3\xa9" "defgh", 6);
+  EXPECT_EQ(cut, "ab...");
+  EXPECT_LE(cut.size(), 6u);
+}
+
+TEST(Text, PrintableMasksEverythingButPrintableAscii) {
+  EXPECT_EQ(mcp_hints::printable("a\x1b[2Jb\n\xc3\xa9", 80), "a?[2Jb???");
+  EXPECT_EQ(mcp_hints::printable(std::string(200, 'x'), 120).size(), 120u);
+}
+
+TEST(Text, ValuesAreShownAsJsonAndStringsAsTheyAre) {
+  EXPECT_EQ(mcp_hints::value_text(json("read")), "read");
+  EXPECT_EQ(mcp_hints::value_text(json{{"a", 1}}), R"({"a":1})");
+  EXPECT_EQ(mcp_hints::shown(json("read")), R"("read")");
+  EXPECT_EQ(mcp_hints::shown(json(std::string(200, 'x'))).size(), 80u);
+  EXPECT_EQ(mcp_hints::shown(json("\xff")), "\"\xef\xbf\xbd\"");  // invalid UTF-8 does not throw
+}
+
+TEST(Text, EscapersMakeTextSafeForTheirFormat) {
+  EXPECT_EQ(mcp_hints::markdown_cell("a|b\nc\rd"), "a\\|b c d");
+  EXPECT_EQ(mcp_hints::html_escape(R"(<a href="x">'&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(mcp_hints::html_escape("a\x01\tb"), "a?\tb");
+}

@@ -1,0 +1,55 @@
+// Output files are written whole or not at all, and a failure says which file and why.
+#include "mcp_hints/report/output_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include "mcp_hints/report/html.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::size_t entries(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(OutputFile, ReplacesTheFileWholeAndLeavesNoTemporaryBehind) {
+  test_support::TempDir dir;
+  const fs::path path = dir.path() / "report.json";
+  mcp_hints::write_file_atomically(path, "first");
+  mcp_hints::write_file_atomically(path, "second, longer");
+  EXPECT_EQ(test_support::read_file(path), "second, longer");
+  EXPECT_EQ(entries(dir.path()), 1u);
+}
+
+TEST(OutputFile, ADirectoryOrAMissingFolderIsRefusedWithTheFileNamed) {
+  test_support::TempDir dir;
+  try {
+    mcp_hints::write_file_atomically(dir.path(), "x");
+    FAIL() << "a directory was written over";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+  const fs::path missing = dir.path() / "no" / "such" / "out.html";
+  try {
+    mcp_hints::write_file_atomically(missing, "x");
+    FAIL() << "wrote into a missing folder";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(entries(dir.path()), 0u);
+}
+
+TEST(HtmlPage, EveryReportSharesOneFrame) {
+  const std::string page = mcp_hints::html_page("a <b> title", "<p>body</p>\n", ".x{color:red}");
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>\n", 0), 0u);
+  EXPECT_NE(page.find("<title>a &lt;b&gt; title</title>"), std::string::npos);
+  EXPECT_NE(page.find("<meta name=\"viewport\""), std::string::npos);
+  EXPECT_NE(page.find(".x{color:red}</style>"), std::string::npos);
+  EXPECT_NE(page.find("<body>\n<p>body</p>\n</body></html>\n"), std::string::npos);
+}
