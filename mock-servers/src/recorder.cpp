@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <stdexcept>
 
 namespace mcp_hints::mock {
 
@@ -14,7 +13,7 @@ using json = nlohmann::json;
 
 Recorder::Recorder(const std::string& path) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw std::runtime_error("cannot record to " + path + ": " + std::strerror(errno));
+  if (fd_ < 0) throw Error(Error::Category::bad_input, "cannot record to " + path + ": " + std::strerror(errno));
 }
 
 Recorder::~Recorder() {

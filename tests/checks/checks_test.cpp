@@ -178,7 +178,7 @@ TEST(Checks, EachToolSaysWhichRevisionsItSpeaks) {
   for (const char* bad : {"trust-annotations@issue-711", "nope@1", "trust-annotations", "spec@2025-11-25"}) {
     mcp_hints::LintOptions options;
     options.pinned = {bad};
-    EXPECT_THROW(mcp_hints::Linter{options}, std::invalid_argument) << bad;
+    EXPECT_THROW(mcp_hints::Linter{options}, mcp_hints::OptionError) << bad;
   }
   mcp_hints::LintOptions options;
   options.pinned = {"risk-metadata"};  // a single revision needs no name

@@ -14,7 +14,8 @@ TEST(Lint, RejectsAnUnknownSpecificationRevision) {
   try {
     mcp_hints::Linter linter(options);
     FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
+  } catch (const mcp_hints::OptionError& e) {
+    EXPECT_EQ(e.option(), "spec_revision");
     EXPECT_NE(std::string(e.what()).find("known: 2025-06-18, 2025-11-25, 2026-07-28"), std::string::npos) << e.what();
   }
 }

@@ -229,7 +229,10 @@ TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
   // A destructive tool is refused before anything is called.
   auto refused = check_stdio("none", {"--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("refused, its effect is delete"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--call delete_pod: refused, its effect is delete"), std::string::npos) << refused.err;
+  // The library says why; the command says which flag would let it through.
+  EXPECT_NE(refused.err.find("; add --allow-side-effects to call it anyway"), std::string::npos) << refused.err;
+  EXPECT_EQ(test_support::count_lines(refused.err), 1u) << refused.err;
   auto open_world = check_stdio("none", {"--call", "research={\"question\":\"q\"}"});
   EXPECT_EQ(open_world.exit_code, 2);
   EXPECT_NE(open_world.err.find("it may reach the open world"), std::string::npos) << open_world.err;
@@ -237,7 +240,8 @@ TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
   auto unknown = check_stdio("none", {"--call", "nonesuch={}"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("lists no tool of that name"), std::string::npos);
+  EXPECT_NE(unknown.err.find("--call nonesuch: the server lists no tool of that name"), std::string::npos) << unknown.err;
+  EXPECT_EQ(unknown.err.find("--allow-side-effects"), std::string::npos) << unknown.err;  // it would not help
 }
 
 TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {

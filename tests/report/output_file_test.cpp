@@ -32,14 +32,15 @@ TEST(OutputFile, ADirectoryOrAMissingFolderIsRefusedWithTheFileNamed) {
   try {
     mcp_hints::write_file_atomically(dir.path(), "x");
     FAIL() << "a directory was written over";
-  } catch (const std::exception& e) {
+  } catch (const mcp_hints::OutputError& e) {
+    EXPECT_EQ(e.category(), mcp_hints::Error::Category::incomplete);
     EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
   }
   const fs::path missing = dir.path() / "no" / "such" / "out.html";
   try {
     mcp_hints::write_file_atomically(missing, "x");
     FAIL() << "wrote into a missing folder";
-  } catch (const std::exception& e) {
+  } catch (const mcp_hints::OutputError& e) {
     EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
   }
   EXPECT_EQ(entries(dir.path()), 0u);

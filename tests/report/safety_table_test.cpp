@@ -90,7 +90,8 @@ TEST(ReportCommand, BadInputIsAOneLineUsageError) {
       {{"report", dir.path().string()}, "is a directory"},
       {{"report", not_json.string()}, "x.json: "},
       {{"report", not_json.string(), "--spec-revision", "1999-01-01"}, "unknown specification revision"},
-      {{"report", not_json.string(), "--vocab", "nope@1"}, "--vocab nope@1 names no vocabulary revision"},
+      {{"report", not_json.string(), "--vocab", "nope@1"}, "--vocab: 'nope@1' names no vocabulary revision"},
+      {{"report", not_json.string(), "--vocab", "risk-metadata", "--vocab", "risk-metadata@sep-2793"}, "--vocab: risk-metadata is pinned twice"},
   };
   for (const auto& [args, message] : cases) {
     test_support::expect_usage_error(args, message);

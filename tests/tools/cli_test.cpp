@@ -199,3 +199,42 @@ TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
                              "MCP_HINTS_EXPECTED_FAILURES", "MCP_HINTS_CLIENT_OUTPUT"})
     EXPECT_NE(readme.find(option), std::string::npos) << option;
 }
+
+// An exception no command foresaw still ends the run with one line and an exit code of the
+// contract, never an abort. Here nlohmann::json refuses, while the output is rendered, to write a
+// file name that is not UTF-8 into JSON: a type_error, which is no mcp_hints::Error.
+TEST(Cli, AnExceptionNoCommandExpectsEndsTheRunWithOneLine) {
+  test_support::TempDir dir;
+  const auto draft = dir.write("draft-\xff.json", "{}");
+  const auto r = run_cli({"vocab", "check", draft.string(), "--format", "json"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // incomplete: nothing says the input is at fault
+  EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("mcp-hints vocab: internal error: [json.exception.type_error.316]", 0), 0u) << r.err;
+  EXPECT_EQ(r.out, "");
+  // The same draft as text is checked as usual: it was the JSON output that failed.
+  EXPECT_EQ(run_cli({"vocab", "check", draft.string()}).exit_code, 0);
+}
+
+// An mcp_hints::Error that the command leaves to main ends the run with its category's exit code.
+TEST(Cli, AnErrorTheCommandLeavesToMainEndsByItsCategory) {
+  const auto r = run_cli({"mock", "--scenario", "mock.basic", "--record", "/nonexistent/dir/record.jsonl"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "mcp-hints mock: cannot record to /nonexistent/dir/record.jsonl: No such file or directory\n");
+}
+
+// Memory running out is no crash either: the limits allow a 64 MB name, the machine (here a
+// 150 MB address space) does not.
+TEST(Cli, MemoryRunningOutEndsTheRunWithOneLine) {
+  test_support::TempDir dir;
+  const auto path = dir.path() / "long-name.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    const std::string chunk(1 << 20, 'a');
+    out << "{\"tools\": [{\"name\": \"";
+    for (int i = 0; i < 64; ++i) out << chunk;
+    out << "\"}]}";
+  }
+  const auto r = run_cli({"lint", "--max-string", "1000000000", path.string()}, "/dev/null", "ulimit -v 150000 &&");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err, "mcp-hints lint: out of memory\n");
+}

@@ -61,7 +61,7 @@ TEST(Infer, WrittenInEachVocabularyWithoutOverwriting) {
   // Nothing inferred, nothing written.
   const json magic = {{"name", "do_magic"}, {"inputSchema", {{"type", "object"}}}};
   EXPECT_EQ(apply_inference(magic, infer_tool(magic), "risk-metadata@sep-2793"), magic);
-  EXPECT_THROW(apply_inference(tool, inference, "nope@1"), std::invalid_argument);
+  EXPECT_THROW(apply_inference(tool, inference, "nope@1"), OptionError);
   EXPECT_TRUE(infer_tool(json::array()).values.empty());
 }
 
@@ -87,7 +87,7 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
   EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json", "--all"}).out)["tools"].size(), 5u);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"infer"}, "give one catalog FILE"},
-           {{"infer", catalog, "--to", "nope@1"}, "--to nope@1:"},
+           {{"infer", catalog, "--to", "nope@1"}, "--to: no vocabulary revision 'nope@1'"},
            {{"infer", catalog, "--format", "xml"}, "unknown --format 'xml'"},
            {{"infer", dir.write("bad.json", "[").string()}, "bad.json: "},
        }) {

@@ -127,10 +127,19 @@ TEST(Translate, PlacementsInMetaAndBoth) {
   const auto both = translate_tool(tool, to("risk-metadata@sep-2793", TranslateOptions::Placement::both, "com.example"));
   EXPECT_EQ(both.tool["annotations"]["riskLevel"], "high");
   EXPECT_EQ(both.tool["_meta"]["com.example/riskLevel"], "high");
-  EXPECT_THROW(to("risk-metadata@sep-2793", TranslateOptions::Placement::meta), std::invalid_argument);  // no home, no prefix
-  EXPECT_THROW(to("risk-metadata@sep-2793", TranslateOptions::Placement::meta, "io.modelcontextprotocol"), std::invalid_argument);
-  EXPECT_THROW(to("trust-annotations@issue-711"), std::invalid_argument);  // messages, not tools
-  EXPECT_THROW(to("spec@2025-11-25"), std::invalid_argument);
+  // Each refusal names the option at fault.
+  auto refused = [](auto&& translate) -> std::string {
+    try {
+      translate();
+    } catch (const OptionError& e) {
+      return e.option();
+    }
+    return "(accepted)";
+  };
+  EXPECT_EQ(refused([&] { to("risk-metadata@sep-2793", TranslateOptions::Placement::meta); }), "meta_prefix");  // no home, no prefix
+  EXPECT_EQ(refused([&] { to("risk-metadata@sep-2793", TranslateOptions::Placement::meta, "io.modelcontextprotocol"); }), "meta_prefix");
+  EXPECT_EQ(refused([&] { to("trust-annotations@issue-711"); }), "target");  // messages, not tools
+  EXPECT_EQ(refused([&] { to("spec@2025-11-25"); }), "target");
 }
 
 TEST(TranslateCommand, ExitCodesOutputAndReport) {
@@ -152,7 +161,9 @@ TEST(TranslateCommand, ExitCodesOutputAndReport) {
            {{"translate", good}, "--to NAME@REV is required"},
            {{"translate", good, "--to", "nope@1"}, "names no vocabulary revision"},
            {{"translate", good, "--to", "risk-metadata", "--placement", "sideways"}, "unknown --placement 'sideways'"},
-           {{"translate", good, "--to", "risk-metadata", "--placement", "meta"}, "give --meta-prefix"},
+           {{"translate", good, "--to", "risk-metadata", "--placement", "meta"}, "--meta-prefix: risk-metadata@sep-2793 defines no _meta home"},
+           {{"translate", good, "--to", "risk-metadata", "--placement", "meta", "--meta-prefix", "a/b"}, "--meta-prefix: 'a/b' is not a prefix of your own"},
+           {{"translate", good, "--to", "spec@2025-11-25"}, "--to: spec@2025-11-25 is the specification's: its hints are the baseline"},
            {{"translate", (dir.path() / "none.json").string(), "--to", "risk-metadata"}, "cannot open"},
            {{"translate", dir.write("bad.json", "{").string(), "--to", "risk-metadata"}, "bad.json: "},
        }) {

@@ -115,10 +115,10 @@ int check_server_command(const std::vector<std::string>& args) {
   try {
     (void)Linter(run.lint);  // an unknown revision is a usage error, before anything starts
     report = check_server(target, run);
-  } catch (const std::invalid_argument& e) {
-    return usage(e.what());
+  } catch (const OptionError& e) {
+    return option_error("check-server", e, kLintOptionFlags);
   } catch (const CallRefused& e) {
-    return usage(e.what());
+    return usage("--call " + e.tool() + ": " + e.why() + (e.side_effects() ? "; add --allow-side-effects to call it anyway" : ""));
   }
   return write_report(report, *settings, "check-server");
 }

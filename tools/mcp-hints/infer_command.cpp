@@ -64,8 +64,8 @@ int infer_command(const std::vector<std::string>& args) {
   const std::string to = vm["to"].as<std::string>();
   try {
     validate_inference_target(to);
-  } catch (const std::invalid_argument& e) {
-    return usage("--to " + to + ": " + e.what());
+  } catch (const OptionError& e) {
+    return option_error("infer", e, {{"target", "--to"}});
   }
   const auto input = open_single_catalog(vm, "infer");
   if (!input) return bad_input;
@@ -97,7 +97,7 @@ int infer_command(const std::vector<std::string>& args) {
       catalog.push_back(declared ? entry.tool : applied);
     });
   } catch (const InputError& e) {
-    return usage(input->file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+    return input_error("infer", input->file, e);
   }
   if (vm.count("apply")) {
     const std::string text = json{{"tools", catalog}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

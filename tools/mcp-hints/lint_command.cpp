@@ -72,9 +72,8 @@ int lint_command(const std::vector<std::string>& args) {
   LintReport report;
   try {
     report = Linter(lint_options).lint_files(vm["files"].as<std::vector<std::string>>());
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "mcp-hints lint: " << e.what() << "\n";
-    return bad_input;
+  } catch (const OptionError& e) {
+    return option_error("lint", e, kLintOptionFlags);
   }
   return write_report(report, *settings, "lint");
 }

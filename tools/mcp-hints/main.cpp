@@ -1,7 +1,10 @@
 // mcp-hints: the command line over the mcp-hints library.
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -51,11 +54,14 @@ void usage(std::ostream& out) {
          "Exit codes: 0 pass, 1 findings, 2 usage or bad input, 3 incomplete run.\n";
 }
 
-}  // namespace
+const Command* find_command(const char* name) {
+  for (const auto& c : kCommands)
+    if (std::strcmp(name, c.name) == 0) return &c;
+  return nullptr;
+}
 
-int main(int argc, char** argv) {
-  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an output error, not a silent death
-  std::vector<std::string> args(argv + 1, argv + argc);
+// What runs without a command: help, the version, or an unknown command.
+int without_command(const std::vector<std::string>& args) {
   if (args.empty()) {
     usage(std::cerr);
     return mcp_hints::cli::bad_input;
@@ -68,9 +74,38 @@ int main(int argc, char** argv) {
     std::cout << "mcp-hints " << mcp_hints::kVersion << "\n";
     return mcp_hints::cli::pass;
   }
-  for (const auto& c : kCommands) {
-    if (args[0] == c.name) return c.run(args);
-  }
   std::cerr << "mcp-hints: unknown command '" << args[0] << "' (try 'mcp-hints --help')\n";
   return mcp_hints::cli::bad_input;
+}
+
+// Says on one line why the run stopped ("mcp-hints COMMAND: WHY") and returns its exit code.
+// It allocates nothing, so it still works when memory has run out.
+int stopped(const Command* command, const char* kind, const char* what, mcp_hints::ExitCode code) {
+  std::fprintf(stderr, "mcp-hints%s%s: %s", command ? " " : "", command ? command->name : "", kind);
+  for (const char* c = what; *c; ++c) std::fputc(*c == '\n' || *c == '\r' ? ' ' : *c, stderr);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+  return static_cast<int>(code);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an output error, not a silent death
+  const Command* command = argc > 1 ? find_command(argv[1]) : nullptr;
+  // Nothing escapes. An mcp_hints::Error ends the run with its category's exit code; anything
+  // else is a bug or the machine giving out (memory), which says nothing against the input, so
+  // the run counts as incomplete.
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    return command ? command->run(args) : without_command(args);
+  } catch (const mcp_hints::Error& e) {
+    return stopped(command, "", e.what(), mcp_hints::exit_code(e.category()));
+  } catch (const std::bad_alloc&) {
+    return stopped(command, "", "out of memory", mcp_hints::ExitCode::incomplete);
+  } catch (const std::exception& e) {
+    return stopped(command, "internal error: ", e.what(), mcp_hints::ExitCode::incomplete);
+  } catch (...) {
+    return stopped(command, "internal error: ", "an exception of unknown type", mcp_hints::ExitCode::incomplete);
+  }
 }

@@ -60,33 +60,23 @@ int mock_command(const std::vector<std::string>& args) {
   if (transport != "stdio" && transport != "http") return usage("unknown --transport '" + transport + "' (stdio, http)");
   const int port = vm["port"].as<int>();
   if (port < 0 || port > 65535) return usage("--port must be 0 to 65535");
-  std::optional<mock::Scenario> scenario;
-  try {
-    scenario = mock::load_scenario(vm["scenario"].as<std::string>());
-  } catch (const mock::ScenarioError& e) {
-    return usage(e.what());
-  }
+  // A scenario that cannot be used, or a record file that cannot be opened, is an Error: main says it.
+  const auto scenario = mock::load_scenario(vm["scenario"].as<std::string>());
   std::string names;
-  for (const auto& [key, spec] : scenario->servers) names += (names.empty() ? "" : ", ") + key;
+  for (const auto& [key, spec] : scenario.servers) names += (names.empty() ? "" : ", ") + key;
   std::string server_key;
   if (vm.count("server")) {
     server_key = vm["server"].as<std::string>();
-    if (!scenario->servers.count(server_key))
-      return usage("scenario " + scenario->id + " has no server '" + server_key + "' (it has " + names + ")");
-  } else if (scenario->servers.size() == 1) {
-    server_key = scenario->servers.begin()->first;
+    if (!scenario.servers.count(server_key))
+      return usage("scenario " + scenario.id + " has no server '" + server_key + "' (it has " + names + ")");
+  } else if (scenario.servers.size() == 1) {
+    server_key = scenario.servers.begin()->first;
   } else {
-    return usage("scenario " + scenario->id + " has several servers (" + names + "): choose one with --server");
+    return usage("scenario " + scenario.id + " has several servers (" + names + "): choose one with --server");
   }
   std::optional<mock::Recorder> recorder;
-  if (vm.count("record")) {
-    try {
-      recorder.emplace(vm["record"].as<std::string>());
-    } catch (const std::exception& e) {
-      return usage(e.what());
-    }
-  }
-  mock::MockServer server(scenario->servers.at(server_key));
+  if (vm.count("record")) recorder.emplace(vm["record"].as<std::string>());
+  mock::MockServer server(scenario.servers.at(server_key));
   mock::ServeOptions serve;
   serve.recorder = recorder ? &*recorder : nullptr;
   serve.max_message = vm["max-message"].as<std::size_t>();

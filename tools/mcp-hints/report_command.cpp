@@ -57,10 +57,10 @@ int report_command(const std::vector<std::string>& args) {
   SafetyTable table;
   try {
     table = build_safety_table(input->get(), file, lint, vm.count("infer") > 0);
-  } catch (const std::invalid_argument& e) {
-    return usage(e.what());
+  } catch (const OptionError& e) {
+    return option_error("report", e, kLintOptionFlags);
   } catch (const InputError& e) {
-    return usage(file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+    return input_error("report", file, e);
   }
   const std::string text = format == "html" ? safety_table_html(table) : safety_table_markdown(table);
   if (!vm.count("output")) {

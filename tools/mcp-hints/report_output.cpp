@@ -76,6 +76,18 @@ int usage_error(const std::string& command, const std::string& why) {
   return bad_input;
 }
 
+int input_error(const std::string& command, const std::string& file, const InputError& e) {
+  return usage_error(command, file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+}
+
+const OptionFlags kLintOptionFlags = {{"spec_revision", "--spec-revision"}, {"pinned", "--vocab"}};
+
+int option_error(const std::string& command, const OptionError& e, const OptionFlags& flags) {
+  for (const auto& [option, flag] : flags)
+    if (option == e.option()) return usage_error(command, flag + ": " + e.what());
+  return usage_error(command, e.what());
+}
+
 std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, const std::string& command) {
   ReportSettings s;
   s.format = vm["format"].as<std::string>();

@@ -7,10 +7,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
 
+#include "mcp_hints/json/error.hpp"
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::cli {
@@ -43,6 +46,16 @@ std::optional<int> parse_command(const std::vector<std::string>& args, const boo
 
 // Prints "mcp-hints COMMAND: WHY" and returns bad_input.
 int usage_error(const std::string& command, const std::string& why);
+
+// Prints "mcp-hints COMMAND: FILE: WHY[ at POINTER]" for input the library refused and returns bad_input.
+int input_error(const std::string& command, const std::string& file, const InputError& e);
+
+// The flags that give the library's options (OptionError::option() -> "--flag").
+using OptionFlags = std::vector<std::pair<std::string, std::string>>;
+// The LintOptions members lint, check-server and report take as flags.
+extern const OptionFlags kLintOptionFlags;
+// Prints "mcp-hints COMMAND: --FLAG: WHY" for an option the library refused and returns bad_input.
+int option_error(const std::string& command, const OptionError& e, const OptionFlags& flags);
 
 // Reads the options; nullopt after printing a one-line usage error for a bad value.
 std::optional<ReportSettings> read_report_settings(const boost::program_options::variables_map& vm,

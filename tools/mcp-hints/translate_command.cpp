@@ -74,8 +74,8 @@ int translate_command(const std::vector<std::string>& args) {
     return usage("unknown --spec-revision '" + translate.spec_revision + "'");
   try {
     validate_translate_options(translate);
-  } catch (const std::invalid_argument& e) {
-    return usage(e.what());
+  } catch (const OptionError& e) {
+    return option_error("translate", e, {{"target", "--to"}, {"meta_prefix", "--meta-prefix"}});
   }
 
   const auto input = open_single_catalog(vm, "translate");
@@ -96,7 +96,7 @@ int translate_command(const std::vector<std::string>& args) {
       tools.push_back(std::move(t.tool));
     });
   } catch (const InputError& e) {
-    return usage(file + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+    return input_error("translate", file, e);
   }
   const std::string text = json{{"tools", tools}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (vm.count("output")) {

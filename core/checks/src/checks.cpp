@@ -122,7 +122,7 @@ void vocab_mixed_revisions(const ToolContext& ctx, const FindingSink& sink) {
       if (other != rev && superseding(ctx, *rev) == other)
         sink.report("", "the tool mixes " + rev->ref() + " (" + keys_used(ctx, *rev) + ") with " + other->ref() + " (" +
                             keys_used(ctx, *other) + "), which replaced it: a client reading one may miss the other; "
-                            "'mcp-hints translate --to " + other->ref() + "' rewrites the tool in one");
+                            "translating it into " + other->ref() + " (mcp-hints translate) rewrites the tool in one");
 }
 
 void vocab_pinned_revision(const ToolContext& ctx, const FindingSink& sink) {
@@ -130,7 +130,7 @@ void vocab_pinned_revision(const ToolContext& ctx, const FindingSink& sink) {
     for (const auto* rev : ctx.detected) {
       const bool related = rev != pin && (rev->id == pin->id || superseding(ctx, *rev) == pin || superseding(ctx, *pin) == rev);
       if (related)
-        sink.report("", "the catalog is pinned to " + pin->ref() + " (--vocab) but the tool uses " + rev->ref() + " (" +
+        sink.report("", "the catalog is pinned to " + pin->ref() + " but the tool uses " + rev->ref() + " (" +
                             keys_used(ctx, *rev) + ")");
     }
 }
@@ -377,8 +377,8 @@ constexpr std::array<Check, 23> kChecks = {{
     {{"vocab.mixed-revisions", Level::warning, "SEP-1913 (supersedes #711 and the action security seed)",
       "a tool does not mix keys of a revision with those of the revision that replaced it"},
      &vocab_mixed_revisions},
-    {{"vocab.pinned-revision", Level::warning, "mcp-hints --vocab NAME@REV",
-      "with --vocab, a tool uses the pinned revision, not another revision of the same vocabulary or one it replaced"},
+    {{"vocab.pinned-revision", Level::warning, "mcp-hints: a vocabulary revision pinned for the catalog",
+      "when a revision is pinned, a tool uses it, not another revision of the same vocabulary or one it replaced"},
      &vocab_pinned_revision},
     {{"hints.readonly-contradiction", Level::error, "MCP specification: ToolAnnotations.readOnlyHint",
       "a read-only tool claims no writing or deleting effect and no consequential or irreversible outcome"},
@@ -443,7 +443,7 @@ constexpr std::array<CheckInfo, 12> kServerChecks = {{
     {"list-changed.changed", Level::info, "MCP specification: Tools, List Changed Notification",
      "reports hints that changed after notifications/tools/list_changed", Scope::server},
     {"result.trust-annotations", Level::error, "issue #711 / SEP-1913: trust annotations; interest group extension io.modelcontextprotocol/trust-annotations",
-     "a tools/call result's trust annotations have the types and values of their revision (#711, or the one --vocab pins) "
+     "a tools/call result's trust annotations have the types and values of their revision (#711, or the pinned one) "
      "and of the extension", Scope::server},
     {"result.sensitivity-understated", Level::error, "issue #711: sensitiveHint; proposal 1: resultSensitivity",
      "a result is not more sensitive than its tool declared (resultSensitivity)", Scope::server},

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <stdexcept>
 
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
@@ -52,7 +51,7 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
   if (std::find(revisions.begin(), revisions.end(), options_.spec_revision) == revisions.end()) {
     std::string known;
     for (const auto& r : revisions) known += (known.empty() ? "" : ", ") + r;
-    throw std::invalid_argument("unknown specification revision '" + options_.spec_revision + "' (known: " + known + ")");
+    throw OptionError("spec_revision", "unknown specification revision '" + options_.spec_revision + "' (known: " + known + ")");
   }
   const auto& vocabulary = Vocabulary::builtin();
   for (const auto& ref : options_.pinned) {
@@ -61,11 +60,11 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
       std::string known;
       for (const auto& r : vocabulary.revisions())
         if (r.id != "spec" && r.scope != "message") known += (known.empty() ? "" : ", ") + r.ref();
-      throw std::invalid_argument("--vocab " + ref + " names no vocabulary revision of tool hints (known: " + known +
-                                  "; the specification's revision is --spec-revision)");
+      throw OptionError("pinned", "'" + ref + "' names no vocabulary revision of tool hints (known: " + known +
+                                      "; the specification's own revision is not pinned but chosen as the specification revision)");
     }
     for (const auto* other : pinned_)
-      if (other->id == rev->id) throw std::invalid_argument("--vocab pins " + rev->id + " twice");
+      if (other->id == rev->id) throw OptionError("pinned", rev->id + " is pinned twice");
     pinned_.push_back(rev);
   }
 }

@@ -248,7 +248,7 @@ class Run {
     for (const auto& call : options_.calls) {
       auto it = listed.find(call.tool);
       if (it == listed.end() || call.tool.empty())
-        throw CallRefused("--call " + call.tool + ": the server lists no tool of that name");
+        throw CallRefused(call.tool, "the server lists no tool of that name", false);
       const auto hints = read_tool_hints(*it->second, vocabulary, options_.lint.spec_revision);
       const auto effect = hints.resolved("effect", vocabulary);
       const auto open = hints.resolved("open-world", vocabulary);
@@ -256,9 +256,9 @@ class Run {
       if (effect && *effect != "read") why.push_back("its effect is " + effect->get<std::string>());
       if (open && *open == true) why.push_back("it may reach the open world");
       if (!why.empty() && !options_.allow_side_effects)
-        throw CallRefused("--call " + call.tool + ": refused, " + joined(why, " and ") +
-                          " (by its hints, or the specification's cautious defaults where it has none); "
-                          "add --allow-side-effects to call it anyway");
+        throw CallRefused(call.tool, "refused, " + joined(why, " and ") +
+                                         " (by its hints, or the specification's cautious defaults where it has none)",
+                          true);
       out.emplace_back(&call, it->second);
     }
     return out;
@@ -275,10 +275,10 @@ class Run {
       try {
         result = session.call_tool(call->tool, call->arguments);
       } catch (const ProtocolError& e) {
-        incomplete("--call " + call->tool + ": " + e.what(), &transport);
+        incomplete("tools/call " + call->tool + ": " + e.what(), &transport);
         return false;
       } catch (const TransportError& e) {
-        incomplete("--call " + call->tool + ": " + e.what(), &transport);
+        incomplete("tools/call " + call->tool + ": " + e.what(), &transport);
         return false;
       }
       const std::string base = "/calls/" + std::to_string(i);

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -15,27 +14,27 @@ namespace mcp_hints {
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw std::runtime_error("cannot write " + path.string() + ": it is a directory");
+  if (fs::is_directory(path, ec)) throw OutputError("cannot write " + path.string() + ": it is a directory");
   static std::atomic<unsigned> counter{0};
   // Beside the target, so the rename stays on one file system and is atomic.
   fs::path temporary = path;
   temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+    if (!out) throw OutputError("cannot write " + path.string() + ": " + std::strerror(errno));
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.close();
     if (!out) {
       const std::string why = std::strerror(errno);
       fs::remove(temporary, ec);
-      throw std::runtime_error("cannot write " + path.string() + ": " + why);
+      throw OutputError("cannot write " + path.string() + ": " + why);
     }
   }
   fs::rename(temporary, path, ec);
   if (ec) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
+    throw OutputError("cannot write " + path.string() + ": " + ec.message());
   }
 }
 

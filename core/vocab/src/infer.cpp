@@ -4,7 +4,6 @@
 #include <cctype>
 #include <map>
 #include <set>
-#include <stdexcept>
 
 #include "mcp_hints/vocab/translate.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -186,7 +185,7 @@ Inference infer_tool(const json& tool) {
 void validate_inference_target(const std::string& revision_ref) {
   const auto* revision = Vocabulary::builtin().find(revision_ref);
   if (revision_ref == "spec" || (revision && revision->id == "spec")) return;
-  if (!revision) throw std::invalid_argument("no vocabulary revision '" + revision_ref + "'");
+  if (!revision) throw OptionError("target", "no vocabulary revision '" + revision_ref + "'");
   if (revision->ref() == "policy-hints@seed" || revision->ref() == "risk-metadata@sep-2793") return;
   TranslateOptions options;
   options.target = revision;
@@ -217,7 +216,7 @@ json apply_inference(const json& tool, const Inference& inference, const std::st
     if (effect == "external") set_if_absent({"annotations", "openWorldHint"}, true);
     return out;
   }
-  if (!revision) throw std::invalid_argument("no vocabulary revision '" + revision_ref + "'");
+  if (!revision) throw OptionError("target", "no vocabulary revision '" + revision_ref + "'");
   if (revision->ref() == "policy-hints@seed") {
     set_if_absent({"_meta", "mcp.dev/effect"}, effect);
     set_if_absent({"_meta", "mcp.dev/idempotent"}, value_of("idempotent"));

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <stdexcept>
 
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -123,22 +122,25 @@ void erase_path(json& root, const Tokens& tokens) {
 }  // namespace
 
 void validate_translate_options(const TranslateOptions& options) {
-  if (!options.target) throw std::invalid_argument("no target revision");
+  if (!options.target) throw OptionError("target", "no target revision");
   const auto& vocabulary = Vocabulary::builtin();
   const auto& target = *options.target;
-  if (target.id == "spec") throw std::invalid_argument("the specification's hints are the baseline every catalog keeps: translate into a proposal's revision");
+  if (target.id == "spec")
+    throw OptionError("target", target.ref() + " is the specification's: its hints are the baseline every catalog keeps; "
+                                "translate into a proposal's revision");
   const auto fields = tool_fields(vocabulary, target);
-  if (fields.empty()) throw std::invalid_argument(target.ref() + " has no tool hints (it annotates requests and results)");
+  if (fields.empty()) throw OptionError("target", target.ref() + " has no tool hints (it annotates requests and results)");
   if (options.placement == TranslateOptions::Placement::annotations) return;
   for (const Field* f : fields)
     if (!f->tokens.empty() && f->tokens.front() == "annotations" && !meta_home(*f, vocabulary)) {
       if (options.meta_prefix.empty())
-        throw std::invalid_argument(target.ref() + " defines no _meta home for " + f->key +
-                                    ": give --meta-prefix (your reverse-DNS prefix, e.g. com.example)");
+        throw OptionError("meta_prefix", target.ref() + " defines no _meta home for " + f->key +
+                                             ": its mirror in _meta needs a prefix of your own (reverse-DNS, e.g. com.example)");
       const std::string probe = options.meta_prefix + "/x";
       if (options.meta_prefix.find('/') != std::string::npos || meta_key_reserved("second-label", probe) ||
           meta_key_reserved("any-label", probe))
-        throw std::invalid_argument("--meta-prefix " + options.meta_prefix + " is not a prefix of your own (no slash, no mcp or modelcontextprotocol label)");
+        throw OptionError("meta_prefix", "'" + options.meta_prefix +
+                                             "' is not a prefix of your own (no slash, no mcp or modelcontextprotocol label)");
       return;
     }
 }

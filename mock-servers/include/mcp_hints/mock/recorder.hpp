@@ -7,11 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/error.hpp"
+
 namespace mcp_hints::mock {
 
 class Recorder {
  public:
-  // Appends to path; throws std::runtime_error when it cannot be opened.
+  // Appends to path; throws an Error (bad input: the path given cannot be used) when it cannot be
+  // opened.
   explicit Recorder(const std::string& path);
   ~Recorder();
   Recorder(const Recorder&) = delete;

@@ -4,18 +4,19 @@
 #include <chrono>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/error.hpp"
+
 namespace mcp_hints::mock {
 
 // A scenario that cannot be used: says which file and, where it can, which JSON pointer.
-class ScenarioError : public std::runtime_error {
+class ScenarioError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ScenarioError(const std::string& what) : Error(Category::bad_input, what) {}
 };
 
 // One scripted answer to one call.

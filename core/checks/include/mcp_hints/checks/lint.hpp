@@ -12,6 +12,7 @@
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/checks/findings.hpp"
+#include "mcp_hints/json/error.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
@@ -19,7 +20,7 @@ namespace mcp_hints {
 
 struct LintOptions {
   std::string spec_revision{kDefaultSpecRevision};
-  std::vector<std::string> pinned;  // --vocab NAME@REV: revisions the catalog must use
+  std::vector<std::string> pinned;  // NAME@REV: revisions the catalog must use
   InputLimits limits;
   // Called after each tool (file, tools done in that file), e.g. to show progress.
   std::function<void(const std::string&, std::size_t)> progress;
@@ -51,7 +52,8 @@ struct LintReport {
 
 class Linter {
  public:
-  // Throws std::invalid_argument for an unknown specification revision or pinned vocabulary.
+  // Throws OptionError for an unknown specification revision ("spec_revision") or pinned
+  // vocabulary revision ("pinned").
   explicit Linter(LintOptions options);
 
   // Lints one tool; pointer and line say where it stands in its file. Returns the revisions the

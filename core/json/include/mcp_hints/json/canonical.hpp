@@ -1,19 +1,20 @@
 #pragma once
 // Canonical encodings of a JSON value, so that a digest of a record is the same wherever it is
 // taken: JCS (RFC 8785) and CBOR core deterministic encoding (RFC 8949).
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/error.hpp"
+
 namespace mcp_hints {
 
 // A record that cannot be canonicalized: outside the value profile (floats), or an unknown
 // canonicalization.
-class CanonicalizationError : public std::runtime_error {
+class CanonicalizationError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit CanonicalizationError(const std::string& what) : Error(Category::bad_input, what) {}
 };
 
 // The canonical bytes of a record: "jcs/rfc8785" (JSON Canonicalization Scheme) or

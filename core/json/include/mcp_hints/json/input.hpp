@@ -1,12 +1,13 @@
 #pragma once
 // Bounded reading of untrusted JSON: every limit gives an InputError with one line of text.
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "mcp_hints/json/error.hpp"
 
 namespace mcp_hints {
 
@@ -17,10 +18,10 @@ struct InputLimits {
 };
 
 // A problem with input: says what was wrong and, where known, where (JSON pointer, line).
-class InputError : public std::runtime_error {
+class InputError : public Error {
  public:
   explicit InputError(const std::string& what, std::string pointer = {}, std::size_t line = 0)
-      : std::runtime_error(what), pointer_(std::move(pointer)), line_(line) {}
+      : Error(Category::bad_input, what), pointer_(std::move(pointer)), line_(line) {}
   const std::string& pointer() const { return pointer_; }
   std::size_t line() const { return line_; }
 

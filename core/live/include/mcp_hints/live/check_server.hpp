@@ -4,7 +4,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/checks/lint.hpp"
+#include "mcp_hints/json/error.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
@@ -27,20 +27,30 @@ struct CheckServerOptions {
   std::chrono::milliseconds timeout{30000};           // the whole run
   std::chrono::milliseconds request_timeout{10000};   // one request
   std::chrono::milliseconds observe_window{1000};     // waiting for notifications/tools/list_changed
-  std::vector<ToolCallRequest> calls;                 // opt-in tool calls (--call)
+  std::vector<ToolCallRequest> calls;                 // opt-in tool calls
   bool allow_side_effects = false;
   TransportLimits transport;
   std::function<void(const std::string&)> progress;   // told each step, e.g. to show on stderr
 };
 
-// A --call the hints forbid without --allow-side-effects, or that names no listed tool.
-class CallRefused : public std::runtime_error {
+// A requested tool call refused before anything is called: it names no listed tool, or the
+// hints say it has side effects and they are not allowed. why() says which, without the tool.
+class CallRefused : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  CallRefused(std::string tool, std::string why, bool side_effects)
+      : Error(Category::bad_input, "tools/call " + tool + ": " + why), tool_(std::move(tool)), why_(std::move(why)),
+        side_effects_(side_effects) {}
+  const std::string& tool() const { return tool_; }
+  const std::string& why() const { return why_; }
+  bool side_effects() const { return side_effects_; }  // allowing side effects would let it through
+
+ private:
+  std::string tool_, why_;
+  bool side_effects_;
 };
 
 // Runs every check against the target. Findings, incompleteness and the server's diagnostics
-// end up in the report; throws CallRefused for a refused --call (nothing is called then).
+// end up in the report; throws CallRefused for a refused call (nothing is called then).
 LintReport check_server(const ServerTarget& target, const CheckServerOptions& options);
 
 }  // namespace mcp_hints

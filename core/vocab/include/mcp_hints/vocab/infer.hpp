@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/error.hpp"
+
 namespace mcp_hints {
 
 struct InferredValue {
@@ -37,9 +39,9 @@ Inference classify_name(const std::string& name);
 // The inferred values as keys of a vocabulary revision, written into a copy of the tool:
 // risk-metadata@sep-2793 (category, riskLevel, blastRadius, approvalRecommendation),
 // policy-hints@seed (mcp.dev/*), spec (readOnlyHint, destructiveHint, idempotentHint), or any
-// other tool revision through translation. Throws std::invalid_argument for an unknown one.
+// other tool revision through translation. Throws OptionError ("target") for an unknown one.
 nlohmann::json apply_inference(const nlohmann::json& tool, const Inference& inference, const std::string& revision_ref);
-// Throws std::invalid_argument, saying why, when apply_inference cannot write in that revision.
+// Throws OptionError ("target"), saying why, when apply_inference cannot write in that revision.
 void validate_inference_target(const std::string& revision_ref);
 
 }  // namespace mcp_hints

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/error.hpp"
+
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints {
@@ -32,8 +34,8 @@ struct TranslatedTool {
   std::size_t written = 0;  // target keys written
 };
 
-// Throws std::invalid_argument when the options cannot work (no target, a message-only target,
-// a _meta placement without a home or a prefix).
+// Throws OptionError when the options cannot work: naming "target" (none, the specification's, a
+// message-only one) or "meta_prefix" (a _meta placement without a home or a prefix).
 void validate_translate_options(const TranslateOptions& options);
 TranslatedTool translate_tool(const nlohmann::json& tool, const TranslateOptions& options,
                               const Vocabulary& vocabulary = Vocabulary::builtin());

@@ -8,19 +8,21 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "mcp_hints/json/error.hpp"
 
 namespace mcp_hints {
 
 using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
-class ProcessError : public std::runtime_error {
+// A child process that cannot be started or spoken to.
+class ProcessError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ProcessError(const std::string& what) : Error(Category::incomplete, what) {}
 };
 
 struct ProcessOptions {

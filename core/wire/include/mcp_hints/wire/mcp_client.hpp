@@ -14,10 +14,10 @@
 namespace mcp_hints {
 
 // The server answered, but not as the protocol says; the run can go on without this step.
-class ProtocolError : public std::runtime_error {
+class ProtocolError : public Error {
  public:
-  using std::runtime_error::runtime_error;
-  ProtocolError(const std::string& what, nlohmann::json error) : std::runtime_error(what), error(std::move(error)) {}
+  explicit ProtocolError(const std::string& what, nlohmann::json error = {})
+      : Error(Category::incomplete, what), error(std::move(error)) {}
   nlohmann::json error;  // the JSON-RPC error object, when the server answered with one
 };
 

@@ -7,20 +7,20 @@
 #include <utility>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/error.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 
 namespace mcp_hints {
 
 // The transport cannot go on: the peer closed, died, or sent something unreadable.
-class TransportError : public std::runtime_error {
+class TransportError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit TransportError(const std::string& what) : Error(Category::incomplete, what) {}
 };
 
 struct TransportLimits {
