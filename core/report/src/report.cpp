@@ -291,8 +291,8 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     std::map<std::string, std::vector<const Finding*>> by_server_check;
     for (const auto& f : report.findings) {
       if (f.file != file.file) continue;
-      const auto* info = find_check_info(f.check);
-      if (info && info->scope == Scope::server) by_server_check[f.check].push_back(&f);
+      const auto check = find_check(f.check);
+      if (check && check->scope == Scope::server) by_server_check[f.check].push_back(&f);
       else by_tool[f.tool][f.check].push_back(&f);
     }
     std::set<std::string> seen;
