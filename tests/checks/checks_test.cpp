@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -46,9 +47,37 @@ TEST(Checks, IdsAreUniqueStableAndWellFormed) {
     EXPECT_NE(id.find('.'), std::string::npos) << id;
     EXPECT_FALSE(c.info.proposal.empty()) << id;
     EXPECT_FALSE(c.info.summary.empty()) << id;
-    EXPECT_EQ(mcp_hints::find_check(id), &c);
+    const auto found = mcp_hints::find_check(id);
+    ASSERT_TRUE(found) << id;
+    EXPECT_EQ(found->level, c.info.level);
+    EXPECT_EQ(found->scope, mcp_hints::Scope::tool);
   }
-  EXPECT_EQ(mcp_hints::find_check("no.such-check"), nullptr);
+  for (const auto& c : mcp_hints::server_checks()) {
+    const auto found = mcp_hints::find_check(c.id);
+    ASSERT_TRUE(found) << c.id;
+    EXPECT_EQ(found->scope, mcp_hints::Scope::server);
+  }
+  EXPECT_FALSE(mcp_hints::find_check("no.such-check"));
+  EXPECT_FALSE(mcp_hints::find_check(""));
+}
+
+// The rules the registry holds its ids to at compile time (registry.cpp, server_checks.hpp), shown
+// to reject what they are there to reject.
+TEST(Checks, TheRegistryRejectsMalformedDuplicateAndScatteredIds) {
+  using mcp_hints::CheckInfo;
+  auto info = [](std::string_view id) { return CheckInfo{id, mcp_hints::Level::info, "p", "s"}; };
+  for (const char* id : {"schema.spec-tool", "open-world.contradiction", "a1.b-2"})
+    EXPECT_TRUE(mcp_hints::is_check_id(id)) << id;
+  for (const char* id : {"", "schema", "schema.", ".spec-tool", "Schema.spec-tool", "schema.spec_tool", "a.b.c",
+                         "1a.b", "a.-b", "a .b"})
+    EXPECT_FALSE(mcp_hints::is_check_id(id)) << id;
+  const std::array good = {info("a.one"), info("a.two"), info("b.one")};
+  EXPECT_TRUE(mcp_hints::all_check_ids(good));
+  EXPECT_TRUE(mcp_hints::unique_ids(good));
+  EXPECT_TRUE(mcp_hints::grouped_by_area(good));
+  EXPECT_FALSE(mcp_hints::all_check_ids(std::array{info("a.one"), info("b")}));
+  EXPECT_FALSE(mcp_hints::unique_ids(std::array{info("a.one"), info("b.one"), info("a.one")}));
+  EXPECT_FALSE(mcp_hints::grouped_by_area(std::array{info("a.one"), info("b.one"), info("a.two")}));
 }
 
 TEST(Checks, EveryCheckHasANegativeControlThatMakesItFire) {
@@ -78,7 +107,8 @@ TEST(Checks, EveryCheckHasANegativeControlThatMakesItFire) {
 TEST(Checks, NoNegativeControlWithoutACheck) {
   for (const auto& entry : fs::directory_iterator(test_support::fixture("lint/negative"))) {
     const std::string stem = entry.path().stem().string();
-    EXPECT_NE(mcp_hints::find_check(stem), nullptr) << "orphan control " << entry.path();
+    const auto check = mcp_hints::find_check(stem);
+    EXPECT_TRUE(check && check->scope == mcp_hints::Scope::tool) << "orphan control " << entry.path();
   }
 }
 

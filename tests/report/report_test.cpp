@@ -83,6 +83,34 @@ TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
   EXPECT_NE(s.find("tests=\"" + std::to_string(tools * checks + 1) + "\""), std::string::npos);
 }
 
+// Findings come only from registered checks; one that does not is a bug in mcp-hints, which the
+// machine formats report as an internal error naming the id, beside the finding itself.
+TEST(Report, AFindingOfAnUnknownCheckIsAnInternalErrorNotACrash) {
+  mcp_hints::LintReport report;
+  report.files.push_back({"f.json", 1, std::nullopt, {"t"}, {0}});
+  report.findings.push_back({"no.such-check", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, "m", "p"});
+  report.findings.push_back({"risk.understated", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, "m", "p"});
+  ASSERT_FALSE(mcp_hints::find_check("no.such-check"));
+  const std::string error = "internal error: a finding of check 'no.such-check', which no registry lists";
+
+  std::ostringstream sarif_text;
+  mcp_hints::render_sarif(sarif_text, report, {});
+  const json run = json::parse(sarif_text.str())["runs"][0];
+  ASSERT_EQ(run["results"].size(), 2u);
+  EXPECT_EQ(run["results"][0]["ruleId"], "no.such-check");
+  EXPECT_FALSE(run["results"][0].contains("ruleIndex"));  // no rule of another check
+  const auto rule = run["results"][1]["ruleIndex"].get<std::size_t>();
+  EXPECT_EQ(run["tool"]["driver"]["rules"][rule]["id"], "risk.understated");
+  EXPECT_EQ(run["invocations"][0]["executionSuccessful"], false);
+  ASSERT_EQ(run["invocations"][0]["toolExecutionNotifications"].size(), 1u);
+  EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"], error);
+
+  std::ostringstream junit;
+  mcp_hints::render_junit(junit, report, {});
+  EXPECT_EQ(count_of(junit.str(), "<error message=\"" + mcp_hints::xml_escape(error) + "\"/>"), 1u) << junit.str();
+  EXPECT_EQ(count_of(junit.str(), "<failure "), 1u);  // risk.understated, as usual
+}
+
 TEST(Report, XmlEscapingCoversMarkupAndControlCharacters) {
   EXPECT_EQ(mcp_hints::html_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
   EXPECT_EQ(mcp_hints::html_escape(std::string("a\x01" "b\tc\n", 6)), "a?b\tc\n");

@@ -2,6 +2,7 @@
 
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/trust_annotations.hpp"
+#include "mcp_hints/checks/server_checks.hpp"
 
 #include <map>
 
@@ -74,10 +75,11 @@ class Run {
     if (options_.progress) options_.progress(what);
   }
 
-  void emit(std::string_view check, const std::string& pointer, const std::string& message, const std::string& tool = "") {
-    const CheckInfo* info = find_check_info(check);
-    report_.findings.push_back(Finding{std::string(check), info->level, file_, tool, pointer, 0, message,
-                                       std::string(info->proposal)});
+  // The check comes from server_check(), which finds it at compile time.
+  void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
+            const std::string& tool = "") {
+    report_.findings.push_back(Finding{std::string(check.id), check.level, file_, tool, pointer, 0, message,
+                                       std::string(check.proposal)});
   }
 
   void incomplete(const std::string& why, Transport* transport) {
@@ -107,8 +109,9 @@ class Run {
       init_ = session->initialize();
     } catch (const ProtocolError& e) {
       const std::string what = e.what();
-      emit(what.find("protocol version") != std::string::npos ? "server.protocol-version" : "server.initialize", "",
-           which + ": " + what);
+      const bool version = what.find("protocol version") != std::string::npos;
+      const CheckInfo& check = version ? server_check("server.protocol-version") : server_check("server.initialize");
+      emit(check, "", which + ": " + what);
       report_.diagnostics = transport->diagnostics();
       return false;
     } catch (const TransportError& e) {
@@ -116,8 +119,9 @@ class Run {
       return false;
     }
     if (!init_.capabilities.contains("tools"))
-      emit("server.tools-capability", "", which + ": the initialize result declares capabilities " +
-                                              shown(&init_.capabilities) + " without tools, yet mcp-hints is to list its tools");
+      emit(server_check("server.tools-capability"), "",
+           which + ": the initialize result declares capabilities " + shown(&init_.capabilities) +
+               " without tools, yet mcp-hints is to list its tools");
     return true;
   }
 
@@ -127,19 +131,20 @@ class Run {
     try {
       listing = session.list_tools();
     } catch (const ProtocolError& e) {
-      emit("server.list-page", "", which + ": " + e.what());
+      emit(server_check("server.list-page"), "", which + ": " + e.what());
       report_.diagnostics = transport.diagnostics();
       return false;
     } catch (const TransportError& e) {
       incomplete(which + ": tools/list: " + e.what(), &transport);
       return false;
     }
-    for (const auto& error : listing.page_errors) emit("server.list-page", "", which + ": tools/list " + error);
+    for (const auto& error : listing.page_errors)
+      emit(server_check("server.list-page"), "", which + ": tools/list " + error);
     if (listing.over_size_limit) {
       incomplete(which + ": " + listing.incomplete_reason, &transport);
       return false;
     }
-    if (!listing.complete) emit("server.cursor-terminates", "", which + ": " + listing.incomplete_reason);
+    if (!listing.complete) emit(server_check("server.cursor-terminates"), "", which + ": " + listing.incomplete_reason);
     return true;
   }
 
@@ -149,7 +154,7 @@ class Run {
     if (!open_session(transport, session, "session 1")) return false;
     bool ok = first_session_steps(*transport, *session, tools);
     if (transport->noise_count() > 0)
-      emit("server.stdout-protocol-only", "",
+      emit(server_check("server.stdout-protocol-only"), "",
            std::to_string(transport->noise_count()) + " line(s) on stdout were not JSON-RPC messages; first, " +
                transport->first_noise());
     if (!report_.findings.empty() && report_.diagnostics.empty()) report_.diagnostics = transport->diagnostics();
@@ -171,7 +176,7 @@ class Run {
     // The same session, listed again.
     ToolListing again;
     if (!list(session, transport, again, "session 1, second listing")) return false;
-    compare(tools, again.tools, "stability.relist", "a second tools/list in the same session");
+    compare(tools, again.tools, server_check("stability.relist"), "a second tools/list in the same session");
 
     // Notifications the server sends on its own within the window.
     step("session 1: waiting " + std::to_string(options_.observe_window.count()) + " ms for notifications");
@@ -196,12 +201,12 @@ class Run {
     if (!open_session(transport, session, which)) return;
     ToolListing listing;
     if (list(*session, *transport, listing, which))
-      compare(first, listing.tools, "stability.restart",
+      compare(first, listing.tools, server_check("stability.restart"),
               target_.url.empty() ? "a restart of the server" : "a second session");
     transport->close();
   }
 
-  void compare(const std::vector<json>& before, const std::vector<json>& after, std::string_view check,
+  void compare(const std::vector<json>& before, const std::vector<json>& after, const CheckInfo& check,
                const std::string& what) {
     const auto then = by_name(after);
     for (std::size_t i = 0; i < before.size(); ++i) {
@@ -231,12 +236,13 @@ class Run {
       }
       const std::string pointer = "/tools/" + std::to_string(i);
       if (!weakened.empty())
-        emit("list-changed.weakened", pointer,
+        emit(server_check("list-changed.weakened"), pointer,
              "after notifications/tools/list_changed the tool became less cautious: " + joined(weakened) +
                  (changed.empty() ? "" : " (also " + joined(changed) + ")"),
              name);
       else if (!changed.empty())
-        emit("list-changed.changed", pointer, "after notifications/tools/list_changed: " + joined(changed), name);
+        emit(server_check("list-changed.changed"), pointer, "after notifications/tools/list_changed: " + joined(changed),
+             name);
     }
   }
 
@@ -293,7 +299,7 @@ class Run {
         revisions.push_back(vocabulary.find("trust-annotations@ext-2026-06"));
       for (const auto* revision : revisions)
         for (const auto& v : published_schemas().validate(revision->schema, result))
-          emit("result.trust-annotations", base + v.pointer,
+          emit(server_check("result.trust-annotations"), base + v.pointer,
                "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + " does not match " + revision->ref() +
                    ": " + v.message,
                call->tool);
@@ -305,7 +311,7 @@ class Run {
       for (const auto& [key, value] : annotations->items()) {
         auto minimum = vocabulary.minimum_result_sensitivity(key, value);
         if (minimum && levels.rank(declared->value) < levels.rank(*minimum))
-          emit("result.sensitivity-understated", base + "/_meta/annotations/" + key,
+          emit(server_check("result.sensitivity-understated"), base + "/_meta/annotations/" + key,
                "the tool declares mcp.dev/resultSensitivity " + declared->value.dump() + " but its result says " + key +
                    " " + value.dump() + ", which is at least " + *minimum,
                call->tool);

@@ -44,6 +44,12 @@ const char* sarif_level(Level level) {
   return "error";
 }
 
+// A finding whose check no registry lists is a bug in mcp-hints, not in the input: SARIF and
+// JUnit say so, naming the id, rather than file the finding under a wrong rule or drop it.
+std::string unknown_check_error(const std::string& id) {
+  return "internal error: a finding of check '" + id + "', which no registry lists";
+}
+
 }  // namespace
 
 namespace {
@@ -200,16 +206,19 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
                      {"properties", {{"proposal", info.proposal}}}});
   }
   json results = json::array();
+  std::set<std::string> unknown_checks;
   for (const auto& f : report.findings) {
     json location = {{"physicalLocation", {{"artifactLocation", {{"uri", f.file == "-" ? "stdin" : f.file}}}}},
                      {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
     if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}};
-    results.push_back({{"ruleId", f.check},
-                       {"ruleIndex", rule_index[f.check]},
-                       {"level", sarif_level(f.level)},
-                       {"message", {{"text", f.message}}},
-                       {"locations", json::array({location})},
-                       {"properties", {{"tool", f.tool}, {"pointer", f.pointer}, {"proposal", f.proposal}}}});
+    json result = {{"ruleId", f.check},
+                   {"level", sarif_level(f.level)},
+                   {"message", {{"text", f.message}}},
+                   {"locations", json::array({location})},
+                   {"properties", {{"tool", f.tool}, {"pointer", f.pointer}, {"proposal", f.proposal}}}};
+    if (const auto rule = rule_index.find(f.check); rule != rule_index.end()) result["ruleIndex"] = rule->second;
+    else unknown_checks.insert(f.check);
+    results.push_back(std::move(result));
   }
   json notifications = json::array();
   for (const auto& file : report.files)
@@ -219,9 +228,12 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
                                {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
   if (report.incomplete)
     notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
+  for (const auto& id : unknown_checks)
+    notifications.push_back({{"level", "error"}, {"message", {{"text", unknown_check_error(id)}}}});
+  const bool successful = !report.has_input_error() && !report.incomplete && unknown_checks.empty();
   json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", kVersion}, {"semanticVersion", kVersion}, {"rules", rules}}}}},
               {"results", results},
-              {"invocations", json::array({{{"executionSuccessful", !report.has_input_error() && !report.incomplete},
+              {"invocations", json::array({{{"executionSuccessful", successful},
                                             {"toolExecutionNotifications", notifications}}})},
               {"properties", {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
   json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
@@ -270,12 +282,15 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     // Tools are told apart by name: findings carry the name of their tool.
     std::map<std::string, std::map<std::string, std::vector<const Finding*>>> by_tool;
     std::map<std::string, std::vector<const Finding*>> by_server_check;
+    std::set<std::string> unknown_checks;
     for (const auto& f : report.findings) {
       if (f.file != file.file) continue;
-      const auto* info = find_check_info(f.check);
-      if (info && info->scope == Scope::server) by_server_check[f.check].push_back(&f);
+      const auto check = find_check(f.check);
+      if (!check) unknown_checks.insert(f.check);
+      else if (check->scope == Scope::server) by_server_check[f.check].push_back(&f);
       else by_tool[f.tool][f.check].push_back(&f);
     }
+    for (const auto& id : unknown_checks) error_case(id, unknown_check_error(id));
     std::set<std::string> seen;
     for (const auto& tool : file.tool_names) {
       if (!seen.insert(tool).second) continue;  // duplicate names share their testcases

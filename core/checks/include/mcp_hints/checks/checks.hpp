@@ -1,7 +1,9 @@
 #pragma once
-// The registry of lint checks: each a stable id, a level, the proposal section it enforces, and
-// a function that inspects one tool.
+// The registry of checks, each a stable id, a level and the proposal section it enforces: the lint
+// checks, each with a function that inspects one tool (core/checks/src/rules/, one header per
+// area), and the server checks check-server runs (server_checks.hpp).
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,13 +58,56 @@ struct Check {
   void (*run)(const ToolContext&, const FindingSink&);
 };
 
-// Every tool check, in a stable order.
+// Every tool check, in a stable order: area by area, as --list-checks shows them.
 std::span<const Check> lint_checks();
-const Check* find_check(std::string_view id);
-// Every server check (run by check-server), in a stable order.
+// Every server check (run by check-server), in a stable order (server_checks.hpp).
 std::span<const CheckInfo> server_checks();
 // The one registry: tool checks then server checks.
-std::vector<CheckInfo> all_checks();
-const CheckInfo* find_check_info(std::string_view id);
+std::span<const CheckInfo> all_checks();
+// The check, tool or server, with this id; nothing when no check has it (an id read from a
+// finding or a file can be anything).
+[[nodiscard]] std::optional<CheckInfo> find_check(std::string_view id);
+
+// ---- what the registry holds its ids to, at compile time ----------------------------------------
+
+// "area.name": two lowercase words (letters, digits, '-') joined by one dot. The area groups
+// related checks; a finding's id names both.
+constexpr bool is_check_id(std::string_view id) {
+  const auto dot = id.find('.');
+  if (dot == std::string_view::npos) return false;
+  auto is_word = [](std::string_view word) {
+    if (word.empty() || word.front() < 'a' || word.front() > 'z') return false;
+    for (char c : word)
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+    return true;
+  };
+  return is_word(id.substr(0, dot)) && is_word(id.substr(dot + 1));
+}
+
+constexpr std::string_view check_area(std::string_view id) { return id.substr(0, id.find('.')); }
+
+constexpr bool all_check_ids(std::span<const CheckInfo> checks) {
+  for (const auto& c : checks)
+    if (!is_check_id(c.id)) return false;
+  return true;
+}
+
+constexpr bool unique_ids(std::span<const CheckInfo> checks) {
+  for (std::size_t i = 0; i < checks.size(); ++i)
+    for (std::size_t j = i + 1; j < checks.size(); ++j)
+      if (checks[i].id == checks[j].id) return false;
+  return true;
+}
+
+// The checks of one area sit together: an area, once left, does not come back.
+constexpr bool grouped_by_area(std::span<const CheckInfo> checks) {
+  for (std::size_t i = 1; i < checks.size(); ++i) {
+    const auto area = check_area(checks[i].id);
+    if (area == check_area(checks[i - 1].id)) continue;
+    for (std::size_t j = 0; j + 1 < i; ++j)
+      if (check_area(checks[j].id) == area) return false;
+  }
+  return true;
+}
 
 }  // namespace mcp_hints

@@ -1,0 +1,56 @@
+#pragma once
+// The server checks: what a live server did, judged by check-server (core/live). They are declared
+// here, in a header, so that check-server names each by id in a constant expression: a typo there
+// does not compile.
+#include <array>
+#include <string_view>
+
+#include "mcp_hints/checks/checks.hpp"
+
+namespace mcp_hints {
+
+inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
+    {"server.initialize", Level::error, "MCP specification: Lifecycle, Initialization",
+     "the server answers initialize with a result holding protocolVersion and capabilities", Scope::server},
+    {"server.protocol-version", Level::error, "MCP specification: Lifecycle, Version Negotiation",
+     "the server chooses a protocol version of the legacy era mcp-hints offers or accepts", Scope::server},
+    {"server.tools-capability", Level::error, "MCP specification: Server Features, Tools, Capabilities",
+     "a server that lists tools declares the tools capability", Scope::server},
+    {"server.stdout-protocol-only", Level::error, "MCP specification: Transports, stdio",
+     "the server writes nothing but MCP messages to stdout", Scope::server},
+    {"server.list-page", Level::error, "MCP specification: Tools, Listing Tools; Pagination",
+     "every tools/list page is a result with a tools array and, if any, a string nextCursor", Scope::server},
+    {"server.cursor-terminates", Level::error, "MCP specification: Utilities, Pagination",
+     "following nextCursor ends, without repeating a cursor, within the page bound", Scope::server},
+    {"stability.relist", Level::warning, "proposal 1: Semantics (stable hints)",
+     "listing tools twice in one session gives every tool the same hints", Scope::server},
+    {"stability.restart", Level::warning, "proposal 1: Semantics (hints SHOULD NOT change between server restarts)",
+     "a restarted server (stdio) or a second session (HTTP) gives every tool the same hints", Scope::server},
+    {"list-changed.weakened", Level::warning, "MCP specification: Tools, List Changed Notification; proposal 1: Semantics",
+     "after notifications/tools/list_changed no tool's hints become less cautious (a possible rug pull)", Scope::server},
+    {"list-changed.changed", Level::info, "MCP specification: Tools, List Changed Notification",
+     "reports hints that changed after notifications/tools/list_changed", Scope::server},
+    {"result.trust-annotations", Level::error, "issue #711 / SEP-1913: trust annotations; interest group extension io.modelcontextprotocol/trust-annotations",
+     "a tools/call result's trust annotations have the types and values of their revision (#711, or the pinned one) "
+     "and of the extension", Scope::server},
+    {"result.sensitivity-understated", Level::error, "issue #711: sensitiveHint; proposal 1: resultSensitivity",
+     "a result is not more sensitive than its tool declared (resultSensitivity)", Scope::server},
+});
+
+static_assert(all_check_ids(kServerChecks), "every server check id is area.name");
+static_assert(unique_ids(kServerChecks), "server check ids are unique");
+static_assert(grouped_by_area(kServerChecks), "the server checks of one area are listed together");
+
+// Declared, never defined: server_check() calls it only for an id no server check has, and a
+// constant expression may not call it, so the compiler names it in the error.
+void no_server_check_has_this_id();
+
+// The server check with this id, found at compile time: check-server emits every finding through it.
+consteval const CheckInfo& server_check(std::string_view id) {
+  for (const auto& check : kServerChecks)
+    if (check.id == id) return check;
+  no_server_check_has_this_id();
+  return kServerChecks.front();  // not reached
+}
+
+}  // namespace mcp_hints

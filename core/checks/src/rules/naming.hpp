@@ -1,0 +1,40 @@
+#pragma once
+// The name against the hints: a tool named for what it does is not declared to do less.
+// An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
+#include <array>
+#include <string>
+
+#include "support.hpp"
+#include "mcp_hints/vocab/infer.hpp"
+
+namespace mcp_hints::rules::naming {
+
+// The name's strong evidence (its first word is a verb) against the declared effect: a
+// delete_* tool declared read-only or non-destructive, a send_* or update_* one declared
+// read-only. Weak evidence (a verb later in the name) never fires.
+inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
+  const auto claims = ctx.hints.asserted("effect");
+  if (claims.empty() || !ctx.tool.is_object() || !ctx.tool.contains("name") || !ctx.tool["name"].is_string()) return;
+  const Inference inference = classify_name(ctx.tool["name"].get<std::string>());
+  if (!inference.strong || inference.verb_class == "read") return;
+  // What the hints together say: their most cautious effect.
+  const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
+  const bool reads_only = declared && *declared == "read";
+  const bool denies_delete = inference.verb_class == "delete" && declared && *declared != "delete";
+  if (!reads_only && !denies_delete) return;
+  for (const Claim* c : claims) {
+    // readOnlyHint false says "not read-only", nothing about deleting.
+    if (c->value != "read" && (c->value != "write" || c->source.field->key == "readOnlyHint")) continue;
+    sink.report(c->source.pointer(), "the name starts with '" + inference.verb + "' (" + inference.verb_class + " verbs) but " +
+                                         said(*c) + " says the tool " + (c->value == "read" ? "only reads" : "does not delete") +
+                                         ": check the hint, or rename the tool");
+  }
+}
+
+inline constexpr auto kChecks = std::to_array<Check>({
+    {{"infer.contradicts-name", Level::warning, "SEP-2793 reference implementation: inference from verb classes",
+      "a tool whose name starts with a delete, write or send verb is not declared read-only (nor, for delete, non-destructive)"},
+     &contradicts_name},
+});
+
+}  // namespace mcp_hints::rules::naming

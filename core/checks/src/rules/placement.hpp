@@ -1,0 +1,94 @@
+#pragma once
+// Where hints are placed: _meta keys outside the prefixes MCP reserves, and annotations outside the
+// specification's ToolAnnotations mirrored in _meta, where clients keep them.
+// An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+#include "mcp_hints/json/input.hpp"
+
+namespace mcp_hints::rules::placement {
+
+// _meta prefixes: 2025-06-18 reserves any prefix with mcp or modelcontextprotocol in a label
+// other than the last; 2025-11-25 and later reserve those whose second label is one of them.
+// _meta keys a vocabulary of the crosswalk defines: they are what proposals ask servers to send.
+inline bool is_vocabulary_key(const Vocabulary& vocabulary, const std::string& key) {
+  const std::string pointer = "/_meta/" + escape_pointer_token(key);
+  return std::any_of(vocabulary.fields().begin(), vocabulary.fields().end(),
+                     [&](const Field& f) { return f.pointer_text == pointer; });
+}
+
+inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink) {
+  if (!ctx.tool.is_object()) return;
+  auto meta = ctx.tool.find("_meta");
+  if (meta == ctx.tool.end() || !meta->is_object()) return;
+  const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
+  for (const auto& [key, value] : meta->items()) {
+    if (!meta_key_reserved(rule, key)) continue;
+    // MCP's own extensions live under its reserved prefix by right.
+    const auto& revisions = ctx.vocabulary.revisions();
+    if (std::any_of(revisions.begin(), revisions.end(), [&](const auto& r) { return r.extension == key; })) continue;
+    const std::string why = rule == "any-label" ? "mcp or modelcontextprotocol before its last label"
+                                                : "mcp or modelcontextprotocol as its second label";
+    sink.report("/_meta/" + escape_pointer_token(key),
+                "the _meta key \"" + key + "\" has a prefix MCP " + std::string(ctx.spec_revision) +
+                    " reserves for itself (" + why + ")" +
+                    (is_vocabulary_key(ctx.vocabulary, key)
+                         ? "; the proposal names this key, but under this revision a server may not send it: "
+                           "mirror it under your own reverse-DNS prefix"
+                         : "; use your own reverse-DNS prefix, e.g. com.example/"));
+  }
+}
+
+// The keys of the specification's ToolAnnotations: its hint fields in the crosswalk, and title.
+inline std::set<std::string> spec_annotation_keys(const Vocabulary& vocabulary) {
+  std::set<std::string> out{"title"};
+  for (const auto& field : vocabulary.fields())
+    if (field.vocabulary == "spec") out.insert(field.key);
+  return out;
+}
+
+inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
+  if (!ctx.tool.is_object()) return;
+  auto annotations = ctx.tool.find("annotations");
+  if (annotations == ctx.tool.end() || !annotations->is_object()) return;
+  const auto spec_keys = spec_annotation_keys(ctx.vocabulary);
+  std::vector<std::string> dropped;
+  auto meta = ctx.tool.find("_meta");
+  for (const auto& [key, value] : annotations->items()) {
+    if (spec_keys.count(key)) continue;
+    bool mirrored = false;
+    if (meta != ctx.tool.end() && meta->is_object()) {
+      for (const auto& [mkey, mvalue] : meta->items()) {
+        auto slash = mkey.rfind('/');
+        if (slash != std::string::npos && mkey.substr(slash + 1) == key) mirrored = true;
+      }
+    }
+    if (!mirrored) dropped.push_back(key);
+  }
+  if (dropped.empty()) return;
+  std::string list;
+  for (const auto& k : dropped) list += (list.empty() ? "" : ", ") + k;
+  sink.report("/annotations", "annotations." + list + (dropped.size() == 1 ? " is" : " are") +
+                                  " not defined by the specification; SDK clients (the official TypeScript and "
+                                  "Python SDKs) drop unknown annotation keys, so no client decision sees " +
+                                  (dropped.size() == 1 ? "it" : "them") +
+                                  ": mirror " + (dropped.size() == 1 ? "it" : "each") +
+                                  " in _meta under your own prefix, e.g. _meta[\"com.example/" + dropped.front() +
+                                  "\"]");
+}
+
+inline constexpr auto kChecks = std::to_array<Check>({
+    {{"meta.reserved-prefix", Level::error, "MCP specification (chosen revision): General fields, _meta",
+      "_meta keys do not use a prefix the chosen revision reserves for MCP (mcp.dev/ under 2025-06-18)"},
+     &meta_reserved_prefix},
+    {{"placement.annotation-only", Level::warning, "MCP specification: ToolAnnotations; SDK behaviour",
+      "hints outside the specification's ToolAnnotations keys are mirrored in _meta, where SDK clients keep them"},
+     &annotation_only},
+});
+
+}  // namespace mcp_hints::rules::placement
