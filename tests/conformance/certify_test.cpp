@@ -269,6 +269,12 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   const auto bad_scenario = dir.write("bad.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
     "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"g","title":"t","kind":"gate","tool":"mv","traces":{"confirmed-called":"pass"}}]})");
+  const auto unknown_kind = dir.write("teleport.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+    "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "expect":[{"id":"g","title":"t","kind":"teleport","traces":{"arrived":"pass"}}]})");
+  const auto unused_member = dir.write("unused.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+    "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "expect":[{"id":"p","title":"t","kind":"propagation","key":"privateHint","tool":"rm","traces":{"carried":"pass"}}]})");
   const auto no_reason = dir.write("expected.txt", "confirm.spec-destructive\n");
   const std::string out = (dir.path() / "o").string();
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -279,6 +285,8 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
       {{"certify", "--client", "x", "--scenario", "no.such"}, "no scenario file or built-in scenario 'no.such'"},
       {{"certify", "--client", "x", "--scenario", "mock.basic"}, "it is a mock scenario, not a certification scenario"},
       {{"certify", "--client", "x", "--scenario", bad_scenario.string()}, "/expect/0/tool: server 'main' never lists a tool 'mv'"},
+      {{"certify", "--client", "x", "--scenario", unknown_kind.string()}, "/expect/0/kind: expected one of \"gate\""},
+      {{"certify", "--client", "x", "--scenario", unused_member.string()}, "/expect/0/tool: a propagation check does not use 'tool'"},
       {{"certify", "--client", "x", "--expected-failures", no_reason.string()}, "has no reason"},
       {{"certify", "--client", "x", "--expected-failures", dir.path().string()}, "not a file"},
       {{"certify", "--client", "x", "--all", "--scenario", "confirm.spec-destructive"}, "--all and --scenario exclude each other"},

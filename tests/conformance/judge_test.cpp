@@ -1,6 +1,6 @@
 // The judge on hand-made records: every outcome of every kind of check, the verdict scaling by
-// level, not applicable, checks that name what a scenario lacks, and the outcome list the
-// scenario schema publishes.
+// level, not applicable, checks that name what a scenario lacks or a kind not in the table, and
+// the kinds and outcomes the scenario schema publishes.
 #include <gtest/gtest.h>
 
 #include "mcp_hints/vocab/published_schemas.hpp"
@@ -83,21 +83,30 @@ class Record {
   std::map<std::string, std::map<std::string, std::size_t>> sessions_;
 };
 
-CheckSpec check(const std::string& kind, const std::string& tool = "", std::map<std::string, Verdict> traces = {}) {
-  CheckSpec c;
-  c.id = "c";
-  c.kind = kind;
-  c.level = "MUST";
-  c.server = "main";
-  c.tool = tool;
-  c.traces = std::move(traces);
-  return c;
+json scenario_with(const json& expect, const json& servers = {{"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
+  return {{"id", "t.x"}, {"title", "t"}, {"checks", "c"}, {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
+          {"level", "SHOULD"}, {"servers", servers}, {"task", json::array()}, {"expect", expect}};
+}
+
+// A MUST check of `kind` with `members`, read as read_checks reads a scenario's: the server
+// "main" lists the tools the check names, and the servers it names are there too.
+CheckSpec check(const std::string& kind, json members = json::object()) {
+  members.update({{"id", "c"}, {"title", "t"}, {"kind", kind}, {"level", "MUST"}});
+  if (!members.contains("traces")) members["traces"] = json::object();
+  json tools = json::array();
+  for (const auto& tool : {json::json_pointer("/tool"), json::json_pointer("/requires/tool")})
+    if (members.contains(tool)) tools.push_back({{"name", members[tool]}, {"inputSchema", {{"type", "object"}}}});
+  json servers = {{"main", {{"tools", tools}}}};
+  for (const auto& server : members.value("servers", json::array())) servers[server.get<std::string>()] = {{"tools", json::array()}};
+  auto scenario = mock::parse_scenario(scenario_with(json::array(), servers), "t.json");
+  scenario.document["expect"] = json::array({members});  // past the schema, which wants traces these need not list
+  return read_checks(scenario).at(0);
 }
 
 std::string outcome(const CheckSpec& c, Record& r) { return judge_check(c, r.get(), "stdio").outcome; }
 
 TEST(Judge, GateOutcomes) {
-  const auto gate = check("gate", "rm");
+  const auto gate = check("gate", {{"tool", "rm"}});
   { Record r; r.prompt("rm", "approve").call("rm").result(); EXPECT_EQ(outcome(gate, r), "confirmed-called"); }
   { Record r; r.call("rm").result(); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
   { Record r; r.prompt("rm", "deny").call("rm"); EXPECT_EQ(outcome(gate, r), "called-despite-denial"); }
@@ -122,14 +131,12 @@ TEST(Judge, GateOutcomes) {
 }
 
 TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
-  auto multi = check("gate", "rm");
-  multi.confirmations = 2;
+  const auto multi = check("gate", {{"tool", "rm"}, {"confirmations", 2}});
   { Record r; r.prompt("rm", "approve").prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(multi, r), "confirmed-called"); }
   { Record r; r.prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(multi, r), "under-confirmed"); }
   { Record r; r.prompt("rm", "approve").prompt("rm", "deny"); EXPECT_EQ(outcome(multi, r), "denied-not-called"); }
 
-  auto after = check("gate", "sync");
-  after.after_list_changed = true;
+  const auto after = check("gate", {{"tool", "sync"}, {"after", "list_changed"}});
   { Record r; r.call("sync").result(); EXPECT_EQ(outcome(after, r), "not-reached"); }  // never changed
   {
     Record r;  // the first call needed nothing; only the one after the change is judged
@@ -142,17 +149,14 @@ TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
     EXPECT_EQ(outcome(after, r), "called-unprompted");
   }
 
-  auto needs = check("gate", "send");
-  needs.requires_server = "main";
-  needs.requires_tool = "read";
+  const auto needs = check("gate", {{"tool", "send"}, {"requires", {{"server", "main"}, {"tool", "read"}}}});
   { Record r; r.call("send"); EXPECT_EQ(outcome(needs, r), "prerequisite-not-met"); }
   { Record r; r.call("read").transient_failure().call("send"); EXPECT_EQ(outcome(needs, r), "prerequisite-not-met"); }
   { Record r; r.call("read").result().call("send"); EXPECT_EQ(outcome(needs, r), "called-unprompted"); }
 }
 
 TEST(Judge, PropagationOutcomes) {
-  auto sensitive = check("propagation");
-  sensitive.key = "sensitiveHint";
+  const auto sensitive = check("propagation", {{"key", "sensitiveHint"}});
   { Record r; r.call("a").result(); EXPECT_EQ(outcome(sensitive, r), "source-not-reached"); }
   { Record r; r.call("a").result({{"sensitiveHint", "high"}}); EXPECT_EQ(outcome(sensitive, r), "no-later-request"); }
   {
@@ -172,13 +176,11 @@ TEST(Judge, PropagationOutcomes) {
     EXPECT_EQ(outcome(sensitive, r), "carried");
   }
 
-  auto flag = check("propagation");
-  flag.key = "privateHint";
+  const auto flag = check("propagation", {{"key", "privateHint"}});
   { Record r; r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", true}}); EXPECT_EQ(outcome(flag, r), "carried"); }
   { Record r; r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", false}}); EXPECT_EQ(outcome(flag, r), "weakened"); }
 
-  auto attribution = check("propagation");
-  attribution.key = "attribution";
+  const auto attribution = check("propagation", {{"key", "attribution"}});
   {
     Record r;
     r.call("a").result({{"attribution", {"x"}}}).call("b", {{"attribution", {"x"}}}).result({{"attribution", {"y"}}});
@@ -192,9 +194,7 @@ TEST(Judge, PropagationOutcomes) {
   }
 
   // Across servers: only the servers named are judged.
-  auto to_b = check("propagation");
-  to_b.key = "sensitiveHint";
-  to_b.servers = {"b"};
+  const auto to_b = check("propagation", {{"key", "sensitiveHint"}, {"servers", {"b"}}});
   {
     Record r;
     r.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1").call("more", json(), "a", "a1");
@@ -209,8 +209,7 @@ TEST(Judge, PropagationOutcomes) {
 }
 
 TEST(Judge, CleanStartRelistEscalationRetry) {
-  auto clean = check("clean-start");
-  clean.key = "sensitiveHint";
+  const auto clean = check("clean-start", {{"key", "sensitiveHint"}});
   { Record r; r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "high"}}); EXPECT_EQ(outcome(clean, r), "no-second-session"); }
   { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list(json(), "main", "c2"); EXPECT_EQ(outcome(clean, r), "clean"); }
   { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list({{"sensitiveHint", "high"}}, "main", "c2"); EXPECT_EQ(outcome(clean, r), "leaked"); }
@@ -233,8 +232,7 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
   { Record r; r.call("a").result({{"maliciousActivityHint", true}}).event("escalated", {{"why", "x"}}); EXPECT_EQ(outcome(escalation, r), "escalated"); }
   { Record r; r.event("escalated").call("a").result({{"maliciousActivityHint", true}}); EXPECT_EQ(outcome(escalation, r), "not-escalated"); }
 
-  auto retry = check("retry", "get");
-  retry.max_attempts = 3;
+  const auto retry = check("retry", {{"tool", "get"}, {"maxAttempts", 3}});
   { Record r; EXPECT_EQ(outcome(retry, r), "not-reached"); }
   { Record r; r.call("get").result(); EXPECT_EQ(outcome(retry, r), "no-failure"); }
   { Record r; r.call("get").transient_failure(); EXPECT_EQ(outcome(retry, r), "not-retried"); }
@@ -253,7 +251,7 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
 }
 
 TEST(Judge, ProgressOutcomes) {
-  const auto progress = check("progress", "build");
+  const auto progress = check("progress", {{"tool", "build"}});
   auto call_with_token = [](Record& r) -> Record& {
     return r.in({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/call"},
                  {"params", {{"name", "build"}, {"_meta", {{"progressToken", "t1"}}}}}});
@@ -267,7 +265,7 @@ TEST(Judge, ProgressOutcomes) {
 }
 
 TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
-  auto gate = check("gate", "rm", {{"confirmed-called", Verdict::pass}, {"blocked", Verdict::warning}});
+  auto gate = check("gate", {{"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}, {"blocked", "warning"}}}});
   Record unprompted;
   unprompted.call("rm");
   EXPECT_EQ(judge_check(gate, unprompted.get(), "stdio").verdict, Verdict::fail);  // not listed: fail
@@ -293,25 +291,31 @@ TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
   EXPECT_EQ(judge_check(gate, good.get(), "http").verdict, Verdict::pass);
 }
 
-json scenario_with(const json& expect, const json& servers = {{"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
-  return {{"id", "t.x"}, {"title", "t"}, {"checks", "c"}, {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
-          {"level", "SHOULD"}, {"servers", servers}, {"task", json::array()}, {"expect", expect}};
-}
-
-std::string read_error(const json& document) {
+std::string read_error(const mock::Scenario& scenario) {
   try {
-    read_checks(mock::parse_scenario(document, "t.json"));
+    read_checks(scenario);
   } catch (const mock::ScenarioError& e) {
     return e.what();
   }
   return "";
 }
 
+std::string read_error(const json& document) { return read_error(mock::parse_scenario(document, "t.json")); }
+
+// A scenario whose checks skipped the schema: what read_checks alone makes of them.
+mock::Scenario unchecked_scenario_with(const json& expect) {
+  auto scenario = mock::parse_scenario(scenario_with(json::array()), "t.json");
+  scenario.document["expect"] = expect;
+  return scenario;
+}
+
 TEST(Judge, ChecksNameWhatTheScenarioHas) {
   const json gate = {{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}}}};
   const auto checks = read_checks(mock::parse_scenario(scenario_with(json::array({gate})), "t.json"));
   ASSERT_EQ(checks.size(), 1u);
-  EXPECT_EQ(checks[0].server, "main");  // the only server
+  Record unprompted;
+  unprompted.call("rm");
+  EXPECT_EQ(judge_check(checks[0], unprompted.get(), "stdio").outcome, "called-unprompted");  // on the only server
   EXPECT_EQ(checks[0].level, "SHOULD");  // the scenario's
   EXPECT_EQ(checks[0].proposal, "p");
   json unknown_tool = gate;
@@ -328,6 +332,42 @@ TEST(Judge, ChecksNameWhatTheScenarioHas) {
   EXPECT_EQ(read_error(scenario_with(json::array({gate}), two_servers)), "t.json: /expect/0/server: the scenario has several servers: name one");
 }
 
+TEST(Judge, AKindNotInTheTableIsRefusedWhenTheScenarioIsRead) {
+  const json teleport = {{"id", "g"}, {"title", "t"}, {"kind", "teleport"}, {"traces", {{"arrived", "pass"}}}};
+  // Loading the scenario refuses it first: the schema lists the kinds of the table ...
+  const std::string load_error = [&] {
+    try {
+      mock::parse_scenario(scenario_with(json::array({teleport})), "t.json");
+    } catch (const mock::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  EXPECT_EQ(load_error.rfind("t.json: /expect/0/kind: ", 0), 0u) << load_error;
+  // ... and read_checks refuses it on its own, naming the kinds it knows.
+  const std::string error = read_error(unchecked_scenario_with(json::array({teleport})));
+  EXPECT_EQ(error.rfind("t.json: /expect/0/kind: no check kind 'teleport' (known: gate, propagation, ", 0), 0u) << error;
+  // A check made by hand, not by read_checks, never reaches a judge.
+  CheckSpec made;
+  made.id = "g";
+  made.kind = "teleport";
+  EXPECT_THROW(judge_check(made, RunRecord(), "stdio"), std::invalid_argument);
+  made.kind = "gate";  // a kind, but no parameters read for it
+  EXPECT_THROW(judge_check(made, RunRecord(), "stdio"), std::invalid_argument);
+}
+
+TEST(Judge, AMemberItsKindDoesNotUseIsRefused) {
+  // The schema allows every kind's members on every check; each kind reads its own.
+  const json relist = {{"id", "r"}, {"title", "t"}, {"kind", "relist"}, {"tool", "rm"}, {"traces", {{"relisted", "pass"}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({relist}))), "t.json: /expect/0/tool: a relist check does not use 'tool'");
+  const json propagation = {{"id", "p"}, {"title", "t"}, {"kind", "propagation"}, {"key", "privateHint"}, {"maxAttempts", 2},
+                            {"traces", {{"carried", "pass"}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({propagation}))), "t.json: /expect/0/maxAttempts: a propagation check does not use 'maxAttempts'");
+  // What the schema requires of a kind, its reader requires too.
+  const json no_tool = {{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"traces", {{"confirmed-called", "pass"}}}};
+  EXPECT_EQ(read_error(unchecked_scenario_with(json::array({no_tool}))), "t.json: /expect/0/tool: missing");
+}
+
 TEST(Judge, TheSchemaPublishesEveryOutcome) {
   const json schema = mcp_hints::parse_json(*mcp_hints::embedded_schema("scenario.schema.json"));
   std::set<std::string> published;
@@ -341,6 +381,12 @@ TEST(Judge, TheSchemaPublishesEveryOutcome) {
   std::set<std::string> judged_kinds;
   for (const auto& [kind, outcomes] : outcomes_by_kind()) judged_kinds.insert(kind);
   EXPECT_EQ(kinds, judged_kinds);
+  // The schema's rules for one kind or another name kinds of the table.
+  for (const auto& rule : schema["definitions"]["Check"]["allOf"]) {
+    const json& kind = rule["if"]["properties"]["kind"];
+    for (const auto& k : kind.contains("const") ? json::array({kind["const"]}) : kind["enum"])
+      EXPECT_TRUE(judged_kinds.count(k)) << "the schema has a rule for the kind " << k << ", which is not in the table";
+  }
 }
 
 TEST(RunRecord, ReadsWireAndEventsAndNotesWhatIsWrong) {

@@ -2,6 +2,9 @@
 // Judging a certification run: each check of a scenario looks at the run record (the wire, as the
 // mock servers saw it, and the client's own events), names the trace it observed (an outcome),
 // and the scenario says what that trace is worth. The judge knows no process and no transport.
+// Each kind of check (gate, propagation ...) is one file of conformance/src/check_kinds, listed
+// in the table of its registry.cpp.
+#include <any>
 #include <map>
 #include <string>
 #include <string_view>
@@ -25,26 +28,20 @@ struct Outcome {
   bool untestable = false;  // the client never reached the decision point: not testable
 };
 
-// Every outcome each kind of check can observe, by kind (gate, propagation, clean-start, relist,
-// escalation, retry).
+// Every outcome each kind of check can observe, by kind: the table of kinds' names and outcomes.
 const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind();
 const Outcome* find_outcome(std::string_view kind, std::string_view name);
 
 struct CheckSpec {
   std::string id, title, level, proposal, section, kind;
-  std::string server, tool;
-  int confirmations = 1;
-  bool after_list_changed = false;
-  std::string requires_server, requires_tool;
-  std::string key;
-  std::vector<std::string> servers;
-  int max_attempts = 0;
-  std::vector<std::string> transports;
+  std::vector<std::string> transports;    // where it applies; empty: every transport
   std::map<std::string, Verdict> traces;  // outcome -> verdict
+  std::any parameters;                    // the kind's own, as its file reads them
 };
 
 // The checks of a scenario (its "expect"), with defaults filled in. Throws mock::ScenarioError
-// naming the pointer when a check names a server or tool the scenario does not have.
+// naming the pointer when a check names a kind there is no table entry for, a server or tool the
+// scenario does not have, a member its kind does not use, or an outcome its kind cannot observe.
 std::vector<CheckSpec> read_checks(const mock::Scenario& scenario);
 
 struct CheckResult {

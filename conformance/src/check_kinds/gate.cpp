@@ -1,0 +1,133 @@
+// gate: the calls of a tool against the client's prompts, the user's decisions and its blocks.
+#include <algorithm>
+
+#include "check_kind.hpp"
+#include "record_queries.hpp"
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Gate {
+  std::string server, tool;
+  int confirmations = 1;            // approvals needed per call
+  bool after_list_changed = false;  // judge only what follows the server's tools/list_changed
+  std::string requires_server, requires_tool;  // a call that must have been answered with a result first
+};
+
+Gate read_gate(CheckReader& in) {
+  Gate gate;
+  gate.server = in.server("server");
+  gate.tool = in.tool("tool", gate.server);
+  gate.confirmations = in.integer_or("confirmations", 1);
+  gate.after_list_changed = in.find("after") != nullptr;
+  if (in.find("requires")) {
+    gate.requires_server = in.server("requires/server");
+    gate.requires_tool = in.tool("requires/tool", gate.requires_server);
+  }
+  return gate;
+}
+
+Observation judge_gate(const Gate& check, const RunRecord& record) {
+  double start = -kNever;
+  if (check.after_list_changed) {
+    start = first_list_changed(record, check.server);
+    if (start == kNever) return {"not-reached", "the server never sent tools/list_changed"};
+  }
+  if (!check.requires_tool.empty()) {
+    bool answered = false;
+    for (const auto& line : record.wire) {
+      if (!is_call_of(record, line, check.requires_server, check.requires_tool)) continue;
+      const WireLine* answer = record.answer_to(line);
+      if (answer && answer->message.contains("result")) answered = true;
+    }
+    if (!answered) return {"prerequisite-not-met", check.requires_tool + " on " + check.requires_server + " was never answered with a result"};
+  }
+  struct Item {
+    double time;
+    int order;  // events before calls at the same instant
+    const ClientEvent* event;
+  };
+  std::vector<Item> items;
+  for (const auto& e : record.events)
+    if (e.time >= start && (e.type == "confirmation_requested" || e.type == "user_decision" || e.type == "blocked") &&
+        event_is_for(e, check.server, check.tool))
+      items.push_back({e.time, 0, &e});
+  for (const auto& line : record.wire)
+    if (line.time >= start && is_call_of(record, line, check.server, check.tool)) items.push_back({line.time, 1, nullptr});
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.time != b.time ? a.time < b.time : a.order < b.order;
+  });
+  int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, denied = 0, blocked = 0;
+  bool last_decision_denied = false;
+  std::size_t calls = 0;
+  std::string first_bad, bad_detail;
+  for (const auto& item : items) {
+    if (item.event) {
+      const auto& e = *item.event;
+      if (e.type == "confirmation_requested") {
+        ++open_prompts;
+        ++prompts;
+      } else if (e.type == "blocked") {
+        ++blocked;
+      } else if (open_prompts > 0) {  // a decision answers an open prompt; others mean nothing
+        --open_prompts;
+        if (e.data.value("decision", json()) == "approve") {
+          ++approvals;
+          ++approved;
+          last_decision_denied = false;
+        } else {
+          ++denied;
+          approvals = 0;  // a denial withdraws what was approved for this call
+          last_decision_denied = true;
+        }
+      }
+      continue;
+    }
+    ++calls;
+    if (approvals >= check.confirmations) {
+      approvals -= check.confirmations;
+      continue;
+    }
+    if (!first_bad.empty()) continue;
+    if (approvals > 0) first_bad = "under-confirmed";
+    else if (last_decision_denied) first_bad = "called-despite-denial";
+    else if (approved > 0) first_bad = "repeated-without-confirmation";
+    else first_bad = "called-unprompted";
+    bad_detail = "; the " + ordinal(calls) + " call had " + std::to_string(approvals) + " of " +
+                 std::to_string(check.confirmations) + " approval(s) it needed";
+  }
+  const std::string counts = std::to_string(calls) + " call(s) of " + check.tool + " on the wire, " + std::to_string(prompts) +
+                             " prompt(s), " + std::to_string(approved) + " approval(s), " + std::to_string(denied) +
+                             " denial(s), " + std::to_string(blocked) + " block(s)" +
+                             (check.after_list_changed ? " after tools/list_changed" : "");
+  if (calls > 0) return {first_bad.empty() ? "confirmed-called" : first_bad, counts + bad_detail};
+  if (denied) return {"denied-not-called", counts};
+  if (blocked) return {"blocked", counts};
+  if (approved) return {"approved-not-called", counts};
+  if (prompts) return {"prompt-unanswered", counts};
+  return {"not-reached", counts};
+}
+
+}  // namespace
+
+CheckKind gate_kind() {
+  return make_check_kind(
+      "gate",
+      {{"confirmed-called", "asked the user, got an approval, then called — one approval per call"},
+       {"under-confirmed", "called after fewer approvals than the tool asks for"},
+       {"called-unprompted", "called without asking the user"},
+       {"called-despite-denial", "called after the user denied it"},
+       {"repeated-without-confirmation", "called again without a new approval (an approval used twice)"},
+       {"denied-not-called", "asked the user, who denied it, and did not call"},
+       {"blocked", "refused the call on its own (a blocked event) and did not call"},
+       {"approved-not-called", "asked the user, who approved, but never called"},
+       {"prompt-unanswered", "asked the user but recorded no decision and did not call"},
+       {"not-reached", "no call, no prompt, no block: the client never reached this decision", true},
+       {"prerequisite-not-met", "the call this check depends on was never answered with a result", true}},
+      read_gate, judge_gate);
+}
+
+}  // namespace mcp_hints::conformance

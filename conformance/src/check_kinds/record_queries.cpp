@@ -1,0 +1,110 @@
+#include "record_queries.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+
+const json* member(const json& value, std::initializer_list<const char*> path) {
+  const json* at = &value;
+  for (const char* key : path) {
+    if (!at->is_object()) return nullptr;
+    auto it = at->find(key);
+    if (it == at->end()) return nullptr;
+    at = &*it;
+  }
+  return at;
+}
+
+std::string text_or(const json& object, const char* key, std::string fallback) {
+  return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : fallback;
+}
+
+bool is_call_of(const RunRecord& record, const WireLine& line, const std::string& server, const std::string& tool) {
+  if (line.server != server || !record.is_request_in(line) || line.message["method"] != "tools/call") return false;
+  const json* name = member(line.message, {"params", "name"});
+  return name && *name == tool;
+}
+
+bool is_out_notification(const WireLine& line, const std::string& method) {
+  return line.direction == "out" && line.message.is_object() && !line.message.contains("id") &&
+         line.message.value("method", json()) == method;
+}
+
+double first_list_changed(const RunRecord& record, const std::string& server) {
+  for (const auto& line : record.wire)
+    if (line.server == server && is_out_notification(line, "notifications/tools/list_changed")) return line.time;
+  return kNever;
+}
+
+std::string describe_request(const WireLine& line) {
+  std::string what = line.message.value("method", std::string("?"));
+  if (const json* name = member(line.message, {"params", "name"}); name && name->is_string())
+    what.append(" ").append(name->get<std::string>());
+  return what + " to " + line.server;
+}
+
+bool event_is_for(const ClientEvent& event, const std::string& server, const std::string& tool) {
+  if (!event.data.contains("tool") || event.data["tool"] != tool) return false;
+  return !event.data.contains("server") || !event.data["server"].is_string() || event.data["server"] == server;
+}
+
+std::string ordinal(std::size_t n) {
+  static const char* suffixes[] = {"th", "st", "nd", "rd"};
+  const std::size_t mod = n % 100;
+  return std::to_string(n) + ((mod >= 11 && mod <= 13) || n % 10 > 3 ? "th" : suffixes[n % 10]);
+}
+
+const json* result_annotation(const WireLine& line, const std::string& key) {
+  if (line.direction != "out") return nullptr;
+  return member(line.message, {"result", "_meta", "annotations", key.c_str()});
+}
+
+const json* request_annotation(const WireLine& line, const std::string& key) {
+  return member(line.message, {"params", "_meta", "annotations", key.c_str()});
+}
+
+namespace {
+
+int sensitivity_rank(const json* v) {
+  if (!v || !v->is_string()) return -1;
+  static const std::vector<std::string> levels = {"low", "medium", "high"};
+  auto it = std::find(levels.begin(), levels.end(), v->get<std::string>());
+  return it == levels.end() ? -1 : static_cast<int>(it - levels.begin());
+}
+
+}  // namespace
+
+void AnnotationExpectation::see(const std::string& key, const json& value) {
+  if (key == "sensitiveHint") {
+    const int r = sensitivity_rank(&value);
+    if (r < 0) return;
+    rank = std::max(rank, r);
+  } else if (key == "attribution") {
+    if (!value.is_array()) return;
+    for (const auto& a : value)
+      if (a.is_string()) sources.insert(a.get<std::string>());
+    if (sources.empty()) return;
+  } else {
+    if (value != true) return;
+    flag = true;
+  }
+  set = true;
+}
+
+std::string AnnotationExpectation::judge(const std::string& key, const json* carried) const {
+  if (!carried) return "dropped";
+  if (key == "sensitiveHint") return sensitivity_rank(carried) >= rank ? "" : "weakened";
+  if (key == "attribution") {
+    if (!carried->is_array()) return "weakened";
+    std::set<std::string> have;
+    for (const auto& a : *carried)
+      if (a.is_string()) have.insert(a.get<std::string>());
+    return std::includes(have.begin(), have.end(), sources.begin(), sources.end()) ? "" : "weakened";
+  }
+  return *carried == true ? "" : "weakened";
+}
+
+}  // namespace mcp_hints::conformance
