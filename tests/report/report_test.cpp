@@ -107,7 +107,7 @@ TEST(Report, AFindingOfAnUnknownCheckIsAnInternalErrorNotACrash) {
 
   std::ostringstream junit;
   mcp_hints::render_junit(junit, report, {});
-  EXPECT_EQ(count_of(junit.str(), "<error message=\"" + mcp_hints::xml_escape(error) + "\"/>"), 1u) << junit.str();
+  EXPECT_EQ(count_of(junit.str(), "<error message=\"" + mcp_hints::html_escape(error) + "\"/>"), 1u) << junit.str();
   EXPECT_EQ(count_of(junit.str(), "<failure "), 1u);  // risk.understated, as usual
 }
 
