@@ -8,6 +8,7 @@
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 // Compiled in by mock-servers/CMakeLists.txt: scenarios/*.json and schemas/scenario.schema.json.
@@ -101,9 +102,8 @@ Scenario load_scenario(const std::string& file_or_id) {
   for (const auto& file : embedded_scenarios()) {
     if (file.name == file_or_id + ".json") return parse_scenario(parse_json(file.content), "built-in " + file_or_id);
   }
-  std::string known;
-  for (const auto& id : builtin_scenario_ids()) known += (known.empty() ? "" : ", ") + id;
-  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id + "' (built-in: " + known + ")");
+  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id + "' (built-in: " + join(builtin_scenario_ids()) +
+                      ")");
 }
 
 std::vector<std::string> builtin_scenario_ids() {

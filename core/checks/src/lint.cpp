@@ -9,6 +9,7 @@
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -49,9 +50,8 @@ bool LintReport::fails(std::optional<Level> fail_on) const {
 Linter::Linter(LintOptions options) : options_(std::move(options)) {
   const auto revisions = Vocabulary::builtin().spec_revisions();
   if (std::find(revisions.begin(), revisions.end(), options_.spec_revision) == revisions.end()) {
-    std::string known;
-    for (const auto& r : revisions) known += (known.empty() ? "" : ", ") + r;
-    throw OptionError("spec_revision", "unknown specification revision '" + options_.spec_revision + "' (known: " + known + ")");
+    throw OptionError("spec_revision",
+                      "unknown specification revision '" + options_.spec_revision + "' (known: " + join(revisions) + ")");
   }
   const auto& vocabulary = Vocabulary::builtin();
   for (const auto& ref : options_.pinned) {

@@ -9,6 +9,7 @@
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 
@@ -26,11 +27,7 @@ std::map<std::string, const json*> by_name(const std::vector<json>& tools) {
   return out;
 }
 
-std::string shown(const json* value) {
-  if (!value) return "absent";
-  std::string text = value->dump(-1, ' ', false, json::error_handler_t::replace);
-  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-}
+std::string shown(const json* value) { return value ? mcp_hints::shown(*value, 60) : "absent"; }
 
 // What differs in a tool's hints between two listings: every crosswalk field of a tool
 // vocabulary, then any other annotation.
@@ -47,12 +44,6 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
   const json* aa = find_member(after, {"annotations"});
   if (out.empty() && ((ab == nullptr) != (aa == nullptr) || (ab && *ab != *aa)))
     out.push_back("annotations " + shown(ab) + " -> " + shown(aa));
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& parts, const std::string& sep = "; ") {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
   return out;
 }
 
@@ -215,7 +206,7 @@ class Run {
       if (it == then.end()) continue;
       auto diffs = hint_differences(before[i], *it->second, Vocabulary::builtin());
       if (!diffs.empty())
-        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + joined(diffs), name);
+        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "), name);
     }
   }
 
@@ -237,11 +228,11 @@ class Run {
       const std::string pointer = "/tools/" + std::to_string(i);
       if (!weakened.empty())
         emit(server_check("list-changed.weakened"), pointer,
-             "after notifications/tools/list_changed the tool became less cautious: " + joined(weakened) +
-                 (changed.empty() ? "" : " (also " + joined(changed) + ")"),
+             "after notifications/tools/list_changed the tool became less cautious: " + join(weakened, "; ") +
+                 (changed.empty() ? "" : " (also " + join(changed, "; ") + ")"),
              name);
       else if (!changed.empty())
-        emit(server_check("list-changed.changed"), pointer, "after notifications/tools/list_changed: " + joined(changed),
+        emit(server_check("list-changed.changed"), pointer, "after notifications/tools/list_changed: " + join(changed, "; "),
              name);
     }
   }
@@ -262,7 +253,7 @@ class Run {
       if (effect && *effect != "read") why.push_back("its effect is " + effect->get<std::string>());
       if (open && *open == true) why.push_back("it may reach the open world");
       if (!why.empty() && !options_.allow_side_effects)
-        throw CallRefused(call.tool, "refused, " + joined(why, " and ") +
+        throw CallRefused(call.tool, "refused, " + join(why, " and ") +
                                          " (by its hints, or the specification's cautious defaults where it has none)",
                           true);
       out.emplace_back(&call, it->second);

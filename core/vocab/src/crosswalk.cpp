@@ -69,9 +69,7 @@ std::string describe(Node n, int depth = 0, bool across = true) {
       const std::string d = describe({&branch, n.doc}, depth + 1, across);
       if (std::find(parts.begin(), parts.end(), d) == parts.end()) parts.push_back(d);
     }
-    std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : " or ") + p;
-    return out;
+    return join(parts, " or ");
   }
   if (s.contains("const")) return std::string(s["const"].type_name());
   std::string type = s.contains("type") && s["type"].is_string() ? s["type"].get<std::string>() : "";

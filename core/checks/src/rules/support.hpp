@@ -8,17 +8,11 @@
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints::rules {
 
 using json = nlohmann::json;
-
-// A value as a message shows it: compact JSON, cut short when long.
-inline std::string shown(const json& value) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 80) text = text.substr(0, 77) + "...";
-  return text;
-}
 
 // "annotations.category (risk-metadata@sep-2793) = \"destroy\""
 inline std::string said(const Claim& claim) { return describe_source(claim.source) + " = " + shown(*claim.source.raw); }
