@@ -217,7 +217,7 @@ std::string certification_text(const Certification& c, bool colour) {
     const char* code = v == Verdict::pass ? "32" : v == Verdict::warning ? "33" : is_failure(v) ? "31" : "36";
     return "\033[" + std::string(code) + "m" + text + "\033[0m";
   };
-  auto pad = [](std::string s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " "; };
+  auto pad = [](const std::string& s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " "; };
   std::string out = "mcp-hints certify: " + c.client_command + " over " + c.transport + "\n";
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();

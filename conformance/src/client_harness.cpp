@@ -34,7 +34,7 @@ Verdict ScenarioRun::verdict() const {
 
 namespace {
 
-constexpr std::size_t kTail = 16 * 1024;
+constexpr std::size_t kTail = std::size_t{16} * 1024;
 
 void keep_tail(std::string& text) {
   if (text.size() > kTail) text.erase(0, text.size() - kTail);

@@ -92,7 +92,7 @@ std::string CheckReader::server(std::string_view path) {
 }
 
 std::string CheckReader::tool(std::string_view path, const std::string& server) {
-  const std::string name = text(path);
+  std::string name = text(path);
   const auto& spec = scenario_.servers.at(server);
   auto lists = [&](const std::vector<json>& tools) {
     return std::any_of(tools.begin(), tools.end(), [&](const json& t) { return t["name"] == name; });

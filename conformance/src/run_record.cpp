@@ -69,7 +69,7 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   limits.max_bytes = max_bytes;
   for (const auto& [server, path] : wire_files) {
     std::map<std::string, std::size_t> sessions;
-    const bool whole = for_each_line(path, max_bytes, [&](std::size_t number, const std::string& text) {
+    const bool whole = for_each_line(path, max_bytes, [&, &server = server](std::size_t number, const std::string& text) {
       json line;
       try {
         line = parse_json(text, limits);

@@ -75,7 +75,7 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     spec.default_result = s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
     if (s.contains("scripts")) {
       for (const auto& [tool, steps] : s["scripts"].items()) {
-        const bool listed = std::any_of(spec.tools.begin(), spec.tools.end(), [&](const json& t) { return t["name"] == tool; });
+        const bool listed = std::any_of(spec.tools.begin(), spec.tools.end(), [&tool = tool](const json& t) { return t["name"] == tool; });
         if (!listed)
           throw ScenarioError(source + ": /servers/" + escape_pointer_token(key) + "/scripts/" + escape_pointer_token(tool) +
                               ": a script for a tool the server does not list");

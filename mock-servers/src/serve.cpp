@@ -4,10 +4,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <set>
 #include <thread>
@@ -74,7 +76,8 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
     int timeout = -1;
     for (const auto& p : pending) {
       const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(p.due - Clock::now()).count() + 1;
-      timeout = timeout < 0 ? static_cast<int>(std::max<long long>(ms, 0)) : std::min<int>(timeout, std::max<long long>(ms, 0));
+      const int wait = static_cast<int>(std::clamp<long long>(ms, 0, std::numeric_limits<int>::max()));
+      timeout = timeout < 0 ? wait : std::min(timeout, wait);
     }
     pollfd in{STDIN_FILENO, POLLIN, 0};
     if (::poll(&in, 1, timeout) <= 0) continue;

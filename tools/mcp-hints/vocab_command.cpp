@@ -204,7 +204,7 @@ int vocab_command(const std::vector<std::string>& args) {
   }
   auto usage = [](const std::string& why) { return usage_error("vocab", why + " (try 'mcp-hints vocab --help')"); };
   if (words.empty()) return usage("say what: list, table, diff or check");
-  const std::string what = words[0];
+  const std::string& what = words[0];
   const std::string format = vm.count("format") ? vm["format"].as<std::string>() : what == "table" ? "markdown" : "text";
   auto formats = [&](std::initializer_list<const char*> allowed) {
     for (const char* f : allowed)

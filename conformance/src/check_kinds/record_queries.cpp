@@ -18,7 +18,7 @@ const json* member(const json& value, std::initializer_list<const char*> path) {
   return at;
 }
 
-std::string text_or(const json& object, const char* key, std::string fallback) {
+std::string text_or(const json& object, const char* key, const std::string& fallback) {
   return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : fallback;
 }
 

@@ -17,7 +17,7 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 
 // The value at path inside value, or nullptr.
 const nlohmann::json* member(const nlohmann::json& value, std::initializer_list<const char*> path);
-std::string text_or(const nlohmann::json& object, const char* key, std::string fallback);
+std::string text_or(const nlohmann::json& object, const char* key, const std::string& fallback);
 
 bool is_call_of(const RunRecord& record, const WireLine& line, const std::string& server, const std::string& tool);
 // A notification the server sent.

@@ -76,7 +76,7 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
   const auto detected = vocabulary.detect(tool);
   const ToolContext ctx{tool, hints, vocabulary, published_schemas(), options_.spec_revision, detected, pinned_};
   const std::string name = tool_name(tool);
-  const FindingSink::Emit emit = [&](const CheckInfo& check, std::string relative, std::string message) {
+  const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {
     out.push_back(Finding{std::string(check.id), check.level, file, name, pointer + relative, line, std::move(message),
                           std::string(check.proposal)});
   };

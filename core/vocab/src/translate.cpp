@@ -113,9 +113,9 @@ void erase_path(json& root, const Tokens& tokens) {
     json* parent = at_path(root, Tokens(tokens.begin(), tokens.begin() + static_cast<long>(depth) - 1), false);
     if (!parent || !parent->is_object()) return;
     const auto& key = tokens[depth - 1];
-    if (depth == tokens.size()) parent->erase(key);
-    else if (parent->contains(key) && (*parent)[key].is_object() && (*parent)[key].empty()) parent->erase(key);
-    else return;
+    const bool emptied = parent->contains(key) && (*parent)[key].is_object() && (*parent)[key].empty();
+    if (depth != tokens.size() && !emptied) return;
+    parent->erase(key);
   }
 }
 

@@ -31,7 +31,7 @@ inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink
     if (!meta_key_reserved(rule, key)) continue;
     // MCP's own extensions live under its reserved prefix by right.
     const auto& revisions = ctx.vocabulary.revisions();
-    if (std::any_of(revisions.begin(), revisions.end(), [&](const auto& r) { return r.extension == key; })) continue;
+    if (std::any_of(revisions.begin(), revisions.end(), [&key = key](const auto& r) { return r.extension == key; })) continue;
     const std::string why = rule == "any-label" ? "mcp or modelcontextprotocol before its last label"
                                                 : "mcp or modelcontextprotocol as its second label";
     sink.report("/_meta/" + escape_pointer_token(key),
