@@ -45,7 +45,10 @@ int pipe_floor(long rounds) {
     if (::write(there[1], buffer, sizeof buffer) <= 0 || ::read(back[0], buffer, sizeof buffer) <= 0) return 1;
   const double seconds = ms_since(start) / 1000;
   ::waitpid(child, nullptr, 0);
-  std::cout << nlohmann::json{{"calls", rounds}, {"seconds", seconds}, {"calls_per_second", static_cast<double>(rounds) / seconds}} << std::endl;
+  std::cout << nlohmann::json{{"calls", rounds},
+                              {"seconds", seconds},
+                              {"calls_per_second", static_cast<double>(rounds) / seconds}}
+            << std::endl;
   return 0;
 }
 
@@ -84,8 +87,11 @@ int main(int argc, char** argv) {
     for (long i = 0; i < calls; ++i) session.call_tool("echo", nlohmann::json::object());
     const double seconds = ms_since(start) / 1000;
     const long rss = peak_rss_kib(pid);
-    std::cout << nlohmann::json{{"startup_ms", startup}, {"calls", calls}, {"seconds", seconds},
-                                {"calls_per_second", static_cast<double>(calls) / seconds}, {"peak_rss_kib", rss}}
+    std::cout << nlohmann::json{{"startup_ms", startup},
+                                {"calls", calls},
+                                {"seconds", seconds},
+                                {"calls_per_second", static_cast<double>(calls) / seconds},
+                                {"peak_rss_kib", rss}}
               << std::endl;
     transport->close();
   } catch (const std::exception& e) {

@@ -45,10 +45,12 @@ TEST_P(ClientScenario, Passes) {
   for (const auto& note : run.notes) std::cout << "note: " << note << "\n";
   ASSERT_FALSE(run.could_not_run) << "the client could not be run: " << options.client_command;
   for (const auto& check : run.checks) {
-    const std::string line = check.spec.id + " [" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " +
-                             check.outcome + " — " + check.detail;
-    if (is_failure(check.verdict) && !check.expected_failure) ADD_FAILURE() << line;
-    else if (check.verdict != Verdict::pass) std::cout << line << (check.expected_failure ? " (expected failure)" : "") << "\n";
+    const std::string line = check.spec.id + " [" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) +
+                             ": " + check.outcome + " — " + check.detail;
+    if (is_failure(check.verdict) && !check.expected_failure)
+      ADD_FAILURE() << line;
+    else if (check.verdict != Verdict::pass)
+      std::cout << line << (check.expected_failure ? " (expected failure)" : "") << "\n";
   }
   std::cout << "records: " << run.folder.string() << "\n";
 }

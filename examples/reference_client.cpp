@@ -20,9 +20,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/conformance/policy.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
-#include "mcp_hints/conformance/policy.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 namespace {
@@ -67,7 +67,8 @@ class Events {
   void emit(json event) {
     event["time"] = unix_now();
     const std::string line = event.dump() + "\n";
-    if (fd_ >= 0 && ::write(fd_, line.data(), line.size()) < 0) std::cerr << "reference_client: cannot write an event\n";
+    if (fd_ >= 0 && ::write(fd_, line.data(), line.size()) < 0)
+      std::cerr << "reference_client: cannot write an event\n";
   }
 
  private:
@@ -80,9 +81,11 @@ class ScriptedUser {
   explicit ScriptedUser(const json& user) : user_(user.is_object() ? user : json::object()) {}
   std::string decide(const std::string& tool) {
     const std::size_t n = prompts_++;
-    if (user_.contains("prompts") && user_["prompts"].is_array() && n < user_["prompts"].size() && user_["prompts"][n].is_string())
+    if (user_.contains("prompts") && user_["prompts"].is_array() && n < user_["prompts"].size() &&
+        user_["prompts"][n].is_string())
       return user_["prompts"][n];
-    if (user_.contains("tools") && user_["tools"].is_object() && user_["tools"].contains(tool) && user_["tools"][tool].is_string())
+    if (user_.contains("tools") && user_["tools"].is_object() && user_["tools"].contains(tool) &&
+        user_["tools"][tool].is_string())
       return user_["tools"][tool];
     if (user_.contains("default") && user_["default"].is_string()) return user_["default"];
     return "approve";
@@ -103,8 +106,11 @@ struct Connection {
 class Client {
  public:
   Client(json context, Flags flags, std::string fallback_url)
-      : context_(std::move(context)), flags_(flags), events_(context_.value("events", std::string())),
-        user_(context_.value("user", json::object())), fallback_url_(std::move(fallback_url)) {
+      : context_(std::move(context)),
+        flags_(flags),
+        events_(context_.value("events", std::string())),
+        user_(context_.value("user", json::object())),
+        fallback_url_(std::move(fallback_url)) {
     config_.trust_level = context_.value("trustLevel", 3);
     policy_ = std::make_unique<SessionPolicy>(config_);
   }
@@ -118,7 +124,8 @@ class Client {
         continue;
       }
       try {
-        perform(item.value("server", default_server()), item.at("tool").get<std::string>(), item.value("arguments", json::object()));
+        perform(item.value("server", default_server()), item.at("tool").get<std::string>(),
+                item.value("arguments", json::object()));
       } catch (const std::exception& e) {
         std::cerr << "reference_client: " << item.dump() << ": " << e.what() << "\n";
       }
@@ -184,7 +191,11 @@ class Client {
       if (!claim.defaulted) shown.push_back(describe_source(claim.source));
     bool approved = true;
     for (int i = 0; i < std::max(1, decision.confirmations); ++i) {
-      events_.emit({{"type", "confirmation_requested"}, {"server", server}, {"tool", tool}, {"hints", shown}, {"reasons", decision.reasons}});
+      events_.emit({{"type", "confirmation_requested"},
+                    {"server", server},
+                    {"tool", tool},
+                    {"hints", shown},
+                    {"reasons", decision.reasons}});
       const std::string answer = user_.decide(tool);
       events_.emit({{"type", "user_decision"}, {"server", server}, {"tool", tool}, {"decision", answer}});
       if (answer != "approve") {
@@ -206,7 +217,10 @@ class Client {
       decision.reasons.push_back("this client asks before every call");
     }
     if (decision.action == Decision::Action::block) {
-      events_.emit({{"type", "blocked"}, {"server", server}, {"tool", tool}, {"reason", decision.reasons.empty() ? "" : decision.reasons.back()}});
+      events_.emit({{"type", "blocked"},
+                    {"server", server},
+                    {"tool", tool},
+                    {"reason", decision.reasons.empty() ? "" : decision.reasons.back()}});
       return false;
     }
     if (decision.action == Decision::Action::confirm) return confirm(server, tool, hints, decision);
@@ -215,7 +229,9 @@ class Client {
 
   void perform(const std::string& server, const std::string& tool, const json& arguments) {
     Connection& c = connect(server);
-    if (!flags_.ignore_list_changed && c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen) list(c);
+    if (!flags_.ignore_list_changed &&
+        c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen)
+      list(c);
     auto it = c.tools.find(tool);
     if (it == c.tools.end()) throw std::runtime_error("the server lists no tool " + tool);
     const json tool_json = it->second;  // a relist below must not pull it from under us
@@ -235,21 +251,29 @@ class Client {
           events_.emit({{"type", "progress_shown"}, {"server", server}, {"tool", tool}, {"progress", n}});
         policy_->after_result(hints, result);
         for (const auto& why : policy_->take_escalations())
-          if (!flags_.never_prompt) events_.emit({{"type", "escalated"}, {"server", server}, {"tool", tool}, {"what", "malicious activity"}, {"why", why}});
+          if (!flags_.never_prompt)
+            events_.emit({{"type", "escalated"},
+                          {"server", server},
+                          {"tool", tool},
+                          {"what", "malicious activity"},
+                          {"why", why}});
         return;
       } catch (const ProtocolError& e) {
         const json* transient = e.error.is_object() && e.error.contains("data") && e.error["data"].is_object() &&
                                         e.error["data"].contains("transient")
-                                    ? &e.error["data"]["transient"] : nullptr;
+                                    ? &e.error["data"]["transient"]
+                                    : nullptr;
         if (!transient || *transient != true) throw;
         if (flags_.retry_anything) {
           if (attempt >= 10) throw;
-          events_.emit({{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", 0}});
+          events_.emit(
+              {{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", 0}});
           continue;  // resent at once, whatever the tool is and whatever was approved
         }
         if (!policy_->may_retry(hints, attempt)) throw;
         const int delay_ms = 10 * attempt;  // backoff
-        events_.emit({{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", delay_ms}});
+        events_.emit(
+            {{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", delay_ms}});
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         if (!gate(server, tool, hints)) return;  // a confirmed call is confirmed again
       }
@@ -278,15 +302,24 @@ int main(int argc, char** argv) {
       std::cout << kHelp;
       return 0;
     }
-    if (a == "--never-prompt") flags.never_prompt = true;
-    else if (a == "--ignore-denial") flags.ignore_denial = true;
-    else if (a == "--drop-propagation") flags.drop_propagation = true;
-    else if (a == "--retry-anything") flags.retry_anything = true;
-    else if (a == "--ignore-list-changed") flags.ignore_list_changed = true;
-    else if (a == "--trust-missing-hints") flags.trust_missing_hints = true;
-    else if (a == "--prompt-always") flags.prompt_always = true;
-    else if (a == "--leak-across-sessions") flags.leak_across_sessions = true;
-    else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0) url = a;
+    if (a == "--never-prompt")
+      flags.never_prompt = true;
+    else if (a == "--ignore-denial")
+      flags.ignore_denial = true;
+    else if (a == "--drop-propagation")
+      flags.drop_propagation = true;
+    else if (a == "--retry-anything")
+      flags.retry_anything = true;
+    else if (a == "--ignore-list-changed")
+      flags.ignore_list_changed = true;
+    else if (a == "--trust-missing-hints")
+      flags.trust_missing_hints = true;
+    else if (a == "--prompt-always")
+      flags.prompt_always = true;
+    else if (a == "--leak-across-sessions")
+      flags.leak_across_sessions = true;
+    else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
+      url = a;
     else {
       std::cerr << "reference_client: unknown argument '" << a << "' (try --help)\n";
       return 2;

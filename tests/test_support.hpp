@@ -96,7 +96,8 @@ inline void expect_golden(const std::vector<std::string>& args, const std::strin
     return;
   }
   ASSERT_TRUE(std::filesystem::exists(path)) << path << " (MCP_HINTS_UPDATE_GOLDEN=1 writes it)";
-  EXPECT_EQ(r.out, read_file(path)) << "mcp-hints differs from " << golden << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
+  EXPECT_EQ(r.out, read_file(path)) << "mcp-hints differs from " << golden
+                                    << " (MCP_HINTS_UPDATE_GOLDEN=1 rewrites it)";
 }
 
 inline std::size_t count_lines(const std::string& s);

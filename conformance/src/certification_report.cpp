@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "mcp_hints/report/report.hpp"
 #include "mcp_hints/json/text.hpp"
-#include "mcp_hints/report/html.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/report/html.hpp"
+#include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -21,7 +21,8 @@ std::string effective(const CheckResult& check) {
 
 // The scenario's verdict in words: "expected failure" when its only failures are listed ones.
 std::string scenario_verdict(const ScenarioRun& run) {
-  const bool expected = std::any_of(run.checks.begin(), run.checks.end(), [](const CheckResult& r) { return r.expected_failure; });
+  const bool expected =
+      std::any_of(run.checks.begin(), run.checks.end(), [](const CheckResult& r) { return r.expected_failure; });
   return expected && !is_failure(run.verdict()) ? "expected failure" : std::string(verdict_name(run.verdict()));
 }
 
@@ -41,7 +42,9 @@ json acceptable_traces(const CheckSpec& spec) {
   json traces = json::array();
   for (const auto& outcome : outcomes_by_kind().at(spec.kind)) {
     auto it = spec.traces.find(outcome.name);
-    std::string verdict = outcome.untestable ? "not testable" : it == spec.traces.end() ? "fail" : std::string(verdict_name(it->second));
+    std::string verdict = outcome.untestable        ? "not testable"
+                          : it == spec.traces.end() ? "fail"
+                                                    : std::string(verdict_name(it->second));
     traces.push_back({{"outcome", outcome.name}, {"description", outcome.description}, {"verdict", verdict}});
   }
   return traces;
@@ -52,7 +55,8 @@ json observed_trace(const ScenarioRun& run, std::size_t limit) {
   json trace = json::array();
   double start = 0;
   if (!run.record.wire.empty()) start = run.record.wire.front().time;
-  if (!run.record.events.empty() && (start == 0 || run.record.events.front().time < start)) start = run.record.events.front().time;
+  if (!run.record.events.empty() && (start == 0 || run.record.events.front().time < start))
+    start = run.record.events.front().time;
   std::size_t w = 0, e = 0;
   while ((w < run.record.wire.size() || e < run.record.events.size()) && trace.size() < limit) {
     const bool take_event = e < run.record.events.size() &&
@@ -63,9 +67,12 @@ json observed_trace(const ScenarioRun& run, std::size_t limit) {
     } else {
       const auto& line = run.record.wire[w++];
       json item = {{"ms", (line.time - start) * 1000}, {"server", line.server}, {"connection", line.connection}};
-      if (!line.event.empty()) item["event"] = line.event;
-      else if (!line.raw.empty()) item["raw"] = line.raw.substr(0, 2000);
-      else item[line.direction == "in" ? "received" : "sent"] = line.message;
+      if (!line.event.empty())
+        item["event"] = line.event;
+      else if (!line.raw.empty())
+        item["raw"] = line.raw.substr(0, 2000);
+      else
+        item[line.direction == "in" ? "received" : "sent"] = line.message;
       trace.push_back(std::move(item));
     }
   }
@@ -104,19 +111,20 @@ json certification_json(const Certification& c) {
     json checks = json::array();
     for (const auto& check : run.checks) {
       const Outcome* outcome = find_outcome(check.spec.kind, check.outcome);
-      checks.push_back({{"id", check.spec.id},
-                        {"name", run.scenario.id + ":" + check.spec.id},
-                        {"title", check.spec.title},
-                        {"kind", check.spec.kind},
-                        {"level", check.spec.level},
-                        {"proposal", check.spec.proposal},
-                        {"section", check.spec.section},
-                        {"outcome", check.outcome},
-                        {"outcomeDescription", outcome ? outcome->description : std::string("not applicable on this transport")},
-                        {"verdict", verdict_name(check.verdict)},
-                        {"expectedFailure", check.expected_failure},
-                        {"detail", check.detail},
-                        {"acceptableTraces", acceptable_traces(check.spec)}});
+      checks.push_back(
+          {{"id", check.spec.id},
+           {"name", run.scenario.id + ":" + check.spec.id},
+           {"title", check.spec.title},
+           {"kind", check.spec.kind},
+           {"level", check.spec.level},
+           {"proposal", check.spec.proposal},
+           {"section", check.spec.section},
+           {"outcome", check.outcome},
+           {"outcomeDescription", outcome ? outcome->description : std::string("not applicable on this transport")},
+           {"verdict", verdict_name(check.verdict)},
+           {"expectedFailure", check.expected_failure},
+           {"detail", check.detail},
+           {"acceptableTraces", acceptable_traces(check.spec)}});
     }
     json events = json::array();
     for (const auto& e : run.record.events) events.push_back(e.data);
@@ -128,8 +136,11 @@ json certification_json(const Certification& c) {
                          {"verdict", scenario_verdict(run)},
                          {"couldNotRun", run.could_not_run},
                          {"seconds", run.seconds},
-                         {"client", {{"exit", run.client.how}, {"exitCode", run.client.exit_code}, {"timedOut", run.client.timed_out},
-                                     {"stderr", run.client.stderr_tail}}},
+                         {"client",
+                          {{"exit", run.client.how},
+                           {"exitCode", run.client.exit_code},
+                           {"timedOut", run.client.timed_out},
+                           {"stderr", run.client.stderr_tail}}},
                          {"notes", run.notes},
                          {"folder", run.folder.string()},
                          {"results", checks},
@@ -137,14 +148,8 @@ json certification_json(const Certification& c) {
   }
   json counts = json::object();
   for (const auto& [name, n] : c.counts()) counts[name] = n;
-  return {{"tool", "mcp-hints"},
-          {"version", kVersion},
-          {"client", c.client_command},
-          {"transport", c.transport},
-          {"seconds", c.seconds},
-          {"counts", counts},
-          {"listProblems", c.list_problems},
-          {"passed", !c.failed()},
+  return {{"tool", "mcp-hints"},   {"version", kVersion}, {"client", c.client_command},      {"transport", c.transport},
+          {"seconds", c.seconds},  {"counts", counts},    {"listProblems", c.list_problems}, {"passed", !c.failed()},
           {"scenarios", scenarios}};
 }
 
@@ -155,8 +160,8 @@ std::string certification_junit(const Certification& c) {
     std::size_t suite_failures = 0, suite_skipped = 0;
     std::string cases;
     auto add_case = [&](const std::string& name, const std::string& inner) {
-      cases += "    <testcase classname=\"" + html_escape(run.scenario.id) + "\" name=\"" + html_escape(name) + "\" time=\"" +
-               std::to_string(run.seconds) + "\">" + inner + "</testcase>\n";
+      cases += "    <testcase classname=\"" + html_escape(run.scenario.id) + "\" name=\"" + html_escape(name) +
+               "\" time=\"" + std::to_string(run.seconds) + "\">" + inner + "</testcase>\n";
     };
     if (run.could_not_run) {
       ++suite_failures;
@@ -165,14 +170,16 @@ std::string certification_junit(const Certification& c) {
       add_case("run", "<failure message=\"not testable: the run could not start\">" + html_escape(why) + "</failure>");
     }
     for (const auto& check : run.checks) {
-      const std::string message = "[" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " + check.outcome;
+      const std::string message =
+          "[" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " + check.outcome;
       std::string inner;
       if (is_failure(check.verdict) && !check.expected_failure) {
         ++suite_failures;
         inner = "<failure message=\"" + html_escape(message) + "\">" + html_escape(check.detail) + "</failure>";
       } else if (check.verdict == Verdict::not_applicable || check.expected_failure) {
         ++suite_skipped;
-        inner = "<skipped message=\"" + html_escape(check.expected_failure ? "expected failure: " + message : message) + "\"/>";
+        inner = "<skipped message=\"" + html_escape(check.expected_failure ? "expected failure: " + message : message) +
+                "\"/>";
       } else {
         inner = "<system-out>" + html_escape(message + " — " + check.detail) + "</system-out>";
       }
@@ -182,9 +189,10 @@ std::string certification_junit(const Certification& c) {
     tests += n;
     failures += suite_failures;
     skipped += suite_skipped;
-    body += "  <testsuite name=\"" + html_escape(run.scenario.id) + "\" tests=\"" + std::to_string(n) + "\" failures=\"" +
-            std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(suite_skipped) + "\" time=\"" +
-            std::to_string(run.seconds) + "\">\n" + cases + "  </testsuite>\n";
+    body += "  <testsuite name=\"" + html_escape(run.scenario.id) + "\" tests=\"" + std::to_string(n) +
+            "\" failures=\"" + std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" +
+            std::to_string(suite_skipped) + "\" time=\"" + std::to_string(run.seconds) + "\">\n" + cases +
+            "  </testsuite>\n";
   }
   if (!c.list_problems.empty()) {
     std::string cases;
@@ -193,12 +201,13 @@ std::string certification_junit(const Certification& c) {
                "\"><failure message=\"" + html_escape(p) + "\"/></testcase>\n";
     tests += c.list_problems.size();
     failures += c.list_problems.size();
-    body += "  <testsuite name=\"expected-failures\" tests=\"" + std::to_string(c.list_problems.size()) + "\" failures=\"" +
-            std::to_string(c.list_problems.size()) + "\" errors=\"0\" skipped=\"0\">\n" + cases + "  </testsuite>\n";
+    body += "  <testsuite name=\"expected-failures\" tests=\"" + std::to_string(c.list_problems.size()) +
+            "\" failures=\"" + std::to_string(c.list_problems.size()) + "\" errors=\"0\" skipped=\"0\">\n" + cases +
+            "  </testsuite>\n";
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-hints certify\" tests=\"" + std::to_string(tests) +
-         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
-         std::to_string(c.seconds) + "\">\n" + body + "</testsuites>\n";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-hints certify\" tests=\"" +
+         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" +
+         std::to_string(skipped) + "\" time=\"" + std::to_string(c.seconds) + "\">\n" + body + "</testsuites>\n";
 }
 
 namespace {
@@ -206,7 +215,8 @@ namespace {
 std::string summary_line(const Certification& c) {
   std::string counts;
   for (const auto& [name, n] : c.counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + name;
-  return std::to_string(c.runs.size()) + " scenario(s) in " + seconds_text(c.seconds) + "; checks: " + (counts.empty() ? "none" : counts);
+  return std::to_string(c.runs.size()) + " scenario(s) in " + seconds_text(c.seconds) +
+         "; checks: " + (counts.empty() ? "none" : counts);
 }
 
 }  // namespace
@@ -217,7 +227,9 @@ std::string certification_text(const Certification& c, bool colour) {
     const char* code = v == Verdict::pass ? "32" : v == Verdict::warning ? "33" : is_failure(v) ? "31" : "36";
     return "\033[" + std::string(code) + "m" + text + "\033[0m";
   };
-  auto pad = [](const std::string& s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " "; };
+  auto pad = [](const std::string& s, std::size_t n) {
+    return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " ";
+  };
   std::string out = "mcp-hints certify: " + c.client_command + " over " + c.transport + "\n";
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
@@ -226,9 +238,10 @@ std::string certification_text(const Certification& c, bool colour) {
     for (const auto& note : run.notes) out += "    note: " + note + "\n";
     for (const auto& check : run.checks) {
       if (check.verdict == Verdict::pass || check.verdict == Verdict::not_applicable) continue;
-      out += "    " + check.spec.id + " [" + check.spec.level + "] " +
-             paint(check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict)), check.verdict) + ": " +
-             check.outcome + " — " + check.detail + "\n";
+      out +=
+          "    " + check.spec.id + " [" + check.spec.level + "] " +
+          paint(check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict)), check.verdict) +
+          ": " + check.outcome + " — " + check.detail + "\n";
     }
   }
   for (const auto& p : c.list_problems) out += paint("LIST", Verdict::fail) + "          " + p + "\n";
@@ -237,13 +250,14 @@ std::string certification_text(const Certification& c, bool colour) {
 }
 
 std::string certification_markdown(const Certification& c) {
-  std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " + c.transport + ". " +
-                    summary_line(c) + ".\n\n| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n";
+  std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " +
+                    c.transport + ". " + summary_line(c) +
+                    ".\n\n| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n";
   for (const auto& run : c.runs) {
     if (run.could_not_run) out += "| " + run.scenario.id + " | (run) | | could not run | not testable |\n";
     for (const auto& check : run.checks)
-      out += "| " + run.scenario.id + " | " + check.spec.id + " | " + check.spec.level + " | " + markdown_cell(check.outcome) + " | " +
-             effective(check) + " |\n";
+      out += "| " + run.scenario.id + " | " + check.spec.id + " | " + check.spec.level + " | " +
+             markdown_cell(check.outcome) + " | " + effective(check) + " |\n";
   }
   for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
   return out;
@@ -252,47 +266,57 @@ std::string certification_markdown(const Certification& c) {
 std::string certification_html(const Certification& c) {
   auto cls = [](const std::string& verdict) {
     std::string out = verdict;
-    for (auto& ch : out) if (ch == ' ') ch = '-';
+    for (auto& ch : out)
+      if (ch == ' ') ch = '-';
     return out;
   };
-  std::string out = "<h1>mcp-hints certification</h1>\n<p>Client <code>" +
-      html_escape(c.client_command) + "</code> over " + html_escape(c.transport) + ": " + html_escape(summary_line(c)) + ".</p>\n";
+  std::string out = "<h1>mcp-hints certification</h1>\n<p>Client <code>" + html_escape(c.client_command) +
+                    "</code> over " + html_escape(c.transport) + ": " + html_escape(summary_line(c)) + ".</p>\n";
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
   out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
   for (const auto& run : c.runs) {
     const std::string v = scenario_verdict(run);
-    out += "<tr><td><a href=\"#" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) + "</a></td><td class=\"" +
-           cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
+    out += "<tr><td><a href=\"#" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) +
+           "</a></td><td class=\"" + cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
   }
   out += "</table>\n";
   for (const auto& run : c.runs) {
-    out += "<h2 id=\"" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) + " — " + html_escape(run.scenario.title) +
-           "</h2>\n<p>" + html_escape(run.scenario.checks) + " <em>" + html_escape(run.scenario.level) + "</em>; client " +
-           html_escape(run.client.how) + ".</p>\n";
+    out += "<h2 id=\"" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) + " — " +
+           html_escape(run.scenario.title) + "</h2>\n<p>" + html_escape(run.scenario.checks) + " <em>" +
+           html_escape(run.scenario.level) + "</em>; client " + html_escape(run.client.how) + ".</p>\n";
     for (const auto& note : run.notes) out += "<p class=\"warning\">" + html_escape(note) + "</p>\n";
-    out += "<table><tr><th>check</th><th>level</th><th>proposal</th><th>observed</th><th>verdict</th><th>acceptable traces</th></tr>\n";
+    out +=
+        "<table><tr><th>check</th><th>level</th><th>proposal</th><th>observed</th><th>verdict</th><th>acceptable "
+        "traces</th></tr>\n";
     for (const auto& check : run.checks) {
       std::string traces;
       for (const auto& t : acceptable_traces(check.spec))
-        traces += "<li><b>" + html_escape(t["outcome"].get<std::string>()) + "</b> → " + html_escape(t["verdict"].get<std::string>()) +
-                  ": " + html_escape(t["description"].get<std::string>()) + "</li>";
+        traces += "<li><b>" + html_escape(t["outcome"].get<std::string>()) + "</b> → " +
+                  html_escape(t["verdict"].get<std::string>()) + ": " +
+                  html_escape(t["description"].get<std::string>()) + "</li>";
       const std::string v = effective(check);
-      out += "<tr><td>" + html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) + "</small></td><td>" +
-             check.spec.level + "</td><td>" + html_escape(check.spec.proposal + ", " + check.spec.section) + "</td><td><b>" +
-             html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small></td><td class=\"" + cls(v) + "\">" +
-             v + "</td><td><details><summary>" + std::to_string(check.spec.traces.size()) + " listed</summary><ul>" + traces +
-             "</ul></details></td></tr>\n";
+      out += "<tr><td>" + html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) +
+             "</small></td><td>" + check.spec.level + "</td><td>" +
+             html_escape(check.spec.proposal + ", " + check.spec.section) + "</td><td><b>" +
+             html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small></td><td class=\"" +
+             cls(v) + "\">" + v + "</td><td><details><summary>" + std::to_string(check.spec.traces.size()) +
+             " listed</summary><ul>" + traces + "</ul></details></td></tr>\n";
     }
     out += "</table>\n<details><summary>Observed trace (client events and wire, in time order)</summary><pre>";
     for (const auto& item : observed_trace(run, 2000)) {
       char ms[32];
       std::snprintf(ms, sizeof ms, "%9.1f ms  ", item["ms"].get<double>());
       std::string line = ms;
-      if (item.contains("from")) line += "client  " + item["event"].dump();
-      else if (item.contains("received")) line += "→ " + item["server"].get<std::string>() + "  " + item["received"].dump();
-      else if (item.contains("sent")) line += "← " + item["server"].get<std::string>() + "  " + item["sent"].dump();
-      else if (item.contains("raw")) line += "→ " + item["server"].get<std::string>() + "  (not JSON) " + item["raw"].get<std::string>();
-      else line += "  " + item["server"].get<std::string>() + "  [" + item["event"].get<std::string>() + "]";
+      if (item.contains("from"))
+        line += "client  " + item["event"].dump();
+      else if (item.contains("received"))
+        line += "→ " + item["server"].get<std::string>() + "  " + item["received"].dump();
+      else if (item.contains("sent"))
+        line += "← " + item["server"].get<std::string>() + "  " + item["sent"].dump();
+      else if (item.contains("raw"))
+        line += "→ " + item["server"].get<std::string>() + "  (not JSON) " + item["raw"].get<std::string>();
+      else
+        line += "  " + item["server"].get<std::string>() + "  [" + item["event"].get<std::string>() + "]";
       out += html_escape(line.substr(0, 4000)) + "\n";
     }
     out += "</pre></details>\n";
@@ -301,16 +325,18 @@ std::string certification_html(const Certification& c) {
       std::string log;
       std::size_t lines = 0;
       for (std::string line; std::getline(in, line) && lines < 2000; ++lines) log += line.substr(0, 4000) + "\n";
-      out += "<details><summary>Wire log of " + html_escape(server) + " (" + html_escape(path) + ")</summary><pre>" + html_escape(log) +
-             "</pre></details>\n";
+      out += "<details><summary>Wire log of " + html_escape(server) + " (" + html_escape(path) + ")</summary><pre>" +
+             html_escape(log) + "</pre></details>\n";
     }
     if (!run.client.stderr_tail.empty())
-      out += "<details><summary>Client stderr</summary><pre>" + html_escape(run.client.stderr_tail) + "</pre></details>\n";
+      out +=
+          "<details><summary>Client stderr</summary><pre>" + html_escape(run.client.stderr_tail) + "</pre></details>\n";
   }
-  return html_page("mcp-hints certification", out,
-                   "body{max-width:80em}.pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}"
-                   ".info,.not-applicable,.expected-failure{background:#def}"
-                   "pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}");
+  return html_page(
+      "mcp-hints certification", out,
+      "body{max-width:80em}.pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}"
+      ".info,.not-applicable,.expected-failure{background:#def}"
+      "pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}");
 }
 
 }  // namespace mcp_hints::conformance

@@ -43,8 +43,8 @@ void keep_tail(std::string& text) {
 // `scenario_file` holds the very document judged (written into the run's folder), so the mock
 // servers serve what the judge reads whether the scenario came from a file, the built-in set, or
 // was made in memory.
-std::vector<std::string> mock_argv(const HarnessOptions& options, const std::string& scenario_file, const std::string& server,
-                                   const std::string& record) {
+std::vector<std::string> mock_argv(const HarnessOptions& options, const std::string& scenario_file,
+                                   const std::string& server, const std::string& record) {
   std::vector<std::string> argv = options.mock_command;
   argv.insert(argv.end(), {"--scenario", scenario_file});
   argv.insert(argv.end(), {"--server", server, "--record", record, "--transport", options.transport});
@@ -65,8 +65,10 @@ void wait_for_stdio_records(const std::map<std::string, std::string>& files, Dea
         const auto line = nlohmann::json::parse(text, nullptr, false);
         if (!line.is_object() || !line.contains("event") || !line["event"].is_string()) continue;
         const std::string event = line["event"], connection = line.value("connection", "");
-        if (event == "open") open[connection] = true;
-        else if (event.rfind("close", 0) == 0) open[connection] = false;
+        if (event == "open")
+          open[connection] = true;
+        else if (event.rfind("close", 0) == 0)
+          open[connection] = false;
       }
       for (const auto& [connection, still] : open) {
         if (!still || connection.rfind("stdio:", 0) != 0) continue;
@@ -179,7 +181,8 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
     if (!run.client.timed_out && !process.wait(deadline)) run.client.timed_out = true;
     if (run.client.timed_out) {
       process.kill_group();
-      run.notes.push_back("the client did not finish within " + std::to_string(options.timeout.count()) + " ms and was killed");
+      run.notes.push_back("the client did not finish within " + std::to_string(options.timeout.count()) +
+                          " ms and was killed");
     }
     run.client.how = process.describe_exit();
     run.client.exit_code = process.exit_code();
@@ -198,8 +201,8 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   if (run.client.started && !run.client.timed_out && (run.client.exit_code == 127 || run.client.exit_code == 126) &&
       run.record.wire.empty() && run.record.events.empty()) {
     run.could_not_run = true;
-    run.notes.push_back("the client command could not be run (" + run.client.how + "): " +
-                        run.client.stderr_tail.substr(0, run.client.stderr_tail.find('\n')));
+    run.notes.push_back("the client command could not be run (" + run.client.how +
+                        "): " + run.client.stderr_tail.substr(0, run.client.stderr_tail.find('\n')));
   }
   if (!run.could_not_run)
     for (const auto& check : checks) run.checks.push_back(judge_check(check, run.record, options.transport));

@@ -39,7 +39,8 @@ std::vector<ExpectedFailure> load_expected_failures(const std::string& path) {
   return entries;
 }
 
-std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailure>& entries, std::vector<ScenarioRun>& runs) {
+std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailure>& entries,
+                                                 std::vector<ScenarioRun>& runs) {
   std::vector<std::string> problems;
   for (const auto& entry : entries) {
     const std::string name = entry.scenario + (entry.check.empty() ? "" : ":" + entry.check);
@@ -54,8 +55,12 @@ std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailu
           failing = true;
         }
       }
-      if (!named) problems.push_back("expected failure " + name + " (line " + std::to_string(entry.line) + "): the scenario has no such check");
-      else if (!failing) problems.push_back("stale expected failure " + name + " (line " + std::to_string(entry.line) + "): it passes now; remove it");
+      if (!named)
+        problems.push_back("expected failure " + name + " (line " + std::to_string(entry.line) +
+                           "): the scenario has no such check");
+      else if (!failing)
+        problems.push_back("stale expected failure " + name + " (line " + std::to_string(entry.line) +
+                           "): it passes now; remove it");
     }
   }
   return problems;

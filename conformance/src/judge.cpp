@@ -46,7 +46,8 @@ CheckReader::CheckReader(const mock::Scenario& scenario, const json& check, std:
     : scenario_(scenario), check_(check), index_(index) {}
 
 void CheckReader::fail(std::string_view path, const std::string& why) const {
-  throw mock::ScenarioError(scenario_.source + ": /expect/" + std::to_string(index_) + "/" + std::string(path) + ": " + why);
+  throw mock::ScenarioError(scenario_.source + ": /expect/" + std::to_string(index_) + "/" + std::string(path) + ": " +
+                            why);
 }
 
 const json* CheckReader::find(std::string_view path) {
@@ -110,7 +111,8 @@ std::vector<std::string> CheckReader::servers(std::string_view path) {
   if (!value) return names;
   if (!value->is_array()) fail(path, "not an array");
   for (const auto& s : *value) {
-    if (!s.is_string() || !scenario_.servers.count(s.get<std::string>())) fail(path, "no server " + s.dump() + " in this scenario");
+    if (!s.is_string() || !scenario_.servers.count(s.get<std::string>()))
+      fail(path, "no server " + s.dump() + " in this scenario");
     names.push_back(s);
   }
   return names;
@@ -157,7 +159,8 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
     if (const json* traces = in.find("traces")) {
       for (const auto& [outcome, verdict] : traces->items()) {
         if (!find_outcome(check.kind, outcome))
-          in.fail("traces/" + escape_pointer_token(outcome), "a " + check.kind + " check cannot observe '" + outcome + "'");
+          in.fail("traces/" + escape_pointer_token(outcome),
+                  "a " + check.kind + " check cannot observe '" + outcome + "'");
         check.traces[outcome] = verdict_from_name(verdict.get<std::string>());
       }
     }
@@ -183,7 +186,8 @@ Verdict scale(Verdict verdict, const std::string& level) {
 CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::string_view transport) {
   const CheckKind* kind = find_check_kind(check.kind);
   if (!kind || !check.parameters.has_value())
-    throw std::invalid_argument("judge_check: the check '" + check.id + "' (kind '" + check.kind + "') was not made by read_checks");
+    throw std::invalid_argument("judge_check: the check '" + check.id + "' (kind '" + check.kind +
+                                "') was not made by read_checks");
   CheckResult result;
   result.spec = check;
   if (!check.transports.empty() &&

@@ -59,13 +59,15 @@ Decision SessionPolicy::before_call(const ToolHints& hints) const {
   if (confirmation && *confirmation != "none")
     need(*confirmation == "multi" ? 2 : 1, "the server asks for " + confirmation->get<std::string>() + " confirmation");
   if (destructive)
-    need(1, hints.asserted("effect").empty() ? "the tool has no hints: by the specification's defaults it may be destructive"
-                                             : "the tool may delete or destroy");
+    need(1, hints.asserted("effect").empty()
+                ? "the tool has no hints: by the specification's defaults it may be destructive"
+                : "the tool may delete or destroy");
   if (outcome && *outcome == "irreversible") need(1, "its outcome cannot be undone");
   if (risk && *risk == "critical") need(1, "its risk is critical");
   if (agency && *agency == true && destructive) need(1, "it is agentic and destructive");
   if (min_trust && min_trust->is_number_integer() && min_trust->get<int>() > config_.trust_level)
-    need(1, "it asks for trust level " + min_trust->dump() + ", above the client's " + std::to_string(config_.trust_level));
+    need(1, "it asks for trust level " + min_trust->dump() + ", above the client's " +
+                std::to_string(config_.trust_level));
   // Exfiltration: sensitive data in the context must not leave silently.
   const bool leaves = (effect && *effect == "external") || (destination && *destination == "public") ||
                       (open_world && *open_world == true && writes);
@@ -107,7 +109,8 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
   // The interest group's extension: sensitive data, or data from an untrusted source (carried
   // on as SEP-1913's openWorldHint). A content block may strengthen what the result says.
   const ResultTrust trust = read_result_trust(result);
-  if (trust.sensitive.value_or(false)) sensitive_sources_.push_back("a result marked sensitive (io.modelcontextprotocol/trust-annotations)");
+  if (trust.sensitive.value_or(false))
+    sensitive_sources_.push_back("a result marked sensitive (io.modelcontextprotocol/trust-annotations)");
   if (trust.untrusted.value_or(false)) annotations_["openWorldHint"] = true;
   // What the result itself says (#711, SEP-1913), carried on every later request.
   const json* annotations = find_member(result, {"_meta", "annotations"});
@@ -115,7 +118,8 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
   for (const auto& [key, value] : annotations->items()) {
     if (key == "sensitiveHint") {
       if (level_rank(value) < 0) continue;  // malformed: absent, never a downgrade
-      if (level_rank(value) > level_rank(annotations_.value("sensitiveHint", json()))) annotations_["sensitiveHint"] = value;
+      if (level_rank(value) > level_rank(annotations_.value("sensitiveHint", json())))
+        annotations_["sensitiveHint"] = value;
       if (value == "high") sensitive_sources_.push_back("a result marked sensitiveHint high");
     } else if (key == "privateHint" || key == "openWorldHint") {
       if (value == true) annotations_[key] = true;
@@ -130,7 +134,8 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
         if (a.is_string()) attribution_.insert(a.get<std::string>());
     }
   }
-  if (!attribution_.empty()) annotations_["attribution"] = json(std::vector<std::string>(attribution_.begin(), attribution_.end()));
+  if (!attribution_.empty())
+    annotations_["attribution"] = json(std::vector<std::string>(attribution_.begin(), attribution_.end()));
 }
 
 json SessionPolicy::request_annotations() const { return annotations_; }

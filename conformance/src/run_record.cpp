@@ -11,8 +11,8 @@ namespace mcp_hints::conformance {
 using json = nlohmann::json;
 
 const std::vector<std::string>& client_event_types() {
-  static const std::vector<std::string> types = {"confirmation_requested", "user_decision", "blocked",
-                                                 "escalated", "progress_shown", "retry"};
+  static const std::vector<std::string> types = {"confirmation_requested", "user_decision", "blocked", "escalated",
+                                                 "progress_shown",         "retry"};
   return types;
 }
 
@@ -32,7 +32,8 @@ void RunRecord::index() {
   answers_.clear();
   for (std::size_t i = 0; i < wire.size(); ++i) {
     const auto& line = wire[i];
-    if (line.direction == "out" && line.message.is_object() && line.message.contains("id") && !line.message.contains("method"))
+    if (line.direction == "out" && line.message.is_object() && line.message.contains("id") &&
+        !line.message.contains("method"))
       answers_.emplace(answer_key(line), i);
   }
 }
@@ -69,32 +70,37 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   limits.max_bytes = max_bytes;
   for (const auto& [server, path] : wire_files) {
     std::map<std::string, std::size_t> sessions;
-    const bool whole = for_each_line(path, max_bytes, [&, &server = server](std::size_t number, const std::string& text) {
-      json line;
-      try {
-        line = parse_json(text, limits);
-      } catch (const InputError& e) {
-        record.notes.push_back("wire record of " + server + ", line " + std::to_string(number) + ": " + e.what());
-        return;
-      }
-      if (!line.is_object() || !line.contains("connection") || !line["connection"].is_string() ||
-          !line.contains("time") || !line["time"].is_number())
-        return;
-      WireLine w;
-      w.server = server;
-      w.connection = line["connection"].get<std::string>();
-      w.time = line["time"].get<double>();
-      auto [it, added] = sessions.emplace(w.connection, sessions.size() + 1);
-      w.session = it->second;
-      if (line.contains("event") && line["event"].is_string()) w.event = line["event"].get<std::string>();
-      if (line.contains("direction") && line["direction"].is_string()) w.direction = line["direction"].get<std::string>();
-      if (line.contains("message")) w.message = line["message"];
-      if (line.contains("raw") && line["raw"].is_string()) w.raw = line["raw"].get<std::string>();
-      record.wire.push_back(std::move(w));
-    });
-    if (!whole) record.notes.push_back("wire record of " + server + " is larger than " + std::to_string(max_bytes) + " bytes: read in part");
+    const bool whole =
+        for_each_line(path, max_bytes, [&, &server = server](std::size_t number, const std::string& text) {
+          json line;
+          try {
+            line = parse_json(text, limits);
+          } catch (const InputError& e) {
+            record.notes.push_back("wire record of " + server + ", line " + std::to_string(number) + ": " + e.what());
+            return;
+          }
+          if (!line.is_object() || !line.contains("connection") || !line["connection"].is_string() ||
+              !line.contains("time") || !line["time"].is_number())
+            return;
+          WireLine w;
+          w.server = server;
+          w.connection = line["connection"].get<std::string>();
+          w.time = line["time"].get<double>();
+          auto [it, added] = sessions.emplace(w.connection, sessions.size() + 1);
+          w.session = it->second;
+          if (line.contains("event") && line["event"].is_string()) w.event = line["event"].get<std::string>();
+          if (line.contains("direction") && line["direction"].is_string())
+            w.direction = line["direction"].get<std::string>();
+          if (line.contains("message")) w.message = line["message"];
+          if (line.contains("raw") && line["raw"].is_string()) w.raw = line["raw"].get<std::string>();
+          record.wire.push_back(std::move(w));
+        });
+    if (!whole)
+      record.notes.push_back("wire record of " + server + " is larger than " + std::to_string(max_bytes) +
+                             " bytes: read in part");
   }
-  std::stable_sort(record.wire.begin(), record.wire.end(), [](const WireLine& a, const WireLine& b) { return a.time < b.time; });
+  std::stable_sort(record.wire.begin(), record.wire.end(),
+                   [](const WireLine& a, const WireLine& b) { return a.time < b.time; });
   record.index();
 
   const auto& types = client_event_types();
@@ -123,8 +129,10 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
     }
     record.events.push_back({type, line["time"].get<double>(), line, number});
   });
-  if (!whole) record.notes.push_back("events file is larger than " + std::to_string(max_bytes) + " bytes: read in part");
-  std::stable_sort(record.events.begin(), record.events.end(), [](const ClientEvent& a, const ClientEvent& b) { return a.time < b.time; });
+  if (!whole)
+    record.notes.push_back("events file is larger than " + std::to_string(max_bytes) + " bytes: read in part");
+  std::stable_sort(record.events.begin(), record.events.end(),
+                   [](const ClientEvent& a, const ClientEvent& b) { return a.time < b.time; });
   return record;
 }
 

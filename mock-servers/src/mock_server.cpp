@@ -1,9 +1,9 @@
 #include "mcp_hints/mock/mock_server.hpp"
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/version.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
-#include "mcp_hints/json/version.hpp"
 
 namespace mcp_hints::mock {
 
@@ -13,7 +13,8 @@ namespace rpc = jsonrpc;
 MockServer::MockServer(ServerSpec spec) : spec_(std::move(spec)), tools_(spec_.tools) {}
 
 std::optional<json> MockServer::cancelled_request(const json& message) {
-  if (rpc::classify(message) != rpc::Kind::notification || message["method"] != "notifications/cancelled") return std::nullopt;
+  if (rpc::classify(message) != rpc::Kind::notification || message["method"] != "notifications/cancelled")
+    return std::nullopt;
   const json params = message.value("params", json::object());
   if (!params.is_object() || !params.contains("requestId")) return std::nullopt;
   return params["requestId"];
@@ -33,28 +34,36 @@ std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parse
 std::vector<Outgoing> MockServer::handle(const json& message) {
   const auto kind = rpc::classify(message);
   if (message.is_array())
-    return {Outgoing{rpc::error(nullptr, rpc::invalid_request, "Invalid Request: batches are not part of MCP since 2025-06-18")}};
+    return {Outgoing{
+        rpc::error(nullptr, rpc::invalid_request, "Invalid Request: batches are not part of MCP since 2025-06-18")}};
   if (kind == rpc::Kind::invalid) {
-    const json id = message.is_object() && message.contains("id") && (message["id"].is_string() || message["id"].is_number_integer())
-                        ? message["id"] : json();
-    return {Outgoing{rpc::error(id, rpc::invalid_request, "Invalid Request: not a JSON-RPC 2.0 request or notification")}};
+    const json id = message.is_object() && message.contains("id") &&
+                            (message["id"].is_string() || message["id"].is_number_integer())
+                        ? message["id"]
+                        : json();
+    return {
+        Outgoing{rpc::error(id, rpc::invalid_request, "Invalid Request: not a JSON-RPC 2.0 request or notification")}};
   }
   if (kind != rpc::Kind::request) return {};  // notifications and responses need no answer
   const json& id = message["id"];
   const std::string method = message["method"];
   const json params = message.value("params", json::object());
-  if (!params.is_object()) return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id}};
+  if (!params.is_object())
+    return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id}};
   std::lock_guard lock(mutex_);
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
-      return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"), {}, false, id}};
+      return {Outgoing{
+          rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"), {}, false, id}};
     const auto& versions = spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions;
     std::string version = params["protocolVersion"];
     if (std::find(versions.begin(), versions.end(), version) == versions.end()) version = versions.front();
     return {Outgoing{rpc::result(id, {{"protocolVersion", version},
                                       {"capabilities", {{"tools", {{"listChanged", true}}}}},
                                       {"serverInfo", {{"name", spec_.name}, {"version", kVersion}}}}),
-                     {}, false, id}};
+                     {},
+                     false,
+                     id}};
   }
   if (method == "ping") return {Outgoing{rpc::result(id, json::object()), {}, false, id}};
   if (method == "tools/list") return list_tools(id, params);
@@ -86,7 +95,8 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
   if (!params.contains("name") || !params["name"].is_string())
     return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: name must be a string"), {}, false, id}};
   if (params.contains("arguments") && !params["arguments"].is_object())
-    return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id}};
+    return {
+        Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id}};
   const std::string name = params["name"];
   const bool listed = std::any_of(tools_.begin(), tools_.end(), [&](const json& t) { return t["name"] == name; });
   if (!listed) return {Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id}};
@@ -97,11 +107,14 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
   const Step& step = script->second[n];
   std::vector<Outgoing> out;
   // Progress for a caller that asked for it (a progressToken), before the answer.
-  if (const json* token = params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")
-                              ? &params["_meta"]["progressToken"] : nullptr;
+  if (const json* token =
+          params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")
+              ? &params["_meta"]["progressToken"]
+              : nullptr;
       token && step.progress > 0)
     for (int i = 1; i <= step.progress; ++i)
-      out.push_back({rpc::notification("notifications/progress", json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
+      out.push_back({rpc::notification("notifications/progress",
+                                       json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
                      step.delay * i / (step.progress + 1), false, id});
   // list_changed goes out before the answer, so a client has it before it makes its next call.
   if (step.list_changed) {
@@ -110,7 +123,9 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
   }
   switch (step.kind) {
     case Step::Kind::result: out.push_back({rpc::result(id, step.payload), step.delay, false, id}); break;
-    case Step::Kind::error: out.push_back({{{"jsonrpc", "2.0"}, {"id", id}, {"error", step.payload}}, step.delay, false, id}); break;
+    case Step::Kind::error:
+      out.push_back({{{"jsonrpc", "2.0"}, {"id", id}, {"error", step.payload}}, step.delay, false, id});
+      break;
     case Step::Kind::transient_failure: {
       json error = rpc::error(id, rpc::internal_error, "Transient failure: try again");
       error["error"]["data"] = {{"transient", true}};

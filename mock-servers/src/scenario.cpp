@@ -2,8 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <span>
+#include <sstream>
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
@@ -72,13 +72,15 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     spec.page_size = s.value("pageSize", 0);
     spec.protocol_versions = s.value("protocolVersions", std::vector<std::string>{});
     spec.tools = s["tools"].get<std::vector<json>>();
-    spec.default_result = s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
+    spec.default_result =
+        s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
     if (s.contains("scripts")) {
       for (const auto& [tool, steps] : s["scripts"].items()) {
-        const bool listed = std::any_of(spec.tools.begin(), spec.tools.end(), [&tool = tool](const json& t) { return t["name"] == tool; });
+        const bool listed = std::any_of(spec.tools.begin(), spec.tools.end(),
+                                        [&tool = tool](const json& t) { return t["name"] == tool; });
         if (!listed)
-          throw ScenarioError(source + ": /servers/" + escape_pointer_token(key) + "/scripts/" + escape_pointer_token(tool) +
-                              ": a script for a tool the server does not list");
+          throw ScenarioError(source + ": /servers/" + escape_pointer_token(key) + "/scripts/" +
+                              escape_pointer_token(tool) + ": a script for a tool the server does not list");
         for (const auto& step : steps) spec.scripts[tool].push_back(read_step(step));
       }
     }
@@ -102,8 +104,8 @@ Scenario load_scenario(const std::string& file_or_id) {
   for (const auto& file : embedded_scenarios()) {
     if (file.name == file_or_id + ".json") return parse_scenario(parse_json(file.content), "built-in " + file_or_id);
   }
-  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id + "' (built-in: " + join(builtin_scenario_ids()) +
-                      ")");
+  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id +
+                      "' (built-in: " + join(builtin_scenario_ids()) + ")");
 }
 
 std::vector<std::string> builtin_scenario_ids() {

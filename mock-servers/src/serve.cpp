@@ -14,9 +14,9 @@
 #include <set>
 #include <thread>
 
+#include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
-#include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 namespace mcp_hints::mock {
@@ -86,8 +86,9 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
     if (n <= 0) return finish("close (stdin closed)", 0);
     buffer.append(chunk, static_cast<std::size_t>(n));
     auto too_long = [&](std::string_view line) {
-      const json error = jsonrpc::error(nullptr, jsonrpc::invalid_request,
-                                        "Invalid Request: a line longer than " + std::to_string(options.max_message) + " bytes");
+      const json error =
+          jsonrpc::error(nullptr, jsonrpc::invalid_request,
+                         "Invalid Request: a line longer than " + std::to_string(options.max_message) + " bytes");
       if (rec) {
         rec->raw(connection, line.substr(0, 1024));
         rec->message(connection, "out", error);
@@ -105,8 +106,10 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       json parsed;
       auto outs = server.handle_text(line, &parsed);
       if (rec) {
-        if (parsed.is_null()) rec->raw(connection, line);
-        else rec->message(connection, "in", parsed);
+        if (parsed.is_null())
+          rec->raw(connection, line);
+        else
+          rec->message(connection, "in", parsed);
       }
       if (auto cancelled = MockServer::cancelled_request(parsed)) {
         std::erase_if(pending, [&](const Pending& p) { return p.out.answers == *cancelled; });
@@ -122,7 +125,8 @@ namespace {
 // Loopback origins only: a page elsewhere must not drive a local server (DNS rebinding).
 bool allowed_origin(const std::string& origin) {
   if (origin.empty()) return true;
-  for (const char* prefix : {"http://127.0.0.1", "https://127.0.0.1", "http://localhost", "https://localhost", "http://[::1]"}) {
+  for (const char* prefix :
+       {"http://127.0.0.1", "https://127.0.0.1", "http://localhost", "https://localhost", "http://[::1]"}) {
     const std::string p = prefix;
     if (origin.rfind(p, 0) == 0 && (origin.size() == p.size() || origin[p.size()] == ':' || origin[p.size()] == '/'))
       return true;
@@ -184,7 +188,8 @@ int serve_http(MockServer& server, const ServeOptions& options) {
   Recorder* rec = options.recorder;
   HttpSessions sessions;
   HttpServer http([&](const HttpRequestView& req) -> HttpReply {
-    if (!allowed_origin(req.origin)) return text_reply(403, "Forbidden: Origin " + req.origin + " is not a loopback origin");
+    if (!allowed_origin(req.origin))
+      return text_reply(403, "Forbidden: Origin " + req.origin + " is not a loopback origin");
     const std::string connection = "http:" + (req.session_id.empty() ? std::string("-") : req.session_id);
     if (req.method == "DELETE") {
       if (!sessions.is_open(req.session_id)) return text_reply(404, "Not Found: unknown session");
@@ -194,7 +199,8 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       reply.status = 204;
       return reply;
     }
-    if (req.method == "GET") return text_reply(405, "Method Not Allowed: this server sends notifications on POST streams");
+    if (req.method == "GET")
+      return text_reply(405, "Method Not Allowed: this server sends notifications on POST streams");
     if (req.body.size() > options.max_message) return text_reply(413, "Payload Too Large");
     json parsed;
     auto outs = server.handle_text(req.body, &parsed);
@@ -208,8 +214,10 @@ int serve_http(MockServer& server, const ServeOptions& options) {
     }
     const std::string conn = "http:" + (session.empty() ? std::string("-") : session);
     if (rec) {
-      if (parsed.is_null()) rec->raw(conn, req.body);
-      else rec->message(conn, "in", parsed);
+      if (parsed.is_null())
+        rec->raw(conn, req.body);
+      else
+        rec->message(conn, "in", parsed);
     }
     if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
     HttpReply reply;

@@ -68,8 +68,8 @@ TEST(Checks, TheRegistryRejectsMalformedDuplicateAndScatteredIds) {
   auto info = [](std::string_view id) { return CheckInfo{id, mcp_hints::Level::info, "p", "s"}; };
   for (const char* id : {"schema.spec-tool", "open-world.contradiction", "a1.b-2"})
     EXPECT_TRUE(mcp_hints::is_check_id(id)) << id;
-  for (const char* id : {"", "schema", "schema.", ".spec-tool", "Schema.spec-tool", "schema.spec_tool", "a.b.c",
-                         "1a.b", "a.-b", "a .b"})
+  for (const char* id :
+       {"", "schema", "schema.", ".spec-tool", "Schema.spec-tool", "schema.spec_tool", "a.b.c", "1a.b", "a.-b", "a .b"})
     EXPECT_FALSE(mcp_hints::is_check_id(id)) << id;
   const std::array good = {info("a.one"), info("a.two"), info("b.one")};
   EXPECT_TRUE(mcp_hints::all_check_ids(good));
@@ -142,15 +142,17 @@ TEST(Checks, MessagesSayWhatWasExpectedAndWhatWasSeen) {
   fired(test_support::fixture("lint/negative/confirmation.contradiction.json"), &findings);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].pointer, "/tools/0/_meta/mcp.dev~1requiresConfirmation");
-  EXPECT_NE(findings[0].message.find("requiresConfirmation\"] (policy-hints@seed) = false"), std::string::npos) << findings[0].message;
+  EXPECT_NE(findings[0].message.find("requiresConfirmation\"] (policy-hints@seed) = false"), std::string::npos)
+      << findings[0].message;
   EXPECT_NE(findings[0].message.find("approvalRecommendation (risk-metadata@sep-2793) = \"multi\""), std::string::npos)
       << findings[0].message;
 }
 
 TEST(Checks, NoValueOfAnyTypeInAnyHintFieldBreaksAnyCheck) {
   // Every crosswalk field, and the containers above it, given a value of every JSON type.
-  const std::vector<json> values = {nullptr, true, false, 0, -1, 2.5, "", "yes", "read", json::array(),
-                                    json::array({"PII", 1}), json::object(), json{{"a", 1}}};
+  const std::vector<json> values = {
+      nullptr,        true,          false, 0, -1, 2.5, "", "yes", "read", json::array(), json::array({"PII", 1}),
+      json::object(), json{{"a", 1}}};
   std::vector<json::json_pointer> places = {json::json_pointer("/annotations"), json::json_pointer("/_meta"),
                                             json::json_pointer("/annotations/inputMetadata"),
                                             json::json_pointer("/annotations/returnMetadata")};
@@ -181,8 +183,9 @@ TEST(Checks, McpsOwnExtensionsMayUseItsReservedPrefix) {
   const json tool = {{"name", "t"},
                      {"inputSchema", {{"type", "object"}}},
                      {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}},
-                     {"_meta", {{"io.modelcontextprotocol/action-metadata", {{"requiresReview", false}}},
-                                {"io.modelcontextprotocol/made-up", 1}}}};
+                     {"_meta",
+                      {{"io.modelcontextprotocol/action-metadata", {{"requiresReview", false}}},
+                       {"io.modelcontextprotocol/made-up", 1}}}};
   std::vector<mcp_hints::Finding> findings;
   mcp_hints::Linter(mcp_hints::LintOptions{}).lint_tool(tool, "f", "/0", 1, findings);
   ASSERT_EQ(findings.size(), 1u);
@@ -202,8 +205,10 @@ TEST(Checks, EachToolSaysWhichRevisionsItSpeaks) {
     return out;
   };
   ASSERT_EQ(result.tool_revisions.size(), 2u);
-  EXPECT_EQ(refs(result.tool_revisions[0]), (std::set<std::string>{"action-security@seed", "trust-annotations@sep-1913"}));
-  EXPECT_EQ(refs(result.tool_revisions[1]), (std::set<std::string>{"action-security@seed", "trust-annotations@sep-1913"}));
+  EXPECT_EQ(refs(result.tool_revisions[0]),
+            (std::set<std::string>{"action-security@seed", "trust-annotations@sep-1913"}));
+  EXPECT_EQ(refs(result.tool_revisions[1]),
+            (std::set<std::string>{"action-security@seed", "trust-annotations@sep-1913"}));
   // An unknown or message-only revision cannot be pinned.
   for (const char* bad : {"trust-annotations@issue-711", "nope@1", "trust-annotations", "spec@2025-11-25"}) {
     mcp_hints::LintOptions options;

@@ -26,8 +26,8 @@ TEST(Lint, LintsSeveralFilesAndKeepsGoingPastBadOnes) {
   auto bad = dir.write("bad.json", R"({"tools":[{"name":"b","annotations":{"readOnlyHint":"no"}}]})");
   auto junk = dir.write("junk.json", "not json");
   mcp_hints::Linter linter({});
-  auto report = linter.lint_files({good.string(), junk.string(), (dir.path() / "missing.json").string(),
-                                   dir.path().string(), bad.string()});
+  auto report = linter.lint_files(
+      {good.string(), junk.string(), (dir.path() / "missing.json").string(), dir.path().string(), bad.string()});
   ASSERT_EQ(report.files.size(), 5u);
   EXPECT_FALSE(report.files[0].error);
   EXPECT_NE(report.files[1].error->find("not valid JSON"), std::string::npos);
@@ -65,9 +65,10 @@ TEST(Lint, ReportsProgressPerTool) {
 }
 
 TEST(Lint, PointersAndLinesPlaceEachFindingInTheDocument) {
-  std::istringstream in("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[\n{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\n"
-                        "{\"name\":\"b\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"riskLevel\":\"x\"},"
-                        "\"_meta\":{\"com.example/riskLevel\":\"x\"}}]}}");
+  std::istringstream in(
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[\n{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\n"
+      "{\"name\":\"b\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"riskLevel\":\"x\"},"
+      "\"_meta\":{\"com.example/riskLevel\":\"x\"}}]}}");
   std::vector<mcp_hints::Finding> findings;
   auto result = mcp_hints::Linter({}).lint_stream(in, "f.json", findings);
   ASSERT_FALSE(result.error);

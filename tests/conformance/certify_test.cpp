@@ -38,7 +38,8 @@ std::string failures_of(const std::vector<ScenarioRun>& runs) {
   for (const auto& run : runs) {
     for (const auto& n : run.notes) out += run.scenario.id + ": note: " + n + "\n";
     for (const auto& c : run.checks)
-      if (c.verdict != Verdict::pass) out += run.scenario.id + ":" + c.spec.id + " " + c.outcome + " — " + c.detail + "\n";
+      if (c.verdict != Verdict::pass)
+        out += run.scenario.id + ":" + c.spec.id + " " + c.outcome + " — " + c.detail + "\n";
   }
   return out;
 }
@@ -51,7 +52,8 @@ TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
     areas.insert(s.id.substr(0, s.id.find('.')));
     for (const auto& c : read_checks(s)) kinds.insert(c.kind);
   }
-  EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull", "survival", "robustness", "progress"}));
+  EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull",
+                                          "survival", "robustness", "progress"}));
   EXPECT_EQ(kinds.size(), outcomes_by_kind().size());
 }
 
@@ -97,9 +99,9 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",      "--ignore-denial",       "--drop-propagation",
-                                            "--retry-anything",    "--ignore-list-changed", "--trust-missing-hints",
-                                            "--prompt-always",     "--leak-across-sessions"};
+const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",       "--drop-propagation",
+                                            "--retry-anything", "--ignore-list-changed", "--trust-missing-hints",
+                                            "--prompt-always",  "--leak-across-sessions"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -144,7 +146,8 @@ TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {
     for (const auto& run : certify(client, "stdio", dir.path())) {
       EXPECT_FALSE(run.could_not_run) << client;
       for (const auto& c : run.checks)
-        EXPECT_EQ(c.verdict, Verdict::not_testable) << client << " " << run.scenario.id << ":" << c.spec.id << " " << c.outcome;
+        EXPECT_EQ(c.verdict, Verdict::not_testable)
+            << client << " " << run.scenario.id << ":" << c.spec.id << " " << c.outcome;
     }
   }
 }
@@ -186,8 +189,10 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   auto runs = certify(kReference + " --drop-propagation", "stdio", dir.path() / "runs");
   const auto problems = apply_expected_failures(entries, runs);
   ASSERT_EQ(problems.size(), 2u);
-  EXPECT_NE(problems[0].find("stale expected failure confirm.spec-destructive (line 4)"), std::string::npos) << problems[0];
-  EXPECT_NE(problems[1].find("retry.idempotent-bounded:no-such-check (line 5): the scenario has no such check"), std::string::npos);
+  EXPECT_NE(problems[0].find("stale expected failure confirm.spec-destructive (line 4)"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[1].find("retry.idempotent-bounded:no-such-check (line 5): the scenario has no such check"),
+            std::string::npos);
   for (const auto& run : runs)
     for (const auto& c : run.checks)
       if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server")
@@ -200,7 +205,9 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
     load_expected_failures(bad_name.string());
     ADD_FAILURE() << "accepted " << bad_name;
   } catch (const mcp_hints::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("bad2.txt:1: 'confirm.x:' is not SCENARIO or SCENARIO:CHECK"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad2.txt:1: 'confirm.x:' is not SCENARIO or SCENARIO:CHECK"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -220,45 +227,51 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   EXPECT_NE(junit.find("<testsuites name=\"mcp-hints certify\""), std::string::npos);
   EXPECT_NE(junit.find("failures=\"0\""), std::string::npos);
   const std::string html = test_support::read_file(fs::path(out) / "report.html");
-  for (const char* part : {"Observed trace", "Wire log of main", "acceptable traces", "confirmation_requested", "tools/call"})
+  for (const char* part :
+       {"Observed trace", "Wire log of main", "acceptable traces", "confirmation_requested", "tools/call"})
     EXPECT_NE(html.find(part), std::string::npos) << part;
 
   // A broken client: findings, in every format.
   const std::string broken = kReference + " --drop-propagation";
-  auto text = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "b").string(), "--scenario",
-                                     "propagation.sensitive-carried", "--scenario", "confirm.spec-destructive"});
+  auto text =
+      test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "b").string(), "--scenario",
+                             "propagation.sensitive-carried", "--scenario", "confirm.spec-destructive"});
   EXPECT_EQ(text.exit_code, 1) << text.err;
   EXPECT_NE(text.out.find("FAIL         propagation.sensitive-carried"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("carried [MUST] fail: dropped"), std::string::npos) << text.out;
-  auto as_json = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "j").string(), "--scenario",
-                                        "propagation.sensitive-carried", "--format", "json"});
+  auto as_json = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "j").string(),
+                                        "--scenario", "propagation.sensitive-carried", "--format", "json"});
   EXPECT_EQ(as_json.exit_code, 1);
   EXPECT_EQ(json::parse(as_json.out)["scenarios"][0]["results"][0]["verdict"], "fail");
-  auto junit_out = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "u").string(), "--scenario",
-                                          "propagation.sensitive-carried", "--format", "junit"});
+  auto junit_out = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "u").string(),
+                                          "--scenario", "propagation.sensitive-carried", "--format", "junit"});
   EXPECT_NE(junit_out.out.find("<failure message=\"[MUST] fail: dropped\""), std::string::npos) << junit_out.out;
-  auto markdown = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "m").string(), "--scenario",
-                                         "propagation.sensitive-carried", "--format", "markdown"});
-  EXPECT_NE(markdown.out.find("| propagation.sensitive-carried | carried | MUST | dropped | fail |"), std::string::npos) << markdown.out;
-  auto html_out = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "h").string(), "--scenario",
-                                         "propagation.sensitive-carried", "--format", "html", "--transport", "http"});
+  auto markdown = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "m").string(),
+                                         "--scenario", "propagation.sensitive-carried", "--format", "markdown"});
+  EXPECT_NE(markdown.out.find("| propagation.sensitive-carried | carried | MUST | dropped | fail |"), std::string::npos)
+      << markdown.out;
+  auto html_out =
+      test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "h").string(), "--scenario",
+                             "propagation.sensitive-carried", "--format", "html", "--transport", "http"});
   EXPECT_EQ(html_out.exit_code, 1);
   EXPECT_NE(html_out.out.find("<!DOCTYPE html>"), std::string::npos);
 
   // Expected failures turn the run green; a stale entry turns it red again.
   const auto expected = dir.write("expected.txt", "propagation.sensitive-carried  not carried yet\n");
-  auto listed = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "x").string(), "--scenario",
-                                       "propagation.sensitive-carried", "--expected-failures", expected.string()});
+  auto listed =
+      test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "x").string(), "--scenario",
+                             "propagation.sensitive-carried", "--expected-failures", expected.string()});
   EXPECT_EQ(listed.exit_code, 0) << listed.out;
   EXPECT_NE(listed.out.find("expected failure"), std::string::npos);
-  auto stale = test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "s").string(), "--scenario",
-                                      "propagation.sensitive-carried", "--expected-failures", expected.string()});
+  auto stale =
+      test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "s").string(), "--scenario",
+                             "propagation.sensitive-carried", "--expected-failures", expected.string()});
   EXPECT_EQ(stale.exit_code, 1);
   EXPECT_NE(stale.out.find("stale expected failure propagation.sensitive-carried"), std::string::npos) << stale.out;
 
   // A client that cannot be run at all: incomplete.
-  auto missing = test_support::run_cli({"certify", "--client", "/no/such/client", "--output", (dir.path() / "n").string(),
-                                        "--scenario", "confirm.spec-destructive"});
+  auto missing = test_support::run_cli({"certify", "--client", "/no/such/client", "--output",
+                                        (dir.path() / "n").string(), "--scenario", "confirm.spec-destructive"});
   EXPECT_EQ(missing.exit_code, 3) << missing.out << missing.err;
   EXPECT_NE(missing.err.find("the client could not be run"), std::string::npos) << missing.err;
   EXPECT_EQ(test_support::count_lines(missing.err), 1u) << missing.err;
@@ -266,13 +279,16 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
 
 TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   test_support::TempDir dir;
-  const auto bad_scenario = dir.write("bad.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+  const auto bad_scenario =
+      dir.write("bad.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
     "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"g","title":"t","kind":"gate","tool":"mv","traces":{"confirmed-called":"pass"}}]})");
-  const auto unknown_kind = dir.write("teleport.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+  const auto unknown_kind =
+      dir.write("teleport.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
     "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"g","title":"t","kind":"teleport","traces":{"arrived":"pass"}}]})");
-  const auto unused_member = dir.write("unused.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+  const auto unused_member =
+      dir.write("unused.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
     "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"p","title":"t","kind":"propagation","key":"privateHint","tool":"rm","traces":{"carried":"pass"}}]})");
   const auto no_reason = dir.write("expected.txt", "confirm.spec-destructive\n");
@@ -284,12 +300,15 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
       {{"certify", "--client", "x", "--timeout", "5"}, "--timeout must be 100 to 3600000 ms"},
       {{"certify", "--client", "x", "--scenario", "no.such"}, "no scenario file or built-in scenario 'no.such'"},
       {{"certify", "--client", "x", "--scenario", "mock.basic"}, "it is a mock scenario, not a certification scenario"},
-      {{"certify", "--client", "x", "--scenario", bad_scenario.string()}, "/expect/0/tool: server 'main' never lists a tool 'mv'"},
+      {{"certify", "--client", "x", "--scenario", bad_scenario.string()},
+       "/expect/0/tool: server 'main' never lists a tool 'mv'"},
       {{"certify", "--client", "x", "--scenario", unknown_kind.string()}, "/expect/0/kind: expected one of \"gate\""},
-      {{"certify", "--client", "x", "--scenario", unused_member.string()}, "/expect/0/tool: a propagation check does not use 'tool'"},
+      {{"certify", "--client", "x", "--scenario", unused_member.string()},
+       "/expect/0/tool: a propagation check does not use 'tool'"},
       {{"certify", "--client", "x", "--expected-failures", no_reason.string()}, "has no reason"},
       {{"certify", "--client", "x", "--expected-failures", dir.path().string()}, "not a file"},
-      {{"certify", "--client", "x", "--all", "--scenario", "confirm.spec-destructive"}, "--all and --scenario exclude each other"},
+      {{"certify", "--client", "x", "--all", "--scenario", "confirm.spec-destructive"},
+       "--all and --scenario exclude each other"},
       {{"certify", "--bogus"}, "unrecognised option"},
   };
   for (const auto& [args, message] : cases) {

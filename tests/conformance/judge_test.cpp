@@ -3,10 +3,10 @@
 // the kinds and outcomes the scenario schema publishes.
 #include <gtest/gtest.h>
 
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/conformance/judge.hpp"
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -31,20 +31,24 @@ class Record {
     last_id_ = ++id_;
     return in({{"jsonrpc", "2.0"}, {"id", last_id_}, {"method", "tools/call"}, {"params", params}}, server, connection);
   }
-  Record& list(const json& annotations = json(), const std::string& server = "main", const std::string& connection = "c1") {
+  Record& list(const json& annotations = json(), const std::string& server = "main",
+               const std::string& connection = "c1") {
     json params = json::object();
     if (!annotations.is_null()) params["_meta"] = {{"annotations", annotations}};
     last_id_ = ++id_;
     return in({{"jsonrpc", "2.0"}, {"id", last_id_}, {"method", "tools/list"}, {"params", params}}, server, connection);
   }
   // Answers the last request.
-  Record& result(const json& annotations = json(), const std::string& server = "main", const std::string& connection = "c1") {
+  Record& result(const json& annotations = json(), const std::string& server = "main",
+                 const std::string& connection = "c1") {
     json result = {{"content", json::array()}};
     if (!annotations.is_null()) result["_meta"] = {{"annotations", annotations}};
     return out({{"jsonrpc", "2.0"}, {"id", last_id_}, {"result", result}}, server, connection);
   }
   Record& transient_failure() {
-    return out({{"jsonrpc", "2.0"}, {"id", last_id_}, {"error", {{"code", -32603}, {"message", "try again"}, {"data", {{"transient", true}}}}}});
+    return out({{"jsonrpc", "2.0"},
+                {"id", last_id_},
+                {"error", {{"code", -32603}, {"message", "try again"}, {"data", {{"transient", true}}}}}});
   }
   Record& list_changed(const std::string& server = "main", const std::string& connection = "c1") {
     return out({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, server, connection);
@@ -64,7 +68,8 @@ class Record {
   }
 
  private:
-  Record& line(const std::string& server, const std::string& connection, const std::string& direction, const json& message) {
+  Record& line(const std::string& server, const std::string& connection, const std::string& direction,
+               const json& message) {
     WireLine w;
     w.server = server;
     w.connection = connection;
@@ -83,9 +88,13 @@ class Record {
   std::map<std::string, std::map<std::string, std::size_t>> sessions_;
 };
 
-json scenario_with(const json& expect, const json& servers = {{"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
-  return {{"id", "t.x"}, {"title", "t"}, {"checks", "c"}, {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
-          {"level", "SHOULD"}, {"servers", servers}, {"task", json::array()}, {"expect", expect}};
+json scenario_with(const json& expect,
+                   const json& servers = {
+                       {"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
+  return {{"id", "t.x"},           {"title", "t"},
+          {"checks", "c"},         {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
+          {"level", "SHOULD"},     {"servers", servers},
+          {"task", json::array()}, {"expect", expect}};
 }
 
 // A MUST check of `kind` with `members`, read as read_checks reads a scenario's: the server
@@ -97,7 +106,8 @@ CheckSpec check(const std::string& kind, json members = json::object()) {
   for (const auto& tool : {json::json_pointer("/tool"), json::json_pointer("/requires/tool")})
     if (members.contains(tool)) tools.push_back({{"name", members[tool]}, {"inputSchema", {{"type", "object"}}}});
   json servers = {{"main", {{"tools", tools}}}};
-  for (const auto& server : members.value("servers", json::array())) servers[server.get<std::string>()] = {{"tools", json::array()}};
+  for (const auto& server : members.value("servers", json::array()))
+    servers[server.get<std::string>()] = {{"tools", json::array()}};
   auto scenario = mock::parse_scenario(scenario_with(json::array(), servers), "t.json");
   scenario.document["expect"] = json::array({members});  // past the schema, which wants traces these need not list
   return read_checks(scenario).at(0);
@@ -107,37 +117,107 @@ std::string outcome(const CheckSpec& c, Record& r) { return judge_check(c, r.get
 
 TEST(Judge, GateOutcomes) {
   const auto gate = check("gate", {{"tool", "rm"}});
-  { Record r; r.prompt("rm", "approve").call("rm").result(); EXPECT_EQ(outcome(gate, r), "confirmed-called"); }
-  { Record r; r.call("rm").result(); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
-  { Record r; r.prompt("rm", "deny").call("rm"); EXPECT_EQ(outcome(gate, r), "called-despite-denial"); }
-  { Record r; r.prompt("rm", "approve").call("rm").call("rm"); EXPECT_EQ(outcome(gate, r), "repeated-without-confirmation"); }
-  { Record r; r.prompt("rm", "approve").call("rm").prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(gate, r), "confirmed-called"); }
-  { Record r; r.prompt("rm", "deny"); EXPECT_EQ(outcome(gate, r), "denied-not-called"); }
-  { Record r; r.event("blocked", {{"tool", "rm"}, {"reason", "no"}}); EXPECT_EQ(outcome(gate, r), "blocked"); }
-  { Record r; r.prompt("rm", "approve"); EXPECT_EQ(outcome(gate, r), "approved-not-called"); }
-  { Record r; r.event("confirmation_requested", {{"tool", "rm"}}); EXPECT_EQ(outcome(gate, r), "prompt-unanswered"); }
-  { Record r; r.call("other").result(); EXPECT_EQ(outcome(gate, r), "not-reached"); }
-  // An approval given after the call does not count for it.
-  { Record r; r.call("rm").prompt("rm", "approve"); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
-  // A decision with no prompt before it means nothing.
-  { Record r; r.event("user_decision", {{"tool", "rm"}, {"decision", "approve"}}).call("rm"); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
-  // Events for another tool, or another server, do not count.
-  { Record r; r.prompt("ls", "approve").call("rm"); EXPECT_EQ(outcome(gate, r), "called-unprompted"); }
   {
     Record r;
-    r.event("confirmation_requested", {{"tool", "rm"}, {"server", "other"}}).event("user_decision", {{"tool", "rm"}, {"server", "other"}, {"decision", "approve"}}).call("rm");
+    r.prompt("rm", "approve").call("rm").result();
+    EXPECT_EQ(outcome(gate, r), "confirmed-called");
+  }
+  {
+    Record r;
+    r.call("rm").result();
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+  {
+    Record r;
+    r.prompt("rm", "deny").call("rm");
+    EXPECT_EQ(outcome(gate, r), "called-despite-denial");
+  }
+  {
+    Record r;
+    r.prompt("rm", "approve").call("rm").call("rm");
+    EXPECT_EQ(outcome(gate, r), "repeated-without-confirmation");
+  }
+  {
+    Record r;
+    r.prompt("rm", "approve").call("rm").prompt("rm", "approve").call("rm");
+    EXPECT_EQ(outcome(gate, r), "confirmed-called");
+  }
+  {
+    Record r;
+    r.prompt("rm", "deny");
+    EXPECT_EQ(outcome(gate, r), "denied-not-called");
+  }
+  {
+    Record r;
+    r.event("blocked", {{"tool", "rm"}, {"reason", "no"}});
+    EXPECT_EQ(outcome(gate, r), "blocked");
+  }
+  {
+    Record r;
+    r.prompt("rm", "approve");
+    EXPECT_EQ(outcome(gate, r), "approved-not-called");
+  }
+  {
+    Record r;
+    r.event("confirmation_requested", {{"tool", "rm"}});
+    EXPECT_EQ(outcome(gate, r), "prompt-unanswered");
+  }
+  {
+    Record r;
+    r.call("other").result();
+    EXPECT_EQ(outcome(gate, r), "not-reached");
+  }
+  // An approval given after the call does not count for it.
+  {
+    Record r;
+    r.call("rm").prompt("rm", "approve");
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+  // A decision with no prompt before it means nothing.
+  {
+    Record r;
+    r.event("user_decision", {{"tool", "rm"}, {"decision", "approve"}}).call("rm");
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+  // Events for another tool, or another server, do not count.
+  {
+    Record r;
+    r.prompt("ls", "approve").call("rm");
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+  {
+    Record r;
+    r.event("confirmation_requested", {{"tool", "rm"}, {"server", "other"}})
+        .event("user_decision", {{"tool", "rm"}, {"server", "other"}, {"decision", "approve"}})
+        .call("rm");
     EXPECT_EQ(outcome(gate, r), "called-unprompted");
   }
 }
 
 TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
   const auto multi = check("gate", {{"tool", "rm"}, {"confirmations", 2}});
-  { Record r; r.prompt("rm", "approve").prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(multi, r), "confirmed-called"); }
-  { Record r; r.prompt("rm", "approve").call("rm"); EXPECT_EQ(outcome(multi, r), "under-confirmed"); }
-  { Record r; r.prompt("rm", "approve").prompt("rm", "deny"); EXPECT_EQ(outcome(multi, r), "denied-not-called"); }
+  {
+    Record r;
+    r.prompt("rm", "approve").prompt("rm", "approve").call("rm");
+    EXPECT_EQ(outcome(multi, r), "confirmed-called");
+  }
+  {
+    Record r;
+    r.prompt("rm", "approve").call("rm");
+    EXPECT_EQ(outcome(multi, r), "under-confirmed");
+  }
+  {
+    Record r;
+    r.prompt("rm", "approve").prompt("rm", "deny");
+    EXPECT_EQ(outcome(multi, r), "denied-not-called");
+  }
 
   const auto after = check("gate", {{"tool", "sync"}, {"after", "list_changed"}});
-  { Record r; r.call("sync").result(); EXPECT_EQ(outcome(after, r), "not-reached"); }  // never changed
+  {
+    Record r;
+    r.call("sync").result();
+    EXPECT_EQ(outcome(after, r), "not-reached");
+  }  // never changed
   {
     Record r;  // the first call needed nothing; only the one after the change is judged
     r.call("sync").list_changed().result().prompt("sync", "approve").call("sync").result();
@@ -150,35 +230,81 @@ TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
   }
 
   const auto needs = check("gate", {{"tool", "send"}, {"requires", {{"server", "main"}, {"tool", "read"}}}});
-  { Record r; r.call("send"); EXPECT_EQ(outcome(needs, r), "prerequisite-not-met"); }
-  { Record r; r.call("read").transient_failure().call("send"); EXPECT_EQ(outcome(needs, r), "prerequisite-not-met"); }
-  { Record r; r.call("read").result().call("send"); EXPECT_EQ(outcome(needs, r), "called-unprompted"); }
+  {
+    Record r;
+    r.call("send");
+    EXPECT_EQ(outcome(needs, r), "prerequisite-not-met");
+  }
+  {
+    Record r;
+    r.call("read").transient_failure().call("send");
+    EXPECT_EQ(outcome(needs, r), "prerequisite-not-met");
+  }
+  {
+    Record r;
+    r.call("read").result().call("send");
+    EXPECT_EQ(outcome(needs, r), "called-unprompted");
+  }
 }
 
 TEST(Judge, PropagationOutcomes) {
   const auto sensitive = check("propagation", {{"key", "sensitiveHint"}});
-  { Record r; r.call("a").result(); EXPECT_EQ(outcome(sensitive, r), "source-not-reached"); }
-  { Record r; r.call("a").result({{"sensitiveHint", "high"}}); EXPECT_EQ(outcome(sensitive, r), "no-later-request"); }
   {
     Record r;
-    r.call("a").result({{"sensitiveHint", "medium"}}).call("b", {{"sensitiveHint", "medium"}}).result({{"sensitiveHint", "high"}});
+    r.call("a").result();
+    EXPECT_EQ(outcome(sensitive, r), "source-not-reached");
+  }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}});
+    EXPECT_EQ(outcome(sensitive, r), "no-later-request");
+  }
+  {
+    Record r;
+    r.call("a")
+        .result({{"sensitiveHint", "medium"}})
+        .call("b", {{"sensitiveHint", "medium"}})
+        .result({{"sensitiveHint", "high"}});
     r.list({{"sensitiveHint", "high"}}).call("c", {{"sensitiveHint", "high"}});
     EXPECT_EQ(outcome(sensitive, r), "carried");
   }
-  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "medium"}}); EXPECT_EQ(outcome(sensitive, r), "weakened"); }
-  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list(); EXPECT_EQ(outcome(sensitive, r), "dropped"); }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "medium"}});
+    EXPECT_EQ(outcome(sensitive, r), "weakened");
+  }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}}).list();
+    EXPECT_EQ(outcome(sensitive, r), "dropped");
+  }
   // A malformed level sets nothing.
-  { Record r; r.call("a").result({{"sensitiveHint", "very"}}).call("b"); EXPECT_EQ(outcome(sensitive, r), "source-not-reached"); }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "very"}}).call("b");
+    EXPECT_EQ(outcome(sensitive, r), "source-not-reached");
+  }
   // Another session is judged on its own.
   {
     Record r;
-    r.call("a").result({{"sensitiveHint", "low"}}).call("b", {{"sensitiveHint", "low"}}).call("c", json(), "main", "c2");
+    r.call("a")
+        .result({{"sensitiveHint", "low"}})
+        .call("b", {{"sensitiveHint", "low"}})
+        .call("c", json(), "main", "c2");
     EXPECT_EQ(outcome(sensitive, r), "carried");
   }
 
   const auto flag = check("propagation", {{"key", "privateHint"}});
-  { Record r; r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", true}}); EXPECT_EQ(outcome(flag, r), "carried"); }
-  { Record r; r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", false}}); EXPECT_EQ(outcome(flag, r), "weakened"); }
+  {
+    Record r;
+    r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", true}});
+    EXPECT_EQ(outcome(flag, r), "carried");
+  }
+  {
+    Record r;
+    r.call("a").result({{"privateHint", true}}).call("b", {{"privateHint", false}});
+    EXPECT_EQ(outcome(flag, r), "weakened");
+  }
 
   const auto attribution = check("propagation", {{"key", "attribution"}});
   {
@@ -189,7 +315,11 @@ TEST(Judge, PropagationOutcomes) {
   }
   {
     Record r;
-    r.call("a").result({{"attribution", {"x"}}}).call("b", {{"attribution", {"x"}}}).result({{"attribution", {"y"}}}).call("c", {{"attribution", {"y"}}});
+    r.call("a")
+        .result({{"attribution", {"x"}}})
+        .call("b", {{"attribution", {"x"}}})
+        .result({{"attribution", {"y"}}})
+        .call("c", {{"attribution", {"y"}}});
     EXPECT_EQ(outcome(attribution, r), "weakened");
   }
 
@@ -210,32 +340,90 @@ TEST(Judge, PropagationOutcomes) {
 
 TEST(Judge, CleanStartRelistEscalationRetry) {
   const auto clean = check("clean-start", {{"key", "sensitiveHint"}});
-  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "high"}}); EXPECT_EQ(outcome(clean, r), "no-second-session"); }
-  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list(json(), "main", "c2"); EXPECT_EQ(outcome(clean, r), "clean"); }
-  { Record r; r.call("a").result({{"sensitiveHint", "high"}}).list({{"sensitiveHint", "high"}}, "main", "c2"); EXPECT_EQ(outcome(clean, r), "leaked"); }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "high"}});
+    EXPECT_EQ(outcome(clean, r), "no-second-session");
+  }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}}).list(json(), "main", "c2");
+    EXPECT_EQ(outcome(clean, r), "clean");
+  }
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}}).list({{"sensitiveHint", "high"}}, "main", "c2");
+    EXPECT_EQ(outcome(clean, r), "leaked");
+  }
   {
     Record r;  // once the new session's own result sets it, carrying it is right
-    r.call("a").result({{"sensitiveHint", "high"}}).call("a", json(), "main", "c2").result({{"sensitiveHint", "low"}}, "main", "c2");
+    r.call("a")
+        .result({{"sensitiveHint", "high"}})
+        .call("a", json(), "main", "c2")
+        .result({{"sensitiveHint", "low"}}, "main", "c2");
     r.call("b", {{"sensitiveHint", "low"}}, "main", "c2");
     EXPECT_EQ(outcome(clean, r), "clean");
   }
 
   const auto relist = check("relist");
-  { Record r; r.call("a").result(); EXPECT_EQ(outcome(relist, r), "not-reached"); }
-  { Record r; r.call("a").list_changed().result().list().call("a"); EXPECT_EQ(outcome(relist, r), "relisted-before-call"); }
-  { Record r; r.call("a").list_changed().result().list(); EXPECT_EQ(outcome(relist, r), "relisted"); }
-  { Record r; r.call("a").list_changed().result().call("a").list(); EXPECT_EQ(outcome(relist, r), "called-without-relist"); }
-  { Record r; r.call("a").list_changed().result(); EXPECT_EQ(outcome(relist, r), "not-reached"); }
+  {
+    Record r;
+    r.call("a").result();
+    EXPECT_EQ(outcome(relist, r), "not-reached");
+  }
+  {
+    Record r;
+    r.call("a").list_changed().result().list().call("a");
+    EXPECT_EQ(outcome(relist, r), "relisted-before-call");
+  }
+  {
+    Record r;
+    r.call("a").list_changed().result().list();
+    EXPECT_EQ(outcome(relist, r), "relisted");
+  }
+  {
+    Record r;
+    r.call("a").list_changed().result().call("a").list();
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+  }
+  {
+    Record r;
+    r.call("a").list_changed().result();
+    EXPECT_EQ(outcome(relist, r), "not-reached");
+  }
 
   const auto escalation = check("escalation");
-  { Record r; r.call("a").result({{"maliciousActivityHint", false}}); EXPECT_EQ(outcome(escalation, r), "not-reached"); }
-  { Record r; r.call("a").result({{"maliciousActivityHint", true}}).event("escalated", {{"why", "x"}}); EXPECT_EQ(outcome(escalation, r), "escalated"); }
-  { Record r; r.event("escalated").call("a").result({{"maliciousActivityHint", true}}); EXPECT_EQ(outcome(escalation, r), "not-escalated"); }
+  {
+    Record r;
+    r.call("a").result({{"maliciousActivityHint", false}});
+    EXPECT_EQ(outcome(escalation, r), "not-reached");
+  }
+  {
+    Record r;
+    r.call("a").result({{"maliciousActivityHint", true}}).event("escalated", {{"why", "x"}});
+    EXPECT_EQ(outcome(escalation, r), "escalated");
+  }
+  {
+    Record r;
+    r.event("escalated").call("a").result({{"maliciousActivityHint", true}});
+    EXPECT_EQ(outcome(escalation, r), "not-escalated");
+  }
 
   const auto retry = check("retry", {{"tool", "get"}, {"maxAttempts", 3}});
-  { Record r; EXPECT_EQ(outcome(retry, r), "not-reached"); }
-  { Record r; r.call("get").result(); EXPECT_EQ(outcome(retry, r), "no-failure"); }
-  { Record r; r.call("get").transient_failure(); EXPECT_EQ(outcome(retry, r), "not-retried"); }
+  {
+    Record r;
+    EXPECT_EQ(outcome(retry, r), "not-reached");
+  }
+  {
+    Record r;
+    r.call("get").result();
+    EXPECT_EQ(outcome(retry, r), "no-failure");
+  }
+  {
+    Record r;
+    r.call("get").transient_failure();
+    EXPECT_EQ(outcome(retry, r), "not-retried");
+  }
   {
     Record r;
     r.call("get").transient_failure().call("get").transient_failure().call("get").result();
@@ -253,15 +441,38 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
 TEST(Judge, ProgressOutcomes) {
   const auto progress = check("progress", {{"tool", "build"}});
   auto call_with_token = [](Record& r) -> Record& {
-    return r.in({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/call"},
+    return r.in({{"jsonrpc", "2.0"},
+                 {"id", 99},
+                 {"method", "tools/call"},
                  {"params", {{"name", "build"}, {"_meta", {{"progressToken", "t1"}}}}}});
   };
-  auto progress_note = json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", {{"progressToken", "t1"}, {"progress", 1}}}};
-  { Record r; EXPECT_EQ(outcome(progress, r), "not-reached"); }
-  { Record r; r.call("build").result(); EXPECT_EQ(outcome(progress, r), "not-requested"); }
-  { Record r; call_with_token(r).out(progress_note).event("progress_shown", {{"tool", "build"}}); EXPECT_EQ(outcome(progress, r), "shown"); }
-  { Record r; call_with_token(r).out(progress_note); EXPECT_EQ(outcome(progress, r), "not-shown"); }
-  { Record r; r.event("progress_shown", {{"tool", "build"}}); call_with_token(r).out(progress_note); EXPECT_EQ(outcome(progress, r), "not-shown"); }
+  auto progress_note = json{
+      {"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", {{"progressToken", "t1"}, {"progress", 1}}}};
+  {
+    Record r;
+    EXPECT_EQ(outcome(progress, r), "not-reached");
+  }
+  {
+    Record r;
+    r.call("build").result();
+    EXPECT_EQ(outcome(progress, r), "not-requested");
+  }
+  {
+    Record r;
+    call_with_token(r).out(progress_note).event("progress_shown", {{"tool", "build"}});
+    EXPECT_EQ(outcome(progress, r), "shown");
+  }
+  {
+    Record r;
+    call_with_token(r).out(progress_note);
+    EXPECT_EQ(outcome(progress, r), "not-shown");
+  }
+  {
+    Record r;
+    r.event("progress_shown", {{"tool", "build"}});
+    call_with_token(r).out(progress_note);
+    EXPECT_EQ(outcome(progress, r), "not-shown");
+  }
 }
 
 TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
@@ -310,26 +521,32 @@ mock::Scenario unchecked_scenario_with(const json& expect) {
 }
 
 TEST(Judge, ChecksNameWhatTheScenarioHas) {
-  const json gate = {{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}}}};
+  const json gate = {
+      {"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}}}};
   const auto checks = read_checks(mock::parse_scenario(scenario_with(json::array({gate})), "t.json"));
   ASSERT_EQ(checks.size(), 1u);
   Record unprompted;
   unprompted.call("rm");
   EXPECT_EQ(judge_check(checks[0], unprompted.get(), "stdio").outcome, "called-unprompted");  // on the only server
-  EXPECT_EQ(checks[0].level, "SHOULD");  // the scenario's
+  EXPECT_EQ(checks[0].level, "SHOULD");                                                       // the scenario's
   EXPECT_EQ(checks[0].proposal, "p");
   json unknown_tool = gate;
   unknown_tool["tool"] = "mv";
-  EXPECT_EQ(read_error(scenario_with(json::array({unknown_tool}))), "t.json: /expect/0/tool: server 'main' never lists a tool 'mv'");
+  EXPECT_EQ(read_error(scenario_with(json::array({unknown_tool}))),
+            "t.json: /expect/0/tool: server 'main' never lists a tool 'mv'");
   json unknown_server = gate;
   unknown_server["server"] = "other";
-  EXPECT_EQ(read_error(scenario_with(json::array({unknown_server}))), "t.json: /expect/0/server: no server 'other' in this scenario");
+  EXPECT_EQ(read_error(scenario_with(json::array({unknown_server}))),
+            "t.json: /expect/0/server: no server 'other' in this scenario");
   json wrong_outcome = gate;
   wrong_outcome["traces"] = {{"carried", "pass"}};
-  EXPECT_EQ(read_error(scenario_with(json::array({wrong_outcome}))), "t.json: /expect/0/traces/carried: a gate check cannot observe 'carried'");
+  EXPECT_EQ(read_error(scenario_with(json::array({wrong_outcome}))),
+            "t.json: /expect/0/traces/carried: a gate check cannot observe 'carried'");
   EXPECT_EQ(read_error(scenario_with(json::array({gate, gate}))), "t.json: /expect/1/id: the id 'g' is used twice");
-  const json two_servers = {{"a", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}, {"b", {{"tools", json::array()}}}};
-  EXPECT_EQ(read_error(scenario_with(json::array({gate}), two_servers)), "t.json: /expect/0/server: the scenario has several servers: name one");
+  const json two_servers = {{"a", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}},
+                            {"b", {{"tools", json::array()}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({gate}), two_servers)),
+            "t.json: /expect/0/server: the scenario has several servers: name one");
 }
 
 TEST(Judge, AKindNotInTheTableIsRefusedWhenTheScenarioIsRead) {
@@ -346,7 +563,8 @@ TEST(Judge, AKindNotInTheTableIsRefusedWhenTheScenarioIsRead) {
   EXPECT_EQ(load_error.rfind("t.json: /expect/0/kind: ", 0), 0u) << load_error;
   // ... and read_checks refuses it on its own, naming the kinds it knows.
   const std::string error = read_error(unchecked_scenario_with(json::array({teleport})));
-  EXPECT_EQ(error.rfind("t.json: /expect/0/kind: no check kind 'teleport' (known: gate, propagation, ", 0), 0u) << error;
+  EXPECT_EQ(error.rfind("t.json: /expect/0/kind: no check kind 'teleport' (known: gate, propagation, ", 0), 0u)
+      << error;
   // A check made by hand, not by read_checks, never reaches a judge.
   CheckSpec made;
   made.id = "g";
@@ -358,11 +576,18 @@ TEST(Judge, AKindNotInTheTableIsRefusedWhenTheScenarioIsRead) {
 
 TEST(Judge, AMemberItsKindDoesNotUseIsRefused) {
   // The schema allows every kind's members on every check; each kind reads its own.
-  const json relist = {{"id", "r"}, {"title", "t"}, {"kind", "relist"}, {"tool", "rm"}, {"traces", {{"relisted", "pass"}}}};
-  EXPECT_EQ(read_error(scenario_with(json::array({relist}))), "t.json: /expect/0/tool: a relist check does not use 'tool'");
-  const json propagation = {{"id", "p"}, {"title", "t"}, {"kind", "propagation"}, {"key", "privateHint"}, {"maxAttempts", 2},
+  const json relist = {
+      {"id", "r"}, {"title", "t"}, {"kind", "relist"}, {"tool", "rm"}, {"traces", {{"relisted", "pass"}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({relist}))),
+            "t.json: /expect/0/tool: a relist check does not use 'tool'");
+  const json propagation = {{"id", "p"},
+                            {"title", "t"},
+                            {"kind", "propagation"},
+                            {"key", "privateHint"},
+                            {"maxAttempts", 2},
                             {"traces", {{"carried", "pass"}}}};
-  EXPECT_EQ(read_error(scenario_with(json::array({propagation}))), "t.json: /expect/0/maxAttempts: a propagation check does not use 'maxAttempts'");
+  EXPECT_EQ(read_error(scenario_with(json::array({propagation}))),
+            "t.json: /expect/0/maxAttempts: a propagation check does not use 'maxAttempts'");
   // What the schema requires of a kind, its reader requires too.
   const json no_tool = {{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"traces", {{"confirmed-called", "pass"}}}};
   EXPECT_EQ(read_error(unchecked_scenario_with(json::array({no_tool}))), "t.json: /expect/0/tool: missing");
@@ -371,7 +596,8 @@ TEST(Judge, AMemberItsKindDoesNotUseIsRefused) {
 TEST(Judge, TheSchemaPublishesEveryOutcome) {
   const json schema = mcp_hints::parse_json(*mcp_hints::embedded_schema("scenario.schema.json"));
   std::set<std::string> published;
-  for (const auto& o : schema["definitions"]["Check"]["properties"]["traces"]["propertyNames"]["enum"]) published.insert(o);
+  for (const auto& o : schema["definitions"]["Check"]["properties"]["traces"]["propertyNames"]["enum"])
+    published.insert(o);
   std::set<std::string> judged;
   for (const auto& [kind, outcomes] : outcomes_by_kind())
     for (const auto& o : outcomes) judged.insert(o.name);
@@ -391,16 +617,22 @@ TEST(Judge, TheSchemaPublishesEveryOutcome) {
 
 TEST(RunRecord, ReadsWireAndEventsAndNotesWhatIsWrong) {
   test_support::TempDir dir;
-  const auto wire = dir.write("wire.jsonl",
-                              R"({"connection":"stdio:1","event":"open","time":1.0})" "\n"
-                              R"({"connection":"stdio:1","direction":"in","message":{"jsonrpc":"2.0","id":1,"method":"ping"},"time":1.1})" "\n"
-                              "not json\n"
-                              R"({"connection":"stdio:2","direction":"in","message":{"jsonrpc":"2.0","method":"x"},"time":1.2})" "\n");
-  const auto events = dir.write("events.jsonl",
-                                R"({"type":"blocked","tool":"rm","time":1.05})" "\n"
-                                R"({"type":"blocked","tool":"rm"})" "\n"
-                                R"({"type":"teleported","time":1})" "\n"
-                                "[1,2]\n\n");
+  const auto wire = dir.write(
+      "wire.jsonl",
+      R"({"connection":"stdio:1","event":"open","time":1.0})"
+      "\n"
+      R"({"connection":"stdio:1","direction":"in","message":{"jsonrpc":"2.0","id":1,"method":"ping"},"time":1.1})"
+      "\n"
+      "not json\n"
+      R"({"connection":"stdio:2","direction":"in","message":{"jsonrpc":"2.0","method":"x"},"time":1.2})"
+      "\n");
+  const auto events = dir.write("events.jsonl", R"({"type":"blocked","tool":"rm","time":1.05})"
+                                                "\n"
+                                                R"({"type":"blocked","tool":"rm"})"
+                                                "\n"
+                                                R"({"type":"teleported","time":1})"
+                                                "\n"
+                                                "[1,2]\n\n");
   const auto record = read_run_record({{"main", wire.string()}}, events.string());
   ASSERT_EQ(record.wire.size(), 3u);
   EXPECT_EQ(record.wire[0].event, "open");

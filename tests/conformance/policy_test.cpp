@@ -40,7 +40,10 @@ TEST(Policy, EveryVocabularyCanAskForConfirmation) {
       {{{"readOnlyHint", false}, {"destructiveHint", true}}, json::object(), 1},
       {{{"readOnlyHint", true}, {"approvalRecommendation", "single"}}, json::object(), 1},
       {{{"readOnlyHint", true}, {"approvalRecommendation", "multi"}}, json::object(), 2},
-      {{{"readOnlyHint", true}, {"inputMetadata", {{"Destination", "Internal"}, {"Sensitivity", "None"}, {"Outcomes", "Irreversible"}}}}, json::object(), 1},
+      {{{"readOnlyHint", true},
+        {"inputMetadata", {{"Destination", "Internal"}, {"Sensitivity", "None"}, {"Outcomes", "Irreversible"}}}},
+       json::object(),
+       1},
       {{{"readOnlyHint", true}, {"riskLevel", "critical"}}, json::object(), 1},
       {{{"readOnlyHint", true}, {"minTrustLevel", 5}}, json::object(), 1},
       {{{"agencyHint", true}, {"destructiveHint", true}}, json::object(), 1},
@@ -63,7 +66,8 @@ TEST(Policy, DoesNotOverPromptReadOnlyToolsAndFallsBackToCautiousDefaults) {
   EXPECT_NE(none.reasons[0].find("no hints"), std::string::npos);
   // Malformed values are absent, never safe: "yes" is not read-only.
   EXPECT_EQ(policy.before_call(hints({{"readOnlyHint", "yes"}})).action, Action::confirm);
-  EXPECT_EQ(policy.before_call(hints({{"readOnlyHint", true}, {"approvalRecommendation", "maybe"}})).action, Action::allow);
+  EXPECT_EQ(policy.before_call(hints({{"readOnlyHint", true}, {"approvalRecommendation", "maybe"}})).action,
+            Action::allow);
 }
 
 TEST(Policy, PropagatesTrustAnnotationsAtTheSameOrAHigherLevel) {
@@ -71,7 +75,8 @@ TEST(Policy, PropagatesTrustAnnotationsAtTheSameOrAHigherLevel) {
   EXPECT_TRUE(policy.request_annotations().empty());
   policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", "medium"}, {"attribution", {"repo://a"}}}));
   EXPECT_EQ(policy.request_annotations()["sensitiveHint"], "medium");
-  policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", "low"}, {"privateHint", true}, {"attribution", {"file://b"}}}));
+  policy.after_result(hints(kReadOnly),
+                      result_with({{"sensitiveHint", "low"}, {"privateHint", true}, {"attribution", {"file://b"}}}));
   EXPECT_EQ(policy.request_annotations()["sensitiveHint"], "medium");  // never lowered
   EXPECT_EQ(policy.request_annotations()["privateHint"], true);
   policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", "extreme"}, {"privateHint", false}}));
@@ -86,34 +91,49 @@ TEST(Policy, PropagatesTrustAnnotationsAtTheSameOrAHigherLevel) {
 }
 
 TEST(Policy, SensitiveDataInContextNeverLeavesSilently) {
-  const json public_destination = {{"readOnlyHint", false}, {"destructiveHint", false},
-                                   {"inputMetadata", {{"Destination", "Public"}, {"Sensitivity", "None"}, {"Outcomes", "Consequential"}}}};
+  const json public_destination = {
+      {"readOnlyHint", false},
+      {"destructiveHint", false},
+      {"inputMetadata", {{"Destination", "Public"}, {"Sensitivity", "None"}, {"Outcomes", "Consequential"}}}};
   SessionPolicy clean;
-  EXPECT_EQ(clean.before_call(hints({{"readOnlyHint", false}, {"destructiveHint", false}, {"openWorldHint", false}})).action, Action::allow);
+  EXPECT_EQ(
+      clean.before_call(hints({{"readOnlyHint", false}, {"destructiveHint", false}, {"openWorldHint", false}})).action,
+      Action::allow);
 
   SessionPolicy tainted;
   tainted.after_result(hints(kReadOnly), result_with({{"sensitiveHint", "high"}}));
   EXPECT_TRUE(tainted.sensitive_context());
   EXPECT_EQ(tainted.before_call(hints(public_destination)).action, Action::block);
-  EXPECT_EQ(tainted.before_call(hints({{"readOnlyHint", false}, {"destructiveHint", false}}, {{"mcp.dev/effect", "external"}})).action,
-            Action::confirm);
+  EXPECT_EQ(
+      tainted
+          .before_call(hints({{"readOnlyHint", false}, {"destructiveHint", false}}, {{"mcp.dev/effect", "external"}}))
+          .action,
+      Action::confirm);
   EXPECT_EQ(tainted.before_call(hints(kReadOnly)).action, Action::allow);
 
   SessionPolicy pii;  // the tool's declared return data taints the context too
-  pii.after_result(hints({{"readOnlyHint", true}, {"returnMetadata", {{"Source", "User"}, {"Sensitivity", "PII"}}}}), json::object());
+  pii.after_result(hints({{"readOnlyHint", true}, {"returnMetadata", {{"Source", "User"}, {"Sensitivity", "PII"}}}}),
+                   json::object());
   EXPECT_EQ(pii.before_call(hints(public_destination)).action, Action::block);
 
   SessionPolicy camel;  // SEP-1913's spelling says the same
-  camel.after_result(hints({{"readOnlyHint", true}, {"returnMetadata", {{"source", "user"}, {"sensitivity", {"pii"}}}}}), json::object());
-  EXPECT_EQ(camel.before_call(hints({{"readOnlyHint", false}, {"destructiveHint", false},
-                                     {"inputMetadata", {{"destination", {"internal", "public"}}}}})).action,
+  camel.after_result(
+      hints({{"readOnlyHint", true}, {"returnMetadata", {{"source", "user"}, {"sensitivity", {"pii"}}}}}),
+      json::object());
+  EXPECT_EQ(camel
+                .before_call(hints({{"readOnlyHint", false},
+                                    {"destructiveHint", false},
+                                    {"inputMetadata", {{"destination", {"internal", "public"}}}}}))
+                .action,
             Action::block);
 
   // The interest group's extension: a content block's sensitive claim taints the context, and
   // untrusted data is carried on as openWorldHint.
   const std::string K = "io.modelcontextprotocol/trust-annotations";
   SessionPolicy extension;
-  extension.after_result(hints(kReadOnly), {{"content", {{{"type", "text"}, {"_meta", {{K, {{"sensitive", true}, {"untrusted", true}}}}}}}}});
+  extension.after_result(
+      hints(kReadOnly),
+      {{"content", {{{"type", "text"}, {"_meta", {{K, {{"sensitive", true}, {"untrusted", true}}}}}}}}});
   EXPECT_TRUE(extension.sensitive_context());
   EXPECT_EQ(extension.request_annotations()["openWorldHint"], true);
   SessionPolicy no_claim;  // absence is no claim
@@ -145,6 +165,7 @@ TEST(Policy, RetriesOnlyWhatIsSafeToRepeatAndOnlyABoundedNumberOfTimes) {
   EXPECT_FALSE(policy.may_retry(hints({{"readOnlyHint", false}, {"idempotentHint", false}}), 1));
   EXPECT_FALSE(policy.may_retry(hints(json(), {{"mcp.dev/idempotent", false}}), 1));
   // The two meanings disagree: not safe.
-  EXPECT_FALSE(policy.may_retry(hints({{"readOnlyHint", false}, {"idempotentHint", false}}, {{"mcp.dev/idempotent", true}}), 1));
+  EXPECT_FALSE(
+      policy.may_retry(hints({{"readOnlyHint", false}, {"idempotentHint", false}}, {{"mcp.dev/idempotent", true}}), 1));
   EXPECT_FALSE(policy.may_retry(hints(json()), 1));  // no hints: the default is not idempotent
 }

@@ -54,8 +54,9 @@ std::vector<Literal> string_literals(const std::string& file, const std::string&
     } else if (s[i] == '\'' && (i == 0 || !identifier_char(s[i - 1]))) {
       for (++i; i < s.size() && s[i] != '\''; ++i) i += s[i] == '\\';
       ++i;
-    } else if (s[i] == '"' && i > 0 && s[i - 1] == 'R' && (i == 1 || !identifier_char(s[i - 2]) || s[i - 2] == '8' ||
-                                                            s[i - 2] == 'L' || s[i - 2] == 'u' || s[i - 2] == 'U')) {
+    } else if (s[i] == '"' && i > 0 && s[i - 1] == 'R' &&
+               (i == 1 || !identifier_char(s[i - 2]) || s[i - 2] == '8' || s[i - 2] == 'L' || s[i - 2] == 'u' ||
+                s[i - 2] == 'U')) {
       const auto open = s.find('(', i);
       const std::string end = ")" + s.substr(i + 1, open - i - 1) + "\"";
       const std::size_t start_line = line, body = open + 1;
@@ -94,8 +95,10 @@ Scan scan(const fs::path& root, const std::vector<std::string>& folders) {
       const std::string file = fs::relative(entry.path(), root).generic_string();
       for (auto& literal : string_literals(file, test_support::read_file(entry.path()))) {
         if (!std::regex_search(literal.text, flag)) continue;
-        if (kCommandLines.count({file, literal.text})) result.allowed.insert({file, literal.text});
-        else result.flags.push_back(std::move(literal));
+        if (kCommandLines.count({file, literal.text}))
+          result.allowed.insert({file, literal.text});
+        else
+          result.flags.push_back(std::move(literal));
       }
     }
   return result;
@@ -114,8 +117,8 @@ TEST(Design, FlagScanCatchesAPlantedMessage) {
   const auto result = scan(test_support::source_dir() / "tests" / "design" / "flag-messages", {"core"});
   std::vector<std::pair<std::size_t, std::string>> found;
   for (const auto& l : result.flags) found.emplace_back(l.line, l.text);
-  const std::vector<std::pair<std::size_t, std::string>> planted = {{10, "raw strings count:\n  --raw-flag"},
-                                                                    {12, ": give --frobnicate"}};
+  const std::vector<std::pair<std::size_t, std::string>> planted = {{11, "raw strings count:\n  --raw-flag"},
+                                                                    {13, ": give --frobnicate"}};
   EXPECT_EQ(found, planted);
 }
 

@@ -10,8 +10,8 @@
 
 #include <filesystem>
 
-#include "mcp_hints/wire/child_process.hpp"
 #include "listening_child.hpp"
+#include "mcp_hints/wire/child_process.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -172,15 +172,16 @@ TEST(Interop, ServerEverythingOverStreamableHttpOnLoopback) {
 
 TEST(Interop, TheSdkClientReadsOurSampleServerToo) {
   REQUIRE_NODE();
-  const auto names = sdk_tool_names({"stdio", MCP_HINTS_SAMPLE_SERVER, "--catalog",
-                                     (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string(),
-                                     "--page-size", "2"});
+  const auto names = sdk_tool_names(
+      {"stdio", MCP_HINTS_SAMPLE_SERVER, "--catalog",
+       (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string(), "--page-size", "2"});
   EXPECT_EQ(names, (std::vector<std::string>{"list_pods", "delete_pod", "read_inbox", "send_email", "research"}));
 }
 
 TEST(Interop, TheSdkClientAgainstTheMockServerOverStdioAndHttp) {
   REQUIRE_NODE();
-  const json over_stdio = sdk_client({"stdio", MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--call", "read_file={\"id\":\"7\"}"});
+  const json over_stdio =
+      sdk_client({"stdio", MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--call", "read_file={\"id\":\"7\"}"});
   EXPECT_EQ(names_of(over_stdio["tools"]), kBasicTools);  // all pages of two
   EXPECT_EQ(over_stdio["call"]["content"][0]["text"], "done");
   expect_hint_survival(over_stdio["tools"], "TypeScript SDK client (stdio)");
@@ -205,7 +206,8 @@ TEST(Interop, TheInspectorCliAgainstTheMockServerOverStdioAndHttp) {
   const json listed = inspector(with({"--method", "tools/list"}, server));
   EXPECT_EQ(names_of(listed["tools"]), kBasicTools);
   expect_hint_survival(listed["tools"], "Inspector CLI (stdio)");
-  const json called = inspector(with({"--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "id=7"}, server));
+  const json called =
+      inspector(with({"--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "id=7"}, server));
   EXPECT_EQ(called["content"][0]["text"], "done");
 
   mcp_hints::ProcessOptions options;
@@ -223,12 +225,13 @@ TEST(Interop, TheInspectorCliAgainstTheMockServerOverStdioAndHttp) {
 TEST(Interop, TheTypeScriptSdkAdapterIsCertifiedAsItsListSays) {
   if (!node_ready()) GTEST_SKIP() << "node or node/node_modules missing (make deps installs them when npm is present)";
   const auto adapter = test_support::source_dir() / "examples" / "adapters" / "typescript-sdk-client.mjs";
-  const auto expected = test_support::source_dir() / "examples" / "adapters" / "typescript-sdk-client.expected-failures";
+  const auto expected =
+      test_support::source_dir() / "examples" / "adapters" / "typescript-sdk-client.expected-failures";
   for (const char* transport : {"stdio", "http"}) {
     test_support::TempDir dir;
     const auto r = test_support::run_cli({"certify", "--client", "node " + test_support::shell_quote(adapter.string()),
-                                          "--transport", transport, "--output", dir.path().string(), "--expected-failures",
-                                          expected.string(), "--format", "json"});
+                                          "--transport", transport, "--output", dir.path().string(),
+                                          "--expected-failures", expected.string(), "--format", "json"});
     EXPECT_EQ(r.exit_code, 0) << transport << "\n" << r.err << r.out.substr(0, 2000);
     const json results = json::parse(r.out);
     std::size_t passed = 0;

@@ -80,15 +80,17 @@ TEST(CatalogReader, AnEmptyToolListIsFine) {
 }
 
 TEST(CatalogReader, SaysWhatIsWrongWithDocumentsThatAreNotToolLists) {
-  EXPECT_NE(error_of(R"({"foo": 1, "bar": 2})").find("no tools array at /tools or /result/tools (found members \"foo\", \"bar\")"),
+  EXPECT_NE(error_of(R"({"foo": 1, "bar": 2})")
+                .find("no tools array at /tools or /result/tools (found members \"foo\", \"bar\")"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"tools": {"a": 1}})").find("the tools member is not an array @/tools"), std::string::npos);
   EXPECT_NE(error_of(R"("tools")").find("expected an object with a tools array"), std::string::npos);
   EXPECT_NE(error_of(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})")
                 .find("JSON-RPC error response (-32601 Method not found)"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"error":{"code":"x","message":{"deep":[1]}}})").find("JSON-RPC error response ({\"deep\":[1]})"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"error":{"code":"x","message":{"deep":[1]}}})").find("JSON-RPC error response ({\"deep\":[1]})"),
+      std::string::npos);
   EXPECT_NE(error_of(R"({"error":"plain"})").find("JSON-RPC error response (plain)"), std::string::npos);
   EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"tools\": [}").find("not valid JSON"), std::string::npos);

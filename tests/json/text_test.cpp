@@ -20,7 +20,10 @@ TEST(Text, ShortenKeepsShortTextAndCutsLongTextOnACharacterBoundary) {
   EXPECT_EQ(mcp_hints::shorten("abcdefg", 6), "abc...");
   EXPECT_EQ(mcp_hints::shorten(std::string(100, 'x'), 80).size(), 80u);
   // "é" is two bytes: a cut that would fall inside it backs up before it.
-  const std::string cut = mcp_hints::shorten("ab\xc3\xa9" "defgh", 6);
+  const std::string cut = mcp_hints::shorten(
+      "ab\xc3\xa9"
+      "defgh",
+      6);
   EXPECT_EQ(cut, "ab...");
   EXPECT_LE(cut.size(), 6u);
 }
@@ -40,6 +43,7 @@ TEST(Text, ValuesAreShownAsJsonAndStringsAsTheyAre) {
 
 TEST(Text, EscapersMakeTextSafeForTheirFormat) {
   EXPECT_EQ(mcp_hints::markdown_cell("a|b\nc\rd"), "a\\|b c d");
-  EXPECT_EQ(mcp_hints::html_escape(R"(<a href="x">'&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(mcp_hints::html_escape(R"(<a href="x">'&'</a>)"),
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
   EXPECT_EQ(mcp_hints::html_escape("a\x01\tb"), "a?\tb");
 }

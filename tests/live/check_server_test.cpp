@@ -8,9 +8,9 @@
 #include <fstream>
 #include <set>
 
+#include "listening_child.hpp"
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/wire/child_process.hpp"
-#include "listening_child.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -42,7 +42,8 @@ struct Outcome {
 Outcome run_check(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   auto r = run_cli(args);
-  Outcome o{r.exit_code, json(), r.err, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  Outcome o{r.exit_code, json(), r.err,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
   try {
     o.report = json::parse(r.out);
   } catch (const json::exception&) {
@@ -51,11 +52,12 @@ Outcome run_check(const std::vector<std::string>& args) {
 }
 
 // check-server over stdio against the sample server in a mode.
-Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {}, std::vector<std::string> server_extra = {}) {
+Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {},
+                    std::vector<std::string> server_extra = {}) {
   test_support::TempDir dir;
   const std::string pid_file = (dir.path() / "pid").string();
-  std::vector<std::string> args = {"check-server", "--format", "json", "--timeout", "6", "--request-timeout", "2",
-                                   "--observe", "300"};
+  std::vector<std::string> args = {"check-server",      "--format", "json",      "--timeout", "6",
+                                   "--request-timeout", "2",        "--observe", "300"};
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), {"--", kServer, "--catalog", catalog(), "--misbehave", mode, "--pid-file", pid_file});
   args.insert(args.end(), server_extra.begin(), server_extra.end());
@@ -73,8 +75,8 @@ test_support::ListeningChild http_sample_server(const std::string& mode, std::ve
 }
 
 Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"check-server", "--format", "json", "--timeout", "6", "--request-timeout", "2",
-                                   "--observe", "300", "--url", url};
+  std::vector<std::string> args = {"check-server", "--format", "json",  "--timeout", "6", "--request-timeout", "2",
+                                   "--observe",    "300",      "--url", url};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_check(args);
 }
@@ -125,21 +127,26 @@ TEST(CheckServer, ResultAnnotationsFollowThePinnedRevisionAndTheExtension) {
   // The extension, malformed in the result and in a content block.
   auto ext = check_stdio("bad-extension-annotations", call);
   EXPECT_EQ(ext.exit_code, 1);
-  EXPECT_NE(messages(ext).find("/_meta/io.modelcontextprotocol~1trust-annotations/sensitive does not match trust-annotations@ext-2026-06"),
-            std::string::npos) << messages(ext);
-  EXPECT_NE(messages(ext).find("/content/0/_meta/io.modelcontextprotocol~1trust-annotations/evidenceRef/digest"), std::string::npos)
+  EXPECT_NE(
+      messages(ext).find(
+          "/_meta/io.modelcontextprotocol~1trust-annotations/sensitive does not match trust-annotations@ext-2026-06"),
+      std::string::npos)
+      << messages(ext);
+  EXPECT_NE(messages(ext).find("/content/0/_meta/io.modelcontextprotocol~1trust-annotations/evidenceRef/digest"),
+            std::string::npos)
       << messages(ext);
   // sensitiveHint is #711's; SEP-1913 dropped it.
   EXPECT_EQ(check_stdio("sensitive-result", call).checks().count("result.trust-annotations"), 0u);
   std::vector<std::string> pinned = call;
   pinned.insert(pinned.end(), {"--vocab", "trust-annotations@sep-1913"});
   auto sep1913 = check_stdio("sensitive-result", pinned);
-  EXPECT_NE(messages(sep1913).find("does not match trust-annotations@sep-1913"), std::string::npos) << sep1913.report.dump(1);
+  EXPECT_NE(messages(sep1913).find("does not match trust-annotations@sep-1913"), std::string::npos)
+      << sep1913.report.dump(1);
 }
 
 TEST(CheckServer, LintFindingsOfTheLiveCatalogUseTheLintIds) {
-  auto r = run_cli({"check-server", "--format", "json", "--observe", "0", "--", kServer, "--catalog",
-                    catalog("bad-catalog.json")});
+  auto r = run_cli(
+      {"check-server", "--format", "json", "--observe", "0", "--", kServer, "--catalog", catalog("bad-catalog.json")});
   EXPECT_EQ(r.exit_code, 1);
   const json report = json::parse(r.out);
   std::set<std::string> ids;
@@ -236,11 +243,13 @@ TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
   auto open_world = check_stdio("none", {"--call", "research={\"question\":\"q\"}"});
   EXPECT_EQ(open_world.exit_code, 2);
   EXPECT_NE(open_world.err.find("it may reach the open world"), std::string::npos) << open_world.err;
-  auto allowed = check_stdio("none", {"--allow-side-effects", "--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
+  auto allowed =
+      check_stdio("none", {"--allow-side-effects", "--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
   auto unknown = check_stdio("none", {"--call", "nonesuch={}"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("--call nonesuch: the server lists no tool of that name"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("--call nonesuch: the server lists no tool of that name"), std::string::npos)
+      << unknown.err;
   EXPECT_EQ(unknown.err.find("--allow-side-effects"), std::string::npos) << unknown.err;  // it would not help
 }
 

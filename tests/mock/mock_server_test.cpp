@@ -9,11 +9,11 @@
 #include <fstream>
 #include <thread>
 
+#include "listening_child.hpp"
 #include "mcp_hints/live/check_server.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/transport.hpp"
-#include "listening_child.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -26,12 +26,15 @@ mcp_hints::mock::MockServer server_of(const std::string& id, const std::string& 
   return mcp_hints::mock::MockServer(mcp_hints::mock::load_scenario(id).servers.at(server));
 }
 
-json call(const std::string& tool, int id) { return rpc::request(id, "tools/call", json{{"name", tool}, {"arguments", json::object()}}); }
+json call(const std::string& tool, int id) {
+  return rpc::request(id, "tools/call", json{{"name", tool}, {"arguments", json::object()}});
+}
 
 auto soon() { return Clock::now() + std::chrono::seconds(5); }
 
 // `mcp-hints mock` as a child process, spoken to over stdio.
-std::unique_ptr<mcp_hints::StdioTransport> mock_stdio(const std::string& scenario, const std::vector<std::string>& extra = {}) {
+std::unique_ptr<mcp_hints::StdioTransport> mock_stdio(const std::string& scenario,
+                                                      const std::vector<std::string>& extra = {}) {
   mcp_hints::ProcessOptions o;
   o.argv = {MCP_HINTS_BIN, "mock", "--scenario", scenario};
   o.argv.insert(o.argv.end(), extra.begin(), extra.end());
@@ -39,8 +42,10 @@ std::unique_ptr<mcp_hints::StdioTransport> mock_stdio(const std::string& scenari
 }
 
 json initialize_request() {
-  return rpc::request(0, "initialize", json{{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                                           {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  return rpc::request(0, "initialize",
+                      json{{"protocolVersion", "2025-11-25"},
+                           {"capabilities", json::object()},
+                           {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
 }
 
 // `mcp-hints mock --transport http` as a child.
@@ -111,8 +116,10 @@ TEST(MockServer, NegotiatesTheLegacyEraAndAnswersBadInputWithTheStandardErrors) 
     EXPECT_EQ(r[0].message["result"]["protocolVersion"], v);
   }
   EXPECT_EQ(server.handle(rpc::request(1, "initialize", json{{"protocolVersion", "2026-07-28"}}))[0]
-                .message["result"]["protocolVersion"], "2025-11-25");
-  EXPECT_EQ(server.handle(rpc::request(1, "initialize", json{{"protocolVersion", 7}}))[0].message["error"]["code"], -32602);
+                .message["result"]["protocolVersion"],
+            "2025-11-25");
+  EXPECT_EQ(server.handle(rpc::request(1, "initialize", json{{"protocolVersion", 7}}))[0].message["error"]["code"],
+            -32602);
   EXPECT_EQ(server.handle_text("{oops")[0].message["error"]["code"], -32700);
   EXPECT_EQ(server.handle(json::array({rpc::request(1, "ping")}))[0].message["error"]["code"], -32600);
   EXPECT_EQ(server.handle(json("hello"))[0].message["error"]["code"], -32600);
@@ -121,9 +128,13 @@ TEST(MockServer, NegotiatesTheLegacyEraAndAnswersBadInputWithTheStandardErrors) 
   EXPECT_EQ(server.handle(rpc::request(1, "resources/list"))[0].message["error"]["code"], -32601);
   EXPECT_EQ(server.handle(rpc::request(1, "ping"))[0].message["result"], json::object());
   EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", 3}}))[0].message["error"]["code"], -32602);
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "nonesuch"}}))[0].message["error"]["code"], -32602);
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "read_file"}, {"arguments", 1}}))[0].message["error"]["code"], -32602);
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", "page-99"}}))[0].message["error"]["code"], -32602);
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "nonesuch"}}))[0].message["error"]["code"],
+            -32602);
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "read_file"}, {"arguments", 1}}))[0]
+                .message["error"]["code"],
+            -32602);
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", "page-99"}}))[0].message["error"]["code"],
+            -32602);
   EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", 2}}))[0].message["error"]["code"], -32602);
   EXPECT_TRUE(server.handle(rpc::notification("notifications/initialized")).empty());
 }
@@ -135,7 +146,8 @@ TEST(MockServer, AServerPinnedToOlderRevisionsNegotiatesOnlyThose) {
   spec.protocol_versions = {"2025-03-26", "2024-11-05"};
   mcp_hints::mock::MockServer server(spec);
   const auto answer = [&](const char* asked) {
-    return server.handle(rpc::request(1, "initialize", json{{"protocolVersion", asked}}))[0].message["result"]["protocolVersion"];
+    return server.handle(rpc::request(1, "initialize", json{{"protocolVersion", asked}}))[0]
+        .message["result"]["protocolVersion"];
   };
   EXPECT_EQ(answer("2024-11-05"), "2024-11-05");
   EXPECT_EQ(answer("2025-03-26"), "2025-03-26");
@@ -172,7 +184,7 @@ TEST(MockServer, StdioDelaysWithoutBlockingAndHonoursCancellation) {
   ASSERT_TRUE(t->receive(soon()));
   t->send(call("fetch_record", 1), soon());  // transient failure
   EXPECT_EQ((*t->receive(soon()))["error"]["code"], -32603);
-  t->send(call("fetch_record", 2), soon());  // delayed 100 ms ...
+  t->send(call("fetch_record", 2), soon());                                               // delayed 100 ms ...
   t->send(rpc::notification("notifications/cancelled", json{{"requestId", 2}}), soon());  // ... and cancelled
   t->send(rpc::request(3, "ping"), soon());  // answered at once, not after the delay
   const auto start = Clock::now();
@@ -197,7 +209,8 @@ TEST(MockServer, StdioCloseStepEndsTheServer) {
 
 TEST(MockServer, ALineOverTheLimitGetsAnErrorThenTheConnectionCloses) {
   auto t = mock_stdio("mock.basic", {"--max-message", "1000"});
-  t->send(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}, {"params", {{"pad", std::string(5000, 'x')}}}}, soon());
+  t->send(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}, {"params", {{"pad", std::string(5000, 'x')}}}},
+          soon());
   auto error = t->receive(soon());
   ASSERT_TRUE(error);
   EXPECT_EQ((*error)["error"]["code"], -32600);
@@ -252,11 +265,19 @@ TEST(MockServer, HttpSessionsOriginsAndStreams) {
   EXPECT_EQ((*notice)["method"], "notifications/tools/list_changed");
   // Bad requests at the HTTP level.
   const std::string body = R"({"jsonrpc":"2.0","id":9,"method":"ping"})";
-  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Origin: https://evil.example", "-d", body, mock.url}).out, "403");
-  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Mcp-Session-Id: nope", "-d", body, mock.url}).out, "404");
+  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Origin: https://evil.example", "-d",
+                  body, mock.url})
+                .out,
+            "403");
+  EXPECT_EQ(
+      curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Mcp-Session-Id: nope", "-d", body, mock.url})
+          .out,
+      "404");
   EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-d", body, mock.url}).out, "400");
-  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Origin: http://localhost:3000",
-                  "-d", initialize_request().dump(), mock.url}).out, "200");
+  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Origin: http://localhost:3000", "-d",
+                  initialize_request().dump(), mock.url})
+                .out,
+            "200");
   // The scripted close ends the session: the request gets 404, and so does every later one.
   try {
     t->send(call("hang_up", 10), soon());

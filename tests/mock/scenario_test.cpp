@@ -55,8 +55,9 @@ TEST(Scenario, ErrorsNameTheFileAndThePointer) {
 
   doc["servers"]["main"]["scripts"] = {{"nonesuch", json::array({{{"close", true}}})}};
   const auto orphan = dir.write("orphan.json", doc.dump());
-  EXPECT_NE(error_of(orphan.string()).find("/servers/main/scripts/nonesuch: a script for a tool the server does not list"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(orphan.string()).find("/servers/main/scripts/nonesuch: a script for a tool the server does not list"),
+      std::string::npos);
   EXPECT_NE(error_of(dir.write("broken.json", "{").string()).find("broken.json: not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("no.such-scenario").find("mock.basic"), std::string::npos);
 }

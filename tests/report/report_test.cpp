@@ -59,7 +59,8 @@ TEST(Report, SarifNamesEveryRuleAndPlacesEveryResult) {
     EXPECT_EQ(rules[r["ruleIndex"].get<std::size_t>()]["id"], r["ruleId"]);
     EXPECT_TRUE(r["level"] == "error" || r["level"] == "warning" || r["level"] == "note");
     EXPECT_GE(r["locations"][0]["physicalLocation"]["region"]["startLine"].get<int>(), 1);
-    EXPECT_TRUE(r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].get<std::string>().starts_with("/tools/"));
+    EXPECT_TRUE(
+        r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].get<std::string>().starts_with("/tools/"));
   }
   EXPECT_EQ(run["invocations"][0]["executionSuccessful"], false);
   EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"].size(), 1u);
@@ -113,7 +114,10 @@ TEST(Report, AFindingOfAnUnknownCheckIsAnInternalErrorNotACrash) {
 
 TEST(Report, XmlEscapingCoversMarkupAndControlCharacters) {
   EXPECT_EQ(mcp_hints::html_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-  EXPECT_EQ(mcp_hints::html_escape(std::string("a\x01" "b\tc\n", 6)), "a?b\tc\n");
+  EXPECT_EQ(mcp_hints::html_escape(std::string("a\x01"
+                                               "b\tc\n",
+                                               6)),
+            "a?b\tc\n");
 }
 
 TEST(Report, TextGroupsByToolAndUsesColourOnlyWhenAsked) {

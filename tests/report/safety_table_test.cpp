@@ -50,7 +50,8 @@ TEST(SafetyTable, EachValueWithTheKeysThatSayItAndTheFindings) {
   const auto& exported = table.rows[2];
   EXPECT_EQ(exported.cells[column("destination")].value, "public; open-world false");
   EXPECT_EQ(exported.cells[column("destination")].source,
-            "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint (spec@2025-11-25)");
+            "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint "
+            "(spec@2025-11-25)");
 }
 
 TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {
@@ -75,7 +76,8 @@ TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {
 TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
   test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
   test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
-  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"}, "report-bad-catalog.html");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"},
+                              "report-bad-catalog.html");
   test_support::expect_golden({"report", "tests/fixtures/infer/catalog.json", "--infer"}, "report-inferred.md");
 }
 
@@ -91,7 +93,8 @@ TEST(ReportCommand, BadInputIsAOneLineUsageError) {
       {{"report", not_json.string()}, "x.json: "},
       {{"report", not_json.string(), "--spec-revision", "1999-01-01"}, "unknown specification revision"},
       {{"report", not_json.string(), "--vocab", "nope@1"}, "--vocab: 'nope@1' names no vocabulary revision"},
-      {{"report", not_json.string(), "--vocab", "risk-metadata", "--vocab", "risk-metadata@sep-2793"}, "--vocab: risk-metadata is pinned twice"},
+      {{"report", not_json.string(), "--vocab", "risk-metadata", "--vocab", "risk-metadata@sep-2793"},
+       "--vocab: risk-metadata is pinned twice"},
   };
   for (const auto& [args, message] : cases) {
     test_support::expect_usage_error(args, message);

@@ -97,7 +97,8 @@ TEST(Cli, EveryFormatIsWellFormed) {
 TEST(Cli, ReadsStandardInputAndWritesToAFile) {
   test_support::TempDir dir;
   const auto out = dir.path() / "report.json";
-  auto r = run_cli({"lint", "--format", "json", "--output", out.string(), "-"}, fixture("negative/risk.understated.json"));
+  auto r =
+      run_cli({"lint", "--format", "json", "--output", out.string(), "-"}, fixture("negative/risk.understated.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty());
   const json report = test_support::read_json(out);
@@ -121,7 +122,8 @@ TEST(Cli, BadInputGetsOneLineAndExitTwo) {
                    "not a tools/list result");
   expect_bad_input(run_cli({"lint", "--format", "json", dir.write("c.json", "{\"tools\": 5}").string()}), "c.json",
                    "the tools member is not an array at /tools");
-  const std::string deep = "{\"tools\":[{\"annotations\":" + std::string(100000, '[') + std::string(100000, ']') + "}]}";
+  const std::string deep =
+      "{\"tools\":[{\"annotations\":" + std::string(100000, '[') + std::string(100000, ']') + "}]}";
   expect_bad_input(run_cli({"lint", "--format", "json", dir.write("d.json", deep).string()}), "d.json",
                    "nesting deeper than 256 levels at /tools/0/annotations");
   // The text format says it in the report itself, on one line.
@@ -150,8 +152,11 @@ TEST(Cli, AHundredMegabytesOfGarbageEndsQuicklyWithOneLine) {
 TEST(Cli, AMegabyteStringUnderAPatternCheckIsAFindingNotACrash) {
   test_support::TempDir dir;
   const std::string key(1 << 20, 'k');
-  const json doc = {{"tools", json::array({{{"name", "t"}, {"inputSchema", {{"type", "object"}}}, {"_meta", {{key, 1}}}},
-                                           {{"name", "u"}, {"inputSchema", {{"type", "object"}}}, {"description", std::string(1 << 20, 'd')}}})}};
+  const json doc = {
+      {"tools",
+       json::array(
+           {{{"name", "t"}, {"inputSchema", {{"type", "object"}}}, {"_meta", {{key, 1}}}},
+            {{"name", "u"}, {"inputSchema", {{"type", "object"}}}, {"description", std::string(1 << 20, 'd')}}})}};
   auto r = run_cli({"lint", "--format", "json", dir.write("long.json", doc.dump()).string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const json report = json::parse(r.out);
@@ -190,13 +195,43 @@ TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
   const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
   for (const auto& c : mcp_hints::all_checks())
     EXPECT_NE(readme.find("`" + std::string(c.id) + "`"), std::string::npos) << c.id;
-  for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
-                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "--url", "--timeout",
-                             "--request-timeout", "--observe", "--env", "--call", "--allow-side-effects",
-                             "--scenario", "--server", "--transport", "--port", "--record", "--max-message",
-                             "--client", "--all", "--expected-failures", "--list", "--vocab", "--infer", "--apply", "--placement",
-                             "--meta-prefix", "--to", "MCP_HINTS_CLIENT", "MCP_HINTS_TRANSPORT",
-                             "MCP_HINTS_EXPECTED_FAILURES", "MCP_HINTS_CLIENT_OUTPUT"})
+  for (const char* option : {"--format",
+                             "--output",
+                             "--fail-on",
+                             "--strict",
+                             "--spec-revision",
+                             "--color",
+                             "--max-bytes",
+                             "--max-depth",
+                             "--max-string",
+                             "--list-checks",
+                             "--url",
+                             "--timeout",
+                             "--request-timeout",
+                             "--observe",
+                             "--env",
+                             "--call",
+                             "--allow-side-effects",
+                             "--scenario",
+                             "--server",
+                             "--transport",
+                             "--port",
+                             "--record",
+                             "--max-message",
+                             "--client",
+                             "--all",
+                             "--expected-failures",
+                             "--list",
+                             "--vocab",
+                             "--infer",
+                             "--apply",
+                             "--placement",
+                             "--meta-prefix",
+                             "--to",
+                             "MCP_HINTS_CLIENT",
+                             "MCP_HINTS_TRANSPORT",
+                             "MCP_HINTS_EXPECTED_FAILURES",
+                             "MCP_HINTS_CLIENT_OUTPUT"})
     EXPECT_NE(readme.find(option), std::string::npos) << option;
 }
 

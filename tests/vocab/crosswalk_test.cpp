@@ -66,8 +66,10 @@ TEST(Crosswalk, DiffsNameRenamesRetypingsAndValueChanges) {
   EXPECT_EQ(seed_to_1913.values[0].before, "removed Ephemeral, Internal, Public, System, User");
   EXPECT_TRUE(seed_to_1913.removed.empty());
 
-  const auto t711_to_1913 = diff_revisions(v, *v.find("trust-annotations@issue-711"), *v.find("trust-annotations@sep-1913"));
-  EXPECT_EQ(t711_to_1913.removed, (std::vector<std::string>{"privateHint (result _meta)", "sensitiveHint (result _meta)"}));
+  const auto t711_to_1913 =
+      diff_revisions(v, *v.find("trust-annotations@issue-711"), *v.find("trust-annotations@sep-1913"));
+  EXPECT_EQ(t711_to_1913.removed,
+            (std::vector<std::string>{"privateHint (result _meta)", "sensitiveHint (result _meta)"}));
 
   const auto spec = diff_revisions(v, *v.find("spec@2025-06-18"), *v.find("spec@2025-11-25"));
   EXPECT_TRUE(spec.added.empty() && spec.removed.empty() && spec.renamed.empty());
@@ -87,16 +89,22 @@ TEST(Crosswalk, ADraftIsCheckedForDuplicatesCollisionsAndMetaKeys) {
   }
   EXPECT_EQ(kinds.count("duplicate-facet"), 5u);
   EXPECT_EQ(kinds.count("meta-key"), 3u);
-  EXPECT_NE(by_pointer["/properties/annotations/properties/destructive duplicate-facet"].find("effect"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/annotations/properties/destructive duplicate-facet"].find("effect"),
+            std::string::npos);
   EXPECT_NE(by_pointer["/properties/annotations/properties/impact duplicate-facet"].find("outcome"), std::string::npos);
-  EXPECT_NE(by_pointer["/properties/_meta/properties/com.example~1approval duplicate-facet"].find("confirmation"), std::string::npos);
+  EXPECT_NE(by_pointer["/properties/_meta/properties/com.example~1approval duplicate-facet"].find("confirmation"),
+            std::string::npos);
   EXPECT_NE(by_pointer["/properties/_meta/properties/approval meta-key"].find("no prefix"), std::string::npos);
-  EXPECT_NE(by_pointer["/properties/_meta/properties/io.modelcontextprotocol~1safety meta-key"].find("reserves"), std::string::npos);
-  EXPECT_NE(by_pointer["/properties/_meta/properties/-bad key~1x meta-key"].find("not a valid _meta key"), std::string::npos);
-  EXPECT_FALSE(by_pointer.count("/properties/annotations/properties/retryBudget duplicate-facet"));  // new: nothing like it
+  EXPECT_NE(by_pointer["/properties/_meta/properties/io.modelcontextprotocol~1safety meta-key"].find("reserves"),
+            std::string::npos);
+  EXPECT_NE(by_pointer["/properties/_meta/properties/-bad key~1x meta-key"].find("not a valid _meta key"),
+            std::string::npos);
+  EXPECT_FALSE(
+      by_pointer.count("/properties/annotations/properties/retryBudget duplicate-facet"));  // new: nothing like it
   // A draft that adds nothing existing says nothing.
-  const json fresh = {{"type", "object"},
-                      {"properties", {{"_meta", {{"properties", {{"com.example/retryBudget", {{"type", "integer"}}}}}}}}}};
+  const json fresh = {
+      {"type", "object"},
+      {"properties", {{"_meta", {{"properties", {{"com.example/retryBudget", {{"type", "integer"}}}}}}}}}};
   EXPECT_TRUE(check_draft_schema(Vocabulary::builtin(), fresh).empty());
 }
 
@@ -104,8 +112,10 @@ TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
   test_support::expect_golden({"vocab", "list"}, "vocab-list.txt");
   test_support::expect_golden({"vocab", "table"}, "vocab-table.md");
   test_support::expect_golden({"vocab", "table", "--format", "html"}, "vocab-table.html");
-  test_support::expect_golden({"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"}, "vocab-diff-action-security.txt");
-  test_support::expect_golden({"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"}, "vocab-diff-trust-annotations.txt");
+  test_support::expect_golden({"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"},
+                              "vocab-diff-action-security.txt");
+  test_support::expect_golden({"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"},
+                              "vocab-diff-trust-annotations.txt");
   const auto draft = test_support::fixture("vocab/draft-tool-safety.schema.json");
   const auto r = test_support::run_cli({"vocab", "check", draft.string(), "--format", "json"});
   EXPECT_EQ(r.exit_code, 1);

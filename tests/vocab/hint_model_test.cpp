@@ -63,7 +63,8 @@ TEST(HintModel, TheMostCautiousAssertedClaimWinsOverDefaults) {
   auto closed = hints(json{{"annotations", {{"openWorldHint", false}}}});
   EXPECT_EQ(closed.resolved("open-world", vocab()), json(false));
   // requiresConfirmation false and approvalRecommendation multi: multi.
-  auto conf = hints(json{{"annotations", {{"approvalRecommendation", "multi"}}}, {"_meta", {{"mcp.dev/requiresConfirmation", false}}}});
+  auto conf = hints(json{{"annotations", {{"approvalRecommendation", "multi"}}},
+                         {"_meta", {{"mcp.dev/requiresConfirmation", false}}}});
   EXPECT_EQ(conf.resolved("confirmation", vocab()), json("multi"));
   // minTrustLevel: the highest.
   auto trust = hints(json{{"annotations", {{"minTrustLevel", 4}}}});
@@ -72,20 +73,23 @@ TEST(HintModel, TheMostCautiousAssertedClaimWinsOverDefaults) {
 
 TEST(HintModel, MalformedValuesAreAbsentNeverSafe) {
   // readOnlyHint "yes" is unreadable: the tool is not taken as read-only, the defaults stand.
-  auto h = hints(json{{"annotations", {{"readOnlyHint", "yes"}, {"riskLevel", "extreme"}}}, {"_meta", {{"mcp.dev/effect", 3}}}});
+  auto h = hints(
+      json{{"annotations", {{"readOnlyHint", "yes"}, {"riskLevel", "extreme"}}}, {"_meta", {{"mcp.dev/effect", 3}}}});
   EXPECT_EQ(h.unread.size(), 3u);
   EXPECT_TRUE(h.asserted("effect").empty());
   EXPECT_EQ(h.resolved("effect", vocab()), json("delete"));
   EXPECT_EQ(h.resolved("risk", vocab()), std::nullopt);
   // A set with one unknown class is not half-believed.
-  auto set = hints(json{{"annotations", {{"returnMetadata", {{"Source", "System"}, {"Sensitivity", json::array({"PII", "Secret"})}}}}}});
+  auto set = hints(json{
+      {"annotations", {{"returnMetadata", {{"Source", "System"}, {"Sensitivity", json::array({"PII", "Secret"})}}}}}});
   EXPECT_TRUE(set.asserted("result-data").empty());
   EXPECT_EQ(set.unread.size(), 1u);
   // The strings "true" and "false" are not booleans, nor "1" a number (found by the
   // robustness.malformed-hints certification scenario).
-  auto strings = hints(json{{"annotations", {{"readOnlyHint", "true"}, {"destructiveHint", "false"}, {"agencyHint", "true"},
-                                             {"minTrustLevel", 2}}},
-                            {"_meta", {{"mcp.dev/idempotent", "true"}}}});
+  auto strings = hints(
+      json{{"annotations",
+            {{"readOnlyHint", "true"}, {"destructiveHint", "false"}, {"agencyHint", "true"}, {"minTrustLevel", 2}}},
+           {"_meta", {{"mcp.dev/idempotent", "true"}}}});
   EXPECT_TRUE(strings.asserted("effect").empty());
   EXPECT_TRUE(strings.asserted("agency").empty());
   EXPECT_TRUE(strings.asserted("idempotent").empty());
@@ -95,7 +99,10 @@ TEST(HintModel, MalformedValuesAreAbsentNeverSafe) {
 }
 
 TEST(HintModel, SetValuedFieldsClaimEachClass) {
-  auto h = hints(json{{"annotations", {{"inputMetadata", {{"Destination", "Public"}, {"Sensitivity", json::array({"PII", "User"})}, {"Outcomes", "Irreversible"}}}}}});
+  auto h = hints(json{
+      {"annotations",
+       {{"inputMetadata",
+         {{"Destination", "Public"}, {"Sensitivity", json::array({"PII", "User"})}, {"Outcomes", "Irreversible"}}}}}});
   EXPECT_EQ(h.asserted("input-data").size(), 2u);
   EXPECT_EQ(h.resolved("input-data", vocab()), json::array({"pii", "user"}));
   EXPECT_EQ(h.resolved("destination", vocab()), json("public"));
@@ -105,7 +112,8 @@ TEST(HintModel, SetValuedFieldsClaimEachClass) {
 }
 
 TEST(HintModel, AnyJsonValueIsAcceptedAsATool) {
-  for (const auto& v : {json(nullptr), json(3), json("x"), json::array({1}), json{{"annotations", 5}}, json{{"_meta", "x"}}}) {
+  for (const auto& v :
+       {json(nullptr), json(3), json("x"), json::array({1}), json{{"annotations", 5}}, json{{"_meta", "x"}}}) {
     EXPECT_NO_THROW(hints(v)) << v.dump();
   }
 }

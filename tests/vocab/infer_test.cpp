@@ -46,14 +46,18 @@ TEST(Infer, WrittenInEachVocabularyWithoutOverwriting) {
     "properties": {"namespace": {"type": "string"}, "force": {"type": "boolean"}}}})");
   const auto inference = infer_tool(tool);
   const json risk = apply_inference(tool, inference, "risk-metadata@sep-2793");
-  EXPECT_EQ(risk["annotations"], json::parse(R"({"category":"delete","riskLevel":"critical","blastRadius":"namespace","approvalRecommendation":"multi"})"));
+  EXPECT_EQ(
+      risk["annotations"],
+      json::parse(
+          R"({"category":"delete","riskLevel":"critical","blastRadius":"namespace","approvalRecommendation":"multi"})"));
   const json policy = apply_inference(tool, inference, "policy-hints@seed");
   EXPECT_EQ(policy["_meta"], json::parse(R"({"mcp.dev/effect":"delete","mcp.dev/requiresConfirmation":true})"));
   const json spec = apply_inference(tool, inference, "spec");
   EXPECT_EQ(spec["annotations"], json::parse(R"({"readOnlyHint":false,"destructiveHint":true})"));
   // Whatever vocabulary, a client reads back what was inferred.
   for (const json& written : {risk, policy, spec})
-    EXPECT_EQ(*read_tool_hints(written, Vocabulary::builtin(), "2025-11-25").resolved("effect", Vocabulary::builtin()), "delete");
+    EXPECT_EQ(*read_tool_hints(written, Vocabulary::builtin(), "2025-11-25").resolved("effect", Vocabulary::builtin()),
+              "delete");
   // A key already there is never overwritten.
   json declared = tool;
   declared["annotations"] = {{"riskLevel", "low"}};

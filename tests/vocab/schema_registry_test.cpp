@@ -13,11 +13,11 @@ const json kTool = {{"name", "t"}, {"inputSchema", {{"type", "object"}}}};
 }  // namespace
 
 TEST(SchemaRegistry, KnowsEveryPublishedSchemaByFileNameAndId) {
-  for (const char* name : {"policy-hints.seed.schema.json", "risk-metadata.sep-2793.schema.json",
-                           "trust-annotations.issue-711.schema.json", "action-security.seed.schema.json",
-                           "agency-hint.sep-1938.schema.json", "spec-tool.2025-06-18.schema.json",
-                           "spec-tool.2025-11-25.schema.json", "spec-tool.2026-07-28.schema.json",
-                           "lint-report.schema.json"})
+  for (const char* name :
+       {"policy-hints.seed.schema.json", "risk-metadata.sep-2793.schema.json",
+        "trust-annotations.issue-711.schema.json", "action-security.seed.schema.json",
+        "agency-hint.sep-1938.schema.json", "spec-tool.2025-06-18.schema.json", "spec-tool.2025-11-25.schema.json",
+        "spec-tool.2026-07-28.schema.json", "lint-report.schema.json"})
     EXPECT_TRUE(registry().contains(name)) << name;
   EXPECT_TRUE(registry().contains("urn:mcp-hints:schema:risk-metadata:sep-2793"));
   // Every published schema compiles (the registry compiles each on first use), its references
@@ -59,8 +59,13 @@ TEST(SchemaRegistry, NamesEachMetaKeyThatBreaksTheKeyFormat) {
 }
 
 TEST(SchemaRegistry, ValidatesADefinitionByFragment) {
-  EXPECT_TRUE(registry().validate("policy-hints.seed.schema.json#/definitions/PolicyHints", json{{"mcp.dev/effect", "read"}}).empty());
-  EXPECT_EQ(registry().validate("policy-hints.seed.schema.json#/definitions/PolicyHints", json{{"mcp.dev/effect", "x"}}).size(), 1u);
+  EXPECT_TRUE(registry()
+                  .validate("policy-hints.seed.schema.json#/definitions/PolicyHints", json{{"mcp.dev/effect", "read"}})
+                  .empty());
+  EXPECT_EQ(registry()
+                .validate("policy-hints.seed.schema.json#/definitions/PolicyHints", json{{"mcp.dev/effect", "x"}})
+                .size(),
+            1u);
 }
 
 TEST(SchemaRegistry, LongStringsNeverReachTheRegexEngine) {
@@ -79,7 +84,8 @@ TEST(SchemaRegistry, LongStringsNeverReachTheRegexEngine) {
   EXPECT_TRUE(registry().validate_inline(schema, json{{"id", "abab"}}).empty());
   EXPECT_EQ(registry().validate_inline(schema, json{{"id", "abc"}}).size(), 1u);
   // Just under the limit still gets the real pattern check.
-  EXPECT_TRUE(registry().validate_inline(schema, json{{"id", std::string(SchemaRegistry::pattern_length_limit, 'a')}}).empty());
+  EXPECT_TRUE(
+      registry().validate_inline(schema, json{{"id", std::string(SchemaRegistry::pattern_length_limit, 'a')}}).empty());
 }
 
 TEST(SchemaRegistry, RefusesSchemasItCannotRunSafely) {
@@ -94,7 +100,8 @@ TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
   json schema = {{"$ref", "https://example.com/remote.json"}};
   EXPECT_ANY_THROW(registry().validate_inline(schema, json(1)));
   // A reference to another registered schema by its $id is followed; anything else is not.
-  const json via_id = {{"properties", {{"x", {{"$ref", "urn:mcp-hints:schema:trust-annotations:sep-1913#/definitions/Destination"}}}}}};
+  const json via_id = {
+      {"properties", {{"x", {{"$ref", "urn:mcp-hints:schema:trust-annotations:sep-1913#/definitions/Destination"}}}}}};
   EXPECT_TRUE(registry().validate_inline(via_id, {{"x", "public"}}).empty());
   EXPECT_FALSE(registry().validate_inline(via_id, {{"x", "Public"}}).empty());
   const json elsewhere = {{"properties", {{"x", {{"$ref", "urn:nowhere#/definitions/X"}}}}}};

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -49,8 +49,9 @@ TEST(SchemaVectors, RealSpecificationExamplesWithToolsAreValid) {
     std::vector<json> found;
     const std::string kind = entry.path().parent_path().filename().string();
     if (kind == "Tool") found.push_back(doc);
-    for (const json* list : {doc.contains("tools") ? &doc["tools"] : nullptr,
-                             doc.contains("result") && doc["result"].contains("tools") ? &doc["result"]["tools"] : nullptr}) {
+    for (const json* list :
+         {doc.contains("tools") ? &doc["tools"] : nullptr,
+          doc.contains("result") && doc["result"].contains("tools") ? &doc["result"]["tools"] : nullptr}) {
       if (list && list->is_array())
         for (const auto& t : *list) found.push_back(t);
     }

@@ -15,7 +15,8 @@ namespace {
 using json = nlohmann::json;
 using namespace mcp_hints;
 
-TranslateOptions to(const std::string& ref, TranslateOptions::Placement placement = TranslateOptions::Placement::annotations,
+TranslateOptions to(const std::string& ref,
+                    TranslateOptions::Placement placement = TranslateOptions::Placement::annotations,
                     const std::string& prefix = "") {
   TranslateOptions o;
   o.target = Vocabulary::builtin().find(ref);
@@ -34,7 +35,8 @@ json resolved_facets(const json& tool) {
 }
 
 TEST(Translate, SeedActionMetadataToSep1913AndBack) {
-  const json catalog = test_support::read_json(test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json");
+  const json catalog =
+      test_support::read_json(test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json");
   const json& tools = catalog.contains("tools") ? catalog["tools"] : catalog["result"]["tools"];
   for (const auto& tool : tools) {
     const auto there = translate_tool(tool, to("trust-annotations@sep-1913"));
@@ -45,7 +47,8 @@ TEST(Translate, SeedActionMetadataToSep1913AndBack) {
     EXPECT_EQ(resolved_facets(there.tool), resolved_facets(tool)) << tool["name"];
   }
   const auto send = translate_tool(tools[3], to("trust-annotations@sep-1913")).tool;
-  EXPECT_EQ(send["annotations"]["inputMetadata"], json::parse(R"({"destination":"public","sensitivity":["pii","user"],"outcomes":"irreversible"})"));
+  EXPECT_EQ(send["annotations"]["inputMetadata"],
+            json::parse(R"({"destination":"public","sensitivity":["pii","user"],"outcomes":"irreversible"})"));
   EXPECT_FALSE(send["annotations"]["inputMetadata"].contains("Destination"));
 }
 
@@ -66,7 +69,10 @@ void round_trip_property(const std::string& a_ref, const std::string& b_ref, std
       std::vector<std::string> keys;
       for (const auto& [k, v] : f->map) keys.push_back(k);
       const std::string key = keys[rng() % keys.size()];
-      json value = key == "true" ? json(true) : key == "false" ? json(false) : key.front() == '{' ? json{{key.substr(1, key.size() - 2), {{"scopes", {"gdpr"}}}}} : json(key);
+      json value = key == "true"        ? json(true)
+                   : key == "false"     ? json(false)
+                   : key.front() == '{' ? json{{key.substr(1, key.size() - 2), {{"scopes", {"gdpr"}}}}}
+                                        : json(key);
       json* slot = &tool;
       for (const auto& t : f->tokens) slot = &(*slot)[t];
       *slot = value;
@@ -75,7 +81,10 @@ void round_trip_property(const std::string& a_ref, const std::string& b_ref, std
     const auto back = translate_tool(there.tool, to(a_ref));
     if (!there.losses.empty()) continue;
     const json before = resolved_facets(tool), after = resolved_facets(back.tool);
-    EXPECT_EQ(after, before) << a_ref << " -> " << b_ref << " -> back\n" << tool.dump() << "\n" << there.tool.dump() << "\n" << back.tool.dump();
+    EXPECT_EQ(after, before) << a_ref << " -> " << b_ref << " -> back\n"
+                             << tool.dump() << "\n"
+                             << there.tool.dump() << "\n"
+                             << back.tool.dump();
     ++compared;
   }
   EXPECT_GT(compared, 50u) << a_ref << " -> " << b_ref;
@@ -99,21 +108,28 @@ TEST(Translate, WhatTheTargetCannotSayIsReportedAndKept) {
   EXPECT_EQ(seed.tool["annotations"]["inputMetadata"]["Destination"], "Public");
   EXPECT_EQ(seed.tool["annotations"]["inputMetadata"]["Sensitivity"], "Regulated");
   ASSERT_EQ(seed.losses.size(), 2u);
-  EXPECT_NE(seed.losses[0].message.find("takes one value: wrote Public (the most cautious), not Internal"), std::string::npos) << seed.losses[0].message;
-  EXPECT_NE(seed.losses[1].message.find("cannot carry the regulatory scopes [\"hipaa\"]"), std::string::npos) << seed.losses[1].message;
+  EXPECT_NE(seed.losses[0].message.find("takes one value: wrote Public (the most cautious), not Internal"),
+            std::string::npos)
+      << seed.losses[0].message;
+  EXPECT_NE(seed.losses[1].message.find("cannot carry the regulatory scopes [\"hipaa\"]"), std::string::npos)
+      << seed.losses[1].message;
   // The lost destination stays where it was, so nothing is silently dropped.
   EXPECT_TRUE(seed.tool["annotations"]["inputMetadata"].contains("destination"));
   // The seed's Regulated has no scopes to give SEP-1913.
   const json regulated = json::parse(R"({"name":"t","inputSchema":{"type":"object"},
     "annotations":{"returnMetadata":{"Source":"Internal","Sensitivity":"Regulated"}}})");
   const auto camel = translate_tool(regulated, to("trust-annotations@sep-1913"));
-  EXPECT_EQ(camel.tool["annotations"]["returnMetadata"]["sensitivity"], json::parse(R"({"regulated":{"scopes":["unspecified"]}})"));
+  EXPECT_EQ(camel.tool["annotations"]["returnMetadata"]["sensitivity"],
+            json::parse(R"({"regulated":{"scopes":["unspecified"]}})"));
   ASSERT_EQ(camel.losses.size(), 1u);
   // An effect risk metadata has no word for.
-  const json external = {{"name", "t"}, {"inputSchema", {{"type", "object"}}}, {"_meta", {{"mcp.dev/effect", "external"}, {"mcp.dev/resultSensitivity", "public"}}}};
+  const json external = {{"name", "t"},
+                         {"inputSchema", {{"type", "object"}}},
+                         {"_meta", {{"mcp.dev/effect", "external"}, {"mcp.dev/resultSensitivity", "public"}}}};
   const auto risk = translate_tool(external, to("risk-metadata@sep-2793"));
   ASSERT_EQ(risk.losses.size(), 1u);  // resultSensitivity is not risk metadata's business: no loss
-  EXPECT_NE(risk.losses[0].message.find("no value of category (risk-metadata@sep-2793) means effect external"), std::string::npos);
+  EXPECT_NE(risk.losses[0].message.find("no value of category (risk-metadata@sep-2793) means effect external"),
+            std::string::npos);
   EXPECT_EQ(risk.tool["_meta"]["mcp.dev/effect"], "external");
 }
 
@@ -124,7 +140,8 @@ TEST(Translate, PlacementsInMetaAndBoth) {
   EXPECT_FALSE(meta.tool["annotations"].contains("inputMetadata"));
   EXPECT_EQ(meta.tool["_meta"]["io.modelcontextprotocol/action-metadata"]["inputMetadata"]["destination"], "public");
   EXPECT_EQ(resolved_facets(meta.tool)["destination"], "public");  // clients that read the extension see it
-  const auto both = translate_tool(tool, to("risk-metadata@sep-2793", TranslateOptions::Placement::both, "com.example"));
+  const auto both =
+      translate_tool(tool, to("risk-metadata@sep-2793", TranslateOptions::Placement::both, "com.example"));
   EXPECT_EQ(both.tool["annotations"]["riskLevel"], "high");
   EXPECT_EQ(both.tool["_meta"]["com.example/riskLevel"], "high");
   // Each refusal names the option at fault.
@@ -136,8 +153,11 @@ TEST(Translate, PlacementsInMetaAndBoth) {
     }
     return "(accepted)";
   };
-  EXPECT_EQ(refused([&] { to("risk-metadata@sep-2793", TranslateOptions::Placement::meta); }), "meta_prefix");  // no home, no prefix
-  EXPECT_EQ(refused([&] { to("risk-metadata@sep-2793", TranslateOptions::Placement::meta, "io.modelcontextprotocol"); }), "meta_prefix");
+  EXPECT_EQ(refused([&] { to("risk-metadata@sep-2793", TranslateOptions::Placement::meta); }),
+            "meta_prefix");  // no home, no prefix
+  EXPECT_EQ(
+      refused([&] { to("risk-metadata@sep-2793", TranslateOptions::Placement::meta, "io.modelcontextprotocol"); }),
+      "meta_prefix");
   EXPECT_EQ(refused([&] { to("trust-annotations@issue-711"); }), "target");  // messages, not tools
   EXPECT_EQ(refused([&] { to("spec@2025-11-25"); }), "target");
 }
@@ -146,9 +166,11 @@ TEST(TranslateCommand, ExitCodesOutputAndReport) {
   test_support::TempDir dir;
   const auto good = (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string();
   const auto out = (dir.path() / "out.json").string(), report = (dir.path() / "report.json").string();
-  auto r = test_support::run_cli({"translate", good, "--to", "trust-annotations@sep-1913", "--output", out, "--report", report});
+  auto r = test_support::run_cli(
+      {"translate", good, "--to", "trust-annotations@sep-1913", "--output", out, "--report", report});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("5 tool(s), 10 key(s) written in trust-annotations@sep-1913, 0 loss(es)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("5 tool(s), 10 key(s) written in trust-annotations@sep-1913, 0 loss(es)"), std::string::npos)
+      << r.err;
   EXPECT_EQ(test_support::read_json(out)["tools"].size(), 5u);
   EXPECT_EQ(test_support::read_json(report)["losses"].size(), 0u);
   const auto many = dir.write("many.json", R"({"tools":[{"name":"t","inputSchema":{"type":"object"},
@@ -161,9 +183,12 @@ TEST(TranslateCommand, ExitCodesOutputAndReport) {
            {{"translate", good}, "--to NAME@REV is required"},
            {{"translate", good, "--to", "nope@1"}, "names no vocabulary revision"},
            {{"translate", good, "--to", "risk-metadata", "--placement", "sideways"}, "unknown --placement 'sideways'"},
-           {{"translate", good, "--to", "risk-metadata", "--placement", "meta"}, "--meta-prefix: risk-metadata@sep-2793 defines no _meta home"},
-           {{"translate", good, "--to", "risk-metadata", "--placement", "meta", "--meta-prefix", "a/b"}, "--meta-prefix: 'a/b' is not a prefix of your own"},
-           {{"translate", good, "--to", "spec@2025-11-25"}, "--to: spec@2025-11-25 is the specification's: its hints are the baseline"},
+           {{"translate", good, "--to", "risk-metadata", "--placement", "meta"},
+            "--meta-prefix: risk-metadata@sep-2793 defines no _meta home"},
+           {{"translate", good, "--to", "risk-metadata", "--placement", "meta", "--meta-prefix", "a/b"},
+            "--meta-prefix: 'a/b' is not a prefix of your own"},
+           {{"translate", good, "--to", "spec@2025-11-25"},
+            "--to: spec@2025-11-25 is the specification's: its hints are the baseline"},
            {{"translate", (dir.path() / "none.json").string(), "--to", "risk-metadata"}, "cannot open"},
            {{"translate", dir.write("bad.json", "{").string(), "--to", "risk-metadata"}, "bad.json: "},
        }) {

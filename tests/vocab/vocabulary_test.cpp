@@ -108,7 +108,8 @@ TEST(Vocabulary, EveryRevisionNamesARegisteredSchema) {
   const auto& registry = mcp_hints::published_schemas();
   for (const auto& rev : Vocabulary::builtin().revisions())
     EXPECT_TRUE(registry.contains(rev.schema)) << rev.ref() << " -> " << rev.schema;
-  EXPECT_EQ(Vocabulary::builtin().spec_revisions(), (std::vector<std::string>{"2025-06-18", "2025-11-25", "2026-07-28"}));
+  EXPECT_EQ(Vocabulary::builtin().spec_revisions(),
+            (std::vector<std::string>{"2025-06-18", "2025-11-25", "2026-07-28"}));
 }
 
 TEST(Vocabulary, ActiveRevisionFollowsTheChosenSpecRevision) {

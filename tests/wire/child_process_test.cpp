@@ -97,7 +97,8 @@ TEST(ChildProcess, SaysWhyACommandCannotStart) {
     ChildProcess p(o);
     FAIL();
   } catch (const mcp_hints::ProcessError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot run " + plain.string() + ": Permission denied"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot run " + plain.string() + ": Permission denied"), std::string::npos)
+        << e.what();
   }
   const auto script = dir.write("garbage", "\x7f\x01\x02 not a program\n");
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
@@ -106,7 +107,8 @@ TEST(ChildProcess, SaysWhyACommandCannotStart) {
     ChildProcess p(o);
     FAIL();
   } catch (const mcp_hints::ProcessError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot start " + script.string() + ": Exec format error"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot start " + script.string() + ": Exec format error"), std::string::npos)
+        << e.what();
   }
   o.argv = {};
   EXPECT_THROW({ ChildProcess p(o); }, mcp_hints::ProcessError);

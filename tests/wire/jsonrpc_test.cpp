@@ -18,7 +18,8 @@ TEST(JsonRpc, ClassifiesMessagesAndRejectsMalformedOnes) {
   EXPECT_EQ(rpc::classify(rpc::notification("m")), rpc::Kind::notification);
   EXPECT_EQ(rpc::classify(rpc::result("x", 1)), rpc::Kind::result);
   EXPECT_EQ(rpc::classify(rpc::error(1, -1, "e")), rpc::Kind::error);
-  EXPECT_EQ(rpc::classify(json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})")), rpc::Kind::error);
+  EXPECT_EQ(rpc::classify(json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})")),
+            rpc::Kind::error);
   for (const char* bad : {R"([])", R"(1)", R"({"id":1,"method":"m"})", R"({"jsonrpc":"1.0","id":1,"method":"m"})",
                           R"({"jsonrpc":"2.0","id":1.5,"method":"m"})", R"({"jsonrpc":"2.0","id":1,"method":3})",
                           R"({"jsonrpc":"2.0","id":1,"method":"m","params":3})", R"({"jsonrpc":"2.0","id":1})",

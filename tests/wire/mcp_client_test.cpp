@@ -58,15 +58,16 @@ TEST(McpClient, NegotiatesEveryLegacyRevisionAndRefusesOthers) {
     session.initialize();
     FAIL();
   } catch (const mcp_hints::ProtocolError& e) {
-    EXPECT_NE(std::string(e.what()).find("chose protocol version 2026-07-28, which mcp-hints does not speak"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("chose protocol version 2026-07-28, which mcp-hints does not speak"),
+              std::string::npos);
   }
 }
 
 TEST(McpClient, AnswersServerRequestsInsteadOfHanging) {
   ScriptedTransport t([&](const json& m) -> std::vector<json> {
     if (m.value("method", "") == "tools/list")
-      return {rpc::request("s1", "sampling/createMessage"), rpc::request("s2", "ping"), rpc::notification("notifications/message"),
-              rpc::result(m["id"], {{"tools", json::array()}})};
+      return {rpc::request("s1", "sampling/createMessage"), rpc::request("s2", "ping"),
+              rpc::notification("notifications/message"), rpc::result(m["id"], {{"tools", json::array()}})};
     return initialize_as(m, "2025-11-25");
   });
   mcp_hints::McpClientSession session(t);

@@ -34,8 +34,9 @@ std::string error_of(mcp_hints::Transport& t) {
 }  // namespace
 
 TEST(StdioTransport, ReadsLinesAndCountsWhatIsNotProtocol) {
-  mcp_hints::StdioTransport t(sh("echo 'starting up'; echo '{\"jsonrpc\":\"2.0\",\"method\":\"n\"}'; echo; "
-                                 "printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\r\\n'; sleep 5"));
+  mcp_hints::StdioTransport t(
+      sh("echo 'starting up'; echo '{\"jsonrpc\":\"2.0\",\"method\":\"n\"}'; echo; "
+         "printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\r\\n'; sleep 5"));
   auto first = t.receive(soon());
   ASSERT_TRUE(first);
   EXPECT_EQ((*first)["method"], "n");
@@ -49,7 +50,8 @@ TEST(StdioTransport, ReadsLinesAndCountsWhatIsNotProtocol) {
 
 TEST(StdioTransport, SaysHowTheServerWent) {
   mcp_hints::StdioTransport died(sh("printf '{\"jsonrpc\":'; kill -SEGV $$"));
-  EXPECT_NE(error_of(died).find("was killed by signal 11 (Segmentation fault), in the middle of line 1"), std::string::npos);
+  EXPECT_NE(error_of(died).find("was killed by signal 11 (Segmentation fault), in the middle of line 1"),
+            std::string::npos);
   mcp_hints::StdioTransport exited(sh("exit 4"));
   EXPECT_NE(error_of(exited).find("the server exited with status 4"), std::string::npos);
   mcp_hints::TransportLimits small;

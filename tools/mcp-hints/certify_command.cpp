@@ -60,7 +60,8 @@ void list_scenarios() {
   for (const auto& scenario : certification_scenarios()) {
     std::cout << std::left << std::setw(44) << scenario.id << std::setw(8) << scenario.level << scenario.title << "\n";
     for (const auto& check : read_checks(scenario))
-      std::cout << "    " << std::setw(40) << (scenario.id + ":" + check.id) << std::setw(8) << check.level << check.title << "\n";
+      std::cout << "    " << std::setw(40) << (scenario.id + ":" + check.id) << std::setw(8) << check.level
+                << check.title << "\n";
   }
 }
 
@@ -72,9 +73,11 @@ int certify_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("client", po::value<std::string>(), "")(
       "scenario", po::value<std::vector<std::string>>()->composing(), "")("all", "")(
-      "transport", po::value<std::string>()->default_value("stdio"), "")("format", po::value<std::string>()->default_value("text"), "")(
-      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")("expected-failures", po::value<std::string>(), "")(
-      "timeout", po::value<long>()->default_value(30000), "")("color", po::value<std::string>()->default_value("auto"), "")("list", "");
+      "transport", po::value<std::string>()->default_value("stdio"), "")(
+      "format", po::value<std::string>()->default_value("text"), "")(
+      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
+      "expected-failures", po::value<std::string>(), "")("timeout", po::value<long>()->default_value(30000), "")(
+      "color", po::value<std::string>()->default_value("auto"), "")("list", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -85,25 +88,30 @@ int certify_command(const std::vector<std::string>& args) {
   if (!vm.count("client") || vm["client"].as<std::string>().find_first_not_of(" \t") == std::string::npos)
     return usage("--client 'CMD' is required (the client under test, a shell command line)");
   const std::string transport = vm["transport"].as<std::string>();
-  if (transport != "stdio" && transport != "http") return usage("unknown --transport '" + transport + "' (stdio, http)");
+  if (transport != "stdio" && transport != "http")
+    return usage("unknown --transport '" + transport + "' (stdio, http)");
   const std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "json" && format != "junit" && format != "markdown" && format != "html")
     return usage("unknown --format '" + format + "' (text, json, junit, markdown, html)");
   const std::string color = vm["color"].as<std::string>();
-  if (color != "auto" && color != "always" && color != "never") return usage("unknown --color '" + color + "' (auto, always, never)");
+  if (color != "auto" && color != "always" && color != "never")
+    return usage("unknown --color '" + color + "' (auto, always, never)");
   const long timeout = vm["timeout"].as<long>();
   if (timeout < 100 || timeout > 3600000) return usage("--timeout must be 100 to 3600000 ms");
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
 
   // A scenario or an expected-failures list that cannot be used is an Error: main says it.
   std::vector<mock::Scenario> scenarios;
-  if (!vm.count("scenario")) scenarios = certification_scenarios();
-  else for (const auto& name : vm["scenario"].as<std::vector<std::string>>()) {
-    scenarios.push_back(mock::load_scenario(name));
-    if (!scenarios.back().document.contains("task") || !scenarios.back().document.contains("expect"))
-      return usage(scenarios.back().source + ": has no task and expect: it is a mock scenario, not a certification scenario");
-    read_checks(scenarios.back());  // refuse a scenario with bad checks before running anything
-  }
+  if (!vm.count("scenario"))
+    scenarios = certification_scenarios();
+  else
+    for (const auto& name : vm["scenario"].as<std::vector<std::string>>()) {
+      scenarios.push_back(mock::load_scenario(name));
+      if (!scenarios.back().document.contains("task") || !scenarios.back().document.contains("expect"))
+        return usage(scenarios.back().source +
+                     ": has no task and expect: it is a mock scenario, not a certification scenario");
+      read_checks(scenarios.back());  // refuse a scenario with bad checks before running anything
+    }
   std::vector<ExpectedFailure> expected;
   if (vm.count("expected-failures")) expected = load_expected_failures(vm["expected-failures"].as<std::string>());
   const fs::path output = vm["output"].as<std::string>();
@@ -125,24 +133,31 @@ int certify_command(const std::vector<std::string>& args) {
   {
     Progress progress;
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
-      progress.show("certify: " + std::to_string(i + 1) + "/" + std::to_string(scenarios.size()) + " " + scenarios[i].id);
+      progress.show("certify: " + std::to_string(i + 1) + "/" + std::to_string(scenarios.size()) + " " +
+                    scenarios[i].id);
       certification.runs.push_back(run_scenario(scenarios[i], harness));
     }
   }
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   certification.list_problems = apply_expected_failures(expected, certification.runs);
 
-  const std::string results = certification_json(certification).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string results =
+      certification_json(certification).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const std::string junit = certification_junit(certification), html = certification_html(certification);
   bool written = write_file(output / "results.json", results);
   written = write_file(output / "junit.xml", junit) && written;
   written = write_file(output / "report.html", html) && written;
-  if (format == "json") std::cout << results;
-  else if (format == "junit") std::cout << junit;
-  else if (format == "markdown") std::cout << certification_markdown(certification);
-  else if (format == "html") std::cout << html;
+  if (format == "json")
+    std::cout << results;
+  else if (format == "junit")
+    std::cout << junit;
+  else if (format == "markdown")
+    std::cout << certification_markdown(certification);
+  else if (format == "html")
+    std::cout << html;
   else {
-    const bool paint = color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
+    const bool paint =
+        color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
     std::cout << certification_text(certification, paint) << "results: " << (output / "results.json").string() << ", "
               << (output / "junit.xml").string() << ", " << (output / "report.html").string() << "\n";
   }

@@ -4,8 +4,8 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/live/check_server.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/live/check_server.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -51,9 +51,10 @@ int check_server_command(const std::vector<std::string>& args) {
   po::options_description options;
   add_report_options(options);
   options.add_options()("help,h", "")("url", po::value<std::string>(), "")(
-      "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10), "")(
-      "observe", po::value<long>()->default_value(1000), "")("env", po::value<std::vector<std::string>>(), "")(
-      "call", po::value<std::vector<std::string>>(), "")("allow-side-effects", "");
+      "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10),
+                                                             "")("observe", po::value<long>()->default_value(1000), "")(
+      "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
+      "allow-side-effects", "");
   std::vector<std::string> own_args = {args[0]};
   own_args.insert(own_args.end(), ours.begin(), ours.end());
   const auto parsed = parse_arguments(own_args, options);
@@ -102,7 +103,8 @@ int check_server_command(const std::vector<std::string>& args) {
       if (eq == std::string::npos || eq == 0) return usage("--call takes TOOL=JSONARGS, not '" + spec + "'");
       try {
         auto arguments = parse_json(spec.substr(eq + 1));
-        if (!arguments.is_object()) return usage("--call " + spec.substr(0, eq) + ": the arguments must be a JSON object");
+        if (!arguments.is_object())
+          return usage("--call " + spec.substr(0, eq) + ": the arguments must be a JSON object");
         run.calls.push_back({spec.substr(0, eq), std::move(arguments)});
       } catch (const InputError& e) {
         return usage("--call " + spec.substr(0, eq) + ": " + e.what());
@@ -118,7 +120,8 @@ int check_server_command(const std::vector<std::string>& args) {
   } catch (const OptionError& e) {
     return option_error("check-server", e, kLintOptionFlags);
   } catch (const CallRefused& e) {
-    return usage("--call " + e.tool() + ": " + e.why() + (e.side_effects() ? "; add --allow-side-effects to call it anyway" : ""));
+    return usage("--call " + e.tool() + ": " + e.why() +
+                 (e.side_effects() ? "; add --allow-side-effects to call it anyway" : ""));
   }
   return write_report(report, *settings, "check-server");
 }

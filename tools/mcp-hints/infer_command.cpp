@@ -53,8 +53,8 @@ bool declares_hints(const json& tool) {
 
 int infer_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("help,h", "")("to", po::value<std::string>()->default_value("risk-metadata@sep-2793"), "")("all", "")(
-      "format", po::value<std::string>()->default_value("text"), "")("apply", po::value<std::string>(), "")(
+  options.add_options()("help,h", "")("to", po::value<std::string>()->default_value("risk-metadata@sep-2793"), "")(
+      "all", "")("format", po::value<std::string>()->default_value("text"), "")("apply", po::value<std::string>(), "")(
       "file", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
@@ -82,7 +82,8 @@ int infer_command(const std::vector<std::string>& args) {
       const Inference inference = infer_tool(entry.tool);
       const json applied = apply_inference(entry.tool, inference, to);
       json values = json::object();
-      for (const auto& v : inference.values) values[v.facet] = {{"value", v.value}, {"inferred", true}, {"evidence", v.evidence}};
+      for (const auto& v : inference.values)
+        values[v.facet] = {{"value", v.value}, {"inferred", true}, {"evidence", v.evidence}};
       json keys = json::object();
       for (const auto& op : json::diff(entry.tool, applied))
         if (op["op"] == "add" || op["op"] == "replace") keys[op["path"].get<std::string>()] = op["value"];
@@ -104,11 +105,13 @@ int infer_command(const std::vector<std::string>& args) {
     if (!write_output("infer", vm["apply"].as<std::string>(), text)) return incomplete;
   }
   if (format == "json") {
-    std::cout << json{{"file", input->file}, {"to", to}, {"skipped_declared", skipped}, {"tools", results}}.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    std::cout << json{{"file", input->file}, {"to", to}, {"skipped_declared", skipped}, {"tools", results}}.dump(
+                     2, ' ', false, json::error_handler_t::replace)
+              << "\n";
     return pass;
   }
-  std::cout << input->file << ": " << results.size() << " tool(s) examined, " << inferred << " with inferred hints, " << skipped
-            << " skipped (they declare hints; --all includes them); written as " << to << "\n";
+  std::cout << input->file << ": " << results.size() << " tool(s) examined, " << inferred << " with inferred hints, "
+            << skipped << " skipped (they declare hints; --all includes them); written as " << to << "\n";
   for (const auto& r : results) {
     std::cout << "  " << (r["name"].is_string() ? r["name"].get<std::string>() : std::string("(unnamed)"))
               << (r["declared"].get<bool>() ? "  (declares hints)" : "") << "\n";
@@ -116,10 +119,12 @@ int infer_command(const std::vector<std::string>& args) {
     for (const auto& [facet, v] : r["inferred"].items()) {
       std::string evidence;
       for (const auto& e : v["evidence"]) evidence += (evidence.empty() ? "" : "; ") + e.get<std::string>();
-      std::cout << "      " << facet << " " << (v["value"].is_string() ? v["value"].get<std::string>() : v["value"].dump()) << " (inferred: "
-                << evidence << ")\n";
+      std::cout << "      " << facet << " "
+                << (v["value"].is_string() ? v["value"].get<std::string>() : v["value"].dump())
+                << " (inferred: " << evidence << ")\n";
     }
-    for (const auto& [pointer, value] : r["keys"].items()) std::cout << "      -> " << pointer << " = " << value.dump() << "\n";
+    for (const auto& [pointer, value] : r["keys"].items())
+      std::cout << "      -> " << pointer << " = " << value.dump() << "\n";
   }
   return pass;
 }

@@ -6,9 +6,9 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "report_output.hpp"
 #include "mcp_hints/checks/lint.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "report_output.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
@@ -36,10 +36,11 @@ unreadable or invalid input, 3 the report could not be written.
 int lint_command(const std::vector<std::string>& args) {
   po::options_description options;
   add_report_options(options);
-  options.add_options()("help,h", "")("max-bytes", po::value<std::size_t>()->default_value(InputLimits{}.max_bytes), "")(
-      "max-depth", po::value<std::size_t>()->default_value(InputLimits{}.max_depth), "")(
-      "max-string", po::value<std::size_t>()->default_value(InputLimits{}.max_string), "")(
-      "files", po::value<std::vector<std::string>>(), "");
+  options.add_options()("help,h", "")("max-bytes", po::value<std::size_t>()->default_value(InputLimits{}.max_bytes),
+                                      "")("max-depth", po::value<std::size_t>()->default_value(InputLimits{}.max_depth),
+                                          "")("max-string",
+                                              po::value<std::size_t>()->default_value(InputLimits{}.max_string),
+                                              "")("files", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("files", -1);
   const auto parsed = parse_arguments(args, options, &positional);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "mcp_hints/report/report.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/report/report.hpp"
 
 namespace {
 
@@ -23,17 +23,20 @@ struct Command {
 const Command kCommands[] = {
     {"lint", "check saved tools/list results against every proposal's schema and the cross-proposal rules",
      &mcp_hints::cli::lint_command},
-    {"check-server", "certify a live server (stdio or Streamable HTTP): lint its catalog, then protocol, stability, "
-                     "list_changed and result checks",
+    {"check-server",
+     "certify a live server (stdio or Streamable HTTP): lint its catalog, then protocol, stability, "
+     "list_changed and result checks",
      &mcp_hints::cli::check_server_command},
     {"mock", "serve a scenario's scripted mock server over stdio or Streamable HTTP, recording every message",
      &mcp_hints::cli::mock_command},
-    {"certify", "certify a client: run the scenarios (confirmation, propagation, exfiltration, escalation, retry, "
-                "rug pull, survival) against it and judge what it did on the wire",
+    {"certify",
+     "certify a client: run the scenarios (confirmation, propagation, exfiltration, escalation, retry, "
+     "rug pull, survival) against it and judge what it did on the wire",
      &mcp_hints::cli::certify_command},
     {"vocab", "for spec editors: list the vocabulary revisions, print the crosswalk, diff two revisions, check a draft",
      &mcp_hints::cli::vocab_command},
-    {"report", "the safety table of a catalog (Markdown or HTML): per tool, each hint a client acts on, its key, and findings",
+    {"report",
+     "the safety table of a catalog (Markdown or HTML): per tool, each hint a client acts on, its key, and findings",
      &mcp_hints::cli::report_command},
     {"translate", "rewrite a catalog's hints into another vocabulary revision or placement, reporting what is lost",
      &mcp_hints::cli::translate_command},

@@ -42,9 +42,9 @@ the size limit ended it, 2 usage error or a scenario that is not valid.
 int mock_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("scenario", po::value<std::string>(), "")("server", po::value<std::string>(), "")(
-      "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0), "")(
-      "record", po::value<std::string>(), "")("max-message", po::value<std::size_t>()->default_value(std::size_t{4} << 20), "")(
-      "list", "");
+      "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0),
+                                                                         "")("record", po::value<std::string>(), "")(
+      "max-message", po::value<std::size_t>()->default_value(std::size_t{4} << 20), "")("list", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -57,7 +57,8 @@ int mock_command(const std::vector<std::string>& args) {
   auto usage = [](const std::string& why) { return usage_error("mock", why); };
   if (!vm.count("scenario")) return usage("--scenario FILE|ID is required (try --list)");
   const std::string transport = vm["transport"].as<std::string>();
-  if (transport != "stdio" && transport != "http") return usage("unknown --transport '" + transport + "' (stdio, http)");
+  if (transport != "stdio" && transport != "http")
+    return usage("unknown --transport '" + transport + "' (stdio, http)");
   const int port = vm["port"].as<int>();
   if (port < 0 || port > 65535) return usage("--port must be 0 to 65535");
   // A scenario that cannot be used, or a record file that cannot be opened, is an Error: main says it.

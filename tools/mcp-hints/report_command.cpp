@@ -41,8 +41,10 @@ exit codes: 0 the table was written, 2 usage error or bad input, 3 the output co
 int report_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("markdown"), "")(
-      "output", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
-      "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")("file", po::value<std::vector<std::string>>(), "");
+      "output", po::value<std::string>(), "")(
+      "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
+      "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")(
+      "file", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
   auto usage = [](const std::string& why) { return usage_error("report", why); };

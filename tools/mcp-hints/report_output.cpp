@@ -5,14 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "mcp_hints/checks/checks.hpp"
-#include "mcp_hints/vocab/vocabulary.hpp"
 #include "mcp_hints/report/output_file.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
@@ -57,8 +57,8 @@ std::optional<po::variables_map> parse_arguments(const std::vector<std::string>&
   return vm;
 }
 
-std::optional<int> parse_command(const std::vector<std::string>& args, const po::options_description& options, const char* help,
-                                 po::variables_map& vm, const char* positional) {
+std::optional<int> parse_command(const std::vector<std::string>& args, const po::options_description& options,
+                                 const char* help, po::variables_map& vm, const char* positional) {
   po::positional_options_description files;
   if (positional) files.add(positional, -1);
   auto parsed = parse_arguments(args, options, positional ? &files : nullptr);
@@ -110,8 +110,8 @@ std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, 
     return std::nullopt;
   }
   if (vm.count("output")) s.output = vm["output"].as<std::string>();
-  s.report.color = color == "always" || (color == "auto" && s.format == "text" && !s.output &&
-                                         isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
+  s.report.color = color == "always" || (color == "auto" && s.format == "text" && !s.output && isatty(STDOUT_FILENO) &&
+                                         std::getenv("NO_COLOR") == nullptr);
   s.spec_revision = vm["spec-revision"].as<std::string>();
   if (vm.count("vocab")) s.pinned = vm["vocab"].as<std::vector<std::string>>();
   return s;
@@ -124,7 +124,10 @@ void print_checks(const std::string& format, bool with_server_checks) {
   if (format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& c : checks)
-      list.push_back({{"id", c.id}, {"level", level_name(c.level)}, {"proposal", c.proposal}, {"summary", c.summary},
+      list.push_back({{"id", c.id},
+                      {"level", level_name(c.level)},
+                      {"proposal", c.proposal},
+                      {"summary", c.summary},
                       {"scope", c.scope == Scope::tool ? "tool" : "server"}});
     std::cout << list.dump(2) << "\n";
     return;
@@ -134,8 +137,7 @@ void print_checks(const std::string& format, bool with_server_checks) {
               << std::string(46, ' ') << "[" << c.proposal << "]\n";
 }
 
-Progress::Progress()
-    : enabled_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+Progress::Progress() : enabled_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
 Progress::~Progress() {
   if (shown_) std::cerr << "\r\033[K" << std::flush;
@@ -157,7 +159,8 @@ std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, con
     std::cerr << "mcp-hints " << command << ": " << why << "\n";
     return std::nullopt;
   };
-  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) return fail("give one catalog FILE (or - for stdin)");
+  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1)
+    return fail("give one catalog FILE (or - for stdin)");
   CatalogInput input{vm["file"].as<std::vector<std::string>>().front(), nullptr};
   if (input.file == "-") return input;
   std::error_code ec;
@@ -199,7 +202,8 @@ int write_report(const LintReport& report, const ReportSettings& settings, const
   const bool said = settings.format == "text" && !settings.output;
   for (const auto& f : report.files)
     if (f.error && !said) std::cerr << "mcp-hints " << command << ": " << f.file << ": " << *f.error << "\n";
-  if (report.incomplete && !said) std::cerr << "mcp-hints " << command << ": incomplete: " << *report.incomplete << "\n";
+  if (report.incomplete && !said)
+    std::cerr << "mcp-hints " << command << ": incomplete: " << *report.incomplete << "\n";
   if (report.incomplete) return incomplete;
   if (report.has_input_error()) return bad_input;
   return report.fails(settings.report.fail_on) ? findings : pass;

@@ -25,7 +25,7 @@ void add_report_options(boost::program_options::options_description& options);
 extern const char* kReportOptionsHelp;
 
 struct ReportSettings {
-  std::string format;   // text, json, sarif, junit
+  std::string format;  // text, json, sarif, junit
   std::optional<std::string> output;
   ReportOptions report;
   std::string spec_revision;
@@ -41,8 +41,9 @@ std::optional<boost::program_options::variables_map> parse_arguments(
 // Parses a command's arguments, FILE arguments (if positional is given) collected under that
 // name; prints the help and returns pass for --help, returns bad_input after a one-line usage
 // error; nullopt when the command should go on.
-std::optional<int> parse_command(const std::vector<std::string>& args, const boost::program_options::options_description& options,
-                                 const char* help, boost::program_options::variables_map& vm, const char* positional = nullptr);
+std::optional<int> parse_command(const std::vector<std::string>& args,
+                                 const boost::program_options::options_description& options, const char* help,
+                                 boost::program_options::variables_map& vm, const char* positional = nullptr);
 
 // Prints "mcp-hints COMMAND: WHY" and returns bad_input.
 int usage_error(const std::string& command, const std::string& why);
@@ -85,7 +86,8 @@ struct CatalogInput {
   std::istream& get() const;
 };
 // nullopt after a one-line usage error (none given, several, a folder, unreadable).
-std::optional<CatalogInput> open_single_catalog(const boost::program_options::variables_map& vm, const std::string& command);
+std::optional<CatalogInput> open_single_catalog(const boost::program_options::variables_map& vm,
+                                                const std::string& command);
 
 // Writes the report where the settings say; returns the exit code of the run.
 int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command);

@@ -51,9 +51,11 @@ input, 3 the output could not be written.
 
 int translate_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("help,h", "")("to", po::value<std::string>(), "")("placement", po::value<std::string>()->default_value("annotations"), "")(
+  options.add_options()("help,h", "")("to", po::value<std::string>(), "")(
+      "placement", po::value<std::string>()->default_value("annotations"), "")(
       "meta-prefix", po::value<std::string>()->default_value(""), "")("output", po::value<std::string>(), "")(
-      "report", po::value<std::string>(), "")("spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
+      "report", po::value<std::string>(), "")(
+      "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "file", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
@@ -61,12 +63,17 @@ int translate_command(const std::vector<std::string>& args) {
   if (!vm.count("to")) return usage("--to NAME@REV is required (see 'mcp-hints vocab list')");
   TranslateOptions translate;
   translate.target = Vocabulary::builtin().find(vm["to"].as<std::string>());
-  if (!translate.target) return usage("--to " + vm["to"].as<std::string>() + " names no vocabulary revision (see 'mcp-hints vocab list')");
+  if (!translate.target)
+    return usage("--to " + vm["to"].as<std::string>() + " names no vocabulary revision (see 'mcp-hints vocab list')");
   const std::string placement = vm["placement"].as<std::string>();
-  if (placement == "annotations") translate.placement = TranslateOptions::Placement::annotations;
-  else if (placement == "meta") translate.placement = TranslateOptions::Placement::meta;
-  else if (placement == "both") translate.placement = TranslateOptions::Placement::both;
-  else return usage("unknown --placement '" + placement + "' (annotations, meta, both)");
+  if (placement == "annotations")
+    translate.placement = TranslateOptions::Placement::annotations;
+  else if (placement == "meta")
+    translate.placement = TranslateOptions::Placement::meta;
+  else if (placement == "both")
+    translate.placement = TranslateOptions::Placement::both;
+  else
+    return usage("unknown --placement '" + placement + "' (annotations, meta, both)");
   translate.meta_prefix = vm["meta-prefix"].as<std::string>();
   translate.spec_revision = vm["spec-revision"].as<std::string>();
   const auto specs = Vocabulary::builtin().spec_revisions();
@@ -88,9 +95,13 @@ int translate_command(const std::vector<std::string>& args) {
     read_catalog(input->get(), InputLimits{}, [&](CatalogTool&& entry) {
       auto t = translate_tool(entry.tool, translate);
       written += t.written;
-      const std::string name = entry.tool.is_object() && entry.tool.contains("name") ? entry.tool["name"].dump() : "(unnamed)";
+      const std::string name =
+          entry.tool.is_object() && entry.tool.contains("name") ? entry.tool["name"].dump() : "(unnamed)";
       for (const auto& l : t.losses) {
-        losses.push_back({{"tool", entry.tool.value("name", json())}, {"pointer", entry.pointer}, {"key", l.key}, {"message", l.message}});
+        losses.push_back({{"tool", entry.tool.value("name", json())},
+                          {"pointer", entry.pointer},
+                          {"key", l.key},
+                          {"message", l.message}});
         std::cerr << "mcp-hints translate: " << name << " " << l.key << ": " << l.message << "\n";
       }
       tools.push_back(std::move(t.tool));
@@ -105,11 +116,14 @@ int translate_command(const std::vector<std::string>& args) {
     std::cout << text;
   }
   if (vm.count("report") &&
-      !write_output("translate", vm["report"].as<std::string>(), json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written},
-                                                  {"losses", losses}}.dump(2) + "\n"))
+      !write_output(
+          "translate", vm["report"].as<std::string>(),
+          json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written}, {"losses", losses}}
+                  .dump(2) +
+              "\n"))
     return incomplete;
-  std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in " << translate.target->ref()
-            << ", " << losses.size() << " loss(es)\n";
+  std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in "
+            << translate.target->ref() << ", " << losses.size() << " loss(es)\n";
   return losses.empty() ? pass : static_cast<int>(findings);
 }
 

@@ -7,11 +7,11 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
-#include "mcp_hints/vocab/crosswalk.hpp"
 #include "mcp_hints/json/input.hpp"
-#include "mcp_hints/report/report.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/html.hpp"
+#include "mcp_hints/report/report.hpp"
+#include "mcp_hints/vocab/crosswalk.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -51,9 +51,17 @@ int list(const std::string& format) {
   if (format == "json") {
     json out = json::array();
     for (const auto& r : vocabulary.revisions())
-      out.push_back({{"vocabulary", r.id}, {"revision", r.revision}, {"ref", r.ref()}, {"title", r.title}, {"status", r.status},
-                     {"source", r.source}, {"scope", r.scope}, {"schema", r.schema}, {"supersedes", r.supersedes},
-                     {"extension", r.extension.empty() ? json() : json(r.extension)}, {"fields", vocabulary.fields_of(r).size()}});
+      out.push_back({{"vocabulary", r.id},
+                     {"revision", r.revision},
+                     {"ref", r.ref()},
+                     {"title", r.title},
+                     {"status", r.status},
+                     {"source", r.source},
+                     {"scope", r.scope},
+                     {"schema", r.schema},
+                     {"supersedes", r.supersedes},
+                     {"extension", r.extension.empty() ? json() : json(r.extension)},
+                     {"fields", vocabulary.fields_of(r).size()}});
     std::cout << out.dump(2) << "\n";
     return pass;
   }
@@ -76,42 +84,53 @@ int table(const std::string& format) {
     for (const auto& row : rows) {
       json values = json::array();
       for (const auto& [value, meaning] : row.values) values.push_back({{"value", value}, {"means", meaning}});
-      out["fields"].push_back({{"revision", row.revision->ref()}, {"key", row.field->key}, {"pointer", row.field->pointer_text},
-                               {"placement", row.placement}, {"type", row.type}, {"values", values}, {"facets", row.facets},
-                               {"overlaps", row.overlaps}, {"conflicts", row.conflicts}});
+      out["fields"].push_back({{"revision", row.revision->ref()},
+                               {"key", row.field->key},
+                               {"pointer", row.field->pointer_text},
+                               {"placement", row.placement},
+                               {"type", row.type},
+                               {"values", values},
+                               {"facets", row.facets},
+                               {"overlaps", row.overlaps},
+                               {"conflicts", row.conflicts}});
     }
-    for (const auto& c : vocabulary.conflicts()) out["conflicts"].push_back({{"keys", c.keys}, {"facet", c.facet}, {"note", c.note}});
+    for (const auto& c : vocabulary.conflicts())
+      out["conflicts"].push_back({{"keys", c.keys}, {"facet", c.facet}, {"note", c.note}});
     std::cout << out.dump(2) << "\n";
     return pass;
   }
   if (format == "html") {
     std::ostringstream body;
-    body << "<h1>The crosswalk of tool-safety hints</h1>\n<p><b>Precedence.</b> "
-              << html_escape(precedence_rule()) << "</p>\n<table>\n<tr><th>revision</th><th>key</th><th>placement</th><th>type</th>"
-                 "<th>values → facet</th><th>overlaps</th><th>conflicts</th></tr>\n";
+    body << "<h1>The crosswalk of tool-safety hints</h1>\n<p><b>Precedence.</b> " << html_escape(precedence_rule())
+         << "</p>\n<table>\n<tr><th>revision</th><th>key</th><th>placement</th><th>type</th>"
+            "<th>values → facet</th><th>overlaps</th><th>conflicts</th></tr>\n";
     for (const auto& row : rows)
-      body << "<tr><td>" << html_escape(row.revision->ref()) << "</td><td><code>" << html_escape(row.field->key) << "</code></td><td>"
-                << html_escape(row.placement) << "</td><td>" << html_escape(row.type) << "</td><td>" << html_escape(values_text(row))
-                << "</td><td>" << html_escape(join(row.overlaps, "; ")) << "</td><td>" << html_escape(join(row.conflicts, "; "))
-                << "</td></tr>\n";
+      body << "<tr><td>" << html_escape(row.revision->ref()) << "</td><td><code>" << html_escape(row.field->key)
+           << "</code></td><td>" << html_escape(row.placement) << "</td><td>" << html_escape(row.type) << "</td><td>"
+           << html_escape(values_text(row)) << "</td><td>" << html_escape(join(row.overlaps, "; ")) << "</td><td>"
+           << html_escape(join(row.conflicts, "; ")) << "</td></tr>\n";
     body << "</table>\n<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
     for (const auto& c : vocabulary.conflicts())
-      body << "<li><code>" << html_escape(join(c.keys, "; ")) << "</code> (" << html_escape(c.facet) << "): " << html_escape(c.note) << "</li>\n";
+      body << "<li><code>" << html_escape(join(c.keys, "; ")) << "</code> (" << html_escape(c.facet)
+           << "): " << html_escape(c.note) << "</li>\n";
     body << "</ul>\n";
     std::cout << html_page("mcp-hints crosswalk", body.str(), "code{font-size:90%}");
     return pass;
   }
-  std::cout << "# The crosswalk of tool-safety hints\n\n"
-            << "Every field of every vocabulary revision, where it lives, its type, each value and the normalized facet it "
-               "means; overlaps are other keys with the same facet.\n\n**Precedence.** "
-            << precedence_rule() << "\n\n| revision | key | placement | type | values → facet | overlaps | conflicts |\n"
-            << "|---|---|---|---|---|---|---|\n";
+  std::cout
+      << "# The crosswalk of tool-safety hints\n\n"
+      << "Every field of every vocabulary revision, where it lives, its type, each value and the normalized facet it "
+         "means; overlaps are other keys with the same facet.\n\n**Precedence.** "
+      << precedence_rule() << "\n\n| revision | key | placement | type | values → facet | overlaps | conflicts |\n"
+      << "|---|---|---|---|---|---|---|\n";
   for (const auto& row : rows)
-    std::cout << "| " << row.revision->ref() << " | `" << markdown_cell(row.field->key) << "` | " << row.placement << " | "
-              << markdown_cell(row.type) << " | " << markdown_cell(values_text(row)) << " | " << markdown_cell(join(row.overlaps, "; ")) << " | "
-              << (row.conflicts.empty() ? "" : "yes, below") << " |\n";
+    std::cout << "| " << row.revision->ref() << " | `" << markdown_cell(row.field->key) << "` | " << row.placement
+              << " | " << markdown_cell(row.type) << " | " << markdown_cell(values_text(row)) << " | "
+              << markdown_cell(join(row.overlaps, "; ")) << " | " << (row.conflicts.empty() ? "" : "yes, below")
+              << " |\n";
   std::cout << "\n## Conflicts: same key, different meaning\n\n";
-  for (const auto& c : vocabulary.conflicts()) std::cout << "- `" << join(c.keys, "; ") << "` (" << c.facet << "): " << c.note << "\n";
+  for (const auto& c : vocabulary.conflicts())
+    std::cout << "- `" << join(c.keys, "; ") << "` (" << c.facet << "): " << c.note << "\n";
   return pass;
 }
 
@@ -121,7 +140,8 @@ int diff(const std::string& a, const std::string& b, const std::string& format) 
   const auto* to = vocabulary.find(b);
   for (const auto& [ref, rev] : {std::pair{a, from}, std::pair{b, to}})
     if (!rev) {
-      std::cerr << "mcp-hints vocab: no vocabulary revision '" << ref << "' (see 'mcp-hints vocab list'; name the revision when a "
+      std::cerr << "mcp-hints vocab: no vocabulary revision '" << ref
+                << "' (see 'mcp-hints vocab list'; name the revision when a "
                 << "vocabulary has several)\n";
       return bad_input;
     }
@@ -132,8 +152,14 @@ int diff(const std::string& a, const std::string& b, const std::string& format) 
       for (const auto& c : list) out.push_back({{"key", c.key}, {"before", c.before}, {"after", c.after}});
       return out;
     };
-    std::cout << json{{"from", d.from}, {"to", d.to}, {"added", d.added}, {"removed", d.removed}, {"renamed", changes(d.renamed)},
-                      {"retyped", changes(d.retyped)}, {"values", changes(d.values)}, {"notes", d.notes}}
+    std::cout << json{{"from", d.from},
+                      {"to", d.to},
+                      {"added", d.added},
+                      {"removed", d.removed},
+                      {"renamed", changes(d.renamed)},
+                      {"retyped", changes(d.retyped)},
+                      {"values", changes(d.values)},
+                      {"notes", d.notes}}
                      .dump(2)
               << "\n";
     return pass;
@@ -153,7 +179,8 @@ int diff(const std::string& a, const std::string& b, const std::string& format) 
   for (const auto& c : d.retyped) std::cout << "    " << c.key << ": " << c.before << " -> " << c.after << "\n";
   if (!d.values.empty()) std::cout << "  values changed:\n";
   for (const auto& c : d.values)
-    std::cout << "    " << c.key << ": " << c.before << (c.before.empty() || c.after.empty() ? "" : "; ") << c.after << "\n";
+    std::cout << "    " << c.key << ": " << c.before << (c.before.empty() || c.after.empty() ? "" : "; ") << c.after
+              << "\n";
   return pass;
 }
 
@@ -194,7 +221,8 @@ int check(const std::string& path, const std::string& format) {
 
 int vocab_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("help,h", "")("format", po::value<std::string>(), "")("args", po::value<std::vector<std::string>>(), "");
+  options.add_options()("help,h", "")("format", po::value<std::string>(), "")(
+      "args", po::value<std::vector<std::string>>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "args")) return *exit;
   const auto words = vm.count("args") ? vm["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
@@ -205,7 +233,9 @@ int vocab_command(const std::vector<std::string>& args) {
   auto usage = [](const std::string& why) { return usage_error("vocab", why + " (try 'mcp-hints vocab --help')"); };
   if (words.empty()) return usage("say what: list, table, diff or check");
   const std::string& what = words[0];
-  const std::string format = vm.count("format") ? vm["format"].as<std::string>() : what == "table" ? "markdown" : "text";
+  const std::string format = vm.count("format") ? vm["format"].as<std::string>()
+                             : what == "table"  ? "markdown"
+                                                : "text";
   auto formats = [&](std::initializer_list<const char*> allowed) {
     for (const char* f : allowed)
       if (format == f) return true;
@@ -218,7 +248,8 @@ int vocab_command(const std::vector<std::string>& args) {
   }
   if (what == "table") {
     if (words.size() != 1) return usage("table takes no argument");
-    if (!formats({"markdown", "html", "json"})) return usage("unknown --format '" + format + "' for table (markdown, html, json)");
+    if (!formats({"markdown", "html", "json"}))
+      return usage("unknown --format '" + format + "' for table (markdown, html, json)");
     return table(format);
   }
   if (what == "diff") {

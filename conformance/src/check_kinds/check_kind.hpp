@@ -56,10 +56,10 @@ class CheckReader {
 };
 
 struct CheckKind {
-  std::string name;               // the scenario's "kind"
-  std::vector<Outcome> outcomes;  // every trace it can observe
-  std::function<std::any(CheckReader&)> read;                              // its parameters
-  std::function<Observation(const std::any&, const RunRecord&)> judge;    // on what read returned
+  std::string name;                                                     // the scenario's "kind"
+  std::vector<Outcome> outcomes;                                        // every trace it can observe
+  std::function<std::any(CheckReader&)> read;                           // its parameters
+  std::function<Observation(const std::any&, const RunRecord&)> judge;  // on what read returned
 };
 
 // A kind whose parameters are a Parameters: `read` makes them from the check, `judge` uses them.

@@ -12,8 +12,8 @@ namespace {
 
 struct Gate {
   std::string server, tool;
-  int confirmations = 1;            // approvals needed per call
-  bool after_list_changed = false;  // judge only what follows the server's tools/list_changed
+  int confirmations = 1;                       // approvals needed per call
+  bool after_list_changed = false;             // judge only what follows the server's tools/list_changed
   std::string requires_server, requires_tool;  // a call that must have been answered with a result first
 };
 
@@ -43,7 +43,9 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       const WireLine* answer = record.answer_to(line);
       if (answer && answer->message.contains("result")) answered = true;
     }
-    if (!answered) return {"prerequisite-not-met", check.requires_tool + " on " + check.requires_server + " was never answered with a result"};
+    if (!answered)
+      return {"prerequisite-not-met",
+              check.requires_tool + " on " + check.requires_server + " was never answered with a result"};
   }
   struct Item {
     double time;
@@ -56,10 +58,10 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
         event_is_for(e, check.server, check.tool))
       items.push_back({e.time, 0, &e});
   for (const auto& line : record.wire)
-    if (line.time >= start && is_call_of(record, line, check.server, check.tool)) items.push_back({line.time, 1, nullptr});
-  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    return a.time != b.time ? a.time < b.time : a.order < b.order;
-  });
+    if (line.time >= start && is_call_of(record, line, check.server, check.tool))
+      items.push_back({line.time, 1, nullptr});
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.order < b.order; });
   int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, denied = 0, blocked = 0;
   bool last_decision_denied = false;
   std::size_t calls = 0;
@@ -92,16 +94,20 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       continue;
     }
     if (!first_bad.empty()) continue;
-    if (approvals > 0) first_bad = "under-confirmed";
-    else if (last_decision_denied) first_bad = "called-despite-denial";
-    else if (approved > 0) first_bad = "repeated-without-confirmation";
-    else first_bad = "called-unprompted";
+    if (approvals > 0)
+      first_bad = "under-confirmed";
+    else if (last_decision_denied)
+      first_bad = "called-despite-denial";
+    else if (approved > 0)
+      first_bad = "repeated-without-confirmation";
+    else
+      first_bad = "called-unprompted";
     bad_detail = "; the " + ordinal(calls) + " call had " + std::to_string(approvals) + " of " +
                  std::to_string(check.confirmations) + " approval(s) it needed";
   }
-  const std::string counts = std::to_string(calls) + " call(s) of " + check.tool + " on the wire, " + std::to_string(prompts) +
-                             " prompt(s), " + std::to_string(approved) + " approval(s), " + std::to_string(denied) +
-                             " denial(s), " + std::to_string(blocked) + " block(s)" +
+  const std::string counts = std::to_string(calls) + " call(s) of " + check.tool + " on the wire, " +
+                             std::to_string(prompts) + " prompt(s), " + std::to_string(approved) + " approval(s), " +
+                             std::to_string(denied) + " denial(s), " + std::to_string(blocked) + " block(s)" +
                              (check.after_list_changed ? " after tools/list_changed" : "");
   if (calls > 0) return {first_bad.empty() ? "confirmed-called" : first_bad, counts + bad_detail};
   if (denied) return {"denied-not-called", counts};

@@ -28,7 +28,8 @@ Observation judge_progress(const Progress& check, const RunRecord& record) {
   for (const auto& line : record.wire) {
     if (is_call_of(record, line, check.server, check.tool)) {
       ++calls;
-      if (const json* token = member(line.message, {"params", "_meta", "progressToken"}); token && !token->is_null()) ++requested;
+      if (const json* token = member(line.message, {"params", "_meta", "progressToken"}); token && !token->is_null())
+        ++requested;
     } else if (line.server == check.server && is_out_notification(line, "notifications/progress")) {
       ++sent;
       first = std::min(first, line.time);
@@ -39,20 +40,20 @@ Observation judge_progress(const Progress& check, const RunRecord& record) {
   if (calls == 0) return {"not-reached", counts};
   if (requested == 0 || sent == 0) return {"not-requested", counts};
   for (const auto& e : record.events)
-    if (e.type == "progress_shown" && e.time >= first && event_is_for(e, check.server, check.tool)) return {"shown", counts};
+    if (e.type == "progress_shown" && e.time >= first && event_is_for(e, check.server, check.tool))
+      return {"shown", counts};
   return {"not-shown", counts + "; no progress_shown event"};
 }
 
 }  // namespace
 
 CheckKind progress_kind() {
-  return make_check_kind(
-      "progress",
-      {{"shown", "the client asked for progress and showed it to the user (a progress_shown event)"},
-       {"not-shown", "the server sent progress the client asked for, but the client showed none"},
-       {"not-requested", "the client called without a progressToken, so no progress could be sent"},
-       {"not-reached", "the tool was never called", true}},
-      read_progress, judge_progress);
+  return make_check_kind("progress",
+                         {{"shown", "the client asked for progress and showed it to the user (a progress_shown event)"},
+                          {"not-shown", "the server sent progress the client asked for, but the client showed none"},
+                          {"not-requested", "the client called without a progressToken, so no progress could be sent"},
+                          {"not-reached", "the tool was never called", true}},
+                         read_progress, judge_progress);
 }
 
 }  // namespace mcp_hints::conformance

@@ -15,13 +15,8 @@ CheckKind progress_kind();
 
 const std::vector<CheckKind>& check_kinds() {
   static const std::vector<CheckKind> kinds = {
-      gate_kind(),
-      propagation_kind(),
-      clean_start_kind(),
-      relist_kind(),
-      escalation_kind(),
-      retry_kind(),
-      progress_kind(),
+      gate_kind(),       propagation_kind(), clean_start_kind(), relist_kind(),
+      escalation_kind(), retry_kind(),       progress_kind(),
   };
   return kinds;
 }

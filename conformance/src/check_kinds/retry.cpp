@@ -51,14 +51,13 @@ Observation judge_retry(const Retry& check, const RunRecord& record) {
 }  // namespace
 
 CheckKind retry_kind() {
-  return make_check_kind(
-      "retry",
-      {{"not-retried", "after the transient failure the client did not call again on its own"},
-       {"retried-within-bound", "the client retried, within the bound on attempts"},
-       {"retried-beyond-bound", "the client retried more often than the bound allows"},
-       {"no-failure", "no transient failure was sent (the tool was not called as scripted)", true},
-       {"not-reached", "the tool was never called", true}},
-      read_retry, judge_retry);
+  return make_check_kind("retry",
+                         {{"not-retried", "after the transient failure the client did not call again on its own"},
+                          {"retried-within-bound", "the client retried, within the bound on attempts"},
+                          {"retried-beyond-bound", "the client retried more often than the bound allows"},
+                          {"no-failure", "no transient failure was sent (the tool was not called as scripted)", true},
+                          {"not-reached", "the tool was never called", true}},
+                         read_retry, judge_retry);
 }
 
 }  // namespace mcp_hints::conformance

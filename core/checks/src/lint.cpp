@@ -5,11 +5,11 @@
 #include <iostream>
 
 #include "mcp_hints/json/catalog_reader.hpp"
-#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
-#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -50,8 +50,8 @@ bool LintReport::fails(std::optional<Level> fail_on) const {
 Linter::Linter(LintOptions options) : options_(std::move(options)) {
   const auto revisions = Vocabulary::builtin().spec_revisions();
   if (std::find(revisions.begin(), revisions.end(), options_.spec_revision) == revisions.end()) {
-    throw OptionError("spec_revision",
-                      "unknown specification revision '" + options_.spec_revision + "' (known: " + join(revisions) + ")");
+    throw OptionError("spec_revision", "unknown specification revision '" + options_.spec_revision +
+                                           "' (known: " + join(revisions) + ")");
   }
   const auto& vocabulary = Vocabulary::builtin();
   for (const auto& ref : options_.pinned) {
@@ -60,8 +60,9 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
       std::string known;
       for (const auto& r : vocabulary.revisions())
         if (r.id != "spec" && r.scope != "message") known += (known.empty() ? "" : ", ") + r.ref();
-      throw OptionError("pinned", "'" + ref + "' names no vocabulary revision of tool hints (known: " + known +
-                                      "; the specification's own revision is not pinned but chosen as the specification revision)");
+      throw OptionError(
+          "pinned", "'" + ref + "' names no vocabulary revision of tool hints (known: " + known +
+                        "; the specification's own revision is not pinned but chosen as the specification revision)");
     }
     for (const auto* other : pinned_)
       if (other->id == rev->id) throw OptionError("pinned", rev->id + " is pinned twice");

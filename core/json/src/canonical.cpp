@@ -19,11 +19,21 @@ std::u16string utf16(const std::string& utf8) {
     const unsigned char c = static_cast<unsigned char>(utf8[i]);
     char32_t cp;
     std::size_t n;
-    if (c < 0x80) { cp = c; n = 1; }
-    else if ((c >> 5) == 0x6) { cp = c & 0x1f; n = 2; }
-    else if ((c >> 4) == 0xe) { cp = c & 0x0f; n = 3; }
-    else { cp = c & 0x07; n = 4; }
-    for (std::size_t k = 1; k < n && i + k < utf8.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3f);
+    if (c < 0x80) {
+      cp = c;
+      n = 1;
+    } else if ((c >> 5) == 0x6) {
+      cp = c & 0x1f;
+      n = 2;
+    } else if ((c >> 4) == 0xe) {
+      cp = c & 0x0f;
+      n = 3;
+    } else {
+      cp = c & 0x07;
+      n = 4;
+    }
+    for (std::size_t k = 1; k < n && i + k < utf8.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3f);
     i += n;
     if (cp >= 0x10000) {
       cp -= 0x10000;
@@ -90,7 +100,9 @@ void jcs(const json& v, std::string& out) {
     case json::value_t::null: out += "null"; return;
     case json::value_t::number_integer: out += std::to_string(v.get<std::int64_t>()); return;
     case json::value_t::number_unsigned: out += std::to_string(v.get<std::uint64_t>()); return;
-    default: throw CanonicalizationError("a " + std::string(v.type_name()) + " is outside the extension's value profile (no floats)");
+    default:
+      throw CanonicalizationError("a " + std::string(v.type_name()) +
+                                  " is outside the extension's value profile (no floats)");
   }
 }
 
@@ -98,11 +110,21 @@ void cbor_head(std::uint8_t major, std::uint64_t value, std::string& out) {
   const auto put = [&](int bytes) {
     for (int i = bytes - 1; i >= 0; --i) out += static_cast<char>((value >> (8 * i)) & 0xff);
   };
-  if (value < 24) { out += static_cast<char>((major << 5) | value); }
-  else if (value <= 0xff) { out += static_cast<char>((major << 5) | 24); put(1); }
-  else if (value <= 0xffff) { out += static_cast<char>((major << 5) | 25); put(2); }
-  else if (value <= 0xffffffffULL) { out += static_cast<char>((major << 5) | 26); put(4); }
-  else { out += static_cast<char>((major << 5) | 27); put(8); }
+  if (value < 24) {
+    out += static_cast<char>((major << 5) | value);
+  } else if (value <= 0xff) {
+    out += static_cast<char>((major << 5) | 24);
+    put(1);
+  } else if (value <= 0xffff) {
+    out += static_cast<char>((major << 5) | 25);
+    put(2);
+  } else if (value <= 0xffffffffULL) {
+    out += static_cast<char>((major << 5) | 26);
+    put(4);
+  } else {
+    out += static_cast<char>((major << 5) | 27);
+    put(8);
+  }
 }
 
 // CBOR core deterministic encoding (RFC 8949 §4.2.1): shortest heads, definite lengths, map keys
@@ -140,11 +162,15 @@ void cbor(const json& v, std::string& out) {
     case json::value_t::number_unsigned: cbor_head(0, v.get<std::uint64_t>(), out); return;
     case json::value_t::number_integer: {
       const std::int64_t n = v.get<std::int64_t>();
-      if (n >= 0) cbor_head(0, static_cast<std::uint64_t>(n), out);
-      else cbor_head(1, static_cast<std::uint64_t>(-(n + 1)), out);
+      if (n >= 0)
+        cbor_head(0, static_cast<std::uint64_t>(n), out);
+      else
+        cbor_head(1, static_cast<std::uint64_t>(-(n + 1)), out);
       return;
     }
-    default: throw CanonicalizationError("a " + std::string(v.type_name()) + " is outside the extension's value profile (no floats)");
+    default:
+      throw CanonicalizationError("a " + std::string(v.type_name()) +
+                                  " is outside the extension's value profile (no floats)");
   }
 }
 
@@ -152,9 +178,13 @@ void cbor(const json& v, std::string& out) {
 
 std::string canonical_bytes(const json& record, std::string_view canonicalization) {
   std::string out;
-  if (canonicalization == "jcs/rfc8785") jcs(record, out);
-  else if (canonicalization == "cbor/rfc8949") cbor(record, out);
-  else throw CanonicalizationError("unknown canonicalization \"" + std::string(canonicalization) + "\" (jcs/rfc8785, cbor/rfc8949)");
+  if (canonicalization == "jcs/rfc8785")
+    jcs(record, out);
+  else if (canonicalization == "cbor/rfc8949")
+    cbor(record, out);
+  else
+    throw CanonicalizationError("unknown canonicalization \"" + std::string(canonicalization) +
+                                "\" (jcs/rfc8785, cbor/rfc8949)");
   return out;
 }
 

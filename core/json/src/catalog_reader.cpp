@@ -99,8 +99,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   // Frames of the document outside the tool being built.
   struct Frame {
     bool is_array;
-    std::string key;       // current member name (objects)
-    std::size_t index = 0; // next element index (arrays)
+    std::string key;        // current member name (objects)
+    std::size_t index = 0;  // next element index (arrays)
   };
 
   bool null() override { return value(json(nullptr)); }
@@ -146,8 +146,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
  private:
   std::string pointer() const {
     std::string p;
-    for (const auto& f : frames_)
-      p += "/" + (f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key));
+    for (const auto& f : frames_) p += "/" + (f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key));
     return p;
   }
 
@@ -191,7 +190,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     frames_.push_back(Frame{is_array, {}, 0});
     if (is_array && at_tools_array()) {
       tools_found_ = true;
-      shape_ = frames_.size() == 1 ? CatalogShape::bare_array
+      shape_ = frames_.size() == 1   ? CatalogShape::bare_array
                : frames_.size() == 2 ? CatalogShape::list_result
                                      : CatalogShape::jsonrpc_response;
     }
@@ -301,7 +300,8 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
     const auto& e = handler.rpc_error();
     // A well-formed error says {code, message}; show whatever this one says.
     const json& said = e.is_object() && e.contains("message") ? e["message"] : e;
-    const std::string detail = said.is_object() && said.empty() ? std::string("no message") : shorten(value_text(said), 200);
+    const std::string detail =
+        said.is_object() && said.empty() ? std::string("no message") : shorten(value_text(said), 200);
     std::string code = e.is_object() && e.contains("code") && e["code"].is_number() ? e["code"].dump() + " " : "";
     throw InputError("the document is a JSON-RPC error response (" + code + detail + "), not a tools/list result",
                      "/error");

@@ -6,9 +6,12 @@ std::string escape_pointer_token(std::string_view token) {
   std::string out;
   out.reserve(token.size());
   for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }

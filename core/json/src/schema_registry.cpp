@@ -19,9 +19,7 @@ namespace {
 
 using Adapter = valijson::adapters::NlohmannJsonAdapter;
 
-std::string without_fragment(std::string_view uri) {
-  return std::string(uri.substr(0, uri.find('#')));
-}
+std::string without_fragment(std::string_view uri) { return std::string(uri.substr(0, uri.find('#'))); }
 
 // valijson reports a location as "<root>", "[key]", "[0]"; turn it into a JSON pointer.
 std::string context_to_pointer(const std::vector<std::string>& context) {
@@ -55,9 +53,8 @@ void guard_patterns(nlohmann::json& node) {
   auto pattern = node.find("pattern");
   if (pattern == node.end() || !pattern->is_string()) return;
   const auto limit = SchemaRegistry::pattern_length_limit;
-  nlohmann::json guarded = {{"if", {{"maxLength", limit}}},
-                            {"then", {{"pattern", *pattern}}},
-                            {"else", {{"maxLength", limit}}}};
+  nlohmann::json guarded = {
+      {"if", {{"maxLength", limit}}}, {"then", {{"pattern", *pattern}}}, {"else", {{"maxLength", limit}}}};
   node.erase("pattern");
   node["allOf"].push_back(std::move(guarded));
 }
@@ -65,8 +62,8 @@ void guard_patterns(nlohmann::json& node) {
 }  // namespace
 
 struct SchemaRegistry::Impl {
-  std::map<std::string, nlohmann::json, std::less<>> documents;    // by file name and by $id
-  std::map<std::string, std::string, std::less<>> id_by_name;       // file name -> $id (or name)
+  std::map<std::string, nlohmann::json, std::less<>> documents;  // by file name and by $id
+  std::map<std::string, std::string, std::less<>> id_by_name;    // file name -> $id (or name)
   mutable std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> compiled;
   // One validator for all runs: it caches compiled regular expressions (not thread-safe).
   mutable valijson::Validator validator;
@@ -172,9 +169,9 @@ struct SchemaRegistry::Impl {
   }
 
   static bool is_container_message(const std::string& message) {
-    for (const char* prefix : {"Failed to validate item #", "Failed to validate against child schema #",
-                               "Failed to validate against additional properties schema",
-                               "Failed to validate against a conditional schema"})
+    for (const char* prefix :
+         {"Failed to validate item #", "Failed to validate against child schema #",
+          "Failed to validate against additional properties schema", "Failed to validate against a conditional schema"})
       if (message.rfind(prefix, 0) == 0) return true;
     return false;
   }
@@ -204,8 +201,8 @@ struct SchemaRegistry::Impl {
       if (!node || !node->is_object()) return nullptr;
       if (auto props = node->find("properties"); props != node->end() && props->contains(token)) {
         node = deref(&(*props)[token]);
-      } else if (auto items = node->find("items"); items != node->end() && items->is_object() &&
-                                                    !token.empty() && std::isdigit(static_cast<unsigned char>(token[0]))) {
+      } else if (auto items = node->find("items"); items != node->end() && items->is_object() && !token.empty() &&
+                                                   std::isdigit(static_cast<unsigned char>(token[0]))) {
         node = deref(&*items);
       } else {
         return nullptr;
@@ -269,7 +266,9 @@ void SchemaRegistry::add_lazily(std::string_view file_name, const nlohmann::json
 
 bool SchemaRegistry::contains(std::string_view name_or_id) const { return impl_->document(name_or_id) != nullptr; }
 
-const nlohmann::json* SchemaRegistry::document(std::string_view name_or_id) const { return impl_->document(name_or_id); }
+const nlohmann::json* SchemaRegistry::document(std::string_view name_or_id) const {
+  return impl_->document(name_or_id);
+}
 
 std::vector<std::string> SchemaRegistry::names() const {
   std::vector<std::string> out;

@@ -30,7 +30,8 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 }
 
 std::string value_text(const nlohmann::json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return value.is_string() ? value.get<std::string>()
+                           : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string shown(const nlohmann::json& value, std::size_t max_bytes) {
@@ -41,9 +42,12 @@ std::string markdown_cell(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -59,8 +63,10 @@ std::string html_escape(std::string_view text) {
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
       default:
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += '?';
-        else out += static_cast<char>(c);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+          out += '?';
+        else
+          out += static_cast<char>(c);
     }
   }
   return out;

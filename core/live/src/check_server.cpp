@@ -1,15 +1,15 @@
 #include "mcp_hints/live/check_server.hpp"
 
+#include "mcp_hints/checks/server_checks.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/trust_annotations.hpp"
-#include "mcp_hints/checks/server_checks.hpp"
 
 #include <map>
 
-#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
-#include "mcp_hints/vocab/vocabulary.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints {
 
@@ -50,8 +50,12 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
 class Run {
  public:
   Run(const ServerTarget& target, const CheckServerOptions& options, LintReport& report)
-      : target_(target), options_(options), report_(report), linter_(options.lint),
-        deadline_(Clock::now() + options.timeout), file_(target.describe()) {}
+      : target_(target),
+        options_(options),
+        report_(report),
+        linter_(options.lint),
+        deadline_(Clock::now() + options.timeout),
+        file_(target.describe()) {}
 
   void execute() {
     report_.server_checks_ran = true;
@@ -69,8 +73,8 @@ class Run {
   // The check comes from server_check(), which finds it at compile time.
   void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
             const std::string& tool = "") {
-    report_.findings.push_back(Finding{std::string(check.id), check.level, file_, tool, pointer, 0, message,
-                                       std::string(check.proposal)});
+    report_.findings.push_back(
+        Finding{std::string(check.id), check.level, file_, tool, pointer, 0, message, std::string(check.proposal)});
   }
 
   void incomplete(const std::string& why, Transport* transport) {
@@ -159,7 +163,8 @@ class Run {
     tools = std::move(listing.tools);
     auto& file = report_.files.front();
     for (std::size_t i = 0; i < tools.size(); ++i) {
-      file.tool_revisions.push_back(linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), 0, report_.findings));
+      file.tool_revisions.push_back(
+          linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), 0, report_.findings));
       file.tool_names.push_back(tool_name(tools[i]));
     }
     file.tool_count = tools.size();
@@ -232,8 +237,8 @@ class Run {
                  (changed.empty() ? "" : " (also " + join(changed, "; ") + ")"),
              name);
       else if (!changed.empty())
-        emit(server_check("list-changed.changed"), pointer, "after notifications/tools/list_changed: " + join(changed, "; "),
-             name);
+        emit(server_check("list-changed.changed"), pointer,
+             "after notifications/tools/list_changed: " + join(changed, "; "), name);
     }
   }
 
@@ -253,8 +258,9 @@ class Run {
       if (effect && *effect != "read") why.push_back("its effect is " + effect->get<std::string>());
       if (open && *open == true) why.push_back("it may reach the open world");
       if (!why.empty() && !options_.allow_side_effects)
-        throw CallRefused(call.tool, "refused, " + join(why, " and ") +
-                                         " (by its hints, or the specification's cautious defaults where it has none)",
+        throw CallRefused(call.tool,
+                          "refused, " + join(why, " and ") +
+                              " (by its hints, or the specification's cautious defaults where it has none)",
                           true);
       out.emplace_back(&call, it->second);
     }
@@ -286,13 +292,14 @@ class Run {
         if (const auto* r = vocabulary.find(pin); r && r->id == "trust-annotations") annotations_revision = r;
       std::vector<const VocabularyRevision*> revisions = {annotations_revision};
       const ResultTrust trust = read_result_trust(result);
-      if (result.dump().find(std::string(kTrustAnnotationsExtension)) != std::string::npos || trust.sensitive || trust.untrusted)
+      if (result.dump().find(std::string(kTrustAnnotationsExtension)) != std::string::npos || trust.sensitive ||
+          trust.untrusted)
         revisions.push_back(vocabulary.find("trust-annotations@ext-2026-06"));
       for (const auto* revision : revisions)
         for (const auto& v : published_schemas().validate(revision->schema, result))
           emit(server_check("result.trust-annotations"), base + v.pointer,
-               "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + " does not match " + revision->ref() +
-                   ": " + v.message,
+               "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + " does not match " +
+                   revision->ref() + ": " + v.message,
                call->tool);
       const json* annotations = find_member(result, {"_meta", "annotations"});
       if (!annotations || !annotations->is_object()) continue;

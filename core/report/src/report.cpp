@@ -84,13 +84,23 @@ json report_json(const LintReport& report, const ReportOptions& options) {
     for (auto bits : f.tool_revisions) per_tool.push_back(revision_refs(bits));
     json counts = json::object();
     for (const auto& [ref, n] : revision_counts(f)) counts[ref] = n;
-    files.push_back({{"file", f.file}, {"tool_count", f.tool_count}, {"tools", f.tool_names}, {"tool_vocabularies", per_tool},
-                     {"vocabularies", counts}, {"error", f.error ? json(*f.error) : json()}});
+    files.push_back({{"file", f.file},
+                     {"tool_count", f.tool_count},
+                     {"tools", f.tool_names},
+                     {"tool_vocabularies", per_tool},
+                     {"vocabularies", counts},
+                     {"error", f.error ? json(*f.error) : json()}});
   }
   json findings = json::array();
   for (const auto& f : report.findings) {
-    findings.push_back({{"check", f.check}, {"level", level_name(f.level)}, {"tool", f.tool}, {"pointer", f.pointer},
-                        {"message", f.message}, {"proposal", f.proposal}, {"file", f.file}, {"line", f.line}});
+    findings.push_back({{"check", f.check},
+                        {"level", level_name(f.level)},
+                        {"tool", f.tool},
+                        {"pointer", f.pointer},
+                        {"message", f.message},
+                        {"proposal", f.proposal},
+                        {"file", f.file},
+                        {"line", f.line}});
   }
   return {{"tool", "mcp-hints"},
           {"version", kVersion},
@@ -103,7 +113,8 @@ json report_json(const LintReport& report, const ReportOptions& options) {
             {"warning", report.count(Level::warning)},
             {"info", report.count(Level::info)},
             {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
-            {"input_errors", std::count_if(report.files.begin(), report.files.end(), [](const auto& f) { return f.error.has_value(); })},
+            {"input_errors", std::count_if(report.files.begin(), report.files.end(),
+                                           [](const auto& f) { return f.error.has_value(); })},
             {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
             {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
           {"server_log", report.diagnostics}};
@@ -113,7 +124,9 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
   auto paint = [&](Level level, std::string_view text) {
     return options.color ? std::string(colour_of(level)) + std::string(text) + "\033[0m" : std::string(text);
   };
-  auto bold = [&](std::string_view text) { return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text); };
+  auto bold = [&](std::string_view text) {
+    return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text);
+  };
   for (const auto& file : report.files) {
     if (file.error) {
       out << file.file << ": " << paint(Level::error, "error") << ": " << *file.error << "\n";
@@ -186,7 +199,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     out << "server stderr (last " << lines.size() - first << " lines):\n";
     for (std::size_t i = first; i < lines.size(); ++i) out << "  | " << lines[i] << "\n";
   }
-  out << plural(report.files.size(), report.server_checks_ran ? "server" : "file") << ", " << plural(report.tool_count(), "tool") << ": "
+  out << plural(report.files.size(), report.server_checks_ran ? "server" : "file") << ", "
+      << plural(report.tool_count(), "tool") << ": "
       << counts_text(report.count(Level::error), report.count(Level::warning), report.count(Level::info)) << " — "
       << (fail ? paint(Level::error, "FAIL") : std::string("pass")) << " (fail on "
       << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
@@ -198,45 +212,54 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   for (const auto& info : all_checks()) {
     if (info.scope == Scope::server && !report.server_checks_ran) continue;
     rule_index[std::string(info.id)] = rules.size();
-    rules.push_back({{"id", info.id},
-                     {"name", info.id},
-                     {"shortDescription", {{"text", info.summary}}},
-                     {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
-                     {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
-                     {"properties", {{"proposal", info.proposal}}}});
+    rules.push_back(
+        {{"id", info.id},
+         {"name", info.id},
+         {"shortDescription", {{"text", info.summary}}},
+         {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
+         {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
+         {"properties", {{"proposal", info.proposal}}}});
   }
   json results = json::array();
   std::set<std::string> unknown_checks;
   for (const auto& f : report.findings) {
-    json location = {{"physicalLocation", {{"artifactLocation", {{"uri", f.file == "-" ? "stdin" : f.file}}}}},
-                     {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
+    json location = {
+        {"physicalLocation", {{"artifactLocation", {{"uri", f.file == "-" ? "stdin" : f.file}}}}},
+        {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
     if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}};
     json result = {{"ruleId", f.check},
                    {"level", sarif_level(f.level)},
                    {"message", {{"text", f.message}}},
                    {"locations", json::array({location})},
                    {"properties", {{"tool", f.tool}, {"pointer", f.pointer}, {"proposal", f.proposal}}}};
-    if (const auto rule = rule_index.find(f.check); rule != rule_index.end()) result["ruleIndex"] = rule->second;
-    else unknown_checks.insert(f.check);
+    if (const auto rule = rule_index.find(f.check); rule != rule_index.end())
+      result["ruleIndex"] = rule->second;
+    else
+      unknown_checks.insert(f.check);
     results.push_back(std::move(result));
   }
   json notifications = json::array();
   for (const auto& file : report.files)
     if (file.error)
-      notifications.push_back({{"level", "error"},
-                               {"message", {{"text", file.file + ": " + *file.error}}},
-                               {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
+      notifications.push_back(
+          {{"level", "error"},
+           {"message", {{"text", file.file + ": " + *file.error}}},
+           {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
   if (report.incomplete)
     notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
   for (const auto& id : unknown_checks)
     notifications.push_back({{"level", "error"}, {"message", {{"text", unknown_check_error(id)}}}});
   const bool successful = !report.has_input_error() && !report.incomplete && unknown_checks.empty();
-  json run = {{"tool", {{"driver", {{"name", "mcp-hints"}, {"version", kVersion}, {"semanticVersion", kVersion}, {"rules", rules}}}}},
-              {"results", results},
-              {"invocations", json::array({{{"executionSuccessful", successful},
-                                            {"toolExecutionNotifications", notifications}}})},
-              {"properties", {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
-  json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  json run = {
+      {"tool",
+       {{"driver", {{"name", "mcp-hints"}, {"version", kVersion}, {"semanticVersion", kVersion}, {"rules", rules}}}}},
+      {"results", results},
+      {"invocations",
+       json::array({{{"executionSuccessful", successful}, {"toolExecutionNotifications", notifications}}})},
+      {"properties",
+       {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
+  json sarif = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
   out << sarif.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 
@@ -250,7 +273,8 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
   for (const auto& file : report.files) {
     std::string cases;
     std::size_t tests = 0, failures = 0, errors = 0;
-    auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found) {
+    auto testcase = [&](const std::string& classname, std::string_view check,
+                        const std::vector<const Finding*>* found) {
       ++tests;
       cases += "    <testcase classname=\"" + html_escape(classname) + "\" name=\"" + std::string(check) + "\"";
       if (!found) {
@@ -286,9 +310,12 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     for (const auto& f : report.findings) {
       if (f.file != file.file) continue;
       const auto check = find_check(f.check);
-      if (!check) unknown_checks.insert(f.check);
-      else if (check->scope == Scope::server) by_server_check[f.check].push_back(&f);
-      else by_tool[f.tool][f.check].push_back(&f);
+      if (!check)
+        unknown_checks.insert(f.check);
+      else if (check->scope == Scope::server)
+        by_server_check[f.check].push_back(&f);
+      else
+        by_tool[f.tool][f.check].push_back(&f);
     }
     for (const auto& id : unknown_checks) error_case(id, unknown_check_error(id));
     std::set<std::string> seen;

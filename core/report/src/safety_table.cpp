@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "mcp_hints/json/catalog_reader.hpp"
-#include "mcp_hints/vocab/hint_model.hpp"
-#include "mcp_hints/vocab/infer.hpp"
-#include "mcp_hints/report/report.hpp"
-#include "mcp_hints/vocab/vocabulary.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/html.hpp"
+#include "mcp_hints/report/report.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/vocab/infer.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints {
 
@@ -28,7 +28,6 @@ const std::vector<SafetyColumn>& safety_columns() {
 }
 
 namespace {
-
 
 // One facet: the value a client acts on, with the keys that assert it (or "default").
 SafetyCell cell_for(const ToolHints& hints, const std::string& facet, const Vocabulary& vocabulary) {
@@ -66,7 +65,9 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
   SafetyTable table{file, options.spec_revision, {}, infer};
   read_catalog(in, options.limits, [&](CatalogTool&& entry) {
     SafetyRow row;
-    row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string() ? entry.tool["name"].get<std::string>() : "";
+    row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string()
+                   ? entry.tool["name"].get<std::string>()
+                   : "";
     linter.lint_tool(entry.tool, file, entry.pointer, entry.line, row.findings);
     const ToolHints hints = read_tool_hints(entry.tool, vocabulary, options.spec_revision);
     const Inference inference = infer ? infer_tool(entry.tool) : Inference{};
@@ -93,15 +94,16 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
 
 namespace {
 
-
 // "error risk.understated ×2; warning placement.annotation-only", in the order they fired.
 std::vector<std::pair<std::string, std::size_t>> findings_counted(const SafetyRow& row) {
   std::vector<std::pair<std::string, std::size_t>> out;
   for (const auto& f : row.findings) {
     const std::string label = std::string(level_name(f.level)) + " " + f.check;
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == label; });
-    if (it == out.end()) out.emplace_back(label, 1);
-    else ++it->second;
+    if (it == out.end())
+      out.emplace_back(label, 1);
+    else
+      ++it->second;
   }
   return out;
 }
@@ -116,12 +118,16 @@ std::string findings_text(const SafetyRow& row) {
 }  // namespace
 
 std::string safety_table_markdown(const SafetyTable& table) {
-  std::string out = "# Safety table: " + table.file + "\n\n" + std::to_string(table.rows.size()) +
-                    " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's "
-                    "default where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
-                    "(specification " + table.spec_revision + ")." +
-                    (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
-                    "\n\n| tool |";
+  std::string out =
+      "# Safety table: " + table.file + "\n\n" + std::to_string(table.rows.size()) +
+      " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's "
+      "default where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
+      "(specification " +
+      table.spec_revision + ")." +
+      (table.inferred
+           ? " Where no hint says anything, values marked inferred come from the tool's name and input schema."
+           : "") +
+      "\n\n| tool |";
   for (const auto& c : safety_columns()) out += " " + c.title + " |";
   out += " findings |\n|---|";
   for (std::size_t i = 0; i < safety_columns().size(); ++i) out += "---|";
@@ -130,8 +136,10 @@ std::string safety_table_markdown(const SafetyTable& table) {
     out += "| `" + markdown_cell(row.name) + "` |";
     for (const auto& cell : row.cells) {
       out += ' ';
-      if (cell.value.empty()) out += "—";
-      else out += markdown_cell(cell.value) + "<br><sub>" + markdown_cell(cell.source) + "</sub>";
+      if (cell.value.empty())
+        out += "—";
+      else
+        out += markdown_cell(cell.value) + "<br><sub>" + markdown_cell(cell.source) + "</sub>";
       out += " |";
     }
     out += " " + markdown_cell(findings_text(row)) + " |\n";
@@ -142,17 +150,22 @@ std::string safety_table_markdown(const SafetyTable& table) {
 std::string safety_table_html(const SafetyTable& table) {
   std::string out =
       "<h1>Safety table: " + html_escape(table.file) + "</h1>\n<p>" + std::to_string(table.rows.size()) +
-      " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's default where "
+      " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's default "
+      "where "
       "no hint says anything), with the keys that say it; findings are mcp-hints lint's (specification " +
       html_escape(table.spec_revision) + ")." +
-      (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input schema." : "") +
+      (table.inferred
+           ? " Where no hint says anything, values marked inferred come from the tool's name and input schema."
+           : "") +
       "</p>\n<table>\n<tr><th>tool</th>";
   for (const auto& c : safety_columns()) out += "<th>" + html_escape(c.title) + "</th>";
   out += "<th>findings</th></tr>\n";
   for (const auto& row : table.rows) {
     out += "<tr><td><code>" + html_escape(row.name) + "</code></td>";
     for (const auto& cell : row.cells)
-      out += cell.value.empty() ? "<td>—</td>" : "<td>" + html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small></td>";
+      out += cell.value.empty()
+                 ? "<td>—</td>"
+                 : "<td>" + html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small></td>";
     out += "<td>";
     for (const auto& f : row.findings)  // each finding with its message, for the reader who hovers or reads on
       out += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) + " " +

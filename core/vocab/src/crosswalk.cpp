@@ -50,7 +50,8 @@ Node deref(Node n, bool across = true) {
 Node member(Node n, const std::string& name, bool across = true) {
   n = deref(n, across);
   if (!n.node || !n.node->is_object()) return {};
-  if (n.node->contains("properties") && (*n.node)["properties"].contains(name)) return deref({&(*n.node)["properties"][name], n.doc}, across);
+  if (n.node->contains("properties") && (*n.node)["properties"].contains(name))
+    return deref({&(*n.node)["properties"][name], n.doc}, across);
   for (const char* group : {"allOf", "oneOf", "anyOf"})
     if (n.node->contains(group))
       for (const auto& branch : (*n.node)[group])
@@ -75,7 +76,8 @@ std::string describe(Node n, int depth = 0, bool across = true) {
   std::string type = s.contains("type") && s["type"].is_string() ? s["type"].get<std::string>() : "";
   if (type.empty() && s.contains("enum") && !s["enum"].empty()) type = s["enum"][0].type_name();
   if (type == "array") {
-    const std::string items = s.contains("items") ? describe({&s["items"], n.doc}, depth + 1, across) : std::string("any");
+    const std::string items =
+        s.contains("items") ? describe({&s["items"], n.doc}, depth + 1, across) : std::string("any");
     return "array of " + (items.find(" or ") != std::string::npos ? "(" + items + ")" : items);
   }
   if (type == "object" && s.contains("required") && s["required"].size() == 1 && s.contains("properties"))
@@ -98,7 +100,8 @@ void collect_enum(Node n, std::vector<std::string>& out, int depth = 0, bool acr
     if (s.contains(group))
       for (const auto& branch : s[group]) collect_enum({&branch, n.doc}, out, depth + 1, across);
   if (s.contains("items")) collect_enum({&s["items"], n.doc}, out, depth + 1, across);
-  if (s.contains("required") && s["required"].size() == 1 && s.contains("properties") && s.value("type", "") == "object")
+  if (s.contains("required") && s["required"].size() == 1 && s.contains("properties") &&
+      s.value("type", "") == "object")
     out.push_back("{" + s["required"][0].get<std::string>() + "}");
 }
 
@@ -125,7 +128,10 @@ std::vector<std::pair<std::string, std::string>> values_of(const Field& field, c
   for (const auto& [value, targets] : field.map) {
     std::string meaning;
     for (const auto& t : targets)
-      meaning += (meaning.empty() ? "" : ", ") + t.facet + "=" + (t.value == "*" ? std::string("the value") : t.value.is_string() ? t.value.get<std::string>() : t.value.dump());
+      meaning += (meaning.empty() ? "" : ", ") + t.facet + "=" +
+                 (t.value == "*"        ? std::string("the value")
+                  : t.value.is_string() ? t.value.get<std::string>()
+                                        : t.value.dump());
     out.emplace_back(value, meaning);
   }
   if (out.empty()) {
@@ -175,7 +181,8 @@ std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary) {
         if (shared) row.overlaps.push_back(other.latest->ref() + " " + other.key);
       }
       for (const auto& c : vocabulary.conflicts())
-        if (std::find(c.keys.begin(), c.keys.end(), field->vocabulary + ":" + field->key) != c.keys.end()) row.conflicts.push_back(c.note);
+        if (std::find(c.keys.begin(), c.keys.end(), field->vocabulary + ":" + field->key) != c.keys.end())
+          row.conflicts.push_back(c.note);
       rows.push_back(std::move(row));
     }
   }
@@ -187,15 +194,18 @@ const char* precedence_rule() {
          "effect over a write, a confirmation over none, the higher risk, the more public destination, the higher "
          "sensitivity); the specification's defaults (destructive, open-world) apply only when no vocabulary says "
          "anything; a malformed or unknown value counts as absent, never as safe. Why: hints are untrusted advice "
-         "(\"clients MUST consider tool annotations to be untrusted\"), a client that under-reacts fails open while one "
+         "(\"clients MUST consider tool annotations to be untrusted\"), a client that under-reacts fails open while "
+         "one "
          "that over-reacts only asks once more, and no proposal ranks itself above another.";
 }
 
-RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevision& from, const VocabularyRevision& to) {
+RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevision& from,
+                            const VocabularyRevision& to) {
   RevisionDiff diff{from.ref(), to.ref(), {}, {}, {}, {}, {}, {}};
   if (from.meta_reservation != to.meta_reservation)
-    diff.notes.push_back("_meta prefixes reserved for MCP: " + from.meta_reservation + " -> " + to.meta_reservation +
-                         " (any-label: mcp or modelcontextprotocol before the last label; second-label: as the second label)");
+    diff.notes.push_back(
+        "_meta prefixes reserved for MCP: " + from.meta_reservation + " -> " + to.meta_reservation +
+        " (any-label: mcp or modelcontextprotocol before the last label; second-label: as the second label)");
   auto before = vocabulary.fields_of(from), after = vocabulary.fields_of(to);
   std::set<const Field*> matched_before, matched_after;
   auto compare = [&](const Field* a, const Field* b) {
@@ -208,12 +218,14 @@ RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevisi
     std::vector<std::string> gone, new_values;
     std::set_difference(va.begin(), va.end(), vb.begin(), vb.end(), std::back_inserter(gone));
     std::set_difference(vb.begin(), vb.end(), va.begin(), va.end(), std::back_inserter(new_values));
-    diff.values.push_back({b->key, gone.empty() ? "" : "removed " + join(gone), new_values.empty() ? "" : "added " + join(new_values)});
+    diff.values.push_back(
+        {b->key, gone.empty() ? "" : "removed " + join(gone), new_values.empty() ? "" : "added " + join(new_values)});
   };
   // The same key, or the same pointer: the same field.
   for (const Field* a : before)
     for (const Field* b : after)
-      if (!matched_after.count(b) && (a == b || a->key == b->key || a->pointer_text == b->pointer_text) && !matched_before.count(a)) {
+      if (!matched_after.count(b) && (a == b || a->key == b->key || a->pointer_text == b->pointer_text) &&
+          !matched_before.count(a)) {
         matched_before.insert(a);
         matched_after.insert(b);
         compare(a, b);
@@ -254,10 +266,14 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     for (const auto& [name, schema] : (*container.node)["properties"].items()) {
       const std::string at = pointer + "/properties/" + escape_pointer_token(name);
       Node n = deref({&schema, container.doc}, false);
-      const bool nested = !in_meta && n.node && n.node->is_object() && n.node->contains("properties") && !n.node->contains("enum");
+      const bool nested =
+          !in_meta && n.node && n.node->is_object() && n.node->contains("properties") && !n.node->contains("enum");
       if (nested) {
         for (const auto& [inner, inner_schema] : (*n.node)["properties"].items())
-          fields.push_back({prefix + name + "." + inner, at + "/properties/" + escape_pointer_token(inner), in_meta, {&inner_schema, n.doc}});
+          fields.push_back({prefix + name + "." + inner,
+                            at + "/properties/" + escape_pointer_token(inner),
+                            in_meta,
+                            {&inner_schema, n.doc}});
       } else {
         fields.push_back({prefix + name, at, in_meta, n});
       }
@@ -294,8 +310,8 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     for (const auto& existing : vocabulary.fields())
       for (const auto& [value, targets] : existing.map)
         for (const auto& t : targets)
-          meanings[lower(value)][t.facet + "=" + (t.value.is_string() ? t.value.get<std::string>() : t.value.dump())].insert(
-              existing.latest->ref() + " " + existing.key);
+          meanings[lower(value)][t.facet + "=" + (t.value.is_string() ? t.value.get<std::string>() : t.value.dump())]
+              .insert(existing.latest->ref() + " " + existing.key);
     std::map<std::string, std::size_t> facet_hits;
     for (const auto& v : values)
       for (const auto& [meaning, refs] : meanings[lower(v)]) ++facet_hits[meaning.substr(0, meaning.find('='))];
@@ -303,12 +319,14 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     for (const auto& [facet, hits] : facet_hits)
       if (hits >= 2 && hits * 2 >= values.size() && !matched_facets.count(facet)) {
         matched_facets.insert(facet);
-        by_values.push_back(facet + " (" + std::to_string(hits) + " of its " + std::to_string(values.size()) + " values)");
+        by_values.push_back(facet + " (" + std::to_string(hits) + " of its " + std::to_string(values.size()) +
+                            " values)");
       }
     if (!by_name.empty() || !by_values.empty()) {
       std::string message = "\"" + f.key + "\" duplicates the facet" + (matched_facets.size() > 1 ? "s " : " ") +
                             join(std::vector<std::string>(matched_facets.begin(), matched_facets.end()));
-      if (!by_name.empty()) message += ", which " + join(by_name) + " already express" + (by_name.size() > 1 ? "" : "es");
+      if (!by_name.empty())
+        message += ", which " + join(by_name) + " already express" + (by_name.size() > 1 ? "" : "es");
       if (!by_values.empty()) message += "; its values are those of " + join(by_values);
       findings.push_back({"duplicate-facet", f.pointer, message});
     }
@@ -329,16 +347,23 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     // The _meta naming rule of the latest specification revision.
     const auto violations = registry.validate(latest_spec + "#/definitions/MetaKey", json(f.key));
     if (!violations.empty())
-      findings.push_back({"meta-key", f.pointer, "the _meta key \"" + f.key + "\" is not a valid _meta key name (an optional "
-                                                 "prefix of dot-separated labels and a slash, then a name of letters, digits, "
-                                                 "hyphens, underscores and dots, starting and ending alphanumeric)"});
+      findings.push_back({"meta-key", f.pointer,
+                          "the _meta key \"" + f.key +
+                              "\" is not a valid _meta key name (an optional "
+                              "prefix of dot-separated labels and a slash, then a name of letters, digits, "
+                              "hyphens, underscores and dots, starting and ending alphanumeric)"});
     else if (meta_key_reserved(spec_rule, f.key))
-      findings.push_back({"meta-key", f.pointer, "the _meta key \"" + f.key + "\" uses a prefix the specification reserves "
-                                                 "for MCP: only an official MCP extension may; otherwise use your own "
-                                                 "reverse-DNS prefix"});
+      findings.push_back({"meta-key", f.pointer,
+                          "the _meta key \"" + f.key +
+                              "\" uses a prefix the specification reserves "
+                              "for MCP: only an official MCP extension may; otherwise use your own "
+                              "reverse-DNS prefix"});
     else if (f.key.find('/') == std::string::npos)
-      findings.push_back({"meta-key", f.pointer, "the _meta key \"" + f.key + "\" has no prefix: unprefixed names in _meta "
-                                                 "collide across proposals; use a reverse-DNS prefix (com.example/" + f.key + ")"});
+      findings.push_back({"meta-key", f.pointer,
+                          "the _meta key \"" + f.key +
+                              "\" has no prefix: unprefixed names in _meta "
+                              "collide across proposals; use a reverse-DNS prefix (com.example/" +
+                              f.key + ")"});
   }
   return findings;
 }

@@ -143,8 +143,10 @@ std::string describe_source(const HintSource& source) {
   const auto& tokens = source.field->tokens;
   std::string key;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (i == 1 && tokens[0] == "_meta") key += "[\"" + tokens[i] + "\"]";
-    else key += (i ? "." : "") + tokens[i];
+    if (i == 1 && tokens[0] == "_meta")
+      key += "[\"" + tokens[i] + "\"]";
+    else
+      key += (i ? "." : "") + tokens[i];
   }
   return key + " (" + source.revision->ref() + ")";
 }

@@ -23,20 +23,26 @@ struct VerbClass {
 
 const std::vector<VerbClass>& verb_classes() {
   static const std::vector<VerbClass> classes = {
-      {"delete", "high", {"delete", "destroy", "drop", "remove", "rm", "rmdir", "purge", "erase", "wipe", "truncate", "terminate",
-                          "kill", "uninstall", "revoke", "prune", "evict", "unlink", "deregister", "unregister"}},
-      {"external", "medium", {"send", "post", "publish", "email", "mail", "notify", "share", "tweet", "message", "sms", "invite",
-                              "broadcast", "forward", "reply", "upload", "transfer", "pay", "charge", "tweet", "webhook"}},
-      {"write", "medium", {"create", "apply", "update", "patch", "set", "put", "add", "write", "edit", "modify", "scale",
-                           "restart", "deploy", "install", "move", "mv", "rename", "insert", "replace", "enable", "disable",
-                           "assign", "approve", "merge", "commit", "push", "run", "exec", "execute", "start", "stop",
-                           "rollback", "rollout", "label", "annotate", "copy", "cp", "mkdir", "save", "import", "sync",
-                           "cordon", "uncordon", "drain", "reset", "cancel", "close", "archive", "upsert", "attach",
-                           "detach", "mark", "tag", "draft", "schedule", "register", "configure", "grant", "lock", "unlock"}},
-      {"read", "low", {"get", "list", "describe", "read", "fetch", "search", "query", "show", "find", "view", "watch", "count",
-                       "check", "lookup", "inspect", "logs", "log", "status", "stat", "download", "export", "tail", "head",
-                       "diff", "explain", "ls", "cat", "grep", "summarize", "analyze", "validate", "lint", "preview",
-                       "browse", "info", "retrieve", "poll", "ping", "whoami", "print"}},
+      {"delete",
+       "high",
+       {"delete", "destroy", "drop", "remove", "rm", "rmdir", "purge", "erase", "wipe", "truncate", "terminate", "kill",
+        "uninstall", "revoke", "prune", "evict", "unlink", "deregister", "unregister"}},
+      {"external", "medium", {"send",   "post",     "publish", "email",  "mail",      "notify",  "share",
+                              "tweet",  "message",  "sms",     "invite", "broadcast", "forward", "reply",
+                              "upload", "transfer", "pay",     "charge", "tweet",     "webhook"}},
+      {"write", "medium", {"create",    "apply",  "update",   "patch",   "set",     "put",     "add",      "write",
+                           "edit",      "modify", "scale",    "restart", "deploy",  "install", "move",     "mv",
+                           "rename",    "insert", "replace",  "enable",  "disable", "assign",  "approve",  "merge",
+                           "commit",    "push",   "run",      "exec",    "execute", "start",   "stop",     "rollback",
+                           "rollout",   "label",  "annotate", "copy",    "cp",      "mkdir",   "save",     "import",
+                           "sync",      "cordon", "uncordon", "drain",   "reset",   "cancel",  "close",    "archive",
+                           "upsert",    "attach", "detach",   "mark",    "tag",     "draft",   "schedule", "register",
+                           "configure", "grant",  "lock",     "unlock"}},
+      {"read", "low", {"get",     "list",   "describe", "read",     "fetch",     "search",  "query",    "show",
+                       "find",    "view",   "watch",    "count",    "check",     "lookup",  "inspect",  "logs",
+                       "log",     "status", "stat",     "download", "export",    "tail",    "head",     "diff",
+                       "explain", "ls",     "cat",      "grep",     "summarize", "analyze", "validate", "lint",
+                       "preview", "browse", "info",     "retrieve", "poll",      "ping",    "whoami",   "print"}},
   };
   return classes;
 }
@@ -44,24 +50,26 @@ const std::vector<VerbClass>& verb_classes() {
 // Words that are verbs first and nouns often ("read_message", "get_email", "list_tags"): they
 // count only as the name's first word.
 const std::set<std::string>& noun_like() {
-  static const std::set<std::string> words = {"message", "email", "mail", "post", "sms", "tweet", "webhook", "share", "transfer",
-                                              "charge", "log", "logs", "label", "tag", "draft", "schedule", "lock", "status",
-                                              "info", "head", "tail", "diff", "commit", "merge", "copy", "export", "download",
-                                              "upload", "sync", "archive", "register", "reset", "print"};
+  static const std::set<std::string> words = {
+      "message", "email", "mail", "post",   "sms",      "tweet",  "webhook", "share",   "transfer", "charge", "log",
+      "logs",    "label", "tag",  "draft",  "schedule", "lock",   "status",  "info",    "head",     "tail",   "diff",
+      "commit",  "merge", "copy", "export", "download", "upload", "sync",    "archive", "register", "reset",  "print"};
   return words;
 }
 
 // Input properties that make a call reach further or bite harder: one grade more risk.
 const std::set<std::string>& risky_flags() {
-  static const std::set<std::string> flags = {"force", "recursive", "cascade", "allnamespaces", "all", "purge", "prune",
-                                              "noverify", "skipverification", "overwrite", "hard", "includesubdirectories"};
+  static const std::set<std::string> flags = {
+      "force", "recursive", "cascade",          "allnamespaces", "all",  "purge",
+      "prune", "noverify",  "skipverification", "overwrite",     "hard", "includesubdirectories"};
   return flags;
 }
 
 // Scope parameters and the blast radius they give, narrowest to widest.
 const std::vector<std::pair<std::string, std::set<std::string>>>& scopes() {
   static const std::vector<std::pair<std::string, std::set<std::string>>> list = {
-      {"namespace", {"namespace", "ns", "project", "folder", "directory", "dir", "mailbox", "channel", "repo", "repository"}},
+      {"namespace",
+       {"namespace", "ns", "project", "folder", "directory", "dir", "mailbox", "channel", "repo", "repository"}},
       {"cluster", {"cluster", "context", "allnamespaces", "node", "region"}},
       {"organization", {"org", "organization", "organisation", "tenant", "account", "workspace", "enterprise"}},
   };
@@ -71,7 +79,8 @@ const std::vector<std::pair<std::string, std::set<std::string>>>& scopes() {
 std::string compact(const std::string& s) {
   std::string out;
   for (char c : s)
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -105,7 +114,8 @@ std::vector<std::string> name_words(const std::string& name) {
     // lower-case letter after capitals (HTTPRequest -> http request).
     const bool upper = std::isupper(c);
     if (upper && !word.empty() &&
-        (std::islower(static_cast<unsigned char>(name[i - 1])) || std::isdigit(static_cast<unsigned char>(name[i - 1])) ||
+        (std::islower(static_cast<unsigned char>(name[i - 1])) ||
+         std::isdigit(static_cast<unsigned char>(name[i - 1])) ||
          (i + 1 < name.size() && std::islower(static_cast<unsigned char>(name[i + 1])))))
       flush();
     word += static_cast<char>(std::tolower(c));
@@ -135,18 +145,20 @@ Inference classify_name(const std::string& name) {
 Inference infer_tool(const json& tool) {
   if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return {};
   Inference out = classify_name(tool["name"].get<std::string>());
-  const auto found_it = std::find_if(verb_classes().begin(), verb_classes().end(), [&](const VerbClass& vc) { return vc.name == out.verb_class; });
+  const auto found_it = std::find_if(verb_classes().begin(), verb_classes().end(),
+                                     [&](const VerbClass& vc) { return vc.name == out.verb_class; });
   const VerbClass* found = found_it == verb_classes().end() ? nullptr : &*found_it;
   if (!found) return out;
-  const std::string because = std::string(out.strong ? "the name starts with" : "the name contains") + " '" + out.verb + "' (" +
-                              found->name + " verbs)";
+  const std::string because = std::string(out.strong ? "the name starts with" : "the name contains") + " '" + out.verb +
+                              "' (" + found->name + " verbs)";
   out.values.push_back({"effect", found->name, {because}});
 
   // The input schema: risky flags and scope parameters.
   std::vector<std::string> flags;
   std::string radius;
   std::string radius_param;
-  const json* props = tool.contains("inputSchema") && tool["inputSchema"].is_object() && tool["inputSchema"].contains("properties") &&
+  const json* props = tool.contains("inputSchema") && tool["inputSchema"].is_object() &&
+                              tool["inputSchema"].contains("properties") &&
                               tool["inputSchema"]["properties"].is_object()
                           ? &tool["inputSchema"]["properties"]
                           : nullptr;
@@ -156,7 +168,8 @@ Inference infer_tool(const json& tool) {
       if (risky_flags().count(key)) flags.push_back(param);
       for (std::size_t rank = 0; rank < scopes().size(); ++rank)
         if (scopes()[rank].second.count(key)) {
-          const auto current = std::find_if(scopes().begin(), scopes().end(), [&](const auto& s) { return s.first == radius; });
+          const auto current =
+              std::find_if(scopes().begin(), scopes().end(), [&](const auto& s) { return s.first == radius; });
           if (radius.empty() || static_cast<std::size_t>(current - scopes().begin()) < rank) {
             radius = scopes()[rank].first;
             radius_param = param;
@@ -174,10 +187,16 @@ Inference infer_tool(const json& tool) {
   }
   const std::string risk = risk_grades()[static_cast<std::size_t>(grade)];
   out.values.push_back({"risk", risk, risk_evidence});
-  if (!radius.empty()) out.values.push_back({"blast-radius", radius, {"input '" + radius_param + "' scopes a call to a " + radius}});
+  if (!radius.empty())
+    out.values.push_back({"blast-radius", radius, {"input '" + radius_param + "' scopes a call to a " + radius}});
   // Confirmation follows the risk; sending outside asks too.
-  const std::string confirmation = risk == "critical" ? "multi" : (risk == "high" || found->name == "external") ? "single" : "none";
-  out.values.push_back({"confirmation", confirmation, {"from the risk (" + risk + ")" + (found->name == "external" ? " and the external effect" : "")}});
+  const std::string confirmation = risk == "critical"                              ? "multi"
+                                   : (risk == "high" || found->name == "external") ? "single"
+                                                                                   : "none";
+  out.values.push_back(
+      {"confirmation",
+       confirmation,
+       {"from the risk (" + risk + ")" + (found->name == "external" ? " and the external effect" : "")}});
   if (found->name == "read") out.values.push_back({"idempotent", true, {"reads repeat without effect"}});
   return out;
 }
@@ -225,7 +244,8 @@ json apply_inference(const json& tool, const Inference& inference, const std::st
     return out;
   }
   // SEP-2793 is the inference's own vocabulary; others are reached by translating from it.
-  static const std::map<std::string, std::string> category = {{"read", "read"}, {"write", "mutate"}, {"external", "mutate"}, {"delete", "delete"}};
+  static const std::map<std::string, std::string> category = {
+      {"read", "read"}, {"write", "mutate"}, {"external", "mutate"}, {"delete", "delete"}};
   set_if_absent({"annotations", "category"}, category.at(effect));
   set_if_absent({"annotations", "riskLevel"}, value_of("risk"));
   set_if_absent({"annotations", "blastRadius"}, value_of("blast-radius"));

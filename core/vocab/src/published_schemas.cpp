@@ -4,7 +4,9 @@
 
 namespace mcp_hints {
 
-std::optional<std::string_view> embedded_schema(std::string_view name) { return find_embedded(embedded_schemas(), name); }
+std::optional<std::string_view> embedded_schema(std::string_view name) {
+  return find_embedded(embedded_schemas(), name);
+}
 
 const SchemaRegistry& published_schemas() {
   static const SchemaRegistry registry = [] {

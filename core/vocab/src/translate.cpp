@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
 
 namespace mcp_hints {
 
@@ -39,7 +39,8 @@ std::optional<Tokens> meta_home(const Field& field, const Vocabulary& vocabulary
 
 // Where a target field is written under the chosen placement.
 std::vector<Tokens> destinations(const Field& field, const TranslateOptions& options, const Vocabulary& vocabulary) {
-  if (field.tokens.empty() || field.tokens.front() != "annotations") return {field.tokens};  // _meta fields stay in _meta
+  if (field.tokens.empty() || field.tokens.front() != "annotations")
+    return {field.tokens};  // _meta fields stay in _meta
   std::vector<Tokens> out;
   if (options.placement != TranslateOptions::Placement::meta) out.push_back(field.tokens);
   if (options.placement != TranslateOptions::Placement::annotations) {
@@ -53,7 +54,6 @@ std::vector<Tokens> destinations(const Field& field, const TranslateOptions& opt
   }
   return out;
 }
-
 
 // The scopes of a {"regulated": {"scopes": [...]}} in a raw value, if any.
 json regulated_scopes(const json* raw) {
@@ -70,7 +70,8 @@ json regulated_scopes(const json* raw) {
 }
 
 // The value a target field writes for a facet value, if one of its values means exactly that.
-std::optional<json> inverse(const Field& field, std::string_view facet, const json& value, const json* raw, std::string& note) {
+std::optional<json> inverse(const Field& field, std::string_view facet, const json& value, const json* raw,
+                            std::string& note) {
   for (const auto& [key, targets] : field.map) {
     if (targets.size() != 1 || targets[0].facet != facet) continue;
     if (targets[0].value == "*") return value;
@@ -84,7 +85,8 @@ std::optional<json> inverse(const Field& field, std::string_view facet, const js
       }
       return json{{key.substr(1, key.size() - 2), {{"scopes", scopes}}}};
     }
-    if (!regulated_scopes(raw).is_null() && value == "regulated") note = "the target cannot carry the regulatory scopes " + regulated_scopes(raw).dump();
+    if (!regulated_scopes(raw).is_null() && value == "regulated")
+      note = "the target cannot carry the regulatory scopes " + regulated_scopes(raw).dump();
     return json(key);
   }
   return std::nullopt;
@@ -126,21 +128,25 @@ void validate_translate_options(const TranslateOptions& options) {
   const auto& vocabulary = Vocabulary::builtin();
   const auto& target = *options.target;
   if (target.id == "spec")
-    throw OptionError("target", target.ref() + " is the specification's: its hints are the baseline every catalog keeps; "
-                                "translate into a proposal's revision");
+    throw OptionError("target", target.ref() +
+                                    " is the specification's: its hints are the baseline every catalog keeps; "
+                                    "translate into a proposal's revision");
   const auto fields = tool_fields(vocabulary, target);
-  if (fields.empty()) throw OptionError("target", target.ref() + " has no tool hints (it annotates requests and results)");
+  if (fields.empty())
+    throw OptionError("target", target.ref() + " has no tool hints (it annotates requests and results)");
   if (options.placement == TranslateOptions::Placement::annotations) return;
   for (const Field* f : fields)
     if (!f->tokens.empty() && f->tokens.front() == "annotations" && !meta_home(*f, vocabulary)) {
       if (options.meta_prefix.empty())
-        throw OptionError("meta_prefix", target.ref() + " defines no _meta home for " + f->key +
-                                             ": its mirror in _meta needs a prefix of your own (reverse-DNS, e.g. com.example)");
+        throw OptionError("meta_prefix",
+                          target.ref() + " defines no _meta home for " + f->key +
+                              ": its mirror in _meta needs a prefix of your own (reverse-DNS, e.g. com.example)");
       const std::string probe = options.meta_prefix + "/x";
       if (options.meta_prefix.find('/') != std::string::npos || meta_key_reserved("second-label", probe) ||
           meta_key_reserved("any-label", probe))
-        throw OptionError("meta_prefix", "'" + options.meta_prefix +
-                                             "' is not a prefix of your own (no slash, no mcp or modelcontextprotocol label)");
+        throw OptionError("meta_prefix",
+                          "'" + options.meta_prefix +
+                              "' is not a prefix of your own (no slash, no mcp or modelcontextprotocol label)");
       return;
     }
 }
@@ -175,20 +181,22 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
       const Facet& f = vocabulary.facet(facet);
       // Distinct values, most cautious first.
       std::vector<const Claim*> claims = it->second;
-      std::stable_sort(claims.begin(), claims.end(), [&](const Claim* a, const Claim* b) { return f.rank(a->value) > f.rank(b->value); });
+      std::stable_sort(claims.begin(), claims.end(),
+                       [&](const Claim* a, const Claim* b) { return f.rank(a->value) > f.rank(b->value); });
       std::vector<json> values;
       for (const Claim* c : claims) {
         std::string note;
         auto v = inverse(*ft, facet, c->value, c->source.raw, note);
         if (!v) {
-          lose(c, "no value of " + ft->key + " (" + target.ref() + ") means " + facet + " " + value_text(c->value) + ": kept as it was");
+          lose(c, "no value of " + ft->key + " (" + target.ref() + ") means " + facet + " " + value_text(c->value) +
+                      ": kept as it was");
           kept.insert(c->source.field);
           continue;
         }
         if (!note.empty()) lose(c, note);
         if (!ft->set_valued && !values.empty() && *v != values.front()) {
-          lose(c, ft->key + " (" + target.ref() + ") takes one value: wrote " + value_text(values.front()) + " (the most cautious), not " +
-                      value_text(*v));
+          lose(c, ft->key + " (" + target.ref() + ") takes one value: wrote " + value_text(values.front()) +
+                      " (the most cautious), not " + value_text(*v));
           if (c->source.field->latest != &target) kept.insert(c->source.field);
           continue;
         }
@@ -236,14 +244,16 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
       const auto theirs = source->facets();
       return std::any_of(target_fields.begin(), target_fields.end(), [&](const Field* ft) {
         const auto ours = ft->facets();
-        return std::any_of(ours.begin(), ours.end(),
-                           [&](const std::string& f) { return std::find(theirs.begin(), theirs.end(), f) != theirs.end(); });
+        return std::any_of(ours.begin(), ours.end(), [&](const std::string& f) {
+          return std::find(theirs.begin(), theirs.end(), f) != theirs.end();
+        });
       });
     }();
     if (!related) continue;
     for (const auto& c : hints.claims)  // what nothing in the target means
       if (c.source.field == source && !c.defaulted && !taken.count(&c) && !reported.count(&c))
-        lose(&c, target.ref() + " has no field for " + std::string(c.facet) + " (" + value_text(c.value) + "): kept as it was");
+        lose(&c, target.ref() + " has no field for " + std::string(c.facet) + " (" + value_text(c.value) +
+                     "): kept as it was");
   }
   out.tool = std::move(result);
   return out;

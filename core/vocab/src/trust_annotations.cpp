@@ -4,7 +4,6 @@
 
 #include <openssl/evp.h>
 
-
 namespace mcp_hints {
 
 using json = nlohmann::json;
@@ -27,7 +26,8 @@ void strengthen(std::optional<bool>& claim, const json& annotation, const char* 
 void fold(ResultTrust& trust, const json& annotation) {
   strengthen(trust.sensitive, annotation, "sensitive");
   strengthen(trust.untrusted, annotation, "untrusted");
-  if (annotation.contains("evidenceRef") && annotation["evidenceRef"].is_object()) trust.evidence.push_back(annotation["evidenceRef"]);
+  if (annotation.contains("evidenceRef") && annotation["evidenceRef"].is_object())
+    trust.evidence.push_back(annotation["evidenceRef"]);
 }
 
 }  // namespace

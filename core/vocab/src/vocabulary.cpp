@@ -93,7 +93,6 @@ bool meta_key_reserved(std::string_view rule, std::string_view key) {
   return false;
 }
 
-
 std::vector<std::string> Field::facets() const {
   std::vector<std::string> out;
   for (const auto& [value, targets] : map)
@@ -118,9 +117,8 @@ Vocabulary::Vocabulary(const json& doc) {
     facets_.emplace(name, std::move(facet));
   }
   for (const auto& v : doc.at("vocabularies")) {
-    revisions_.push_back(VocabularyRevision{v.at("id"), v.at("revision"), v.at("title"), v.at("status"),
-                                            v.at("source"), v.at("schema"), v.value("metaReservation", ""),
-                                            v.value("scope", "tool"),
+    revisions_.push_back(VocabularyRevision{v.at("id"), v.at("revision"), v.at("title"), v.at("status"), v.at("source"),
+                                            v.at("schema"), v.value("metaReservation", ""), v.value("scope", "tool"),
                                             v.value("supersedes", std::vector<std::string>{}),
                                             v.value("extension", std::string())});
   }
@@ -134,8 +132,8 @@ Vocabulary::Vocabulary(const json& doc) {
     if (f.contains("default")) field.default_value = f.at("default");
     if (f.contains("meaningfulWhen")) {
       const auto& c = f.at("meaningfulWhen");
-      field.meaningful_when = Condition{pointer_tokens(c.at("pointer").get<std::string>()), c.at("equals"),
-                                        c.value("default", json())};
+      field.meaningful_when =
+          Condition{pointer_tokens(c.at("pointer").get<std::string>()), c.at("equals"), c.value("default", json())};
     }
     field.set_valued = f.value("setValued", false);
     if (f.contains("map")) {
@@ -148,16 +146,18 @@ Vocabulary::Vocabulary(const json& doc) {
         }
       }
     }
-    auto rev = std::find_if(revisions_.begin(), revisions_.end(),
-                            [&](const auto& r) { return r.id == field.vocabulary; });
+    auto rev =
+        std::find_if(revisions_.begin(), revisions_.end(), [&](const auto& r) { return r.id == field.vocabulary; });
     if (rev == revisions_.end())
       throw std::runtime_error("vocabulary.json: field of unknown vocabulary " + field.vocabulary);
     if (f.contains("revisions")) field.revisions = f.at("revisions").get<std::vector<std::string>>();
     for (const auto& r : field.revisions)
       if (!revision(field.vocabulary, r))
-        throw std::runtime_error("vocabulary.json: field " + field.key + " of unknown revision " + field.vocabulary + "@" + r);
+        throw std::runtime_error("vocabulary.json: field " + field.key + " of unknown revision " + field.vocabulary +
+                                 "@" + r);
     // A field's scope is its own, else that of the first revision that has it.
-    const VocabularyRevision* first = field.revisions.empty() ? &*rev : revision(field.vocabulary, field.revisions.front());
+    const VocabularyRevision* first =
+        field.revisions.empty() ? &*rev : revision(field.vocabulary, field.revisions.front());
     field.is_message_field = f.value("scope", first->scope) == "message";
     fields_.push_back(std::move(field));
   }
@@ -212,7 +212,8 @@ std::vector<const Field*> Vocabulary::fields_of(const VocabularyRevision& revisi
   return out;
 }
 
-std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view annotation, const json& value) const {
+std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view annotation,
+                                                                  const json& value) const {
   auto table = annotation_minimum_.find(std::string(annotation));
   if (table == annotation_minimum_.end() || !table->is_object()) return std::nullopt;
   auto level = table->find(map_key(value));

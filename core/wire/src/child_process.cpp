@@ -11,16 +11,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <pthread.h>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <pthread.h>
 
+#include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/env.hpp>
 #include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
-#include <boost/process/args.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/search_path.hpp>
 
@@ -133,8 +133,9 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
     ::dup2(child_err, 2);
   };
   std::error_code ec;
-  impl_->child = bp::child(bp::exe = exe, bp::args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end()),
-                           env, bp::extend::on_exec_setup = setup, ec);
+  impl_->child =
+      bp::child(bp::exe = exe, bp::args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end()), env,
+                bp::extend::on_exec_setup = setup, ec);
   ::close(in.read);
   ::close(out.write);
   ::close(err.write);

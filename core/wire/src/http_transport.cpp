@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/transport.hpp"
-#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 
@@ -86,7 +86,8 @@ class HttpTransport : public Transport {
  public:
   HttpTransport(const std::string& url, const TransportLimits& limits) : url_(url), limits_(limits) {
     const auto scheme_end = url.find("://");
-    if (scheme_end == std::string::npos || (url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0))
+    if (scheme_end == std::string::npos ||
+        (url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0))
       throw TransportError("not an http(s) URL: " + url);
     const auto path_start = url.find('/', scheme_end + 3);
     origin_ = url.substr(0, path_start);
@@ -203,9 +204,10 @@ class HttpTransport : public Transport {
     }
     if (!ok && !(got_message && (error == httplib::Error::Canceled || error == httplib::Error::Read))) {
       if (timed_out || error == httplib::Error::Read)
-        throw TransportError(std::string(verb) + " " + url_ + ": " +
-                             (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
-                                     : "no response in time"));
+        throw TransportError(
+            std::string(verb) + " " + url_ + ": " +
+            (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
+                    : "no response in time"));
       throw TransportError(std::string(verb) + " " + url_ + ": " + httplib::to_string(error));
     }
     if (status == 202 || status == 204) return;  // a notification or response accepted
@@ -263,8 +265,8 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
   impl_->server.new_task_queue = [] { return new httplib::ThreadPool(16); };
   impl_->server.set_tcp_nodelay(true);
   auto serve = [this](const httplib::Request& req, httplib::Response& res) {
-    HttpRequestView view{req.method, req.get_header_value("Mcp-Session-Id"), req.get_header_value("MCP-Protocol-Version"),
-                         req.get_header_value("Origin"), req.body};
+    HttpRequestView view{req.method, req.get_header_value("Mcp-Session-Id"),
+                         req.get_header_value("MCP-Protocol-Version"), req.get_header_value("Origin"), req.body};
     HttpReply reply = impl_->handler(view);
     res.status = reply.status;
     for (const auto& [k, v] : reply.headers) res.set_header(k, v);

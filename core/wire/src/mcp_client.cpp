@@ -2,9 +2,9 @@
 
 #include <set>
 
-#include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
 
 namespace mcp_hints {
 
@@ -20,9 +20,7 @@ McpClientSession::McpClientSession(Transport& transport, ClientOptions options)
 
 void McpClientSession::handle_unsolicited(const json& message) {
   switch (jsonrpc::classify(message)) {
-    case jsonrpc::Kind::notification:
-      notifications_.push_back(message);
-      break;
+    case jsonrpc::Kind::notification: notifications_.push_back(message); break;
     case jsonrpc::Kind::request:
       // We declare no client capabilities: answer so the server never waits on us.
       server_requests_.push_back(message);
@@ -32,8 +30,7 @@ void McpClientSession::handle_unsolicited(const json& message) {
                                            "mcp-hints does not support " + message["method"].get<std::string>()),
                       Clock::now() + options_.request_timeout);
       break;
-    default:
-      break;  // a stray response or a malformed message: nothing waits for it
+    default: break;  // a stray response or a malformed message: nothing waits for it
   }
 }
 
@@ -53,18 +50,20 @@ json McpClientSession::request(const std::string& method, const std::optional<js
     auto message = transport_.receive(deadline);
     if (!message)
       throw TransportError("no answer to " + method + " in time" +
-                           (transport_.noise_count() ? " (the server wrote " + std::to_string(transport_.noise_count()) +
-                                                           " line(s) to stdout that are not JSON-RPC; first, " +
-                                                           transport_.first_noise() + ")"
-                                                     : std::string()));
+                           (transport_.noise_count()
+                                ? " (the server wrote " + std::to_string(transport_.noise_count()) +
+                                      " line(s) to stdout that are not JSON-RPC; first, " + transport_.first_noise() +
+                                      ")"
+                                : std::string()));
     const auto kind = jsonrpc::classify(*message);
     const bool ours = message->is_object() && message->contains("id") && (*message)["id"] == id;
     if (ours && kind == jsonrpc::Kind::result) return std::move((*message)["result"]);
     if (ours && kind == jsonrpc::Kind::error) {
       const auto& e = (*message)["error"];
-      throw ProtocolError(method + " failed with JSON-RPC error " + e["code"].dump() + ": " +
-                          (e.contains("message") && e["message"].is_string() ? e["message"].get<std::string>() : "(no message)"),
-                          e);
+      throw ProtocolError(
+          method + " failed with JSON-RPC error " + e["code"].dump() + ": " +
+              (e.contains("message") && e["message"].is_string() ? e["message"].get<std::string>() : "(no message)"),
+          e);
     }
     if (ours) throw ProtocolError("the answer to " + method + " is not a JSON-RPC response: " + shown(*message, 200));
     handle_unsolicited(*message);
@@ -104,7 +103,8 @@ ToolListing McpClientSession::list_tools() {
   for (std::size_t page = 1;; ++page) {
     if (page > options_.max_pages) {
       listing.complete = false;
-      listing.incomplete_reason = "tools/list still had a nextCursor after " + std::to_string(options_.max_pages) + " pages";
+      listing.incomplete_reason =
+          "tools/list still had a nextCursor after " + std::to_string(options_.max_pages) + " pages";
       return listing;
     }
     json params = json::object();
@@ -126,8 +126,8 @@ ToolListing McpClientSession::list_tools() {
     if (transport_.bytes_received() - bytes_before > options_.max_total_bytes) {
       listing.complete = false;
       listing.over_size_limit = true;
-      listing.incomplete_reason = "tools/list pages took more than " + std::to_string(options_.max_total_bytes) +
-                                  " bytes (" + where + ")";
+      listing.incomplete_reason =
+          "tools/list pages took more than " + std::to_string(options_.max_total_bytes) + " bytes (" + where + ")";
       return listing;
     }
     if (!result.is_object() || !result.contains("nextCursor") || result["nextCursor"].is_null()) return listing;
@@ -138,7 +138,8 @@ ToolListing McpClientSession::list_tools() {
     cursor = result["nextCursor"].get<std::string>();
     if (!seen_cursors.insert(*cursor).second) {
       listing.complete = false;
-      listing.incomplete_reason = "tools/list returned the cursor \"" + shorten(*cursor, 80) + "\" a second time (" + where + ")";
+      listing.incomplete_reason =
+          "tools/list returned the cursor \"" + shorten(*cursor, 80) + "\" a second time (" + where + ")";
       return listing;
     }
   }

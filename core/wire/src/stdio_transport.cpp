@@ -45,7 +45,8 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
       } catch (const InputError& e) {
         // Not protocol: the specification reserves stdout for MCP messages. Counted and kept
         // for the report; too many means the server is not speaking MCP at all.
-        if (noise_count_++ == 0) first_noise_ = "line " + std::to_string(line_number_) + ": " + excerpt(line) + " (" + e.what() + ")";
+        if (noise_count_++ == 0)
+          first_noise_ = "line " + std::to_string(line_number_) + ": " + excerpt(line) + " (" + e.what() + ")";
         if (noise_count_ > limits_.max_noise_lines)
           throw TransportError("the server wrote more than " + std::to_string(limits_.max_noise_lines) +
                                " lines that are not JSON-RPC to stdout; first, " + first_noise_);

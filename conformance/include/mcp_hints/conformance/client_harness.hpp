@@ -17,18 +17,18 @@
 namespace mcp_hints::conformance {
 
 struct HarnessOptions {
-  std::string client_command;               // a shell command line; the URL is appended (HTTP)
-  std::string transport = "stdio";          // or "http"
-  std::vector<std::string> mock_command;    // argv that runs `mcp-hints mock` (options are added)
-  std::filesystem::path work_dir;           // one folder per scenario is made in it
-  std::chrono::milliseconds timeout{30000}; // per scenario, for the client
+  std::string client_command;                // a shell command line; the URL is appended (HTTP)
+  std::string transport = "stdio";           // or "http"
+  std::vector<std::string> mock_command;     // argv that runs `mcp-hints mock` (options are added)
+  std::filesystem::path work_dir;            // one folder per scenario is made in it
+  std::chrono::milliseconds timeout{30000};  // per scenario, for the client
 };
 
 struct ClientExit {
   bool started = false;
   bool timed_out = false;
   int exit_code = -1;
-  std::string how;                 // "exited with status 0", "was killed by signal 9 ..."
+  std::string how;                       // "exited with status 0", "was killed by signal 9 ..."
   std::string stdout_tail, stderr_tail;  // the last 16 KiB of each
 };
 
@@ -37,12 +37,12 @@ struct ScenarioRun {
   std::string transport;
   std::vector<CheckResult> checks;
   ClientExit client;
-  std::vector<std::string> notes;  // problems with the run or the client's events
-  bool could_not_run = false;      // the client or a mock server could not be started at all
-  std::filesystem::path folder;    // wire-SERVER.jsonl, events.jsonl, context.json
+  std::vector<std::string> notes;                 // problems with the run or the client's events
+  bool could_not_run = false;                     // the client or a mock server could not be started at all
+  std::filesystem::path folder;                   // wire-SERVER.jsonl, events.jsonl, context.json
   std::map<std::string, std::string> wire_files;  // server -> path
   RunRecord record;
-  nlohmann::json context;          // what the client was given
+  nlohmann::json context;  // what the client was given
   double seconds = 0;
 
   // The worst verdict of the run: not testable when the client could not run.

@@ -46,9 +46,9 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario);
 
 struct CheckResult {
   CheckSpec spec;
-  std::string outcome;     // the observed trace
+  std::string outcome;  // the observed trace
   Verdict verdict = Verdict::fail;
-  std::string detail;      // what was seen, in words: counts, times, the offending request
+  std::string detail;             // what was seen, in words: counts, times, the offending request
   bool expected_failure = false;  // listed in the expected-failures file
 };
 

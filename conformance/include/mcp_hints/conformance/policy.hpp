@@ -14,15 +14,15 @@
 namespace mcp_hints {
 
 struct PolicyConfig {
-  int trust_level = 3;         // the client's own trust level, compared with minTrustLevel (1-5)
-  int max_attempts = 3;        // a call and its retries, for tools safe to retry
+  int trust_level = 3;   // the client's own trust level, compared with minTrustLevel (1-5)
+  int max_attempts = 3;  // a call and its retries, for tools safe to retry
 };
 
 struct Decision {
   enum class Action { allow, confirm, block };
   Action action = Action::allow;
-  int confirmations = 0;              // 1, or 2 for approvalRecommendation multi
-  std::vector<std::string> reasons;   // why, one per rule that fired, in words a user can read
+  int confirmations = 0;             // 1, or 2 for approvalRecommendation multi
+  std::vector<std::string> reasons;  // why, one per rule that fired, in words a user can read
 };
 
 std::string_view action_name(Decision::Action action);

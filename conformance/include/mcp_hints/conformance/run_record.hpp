@@ -11,30 +11,30 @@
 namespace mcp_hints::conformance {
 
 struct WireLine {
-  std::string server;      // the scenario's key for the mock server that recorded it
-  std::string connection;  // "stdio:PID" or "http:SESSION"
+  std::string server;       // the scenario's key for the mock server that recorded it
+  std::string connection;   // "stdio:PID" or "http:SESSION"
   std::size_t session = 0;  // 1 for the server's first connection, 2 for the next ...
-  std::string direction;   // "in" (from the client), "out" (to it), or empty for a connection event
-  double time = 0;         // Unix time, seconds
-  nlohmann::json message;  // null for events and for input that was not JSON
-  std::string event;       // "open", "close (stdin closed)" ...
-  std::string raw;         // input that was not JSON
+  std::string direction;    // "in" (from the client), "out" (to it), or empty for a connection event
+  double time = 0;          // Unix time, seconds
+  nlohmann::json message;   // null for events and for input that was not JSON
+  std::string event;        // "open", "close (stdin closed)" ...
+  std::string raw;          // input that was not JSON
 };
 
 // The event types of the adapter contract (conformance/ADAPTER.md).
 const std::vector<std::string>& client_event_types();
 
 struct ClientEvent {
-  std::string type;  // one of client_event_types()
-  double time = 0;   // Unix time, seconds, as the client wrote it
+  std::string type;     // one of client_event_types()
+  double time = 0;      // Unix time, seconds, as the client wrote it
   nlohmann::json data;  // the whole line
   std::size_t line = 0;
 };
 
 struct RunRecord {
-  std::vector<WireLine> wire;          // every server's lines, by time
-  std::vector<ClientEvent> events;     // by time
-  std::vector<std::string> notes;      // what was wrong with the files (contract problems)
+  std::vector<WireLine> wire;       // every server's lines, by time
+  std::vector<ClientEvent> events;  // by time
+  std::vector<std::string> notes;   // what was wrong with the files (contract problems)
 
   // Requests (not notifications, not answers) the client sent to a server.
   bool is_request_in(const WireLine& line) const;

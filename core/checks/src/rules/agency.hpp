@@ -12,8 +12,8 @@ inline void agency_destructive_unconfirmed(const ToolContext& ctx, const Finding
   const Claim* destructive = ctx.hints.asserting("effect", "delete");
   if (!agency || !destructive || first_of(ctx.hints, "confirmation", {"single", "multi"})) return;
   sink.report(agency->source.pointer(), "agencyHint is true and " + said(*destructive) +
-                                          ": an agentic, destructive tool is a candidate for stricter "
-                                          "human-in-the-loop control, yet no confirmation is declared");
+                                            ": an agentic, destructive tool is a candidate for stricter "
+                                            "human-in-the-loop control, yet no confirmation is declared");
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({

@@ -34,7 +34,8 @@ inline void confirmation_contradiction(const ToolContext& ctx, const FindingSink
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"confirmation.missing-for-destructive", Level::warning, "proposal 1: Use cases (destructive tools declare requiresConfirmation)",
+    {{"confirmation.missing-for-destructive", Level::warning,
+      "proposal 1: Use cases (destructive tools declare requiresConfirmation)",
       "a delete effect, destroy category, Irreversible outcome or critical risk comes with a declared confirmation"},
      &confirmation_missing},
     {{"confirmation.contradiction", Level::error, "proposal 1: requiresConfirmation; SEP-2793: approvalRecommendation",

@@ -3,8 +3,8 @@
 // An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
 #include <array>
 
-#include "support.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "support.hpp"
 
 namespace mcp_hints::rules::contradictions {
 
@@ -16,9 +16,9 @@ inline void readonly_contradiction(const ToolContext& ctx, const FindingSink& si
     const bool writes = c.facet == "effect" && (c.value == "write" || c.value == "delete");
     const bool changes = c.facet == "outcome" && (c.value == "consequential" || c.value == "irreversible");
     if (writes || changes)
-      sink.report(c.source.pointer(), "readOnlyHint is true (the tool does not modify its environment) but " +
-                                        said(c) + " says it " +
-                                        (writes ? "writes or deletes" : "changes state with real consequences"));
+      sink.report(c.source.pointer(), "readOnlyHint is true (the tool does not modify its environment) but " + said(c) +
+                                          " says it " +
+                                          (writes ? "writes or deletes" : "changes state with real consequences"));
   }
 }
 
@@ -29,7 +29,7 @@ inline void destructive_contradiction(const ToolContext& ctx, const FindingSink&
     if (c.defaulted || is_spec(c)) continue;
     if ((c.facet == "effect" && c.value == "delete") || (c.facet == "reversibility" && c.value == "none"))
       sink.report(c.source.pointer(), "destructiveHint is false (only additive updates) but " + said(c) +
-                                        " says the tool deletes or cannot be undone");
+                                          " says the tool deletes or cannot be undone");
   }
 }
 

@@ -4,8 +4,8 @@
 #include <array>
 #include <string>
 
-#include "support.hpp"
 #include "mcp_hints/vocab/infer.hpp"
+#include "support.hpp"
 
 namespace mcp_hints::rules::naming {
 
@@ -25,15 +25,17 @@ inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
   for (const Claim* c : claims) {
     // readOnlyHint false says "not read-only", nothing about deleting.
     if (c->value != "read" && (c->value != "write" || c->source.field->key == "readOnlyHint")) continue;
-    sink.report(c->source.pointer(), "the name starts with '" + inference.verb + "' (" + inference.verb_class + " verbs) but " +
-                                         said(*c) + " says the tool " + (c->value == "read" ? "only reads" : "does not delete") +
+    sink.report(c->source.pointer(), "the name starts with '" + inference.verb + "' (" + inference.verb_class +
+                                         " verbs) but " + said(*c) + " says the tool " +
+                                         (c->value == "read" ? "only reads" : "does not delete") +
                                          ": check the hint, or rename the tool");
   }
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
     {{"infer.contradicts-name", Level::warning, "SEP-2793 reference implementation: inference from verb classes",
-      "a tool whose name starts with a delete, write or send verb is not declared read-only (nor, for delete, non-destructive)"},
+      "a tool whose name starts with a delete, write or send verb is not declared read-only (nor, for delete, "
+      "non-destructive)"},
      &contradicts_name},
 });
 

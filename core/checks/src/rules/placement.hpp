@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "support.hpp"
 
 namespace mcp_hints::rules::placement {
 
@@ -31,7 +31,8 @@ inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink
     if (!meta_key_reserved(rule, key)) continue;
     // MCP's own extensions live under its reserved prefix by right.
     const auto& revisions = ctx.vocabulary.revisions();
-    if (std::any_of(revisions.begin(), revisions.end(), [&key = key](const auto& r) { return r.extension == key; })) continue;
+    if (std::any_of(revisions.begin(), revisions.end(), [&key = key](const auto& r) { return r.extension == key; }))
+      continue;
     const std::string why = rule == "any-label" ? "mcp or modelcontextprotocol before its last label"
                                                 : "mcp or modelcontextprotocol as its second label";
     sink.report("/_meta/" + escape_pointer_token(key),
@@ -73,13 +74,12 @@ inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
   if (dropped.empty()) return;
   std::string list;
   for (const auto& k : dropped) list += (list.empty() ? "" : ", ") + k;
-  sink.report("/annotations", "annotations." + list + (dropped.size() == 1 ? " is" : " are") +
-                                  " not defined by the specification; SDK clients (the official TypeScript and "
-                                  "Python SDKs) drop unknown annotation keys, so no client decision sees " +
-                                  (dropped.size() == 1 ? "it" : "them") +
-                                  ": mirror " + (dropped.size() == 1 ? "it" : "each") +
-                                  " in _meta under your own prefix, e.g. _meta[\"com.example/" + dropped.front() +
-                                  "\"]");
+  sink.report("/annotations",
+              "annotations." + list + (dropped.size() == 1 ? " is" : " are") +
+                  " not defined by the specification; SDK clients (the official TypeScript and "
+                  "Python SDKs) drop unknown annotation keys, so no client decision sees " +
+                  (dropped.size() == 1 ? "it" : "them") + ": mirror " + (dropped.size() == 1 ? "it" : "each") +
+                  " in _meta under your own prefix, e.g. _meta[\"com.example/" + dropped.front() + "\"]");
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({

@@ -4,8 +4,8 @@
 #include <array>
 #include <vector>
 
-#include "support.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "support.hpp"
 
 namespace mcp_hints::rules::schema {
 
@@ -13,11 +13,13 @@ namespace mcp_hints::rules::schema {
 // specification; else the pinned one if the tool has any of the vocabulary's keys; else every
 // revision whose keys it carries; else, for a container the tool has but no known key of any
 // revision explains (inputMetadata with unknown members), the vocabulary's only tool revision.
-inline std::vector<const VocabularyRevision*> revisions_to_validate(const ToolContext& ctx, std::string_view vocabulary) {
+inline std::vector<const VocabularyRevision*> revisions_to_validate(const ToolContext& ctx,
+                                                                    std::string_view vocabulary) {
   if (vocabulary == "spec") return {&ctx.vocabulary.active_revision("spec", ctx.spec_revision)};
   const bool mentioned = ctx.vocabulary.mentions(ctx.tool, vocabulary);
   for (const auto* pin : ctx.pinned)
-    if (pin->id == vocabulary) return mentioned ? std::vector<const VocabularyRevision*>{pin} : std::vector<const VocabularyRevision*>{};
+    if (pin->id == vocabulary)
+      return mentioned ? std::vector<const VocabularyRevision*>{pin} : std::vector<const VocabularyRevision*>{};
   std::vector<const VocabularyRevision*> out;
   for (const auto* r : ctx.detected)
     if (r->id == vocabulary) out.push_back(r);
@@ -70,7 +72,8 @@ inline constexpr auto kChecks = std::to_array<Check>({
       "mcp.dev/* keys in _meta have the proposal's types and values"},
      &schema_check<kPolicyHints>},
     {{"schema.risk-metadata", Level::error, "SEP-2793: What it adds",
-      "riskLevel, category, blastRadius, reversibility, sideEffects, approvalRecommendation, minTrustLevel are well-typed"},
+      "riskLevel, category, blastRadius, reversibility, sideEffects, approvalRecommendation, minTrustLevel are "
+      "well-typed"},
      &schema_check<kRiskMetadata>},
     {{"schema.action-security", Level::error, "Action Security Metadata: Specification; Appendix",
       "inputMetadata and returnMetadata have the proposal's keys and values"},

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/checks/checks.hpp"
-#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
 
 namespace mcp_hints::rules {
 

@@ -14,20 +14,22 @@ inline void risk_understated(const ToolContext& ctx, const FindingSink& sink) {
   if (!low) return;
   const Claim* category = ctx.hints.claim_of("risk-metadata", "category");
   if (category && *category->source.raw == "destroy")
-    sink.report(low->source.pointer(), "riskLevel is low but " + said(*category) + " destroys: expected high or critical");
-  if (const Claim* wide = first_of(ctx.hints, "blast-radius", {"organization", "global"}))
     sink.report(low->source.pointer(),
-                "riskLevel is low but " + said(*wide) + " reaches a whole organization or more: expected medium or higher");
+                "riskLevel is low but " + said(*category) + " destroys: expected high or critical");
+  if (const Claim* wide = first_of(ctx.hints, "blast-radius", {"organization", "global"}))
+    sink.report(low->source.pointer(), "riskLevel is low but " + said(*wide) +
+                                           " reaches a whole organization or more: expected medium or higher");
 }
 
 inline void open_world_contradiction(const ToolContext& ctx, const FindingSink& sink) {
   const Claim* closed = ctx.hints.claim_of("spec", "openWorldHint");
   if (!closed || closed->value != false) return;
   if (const Claim* c = ctx.hints.asserting("effect", "external"))
-    sink.report(c->source.pointer(), "openWorldHint is false (closed domain) but " + said(*c) + " acts on external systems");
+    sink.report(c->source.pointer(),
+                "openWorldHint is false (closed domain) but " + said(*c) + " acts on external systems");
   if (const Claim* c = ctx.hints.asserting("destination", "public"))
     sink.report(c->source.pointer(), "openWorldHint is false (closed domain) but " + said(*c) +
-                                       " sends input to publicly accessible systems");
+                                         " sends input to publicly accessible systems");
 }
 
 inline void result_sensitivity_understated(const ToolContext& ctx, const FindingSink& sink) {
@@ -38,8 +40,8 @@ inline void result_sensitivity_understated(const ToolContext& ctx, const Finding
     auto minimum = ctx.vocabulary.minimum_result_sensitivity(data->value.get<std::string>());
     if (minimum && scale.rank(level->value) < scale.rank(*minimum))
       sink.report(level->source.pointer(), "mcp.dev/resultSensitivity is " + shown(level->value) + " but " +
-                                             said(*data) + " returns " + data->value.get<std::string>() +
-                                             " data, which is never less than " + *minimum);
+                                               said(*data) + " returns " + data->value.get<std::string>() +
+                                               " data, which is never less than " + *minimum);
   }
 }
 
@@ -47,10 +49,12 @@ inline constexpr auto kChecks = std::to_array<Check>({
     {{"risk.understated", Level::error, "SEP-2793: riskLevel, category, blastRadius",
       "riskLevel low is not given to a destroy category or an organization or global blast radius"},
      &risk_understated},
-    {{"open-world.contradiction", Level::error, "MCP specification: openWorldHint; proposal 1: effect; Action Security: Destination",
+    {{"open-world.contradiction", Level::error,
+      "MCP specification: openWorldHint; proposal 1: effect; Action Security: Destination",
       "openWorldHint false is not given to a tool with effect external or Destination Public"},
      &open_world_contradiction},
-    {{"sensitivity.result-understated", Level::error, "proposal 1: resultSensitivity; Action Security: returnMetadata.Sensitivity",
+    {{"sensitivity.result-understated", Level::error,
+      "proposal 1: resultSensitivity; Action Security: returnMetadata.Sensitivity",
       "resultSensitivity public is not given to a tool returning PII, Financial, Credentials or Regulated data"},
      &result_sensitivity_understated},
 });

@@ -4,8 +4,8 @@
 #include <array>
 #include <string>
 
-#include "support.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "support.hpp"
 
 namespace mcp_hints::rules::vocab_revisions {
 
@@ -29,14 +29,17 @@ inline void vocab_mixed_revisions(const ToolContext& ctx, const FindingSink& sin
     for (const auto* other : ctx.detected)
       if (other != rev && superseding(ctx, *rev) == other)
         sink.report("", "the tool mixes " + rev->ref() + " (" + keys_used(ctx, *rev) + ") with " + other->ref() + " (" +
-                            keys_used(ctx, *other) + "), which replaced it: a client reading one may miss the other; "
-                            "translating it into " + other->ref() + " (mcp-hints translate) rewrites the tool in one");
+                            keys_used(ctx, *other) +
+                            "), which replaced it: a client reading one may miss the other; "
+                            "translating it into " +
+                            other->ref() + " (mcp-hints translate) rewrites the tool in one");
 }
 
 inline void vocab_pinned_revision(const ToolContext& ctx, const FindingSink& sink) {
   for (const auto* pin : ctx.pinned)
     for (const auto* rev : ctx.detected) {
-      const bool related = rev != pin && (rev->id == pin->id || superseding(ctx, *rev) == pin || superseding(ctx, *pin) == rev);
+      const bool related =
+          rev != pin && (rev->id == pin->id || superseding(ctx, *rev) == pin || superseding(ctx, *pin) == rev);
       if (related)
         sink.report("", "the catalog is pinned to " + pin->ref() + " but the tool uses " + rev->ref() + " (" +
                             keys_used(ctx, *rev) + ")");

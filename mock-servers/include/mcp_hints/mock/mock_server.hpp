@@ -18,10 +18,10 @@ namespace mcp_hints::mock {
 
 // Something to do after handling a message: send a message (after a delay), or close.
 struct Outgoing {
-  nlohmann::json message;                  // null when nothing is sent
-  std::chrono::milliseconds delay{0};      // from when the message was handled
-  bool close = false;                      // close the connection (stdio: exit) after the delay
-  nlohmann::json answers;                  // the request id this answers, for cancellation
+  nlohmann::json message;              // null when nothing is sent
+  std::chrono::milliseconds delay{0};  // from when the message was handled
+  bool close = false;                  // close the connection (stdio: exit) after the delay
+  nlohmann::json answers;              // the request id this answers, for cancellation
 
   Outgoing(nlohmann::json message_ = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
            nlohmann::json answers_ = {})
@@ -47,7 +47,7 @@ class MockServer {
   std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params);
 
   ServerSpec spec_;
-  std::vector<nlohmann::json> tools_;      // the catalog served now (list_changed replaces it)
+  std::vector<nlohmann::json> tools_;         // the catalog served now (list_changed replaces it)
   std::map<std::string, std::size_t> calls_;  // calls so far, by tool
   std::mutex mutex_;
 };

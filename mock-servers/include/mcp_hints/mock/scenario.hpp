@@ -24,15 +24,15 @@ struct Step {
   enum class Kind { result, error, transient_failure, close };
   Kind kind = Kind::result;
   std::chrono::milliseconds delay{0};
-  nlohmann::json payload;                                  // the result, or the error object
+  nlohmann::json payload;                                   // the result, or the error object
   std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
-  int progress = 0;                                        // notifications/progress before the answer
+  int progress = 0;                                         // notifications/progress before the answer
 };
 
 struct ServerSpec {
-  std::string key;   // its name in the scenario
-  std::string name;  // serverInfo.name
-  std::size_t page_size = 0;  // 0: one page
+  std::string key;                             // its name in the scenario
+  std::string name;                            // serverInfo.name
+  std::size_t page_size = 0;                   // 0: one page
   std::vector<std::string> protocol_versions;  // the revisions it speaks, newest first; empty: all
   std::vector<nlohmann::json> tools;
   std::map<std::string, std::vector<Step>> scripts;  // by tool name
@@ -41,9 +41,9 @@ struct ServerSpec {
 
 struct Scenario {
   std::string id, title, checks, level;
-  std::string source;                      // the file, or "built-in ID"
+  std::string source;  // the file, or "built-in ID"
   std::map<std::string, ServerSpec> servers;
-  nlohmann::json document;                 // the whole file, for the fields carried through
+  nlohmann::json document;  // the whole file, for the fields carried through
 };
 
 // Reads a scenario from a file, or a built-in one by id; validates it against its schema.

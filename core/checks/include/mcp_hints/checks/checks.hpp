@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/checks/findings.hpp"
-#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints {

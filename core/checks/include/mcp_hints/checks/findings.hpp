@@ -15,7 +15,7 @@ std::string_view level_name(Level level);
 std::optional<Level> parse_level(std::string_view name);
 
 struct Finding {
-  std::string check;     // stable id, "area.name"
+  std::string check;  // stable id, "area.name"
   Level level;
   std::string file;      // the input it came from ("-" for stdin)
   std::string tool;      // tool name, or "" when the tool has none

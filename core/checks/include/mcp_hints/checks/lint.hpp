@@ -29,7 +29,7 @@ struct LintOptions {
 struct FileResult {
   std::string file;
   std::size_t tool_count = 0;
-  std::optional<std::string> error;  // set when the file could not be read as a tool list
+  std::optional<std::string> error;     // set when the file could not be read as a tool list
   std::vector<std::string> tool_names;  // in document order (for per-tool reports)
   // Per tool, the vocabulary revisions whose keys it carries (bit i: Vocabulary::revisions()[i]).
   std::vector<std::uint32_t> tool_revisions;
@@ -39,9 +39,9 @@ struct LintReport {
   std::string spec_revision;
   std::vector<FileResult> files;
   std::vector<Finding> findings;
-  bool server_checks_ran = false;        // a check-server run: server checks apply too
-  std::optional<std::string> incomplete; // why the run could not finish (check-server)
-  std::string diagnostics;               // what the server said besides protocol (stderr tail)
+  bool server_checks_ran = false;         // a check-server run: server checks apply too
+  std::optional<std::string> incomplete;  // why the run could not finish (check-server)
+  std::string diagnostics;                // what the server said besides protocol (stderr tail)
 
   std::size_t tool_count() const;
   std::size_t count(Level level) const;
@@ -58,8 +58,8 @@ class Linter {
 
   // Lints one tool; pointer and line say where it stands in its file. Returns the revisions the
   // tool uses (as FileResult::tool_revisions).
-  std::uint32_t lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer, std::size_t line,
-                          std::vector<Finding>& out) const;
+  std::uint32_t lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
+                          std::size_t line, std::vector<Finding>& out) const;
   // Lints a whole document read from a stream; input errors end up in the FileResult.
   FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
   // Lints files by path ("-" is standard input).

@@ -16,10 +16,10 @@ namespace mcp_hints {
 enum class CatalogShape { list_result, jsonrpc_response, bare_array };
 
 struct CatalogTool {
-  nlohmann::json tool;   // the tool object as given (may be any JSON value if the file is wrong)
-  std::string pointer;   // where it stands in the document, e.g. "/result/tools/3"
-  std::size_t index;     // position in the tools array
-  std::size_t line;      // line of the document where the tool starts (1-based)
+  nlohmann::json tool;  // the tool object as given (may be any JSON value if the file is wrong)
+  std::string pointer;  // where it stands in the document, e.g. "/result/tools/3"
+  std::size_t index;    // position in the tools array
+  std::size_t line;     // line of the document where the tool starts (1-based)
 };
 
 struct CatalogSummary {

@@ -32,7 +32,8 @@ constexpr ExitCode exit_code(Error::Category category) {
 // can say which of its own flags or settings gave it.
 class OptionError : public Error {
  public:
-  OptionError(std::string option, const std::string& what) : Error(Category::bad_input, what), option_(std::move(option)) {}
+  OptionError(std::string option, const std::string& what)
+      : Error(Category::bad_input, what), option_(std::move(option)) {}
   const std::string& option() const { return option_; }
 
  private:

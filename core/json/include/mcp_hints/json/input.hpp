@@ -12,8 +12,8 @@
 namespace mcp_hints {
 
 struct InputLimits {
-  std::size_t max_bytes = std::size_t{1} << 30;  // whole document
-  std::size_t max_depth = 256;                   // nesting of arrays and objects
+  std::size_t max_bytes = std::size_t{1} << 30;    // whole document
+  std::size_t max_depth = 256;                     // nesting of arrays and objects
   std::size_t max_string = std::size_t{16} << 20;  // one string or member name, in bytes
 };
 

@@ -24,13 +24,13 @@ struct ToolCallRequest {
 
 struct CheckServerOptions {
   LintOptions lint;
-  std::chrono::milliseconds timeout{30000};           // the whole run
-  std::chrono::milliseconds request_timeout{10000};   // one request
-  std::chrono::milliseconds observe_window{1000};     // waiting for notifications/tools/list_changed
-  std::vector<ToolCallRequest> calls;                 // opt-in tool calls
+  std::chrono::milliseconds timeout{30000};          // the whole run
+  std::chrono::milliseconds request_timeout{10000};  // one request
+  std::chrono::milliseconds observe_window{1000};    // waiting for notifications/tools/list_changed
+  std::vector<ToolCallRequest> calls;                // opt-in tool calls
   bool allow_side_effects = false;
   TransportLimits transport;
-  std::function<void(const std::string&)> progress;   // told each step, e.g. to show on stderr
+  std::function<void(const std::string&)> progress;  // told each step, e.g. to show on stderr
 };
 
 // A requested tool call refused before anything is called: it names no listed tool, or the
@@ -38,7 +38,9 @@ struct CheckServerOptions {
 class CallRefused : public Error {
  public:
   CallRefused(std::string tool, std::string why, bool side_effects)
-      : Error(Category::bad_input, "tools/call " + tool + ": " + why), tool_(std::move(tool)), why_(std::move(why)),
+      : Error(Category::bad_input, "tools/call " + tool + ": " + why),
+        tool_(std::move(tool)),
+        why_(std::move(why)),
         side_effects_(side_effects) {}
   const std::string& tool() const { return tool_; }
   const std::string& why() const { return why_; }

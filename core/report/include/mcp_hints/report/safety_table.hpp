@@ -40,7 +40,8 @@ struct SafetyTable {
 // Reads a catalog (any shape lint reads) and builds its table; throws InputError for bad input.
 // With infer, a facet no hint asserts is filled from the tool's name and input schema (see
 // infer.hpp), its source saying "inferred" and why.
-SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options, bool infer = false);
+SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options,
+                               bool infer = false);
 
 std::string safety_table_markdown(const SafetyTable& table);
 std::string safety_table_html(const SafetyTable& table);

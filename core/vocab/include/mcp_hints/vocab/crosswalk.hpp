@@ -31,12 +31,12 @@ std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary);
 const char* precedence_rule();
 
 struct FieldChange {
-  std::string key;          // the field (the new key for a rename)
+  std::string key;            // the field (the new key for a rename)
   std::string before, after;  // old and new key, type or values, in words
 };
 
 struct RevisionDiff {
-  std::string from, to;  // refs
+  std::string from, to;                     // refs
   std::vector<std::string> added, removed;  // keys
   std::vector<FieldChange> renamed;         // same facets, another key
   std::vector<FieldChange> retyped;         // same field, another type

@@ -15,9 +15,9 @@ namespace mcp_hints {
 // Where a claim comes from. Points into the tool and the vocabulary it was read with, which
 // must outlive it.
 struct HintSource {
-  const Field* field = nullptr;                 // the crosswalk entry
+  const Field* field = nullptr;                  // the crosswalk entry
   const VocabularyRevision* revision = nullptr;  // e.g. risk-metadata@sep-2793
-  const nlohmann::json* raw = nullptr;          // the field's value as given (or its default)
+  const nlohmann::json* raw = nullptr;           // the field's value as given (or its default)
 
   // Where the value stands, relative to the tool.
   const std::string& pointer() const { return field->pointer_text; }

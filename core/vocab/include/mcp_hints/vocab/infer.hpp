@@ -14,7 +14,7 @@
 namespace mcp_hints {
 
 struct InferredValue {
-  std::string facet;   // effect, risk, blast-radius, idempotent, confirmation
+  std::string facet;  // effect, risk, blast-radius, idempotent, confirmation
   nlohmann::json value;
   std::vector<std::string> evidence;  // "name verb 'delete' (delete class)", "input 'force' raises the risk"
 };

@@ -21,8 +21,8 @@ const nlohmann::json* find_member(const nlohmann::json& root, const std::vector<
 
 struct Facet {
   std::string name;
-  std::string kind;                   // "enum", "set" or "integer"
-  std::vector<nlohmann::json> values; // least to most cautious ("enum", "set")
+  std::string kind;                    // "enum", "set" or "integer"
+  std::vector<nlohmann::json> values;  // least to most cautious ("enum", "set")
   std::string description;
 
   // Position of a value in the caution order; -1 when the value is not one of the facet's.
@@ -48,11 +48,11 @@ struct Field {
   std::string section;
   std::optional<nlohmann::json> default_value;  // the specification's default, if any
   std::optional<Condition> meaningful_when;
-  bool set_valued = false;                       // a value or an array of values
+  bool set_valued = false;                             // a value or an array of values
   std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
-  bool is_message_field = false;                 // lives on requests/results, not on tools
-  std::vector<std::string> revisions;            // the revisions of its vocabulary that have it (empty: all)
-  const struct VocabularyRevision* latest = nullptr;  // the newest revision that has it
+  bool is_message_field = false;                       // lives on requests/results, not on tools
+  std::vector<std::string> revisions;                  // the revisions of its vocabulary that have it (empty: all)
+  const struct VocabularyRevision* latest = nullptr;   // the newest revision that has it
 
   bool in_revision(std::string_view revision) const;
   // The facets its values mean, in the order the map first names them.
@@ -68,11 +68,11 @@ struct VocabularyRevision {
   std::string title;
   std::string status;
   std::string source;
-  std::string schema;            // file name in schemas/
-  std::string meta_reservation;  // spec only: "any-label" or "second-label"
-  std::string scope;             // "tool", "message" or "tool+message"
+  std::string schema;                   // file name in schemas/
+  std::string meta_reservation;         // spec only: "any-label" or "second-label"
+  std::string scope;                    // "tool", "message" or "tool+message"
   std::vector<std::string> supersedes;  // refs of the revisions it replaced (SEP-1913: the seeds)
-  std::string extension;         // an MCP extension's _meta key (io.modelcontextprotocol/...), if it is one
+  std::string extension;                // an MCP extension's _meta key (io.modelcontextprotocol/...), if it is one
 
   std::string ref() const { return id + "@" + revision; }
 };

@@ -26,9 +26,9 @@ class ProcessError : public Error {
 };
 
 struct ProcessOptions {
-  std::vector<std::string> argv;                           // argv[0] is looked up on PATH
-  std::vector<std::pair<std::string, std::string>> env;    // added to (or replacing in) our environment
-  std::size_t stderr_limit = std::size_t{64} * 1024;                   // bytes of stderr kept (the last ones)
+  std::vector<std::string> argv;                         // argv[0] is looked up on PATH
+  std::vector<std::pair<std::string, std::string>> env;  // added to (or replacing in) our environment
+  std::size_t stderr_limit = std::size_t{64} * 1024;     // bytes of stderr kept (the last ones)
 };
 
 class ChildProcess {

@@ -27,11 +27,11 @@ const std::vector<std::string>& supported_protocol_versions();
 
 struct ClientOptions {
   std::chrono::milliseconds request_timeout{10000};
-  std::size_t max_pages = 1000;                        // tools/list pages followed at most
+  std::size_t max_pages = 1000;  // tools/list pages followed at most
   std::size_t max_total_tools = 1000000;
   std::size_t max_total_bytes = std::size_t{256} << 20;  // all pages of one listing
   std::string client_name = "mcp-hints";
-  std::optional<Deadline> run_deadline;              // no wait goes past it
+  std::optional<Deadline> run_deadline;  // no wait goes past it
 };
 
 struct InitializeResult {
@@ -44,9 +44,9 @@ struct InitializeResult {
 struct ToolListing {
   std::vector<nlohmann::json> tools;
   std::size_t page_count = 0;
-  std::vector<std::string> page_errors;   // what was wrong with a page ("page 2: ...")
-  bool complete = true;                   // false when pagination was cut short
-  bool over_size_limit = false;           // ... by our bound on tools or bytes, not by the cursors
+  std::vector<std::string> page_errors;  // what was wrong with a page ("page 2: ...")
+  bool complete = true;                  // false when pagination was cut short
+  bool over_size_limit = false;          // ... by our bound on tools or bytes, not by the cursors
   std::string incomplete_reason;
 };
 

@@ -4,10 +4,10 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <utility>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -80,10 +80,10 @@ class StdioTransport : public Transport {
 // The server side of Streamable HTTP, minimal: each request is handed to a handler that says
 // what to answer. Binds to loopback by default. Used by sample and mock servers.
 struct HttpRequestView {
-  std::string method;             // POST, GET, DELETE
-  std::string session_id;         // Mcp-Session-Id, if sent
-  std::string protocol_version;   // MCP-Protocol-Version, if sent
-  std::string origin;             // Origin, if sent
+  std::string method;            // POST, GET, DELETE
+  std::string session_id;        // Mcp-Session-Id, if sent
+  std::string protocol_version;  // MCP-Protocol-Version, if sent
+  std::string origin;            // Origin, if sent
   std::string body;
 };
 

@@ -5,9 +5,10 @@
 namespace mcp_hints {
 
 void leak(bool raw) {
-  const char quote = '"';  // a character literal starts no string
+  const char quote = '"';                                      // a character literal starts no string
   const char* range = "2025-06-18--2025-11-25 and --- rules";  // no word starts with --
-  if (raw) throw Error(Error::Category::bad_input, R"(raw strings count:
+  if (raw)
+    throw Error(Error::Category::bad_input, R"(raw strings count:
   --raw-flag)");
   throw Error(Error::Category::bad_input, std::string(1, quote) + range + ": give --frobnicate");
 }
