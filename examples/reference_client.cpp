@@ -46,11 +46,13 @@ flags (each breaks one behaviour, for negative controls):
   --trust-missing-hints   treats a tool without readable effect hints as safe
   --prompt-always         asks the user before every call, read-only ones too
   --leak-across-sessions  keeps the session's trust annotations in a new session
+  --taint-high-only       treats only sensitiveHint high as sensitive data in the context
 )";
 
 struct Flags {
   bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
-       ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false;
+       ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
+       taint_high_only = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -112,6 +114,7 @@ class Client {
         user_(context_.value("user", json::object())),
         fallback_url_(std::move(fallback_url)) {
     config_.trust_level = context_.value("trustLevel", 3);
+    if (flags_.taint_high_only) config_.sensitive_from = "high";
     policy_ = std::make_unique<SessionPolicy>(config_);
   }
 
@@ -318,6 +321,8 @@ int main(int argc, char** argv) {
       flags.prompt_always = true;
     else if (a == "--leak-across-sessions")
       flags.leak_across_sessions = true;
+    else if (a == "--taint-high-only")
+      flags.taint_high_only = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

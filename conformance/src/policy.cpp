@@ -120,7 +120,8 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
       if (level_rank(value) < 0) continue;  // malformed: absent, never a downgrade
       if (level_rank(value) > level_rank(annotations_.value("sensitiveHint", json())))
         annotations_["sensitiveHint"] = value;
-      if (value == "high") sensitive_sources_.push_back("a result marked sensitiveHint high");
+      if (level_rank(value) >= level_rank(json(config_.sensitive_from)))
+        sensitive_sources_.push_back("a result marked sensitiveHint " + value.get<std::string>());
     } else if (key == "privateHint" || key == "openWorldHint") {
       if (value == true) annotations_[key] = true;
     } else if (key == "maliciousActivityHint") {

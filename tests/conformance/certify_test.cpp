@@ -99,9 +99,9 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",       "--drop-propagation",
-                                            "--retry-anything", "--ignore-list-changed", "--trust-missing-hints",
-                                            "--prompt-always",  "--leak-across-sessions"};
+const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",        "--drop-propagation",
+                                            "--retry-anything", "--ignore-list-changed",  "--trust-missing-hints",
+                                            "--prompt-always",  "--leak-across-sessions", "--taint-high-only"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -138,6 +138,12 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["confirm.no-over-prompting:spec-read-only"].count("--prompt-always"));
   EXPECT_TRUE(caught_by["propagation.new-session-clean:clean-start"].count("--leak-across-sessions"));
   EXPECT_TRUE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--never-prompt"));
+  for (const char* level : {"medium", "low"})
+    for (const char* check : {"external-effect", "public-destination", "open-world-writer"})
+      EXPECT_TRUE(
+          failed_by[std::string("exfiltration.after-sensitive-") + level + ":" + check].count("--taint-high-only"))
+          << level << " " << check;
+  EXPECT_FALSE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--taint-high-only"));
 }
 
 TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {

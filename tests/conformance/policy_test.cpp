@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 
 using json = nlohmann::json;
@@ -168,4 +169,26 @@ TEST(Policy, RetriesOnlyWhatIsSafeToRepeatAndOnlyABoundedNumberOfTimes) {
   EXPECT_FALSE(
       policy.may_retry(hints({{"readOnlyHint", false}, {"idempotentHint", false}}, {{"mcp.dev/idempotent", true}}), 1));
   EXPECT_FALSE(policy.may_retry(hints(json()), 1));  // no hints: the default is not idempotent
+}
+
+// #711 guards writes "when sensitiveHint is true": every level taints by default; a policy that
+// raises the threshold taints from that level up, and a malformed level never taints.
+TEST(Policy, EverySensitiveHintLevelFromTheThresholdUpTaintsTheContext) {
+  const std::vector<std::string> levels = {"low", "medium", "high"};
+  for (const std::string threshold : {"low", "medium", "high"}) {
+    mcp_hints::PolicyConfig config;
+    config.sensitive_from = threshold;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      SessionPolicy policy(config);
+      policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", levels[i]}}));
+      const bool at_or_above =
+          i >= static_cast<std::size_t>(std::find(levels.begin(), levels.end(), threshold) - levels.begin());
+      EXPECT_EQ(policy.sensitive_context(), at_or_above) << "threshold " << threshold << ", level " << levels[i];
+    }
+  }
+  for (const json malformed : {json("extreme"), json(true), json(3), json()}) {
+    SessionPolicy policy;
+    policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", malformed}}));
+    EXPECT_FALSE(policy.sensitive_context()) << malformed;
+  }
 }

@@ -16,6 +16,9 @@ namespace mcp_hints {
 struct PolicyConfig {
   int trust_level = 3;   // the client's own trust level, compared with minTrustLevel (1-5)
   int max_attempts = 3;  // a call and its retries, for tools safe to retry
+  // The lowest sensitiveHint level that makes the context sensitive. #711 guards writes "when
+  // sensitiveHint is true", and even low is "not for public release": any level.
+  std::string sensitive_from = "low";
 };
 
 struct Decision {
