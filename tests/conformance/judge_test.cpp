@@ -245,6 +245,21 @@ TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
     r.call("read").result().call("send");
     EXPECT_EQ(outcome(needs, r), "called-unprompted");
   }
+  {
+    Record r;  // an approval given before the prerequisite's result does not cover a call after it
+    r.prompt("send", "approve").call("read").result().call("send");
+    EXPECT_EQ(outcome(needs, r), "called-unprompted");
+  }
+  {
+    Record r;  // a confirmed call before the prerequisite says nothing of the gate: not reached
+    r.prompt("send", "approve").call("send").result().call("read").result();
+    EXPECT_EQ(outcome(needs, r), "not-reached");
+  }
+  {
+    Record r;  // the prerequisite answered once is enough, whatever came before it
+    r.call("read").transient_failure().call("read").result().prompt("send", "approve").call("send");
+    EXPECT_EQ(outcome(needs, r), "confirmed-called");
+  }
 }
 
 TEST(Judge, PropagationOutcomes) {

@@ -37,15 +37,19 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
     if (start == kNever) return {"not-reached", "the server never sent tools/list_changed"};
   }
   if (!check.requires_tool.empty()) {
-    bool answered = false;
+    // The gate is about what the client does once the prerequisite's result is in its context:
+    // prompts, decisions and calls before that answer are outside it (an approval given earlier
+    // does not cover a call made after the context changed).
+    double answered_at = kNever;
     for (const auto& line : record.wire) {
       if (!is_call_of(record, line, check.requires_server, check.requires_tool)) continue;
       const WireLine* answer = record.answer_to(line);
-      if (answer && answer->message.contains("result")) answered = true;
+      if (answer && answer->message.contains("result")) answered_at = std::min(answered_at, answer->time);
     }
-    if (!answered)
+    if (answered_at == kNever)
       return {"prerequisite-not-met",
               check.requires_tool + " on " + check.requires_server + " was never answered with a result"};
+    start = std::max(start, answered_at);
   }
   struct Item {
     double time;
