@@ -246,6 +246,24 @@ TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
     EXPECT_EQ(outcome(needs, r), "called-unprompted");
   }
   {
+    Record r;  // an approval given in one session does not cover a call in the next
+    r.call("read").result().prompt("send", "approve");
+    r.call("read", json(), "main", "c2").result().call("send", json(), "main", "c2");
+    EXPECT_EQ(outcome(needs, r), "called-unprompted");
+  }
+  {
+    Record r;  // nor is a call in a new session a repeat of one confirmed in the last
+    r.call("read").result().prompt("send", "approve").call("send").result();
+    r.call("read", json(), "main", "c2").result().call("send", json(), "main", "c2");
+    EXPECT_EQ(outcome(needs, r), "called-unprompted");
+  }
+  {
+    Record r;  // each session confirmed on its own passes
+    r.call("read").result().prompt("send", "approve").call("send").result();
+    r.call("read", json(), "main", "c2").result().prompt("send", "approve").call("send", json(), "main", "c2");
+    EXPECT_EQ(outcome(needs, r), "confirmed-called");
+  }
+  {
     Record r;  // an approval given before the prerequisite's result does not cover a call after it
     r.prompt("send", "approve").call("read").result().call("send");
     EXPECT_EQ(outcome(needs, r), "called-unprompted");

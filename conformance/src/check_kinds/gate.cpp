@@ -1,5 +1,6 @@
 // gate: the calls of a tool against the client's prompts, the user's decisions and its blocks.
 #include <algorithm>
+#include <set>
 
 #include "check_kind.hpp"
 #include "record_queries.hpp"
@@ -53,10 +54,18 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
   }
   struct Item {
     double time;
-    int order;  // events before calls at the same instant
+    int order;  // a new session, then events, then calls at the same instant
     const ClientEvent* event;
+    bool new_session = false;
   };
   std::vector<Item> items;
+  // Approvals and denials never cross a session boundary: a new session of the gated server
+  // starts with none.
+  std::set<std::size_t> sessions_seen;
+  for (const auto& line : record.wire)
+    if (line.server == check.server && sessions_seen.insert(line.session).second && line.session > 1 &&
+        line.time >= start)
+      items.push_back({line.time, -1, nullptr, true});
   for (const auto& e : record.events)
     if (e.time >= start && (e.type == "confirmation_requested" || e.type == "user_decision" || e.type == "blocked") &&
         event_is_for(e, check.server, check.tool))
@@ -71,6 +80,11 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
   std::size_t calls = 0;
   std::string first_bad, bad_detail;
   for (const auto& item : items) {
+    if (item.new_session) {
+      open_prompts = approvals = approved = 0;
+      last_decision_denied = false;
+      continue;
+    }
     if (item.event) {
       const auto& e = *item.event;
       if (e.type == "confirmation_requested") {
