@@ -7,11 +7,13 @@ cmake_minimum_required(VERSION 3.25)
 if(NOT CONFIG)
   set(CONFIG ${ROOT}/.clang-format)
 endif()
-file(GLOB_RECURSE sources "${ROOT}/*.cpp" "${ROOT}/*.hpp")
-list(FILTER sources EXCLUDE REGEX "/(build[^/]*|node_modules|\\.git)/")
+# Paths relative to ROOT, so a checkout that itself lies below a folder named build is still read.
+file(GLOB_RECURSE sources RELATIVE "${ROOT}" "${ROOT}/*.cpp" "${ROOT}/*.hpp")
+list(FILTER sources EXCLUDE REGEX "^(build[^/]*|node/node_modules|\\.git)/")
 if(NOT ROOT MATCHES "/tests/design/unformatted$")
-  list(FILTER sources EXCLUDE REGEX "/tests/design/unformatted/")
+  list(FILTER sources EXCLUDE REGEX "^tests/design/unformatted/")
 endif()
+list(TRANSFORM sources PREPEND "${ROOT}/")
 list(LENGTH sources count)
 # One clang-format run for every file; its complaints ("FILE:LINE:COL: error: ...") name the files.
 execute_process(COMMAND ${CLANG_FORMAT} --style=file:${CONFIG} --dry-run --Werror ${sources}

@@ -14,6 +14,7 @@
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/report/output_file.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -65,7 +66,16 @@ void list_scenarios() {
   }
 }
 
-bool write_file(const fs::path& path, const std::string& text) { return write_output("certify", path.string(), text); }
+// Each output is tried even when another could not be written.
+bool write_file(const fs::path& path, const std::string& text) {
+  try {
+    write_file_atomically(path, text);
+    return true;
+  } catch (const OutputError& e) {
+    std::cerr << "mcp-hints certify: " << e.what() << "\n";
+    return false;
+  }
+}
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/infer.hpp"
 #include "report_output.hpp"
@@ -102,7 +103,7 @@ int infer_command(const std::vector<std::string>& args) {
   }
   if (vm.count("apply")) {
     const std::string text = json{{"tools", catalog}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    if (!write_output("infer", vm["apply"].as<std::string>(), text)) return incomplete;
+    write_file_atomically(vm["apply"].as<std::string>(), text);
   }
   if (format == "json") {
     std::cout << json{{"file", input->file}, {"to", to}, {"skipped_declared", skipped}, {"tools", results}}.dump(

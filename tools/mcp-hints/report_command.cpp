@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
+#include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/report/safety_table.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 #include "report_output.hpp"
@@ -69,7 +70,8 @@ int report_command(const std::vector<std::string>& args) {
     std::cout << text;
     return std::cout.flush() ? pass : static_cast<int>(incomplete);
   }
-  return write_output("report", vm["output"].as<std::string>(), text) ? pass : static_cast<int>(incomplete);
+  write_file_atomically(vm["output"].as<std::string>(), text);
+  return pass;
 }
 
 }  // namespace mcp_hints::cli

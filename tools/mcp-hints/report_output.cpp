@@ -170,16 +170,6 @@ std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, con
   return input;
 }
 
-bool write_output(const std::string& command, const std::string& path, std::string_view text) {
-  try {
-    write_file_atomically(path, text);
-    return true;
-  } catch (const std::exception& e) {
-    std::cerr << "mcp-hints " << command << ": " << e.what() << "\n";
-    return false;
-  }
-}
-
 int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {
   std::ostringstream file_out;
   std::ostream& out = settings.output ? static_cast<std::ostream&>(file_out) : std::cout;
@@ -196,7 +186,7 @@ int write_report(const LintReport& report, const ReportSettings& settings, const
     std::cerr << "mcp-hints " << command << ": writing the report failed\n";
     return incomplete;
   }
-  if (settings.output && !write_output(command, *settings.output, file_out.str())) return incomplete;
+  if (settings.output) write_file_atomically(*settings.output, file_out.str());  // OutputError: main says it, exit 3
   // Input errors and an incomplete run are also said on stderr, one line each, whatever the
   // format (the text report on stdout says them already).
   const bool said = settings.format == "text" && !settings.output;

@@ -92,8 +92,4 @@ std::optional<CatalogInput> open_single_catalog(const boost::program_options::va
 // Writes the report where the settings say; returns the exit code of the run.
 int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command);
 
-// Writes an output file whole (never half-written); says why on stderr and returns false when it
-// cannot.
-bool write_output(const std::string& command, const std::string& path, std::string_view text);
-
 }  // namespace mcp_hints::cli

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/translate.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 #include "report_output.hpp"
@@ -110,18 +111,17 @@ int translate_command(const std::vector<std::string>& args) {
     return input_error("translate", file, e);
   }
   const std::string text = json{{"tools", tools}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  if (vm.count("output")) {
-    if (!write_output("translate", vm["output"].as<std::string>(), text)) return incomplete;
-  } else {
+  // An output that cannot be written is an OutputError: main says which and why, exit 3.
+  if (vm.count("output"))
+    write_file_atomically(vm["output"].as<std::string>(), text);
+  else
     std::cout << text;
-  }
-  if (vm.count("report") &&
-      !write_output(
-          "translate", vm["report"].as<std::string>(),
-          json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written}, {"losses", losses}}
-                  .dump(2) +
-              "\n"))
-    return incomplete;
+  if (vm.count("report"))
+    write_file_atomically(
+        vm["report"].as<std::string>(),
+        json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written}, {"losses", losses}}.dump(
+            2) +
+            "\n");
   std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in "
             << translate.target->ref() << ", " << losses.size() << " loss(es)\n";
   return losses.empty() ? pass : static_cast<int>(findings);
