@@ -93,9 +93,46 @@ bool Certification::failed() const {
   for (const auto& run : runs) {
     if (run.could_not_run) return true;
     for (const auto& check : run.checks)
-      if (is_failure(check.verdict) && !check.expected_failure) return true;
+      if (blocks(check.verdict, strict) && !check.expected_failure) return true;
   }
   return false;
+}
+
+std::string_view tier_name(Tier tier) {
+  switch (tier) {
+    case Tier::not_certified: return "not certified";
+    case Tier::certified: return "certified";
+    case Tier::strict: return "certified, strict";
+  }
+  return "not certified";
+}
+
+Tier Certification::tier() const {
+  Tier reached = runs.empty() ? Tier::not_certified : Tier::strict;
+  for (const auto& run : runs) {
+    if (run.could_not_run) return Tier::not_certified;
+    for (const auto& check : run.checks) {
+      if (is_failure(check.verdict)) return Tier::not_certified;
+      if (check.verdict == Verdict::warning) reached = Tier::certified;
+    }
+  }
+  return reached;
+}
+
+std::vector<std::string> Certification::blocking_next_tier() const {
+  const Tier reached = tier();
+  std::vector<std::string> blocking;
+  if (reached == Tier::strict) return blocking;
+  if (runs.empty()) return {"no scenario was run"};
+  const bool strict_next = reached == Tier::certified;
+  for (const auto& run : runs) {
+    if (run.could_not_run) blocking.push_back(run.scenario.id + ": could not run");
+    for (const auto& check : run.checks)
+      if (strict_next ? check.verdict == Verdict::warning : is_failure(check.verdict))
+        blocking.push_back(run.scenario.id + ":" + check.spec.id + " [" + check.spec.level + "] " + effective(check) +
+                           ": " + check.outcome);
+  }
+  return blocking;
 }
 
 bool Certification::incomplete() const {
@@ -148,8 +185,17 @@ json certification_json(const Certification& c) {
   }
   json counts = json::object();
   for (const auto& [name, n] : c.counts()) counts[name] = n;
-  return {{"tool", "mcp-hints"},   {"version", kVersion}, {"client", c.client_command},      {"transport", c.transport},
-          {"seconds", c.seconds},  {"counts", counts},    {"listProblems", c.list_problems}, {"passed", !c.failed()},
+  return {{"tool", "mcp-hints"},
+          {"version", kVersion},
+          {"client", c.client_command},
+          {"transport", c.transport},
+          {"seconds", c.seconds},
+          {"counts", counts},
+          {"listProblems", c.list_problems},
+          {"passed", !c.failed()},
+          {"strict", c.strict},
+          {"tier", std::string(tier_name(c.tier()))},
+          {"blockingNextTier", c.blocking_next_tier()},
           {"scenarios", scenarios}};
 }
 
@@ -219,6 +265,18 @@ std::string summary_line(const Certification& c) {
          "; checks: " + (counts.empty() ? "none" : counts);
 }
 
+// "tier: certified; certified, strict needs: ..." in one line per blocker.
+std::vector<std::string> tier_lines(const Certification& c) {
+  const Tier reached = c.tier();
+  std::vector<std::string> lines = {"tier: " + std::string(tier_name(reached))};
+  if (reached == Tier::strict) return lines;
+  const auto blocking = c.blocking_next_tier();
+  lines.front() += "; " + std::string(tier_name(reached == Tier::certified ? Tier::strict : Tier::certified)) +
+                   " is blocked by " + std::to_string(blocking.size()) + ":";
+  lines.insert(lines.end(), blocking.begin(), blocking.end());
+  return lines;
+}
+
 }  // namespace
 
 std::string certification_text(const Certification& c, bool colour) {
@@ -246,13 +304,23 @@ std::string certification_text(const Certification& c, bool colour) {
   }
   for (const auto& p : c.list_problems) out += paint("LIST", Verdict::fail) + "          " + p + "\n";
   out += summary_line(c) + "\n";
+  const auto tier = tier_lines(c);
+  const Verdict tier_colour = c.tier() == Tier::strict      ? Verdict::pass
+                              : c.tier() == Tier::certified ? Verdict::warning
+                                                            : Verdict::fail;
+  out += paint(tier.front(), tier_colour) + "\n";
+  for (std::size_t i = 1; i < tier.size(); ++i) out += "    " + tier[i] + "\n";
   return out;
 }
 
 std::string certification_markdown(const Certification& c) {
   std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " +
-                    c.transport + ". " + summary_line(c) +
-                    ".\n\n| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n";
+                    c.transport + ". " + summary_line(c) + ".\n\n";
+  const auto tier = tier_lines(c);
+  out += "**" + markdown_cell(tier.front()) + "**\n\n";
+  for (std::size_t i = 1; i < tier.size(); ++i) out += "- " + markdown_cell(tier[i]) + "\n";
+  out += (tier.size() > 1 ? "\n" : "") +
+         std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
   for (const auto& run : c.runs) {
     if (run.could_not_run) out += "| " + run.scenario.id + " | (run) | | could not run | not testable |\n";
     for (const auto& check : run.checks)
@@ -272,6 +340,17 @@ std::string certification_html(const Certification& c) {
   };
   std::string out = "<h1>mcp-hints certification</h1>\n<p>Client <code>" + html_escape(c.client_command) +
                     "</code> over " + html_escape(c.transport) + ": " + html_escape(summary_line(c)) + ".</p>\n";
+  const auto tier = tier_lines(c);
+  out += "<p class=\"" +
+         cls(c.tier() == Tier::strict      ? "pass"
+             : c.tier() == Tier::certified ? "warning"
+                                           : "fail") +
+         "\"><strong>" + html_escape(tier.front()) + "</strong></p>\n";
+  if (tier.size() > 1) {
+    out += "<ul>";
+    for (std::size_t i = 1; i < tier.size(); ++i) out += "<li>" + html_escape(tier[i]) + "</li>";
+    out += "</ul>\n";
+  }
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
   out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
   for (const auto& run : c.runs) {

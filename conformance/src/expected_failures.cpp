@@ -40,7 +40,7 @@ std::vector<ExpectedFailure> load_expected_failures(const std::string& path) {
 }
 
 std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailure>& entries,
-                                                 std::vector<ScenarioRun>& runs) {
+                                                 std::vector<ScenarioRun>& runs, bool strict) {
   std::vector<std::string> problems;
   for (const auto& entry : entries) {
     const std::string name = entry.scenario + (entry.check.empty() ? "" : ":" + entry.check);
@@ -50,7 +50,7 @@ std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailu
       for (auto& check : run.checks) {
         if (!entry.check.empty() && check.spec.id != entry.check) continue;
         named = true;
-        if (is_failure(check.verdict)) {
+        if (blocks(check.verdict, strict)) {
           check.expected_failure = true;
           failing = true;
         }

@@ -25,6 +25,8 @@ std::string_view verdict_name(Verdict verdict) {
 
 bool is_failure(Verdict verdict) { return verdict == Verdict::fail || verdict == Verdict::not_testable; }
 
+bool blocks(Verdict verdict, bool strict) { return is_failure(verdict) || (strict && verdict == Verdict::warning); }
+
 const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind() {
   static const auto outcomes = [] {
     std::map<std::string, std::vector<Outcome>> by_kind;

@@ -225,6 +225,9 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   EXPECT_NE(ok.out.find("checks: "), std::string::npos);
   const json results = test_support::read_json(fs::path(out) / "results.json");
   EXPECT_EQ(results["passed"], true);
+  EXPECT_EQ(results["tier"], "certified, strict");
+  EXPECT_EQ(results["blockingNextTier"], json::array());
+  EXPECT_NE(ok.out.find("tier: certified, strict\n"), std::string::npos) << ok.out;
   EXPECT_GE(results["scenarios"].size(), 20u);
   const auto& first = results["scenarios"][0];
   EXPECT_FALSE(first["results"][0]["acceptableTraces"].empty());
@@ -281,6 +284,55 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   EXPECT_EQ(missing.exit_code, 3) << missing.out << missing.err;
   EXPECT_NE(missing.err.find("the client could not be run"), std::string::npos) << missing.err;
   EXPECT_EQ(test_support::count_lines(missing.err), 1u) << missing.err;
+}
+
+// The tiers: a client that only over-prompts (SHOULD warnings) is certified but not strict, and
+// --strict fails it; a MUST failure is not certified; each report names what blocks the next tier.
+TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
+  test_support::TempDir dir;
+  const std::string prompting = kReference + " --prompt-always";
+  auto lenient = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "l").string(),
+                                        "--scenario", "confirm.no-over-prompting", "--format", "json"});
+  EXPECT_EQ(lenient.exit_code, 0) << lenient.out << lenient.err;
+  const json lenient_results = json::parse(lenient.out);
+  EXPECT_EQ(lenient_results["tier"], "certified");
+  EXPECT_EQ(lenient_results["strict"], false);
+  ASSERT_EQ(lenient_results["blockingNextTier"].size(), 3u) << lenient_results["blockingNextTier"];
+  EXPECT_EQ(lenient_results["blockingNextTier"][0],
+            "confirm.no-over-prompting:spec-read-only [SHOULD] warning: confirmed-called");
+
+  auto strict = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "s").string(),
+                                       "--scenario", "confirm.no-over-prompting", "--strict"});
+  EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
+  EXPECT_NE(strict.out.find("tier: certified; certified, strict is blocked by 3:\n"
+                            "    confirm.no-over-prompting:spec-read-only [SHOULD] warning: confirmed-called\n"),
+            std::string::npos)
+      << strict.out;
+  auto markdown = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "m").string(),
+                                         "--scenario", "confirm.no-over-prompting", "--format", "markdown"});
+  EXPECT_NE(markdown.out.find("**tier: certified; certified, strict is blocked by 3:**"), std::string::npos)
+      << markdown.out;
+  auto html = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "h").string(),
+                                     "--scenario", "confirm.no-over-prompting", "--format", "html"});
+  EXPECT_NE(html.out.find("<li>confirm.no-over-prompting:policy-read [SHOULD] warning: confirmed-called</li>"),
+            std::string::npos);
+
+  // The reference client reaches the strict tier on the same scenario: --strict passes it.
+  auto careful = test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "c").string(),
+                                        "--scenario", "confirm.no-over-prompting", "--strict"});
+  EXPECT_EQ(careful.exit_code, 0) << careful.out;
+
+  // A MUST failure: not certified, and an expected failure keeps the run green but not the tier.
+  const std::string dropping = kReference + " --drop-propagation";
+  const auto expected = dir.write("expected.txt", "propagation.sensitive-carried  not carried yet\n");
+  auto failing = test_support::run_cli({"certify", "--client", dropping, "--output", (dir.path() / "f").string(),
+                                        "--scenario", "propagation.sensitive-carried", "--expected-failures",
+                                        expected.string(), "--format", "json"});
+  EXPECT_EQ(failing.exit_code, 0) << failing.out;
+  const json failing_results = json::parse(failing.out);
+  EXPECT_EQ(failing_results["tier"], "not certified");
+  EXPECT_EQ(failing_results["blockingNextTier"][0],
+            "propagation.sensitive-carried:carried [MUST] expected failure: dropped");
 }
 
 TEST(CertifyCli, BadInputIsAOneLineUsageError) {

@@ -46,6 +46,7 @@ options:
                            passes now fails the run as stale
   --timeout MS             the longest a client may take per scenario (default 30000)
   --color WHEN             auto (default), always, never (text on a terminal only)
+  --strict                 require the strict tier: a warning (a SHOULD not met) fails the run
   --list                   list the certification scenarios and their checks, then exit
   -h, --help               this text
 
@@ -53,8 +54,12 @@ verdicts: pass; warning (a SHOULD not met, or an acceptable but not ideal trace)
 fail (a MUST not met); not testable (the client never reached the decision point: a failure);
 not applicable (the check does not apply on this transport).
 
-exit codes: 0 certified (warnings allowed), 1 a failure, a not-testable check or a stale expected
-failure, 2 usage error or bad input, 3 the client could not be run at all.
+tiers: "certified" when no check failed and every check was testable; "certified, strict" when
+no check warned either. The report names the tier reached and what blocks the next one.
+
+exit codes: 0 certified (with --strict: certified, strict), 1 a failure, a not-testable check, a
+stale expected failure or, with --strict, a warning; 2 usage error or bad input, 3 the client
+could not be run at all.
 )";
 
 void list_scenarios() {
@@ -87,7 +92,7 @@ int certify_command(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
       "expected-failures", po::value<std::string>(), "")("timeout", po::value<long>()->default_value(30000), "")(
-      "color", po::value<std::string>()->default_value("auto"), "")("list", "");
+      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -139,6 +144,7 @@ int certify_command(const std::vector<std::string>& args) {
   Certification certification;
   certification.client_command = harness.client_command;
   certification.transport = transport;
+  certification.strict = vm.count("strict") > 0;
   const auto started = std::chrono::steady_clock::now();
   {
     Progress progress;
@@ -149,7 +155,7 @@ int certify_command(const std::vector<std::string>& args) {
     }
   }
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  certification.list_problems = apply_expected_failures(expected, certification.runs);
+  certification.list_problems = apply_expected_failures(expected, certification.runs, certification.strict);
 
   const std::string results =
       certification_json(certification).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -12,16 +12,28 @@
 
 namespace mcp_hints::conformance {
 
+// The certification tiers, as h2spec's strict mode: "certified" means no MUST failed and every
+// check was testable; "certified, strict" means no SHOULD failed either (no warning).
+enum class Tier { not_certified, certified, strict };
+std::string_view tier_name(Tier tier);  // "not certified", "certified", "certified, strict"
+
 struct Certification {
   std::string client_command, transport;
   std::vector<ScenarioRun> runs;
   std::vector<std::string> list_problems;  // stale or unknown expected failures
   double seconds = 0;
+  bool strict = false;  // the run passes only at the strict tier
 
   // Checks by verdict name ("pass", "not testable" ...), plus "expected failure".
   std::map<std::string, std::size_t> counts() const;
-  // Any failure or not-testable check not listed as expected, or a problem with the list.
+  // Any failure or not-testable check (under strict, any warning) not listed as expected, or a
+  // problem with the list.
   bool failed() const;
+  // The tier the client reached, expected failures counted as what they are: failures.
+  Tier tier() const;
+  // What keeps the client from the next tier ("scenario:check [level] verdict: outcome"); empty at
+  // the strict tier.
+  std::vector<std::string> blocking_next_tier() const;
   // Not one scenario could run (the client cannot be started at all).
   bool incomplete() const;
 };

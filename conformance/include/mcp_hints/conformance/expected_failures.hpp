@@ -22,10 +22,10 @@ struct ExpectedFailure {
 // reason.
 std::vector<ExpectedFailure> load_expected_failures(const std::string& path);
 
-// Marks the failures each entry covers (CheckResult::expected_failure) and returns what is wrong
-// with the list: stale entries (nothing failing) and entries naming a check the scenario lacks.
-// Entries for scenarios that were not run are ignored.
+// Marks the failures each entry covers (CheckResult::expected_failure; under the strict tier
+// warnings too) and returns what is wrong with the list: stale entries (nothing failing) and
+// entries naming a check the scenario lacks. Entries for scenarios that were not run are ignored.
 std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailure>& entries,
-                                                 std::vector<ScenarioRun>& runs);
+                                                 std::vector<ScenarioRun>& runs, bool strict = false);
 
 }  // namespace mcp_hints::conformance

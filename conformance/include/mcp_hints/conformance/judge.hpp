@@ -21,6 +21,8 @@ enum class Verdict { pass, info, warning, not_applicable, not_testable, fail };
 std::string_view verdict_name(Verdict verdict);  // "pass", "not testable" ...
 // Failures and not-testable results count against a client; the rest do not.
 bool is_failure(Verdict verdict);
+// What a run must be free of: failures, and under the strict tier warnings (a SHOULD not met) too.
+bool blocks(Verdict verdict, bool strict);
 
 struct Outcome {
   std::string name;         // "confirmed-called"
