@@ -47,12 +47,14 @@ flags (each breaks one behaviour, for negative controls):
   --prompt-always         asks the user before every call, read-only ones too
   --leak-across-sessions  keeps the session's trust annotations in a new session
   --taint-high-only       treats only sensitiveHint high as sensitive data in the context
+  --events-in-ms          writes event times in milliseconds, against the contract (the events
+                          file is then unusable: every check is not testable)
 )";
 
 struct Flags {
   bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
-       taint_high_only = false;
+       taint_high_only = false, events_in_ms = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -60,14 +62,14 @@ double unix_now() { return std::chrono::duration<double>(std::chrono::system_clo
 // The events file: one JSON line per event, each written with one write(2) and a time.
 class Events {
  public:
-  explicit Events(const std::string& path) {
+  Events(const std::string& path, double time_scale) : time_scale_(time_scale) {
     if (!path.empty()) fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   }
   ~Events() {
     if (fd_ >= 0) ::close(fd_);
   }
   void emit(json event) {
-    event["time"] = unix_now();
+    event["time"] = unix_now() * time_scale_;
     const std::string line = event.dump() + "\n";
     if (fd_ >= 0 && ::write(fd_, line.data(), line.size()) < 0)
       std::cerr << "reference_client: cannot write an event\n";
@@ -75,6 +77,7 @@ class Events {
 
  private:
   int fd_ = -1;
+  double time_scale_ = 1;
 };
 
 // The scripted user: per prompt, else per tool, else the default (approve).
@@ -110,7 +113,7 @@ class Client {
   Client(json context, Flags flags, std::string fallback_url)
       : context_(std::move(context)),
         flags_(flags),
-        events_(context_.value("events", std::string())),
+        events_(context_.value("events", std::string()), flags.events_in_ms ? 1000 : 1),
         user_(context_.value("user", json::object())),
         fallback_url_(std::move(fallback_url)) {
     config_.trust_level = context_.value("trustLevel", 3);
@@ -323,6 +326,8 @@ int main(int argc, char** argv) {
       flags.leak_across_sessions = true;
     else if (a == "--taint-high-only")
       flags.taint_high_only = true;
+    else if (a == "--events-in-ms")
+      flags.events_in_ms = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

@@ -148,20 +148,22 @@ json certification_json(const Certification& c) {
     json checks = json::array();
     for (const auto& check : run.checks) {
       const Outcome* outcome = find_outcome(check.spec.kind, check.outcome);
-      checks.push_back(
-          {{"id", check.spec.id},
-           {"name", run.scenario.id + ":" + check.spec.id},
-           {"title", check.spec.title},
-           {"kind", check.spec.kind},
-           {"level", check.spec.level},
-           {"proposal", check.spec.proposal},
-           {"section", check.spec.section},
-           {"outcome", check.outcome},
-           {"outcomeDescription", outcome ? outcome->description : std::string("not applicable on this transport")},
-           {"verdict", verdict_name(check.verdict)},
-           {"expectedFailure", check.expected_failure},
-           {"detail", check.detail},
-           {"acceptableTraces", acceptable_traces(check.spec)}});
+      checks.push_back({{"id", check.spec.id},
+                        {"name", run.scenario.id + ":" + check.spec.id},
+                        {"title", check.spec.title},
+                        {"kind", check.spec.kind},
+                        {"level", check.spec.level},
+                        {"proposal", check.spec.proposal},
+                        {"section", check.spec.section},
+                        {"outcome", check.outcome},
+                        {"outcomeDescription", outcome ? outcome->description
+                                               : check.outcome == kEventsUnusable
+                                                   ? std::string("the events file cannot be ordered against the wire")
+                                                   : std::string("not applicable on this transport")},
+                        {"verdict", verdict_name(check.verdict)},
+                        {"expectedFailure", check.expected_failure},
+                        {"detail", check.detail},
+                        {"acceptableTraces", acceptable_traces(check.spec)}});
     }
     json events = json::array();
     for (const auto& e : run.record.events) events.push_back(e.data);

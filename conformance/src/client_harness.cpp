@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 
 namespace mcp_hints::conformance {
@@ -166,6 +167,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   client.env = {{"MCP_CONFORMANCE_SCENARIO", scenario.id}, {"MCP_CONFORMANCE_CONTEXT", run.context.dump()}};
   if (options.transport == "stdio") client.env.emplace_back("MCP_HINTS_SERVER_COMMAND", first_command);
   const Deadline deadline = Clock::now() + options.timeout;
+  const double client_started = mock::unix_seconds();
   try {
     ChildProcess process(client);
     run.client.started = true;
@@ -196,6 +198,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   for (auto& m : mocks) m->kill_group();  // every answer was recorded before it was sent
 
   run.record = read_run_record(run.wire_files, events);
+  check_event_times(run.record, client_started, mock::unix_seconds());
   for (const auto& note : run.record.notes) run.notes.push_back(note);
   // sh says 127 or 126 when the command is not there or not executable.
   if (run.client.started && !run.client.timed_out && (run.client.exit_code == 127 || run.client.exit_code == 126) &&

@@ -203,6 +203,12 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
     }() + " only";
     return result;
   }
+  if (!record.events_unusable.empty()) {
+    result.outcome = kEventsUnusable;
+    result.verdict = Verdict::not_testable;
+    result.detail = record.events_unusable;
+    return result;
+  }
   const Observation seen = kind->judge(check.parameters, record);
   result.outcome = seen.outcome;
   result.detail = seen.detail;

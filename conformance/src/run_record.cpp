@@ -1,6 +1,7 @@
 #include "mcp_hints/conformance/run_record.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 #include "mcp_hints/json/input.hpp"
@@ -134,6 +135,23 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   std::stable_sort(record.events.begin(), record.events.end(),
                    [](const ClientEvent& a, const ClientEvent& b) { return a.time < b.time; });
   return record;
+}
+
+void check_event_times(RunRecord& record, double client_started, double client_ended) {
+  constexpr double kSlack = 1.0;  // seconds: clocks read by two processes, rounding
+  for (const auto& event : record.events) {
+    if (event.time >= client_started - kSlack && event.time <= client_ended + kSlack) continue;
+    const double ratio = event.time / client_started;
+    const std::string unit = ratio > 500 && ratio < 2000 ? " (milliseconds? the contract asks for seconds)"
+                             : ratio < 0.5               ? " (not Unix time: a monotonic clock?)"
+                                                         : " (another clock?)";
+    char buffer[200];
+    std::snprintf(buffer, sizeof buffer, "events line %zu has time %.3f, outside the run (%.3f to %.3f, Unix seconds)",
+                  event.line, event.time, client_started, client_ended);
+    record.events_unusable = buffer + unit + ": the events cannot be ordered against the wire";
+    record.notes.push_back(record.events_unusable);
+    return;
+  }
 }
 
 }  // namespace mcp_hints::conformance

@@ -16,13 +16,16 @@ Recorder::Recorder(const std::string& path) {
   if (fd_ < 0) throw Error(Error::Category::bad_input, "cannot record to " + path + ": " + std::strerror(errno));
 }
 
+double unix_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 Recorder::~Recorder() {
   if (fd_ >= 0) ::close(fd_);
 }
 
 void Recorder::write_line(json&& line) {
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  line["time"] = std::chrono::duration<double>(now).count();
+  line["time"] = unix_seconds();
   const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   std::lock_guard lock(mutex_);
   std::size_t done = 0;

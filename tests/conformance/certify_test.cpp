@@ -179,6 +179,24 @@ TEST(Certify, AHungOrFloodingClientIsBoundedAndLeavesNothingBehind) {
   }
 }
 
+// A client whose events are timed in milliseconds gives no usable events file: every scenario in
+// which it wrote one is not testable, with the reason, never judged on a misleading order.
+TEST(Certify, AnEventsFileInTheWrongUnitMakesTheRunNotTestable) {
+  test_support::TempDir dir;
+  std::size_t with_events = 0;
+  for (const auto& run : certify(kReference + " --events-in-ms", "stdio", dir.path())) {
+    if (run.record.events.empty()) continue;
+    ++with_events;
+    EXPECT_NE(run.record.events_unusable.find("(milliseconds? the contract asks for seconds)"), std::string::npos)
+        << run.scenario.id << ": " << run.record.events_unusable;
+    for (const auto& c : run.checks) {
+      EXPECT_EQ(c.outcome, kEventsUnusable) << run.scenario.id << ":" << c.spec.id;
+      EXPECT_EQ(c.verdict, Verdict::not_testable) << run.scenario.id << ":" << c.spec.id;
+    }
+  }
+  EXPECT_GE(with_events, 10u);
+}
+
 TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   test_support::TempDir dir;
   const auto list = dir.write("expected.txt",

@@ -114,6 +114,7 @@ CheckSpec check(const std::string& kind, json members = json::object()) {
 }
 
 std::string outcome(const CheckSpec& c, Record& r) { return judge_check(c, r.get(), "stdio").outcome; }
+std::string outcome_of(const CheckSpec& c, const RunRecord& r) { return judge_check(c, r, "stdio").outcome; }
 
 TEST(Judge, GateOutcomes) {
   const auto gate = check("gate", {{"tool", "rm"}});
@@ -469,6 +470,41 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
     for (int i = 0; i < 4; ++i) r.call("get").transient_failure();
     EXPECT_EQ(outcome(retry, r), "retried-beyond-bound");
   }
+}
+
+// An events file timed in another unit or on another clock cannot be ordered against the wire: it
+// would make a confirmed call look unprompted. The run says so, and every check is not testable.
+TEST(Judge, EventsOutsideTheRunMakeEveryCheckNotTestable) {
+  Record r;  // the record's clock starts at 1000 s; the client ran from 1000 to 1001
+  r.event("confirmation_requested", {{"tool", "rm"}}).call("rm").result();
+  RunRecord good = r.get();
+  check_event_times(good, 1000, 1001);
+  EXPECT_EQ(good.events_unusable, "");
+  EXPECT_EQ(outcome_of(check("gate", {{"tool", "rm"}}), good), "called-unprompted");  // no decision: not confirmed
+
+  struct Case {
+    double time;
+    const char* says;
+  };
+  for (const Case& c : {Case{1000.0005 * 1000, "milliseconds"}, Case{12.5, "monotonic"}, Case{1003.5, "another clock"},
+                        Case{997.5, "another clock"}}) {
+    RunRecord bad = r.get();
+    bad.events.push_back({"user_decision", c.time, {{"type", "user_decision"}, {"tool", "rm"}}, 2});
+    check_event_times(bad, 1000, 1001);
+    EXPECT_NE(bad.events_unusable.find("events line 2 has time"), std::string::npos) << bad.events_unusable;
+    EXPECT_NE(bad.events_unusable.find(c.says), std::string::npos) << bad.events_unusable;
+    ASSERT_EQ(bad.notes.size(), 1u);
+    for (const auto& kind : {check("gate", {{"tool", "rm"}}), check("propagation", {{"key", "sensitiveHint"}})}) {
+      const auto result = judge_check(kind, bad, "stdio");
+      EXPECT_EQ(result.outcome, kEventsUnusable);
+      EXPECT_EQ(result.verdict, Verdict::not_testable);
+      EXPECT_EQ(result.detail, bad.events_unusable);
+    }
+  }
+  RunRecord slack = r.get();  // within a second of the run: clocks read by two processes
+  slack.events.push_back({"user_decision", 1001.9, {{"type", "user_decision"}}, 2});
+  check_event_times(slack, 1000, 1001);
+  EXPECT_EQ(slack.events_unusable, "");
 }
 
 TEST(Judge, ProgressOutcomes) {

@@ -30,6 +30,9 @@ struct Outcome {
   bool untestable = false;  // the client never reached the decision point: not testable
 };
 
+// The outcome of every check of a run whose events file cannot be ordered against the wire.
+inline constexpr const char* kEventsUnusable = "events-unusable";
+
 // Every outcome each kind of check can observe, by kind: the table of kinds' names and outcomes.
 const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind();
 const Outcome* find_outcome(std::string_view kind, std::string_view name);

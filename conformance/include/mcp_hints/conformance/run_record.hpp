@@ -35,6 +35,10 @@ struct RunRecord {
   std::vector<WireLine> wire;       // every server's lines, by time
   std::vector<ClientEvent> events;  // by time
   std::vector<std::string> notes;   // what was wrong with the files (contract problems)
+  // Why the events cannot be ordered against the wire (their times are not Unix seconds from the
+  // clock the mock servers use); empty when they can. A record whose events are unusable judges
+  // nothing: every check is not testable.
+  std::string events_unusable;
 
   // Requests (not notifications, not answers) the client sent to a server.
   bool is_request_in(const WireLine& line) const;
@@ -47,6 +51,11 @@ struct RunRecord {
  private:
   std::map<std::string, std::size_t> answers_;
 };
+
+// Holds the events' times to the window the client ran in (Unix seconds, system clock, as the
+// harness saw it start and end), within a second's slack each way: an event outside it was timed
+// in another unit or on another clock. Sets events_unusable and a note when one is.
+void check_event_times(RunRecord& record, double client_started, double client_ended);
 
 // Reads the wire record of each server (key -> file) and the client's events file. Missing files
 // read as empty; malformed lines become notes. Bounded: at most max_bytes per file.

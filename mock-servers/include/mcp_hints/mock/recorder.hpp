@@ -11,6 +11,9 @@
 
 namespace mcp_hints::mock {
 
+// The records' clock: Unix time in seconds, with a fraction (the adapter contract's time base).
+double unix_seconds();
+
 class Recorder {
  public:
   // Appends to path; throws an Error (bad input: the path given cannot be used) when it cannot be
