@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -47,6 +48,7 @@ flags (each breaks one behaviour, for negative controls):
   --prompt-always         asks the user before every call, read-only ones too
   --leak-across-sessions  keeps the session's trust annotations in a new session
   --taint-high-only       treats only sensitiveHint high as sensitive data in the context
+  --silent-retries        retries as the policy allows, but reports no retry event
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 )";
@@ -54,7 +56,7 @@ flags (each breaks one behaviour, for negative controls):
 struct Flags {
   bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
-       taint_high_only = false, events_in_ms = false;
+       taint_high_only = false, events_in_ms = false, silent_retries = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -277,9 +279,13 @@ class Client {
           continue;  // resent at once, whatever the tool is and whatever was approved
         }
         if (!policy_->may_retry(hints, attempt)) throw;
-        const int delay_ms = 10 * attempt;  // backoff
-        events_.emit(
-            {{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", delay_ms}});
+        // Backoff, and never sooner than the server asked.
+        const json* asked = e.error["data"].contains("retryAfterMs") ? &e.error["data"]["retryAfterMs"] : nullptr;
+        const int delay_ms = std::max(
+            10 * attempt, asked && asked->is_number_integer() && *asked > 0 && *asked <= 60000 ? asked->get<int>() : 0);
+        if (!flags_.silent_retries)
+          events_.emit(
+              {{"type", "retry"}, {"server", server}, {"tool", tool}, {"attempt", attempt + 1}, {"delayMs", delay_ms}});
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         if (!gate(server, tool, hints)) return;  // a confirmed call is confirmed again
       }
@@ -328,6 +334,8 @@ int main(int argc, char** argv) {
       flags.taint_high_only = true;
     else if (a == "--events-in-ms")
       flags.events_in_ms = true;
+    else if (a == "--silent-retries")
+      flags.silent_retries = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

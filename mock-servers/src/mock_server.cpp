@@ -128,7 +128,7 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
       break;
     case Step::Kind::transient_failure: {
       json error = rpc::error(id, rpc::internal_error, "Transient failure: try again");
-      error["error"]["data"] = {{"transient", true}};
+      error["error"]["data"] = step.payload;
       out.push_back({error, step.delay, false, id});
       break;
     }

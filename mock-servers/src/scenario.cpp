@@ -41,6 +41,8 @@ Step read_step(const json& s) {
     step.payload = s["error"];
   } else if (s.contains("fail")) {
     step.kind = Step::Kind::transient_failure;
+    step.payload = {{"transient", true}};
+    if (s.contains("retryAfterMs")) step.payload["retryAfterMs"] = s["retryAfterMs"];
   } else {
     step.kind = Step::Kind::close;
   }

@@ -99,9 +99,9 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",        "--drop-propagation",
-                                            "--retry-anything", "--ignore-list-changed",  "--trust-missing-hints",
-                                            "--prompt-always",  "--leak-across-sessions", "--taint-high-only"};
+const std::vector<std::string> kVariants = {
+    "--never-prompt",        "--ignore-denial", "--drop-propagation",     "--retry-anything",  "--ignore-list-changed",
+    "--trust-missing-hints", "--prompt-always", "--leak-across-sessions", "--taint-high-only", "--silent-retries"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -144,6 +144,9 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
           failed_by[std::string("exfiltration.after-sensitive-") + level + ":" + check].count("--taint-high-only"))
           << level << " " << check;
   EXPECT_FALSE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--taint-high-only"));
+  EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--retry-anything"));
+  EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--silent-retries"));
+  EXPECT_TRUE(caught_by["retry.idempotent-bounded:bounded"].count("--silent-retries"));
 }
 
 TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {

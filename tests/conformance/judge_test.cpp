@@ -45,10 +45,18 @@ class Record {
     if (!annotations.is_null()) result["_meta"] = {{"annotations", annotations}};
     return out({{"jsonrpc", "2.0"}, {"id", last_id_}, {"result", result}}, server, connection);
   }
-  Record& transient_failure() {
+  Record& transient_failure(json data = {{"transient", true}}) {
     return out({{"jsonrpc", "2.0"},
                 {"id", last_id_},
-                {"error", {{"code", -32603}, {"message", "try again"}, {"data", {{"transient", true}}}}}});
+                {"error", {{"code", -32603}, {"message", "try again"}, {"data", data}}}});
+  }
+  // The clock jumps: the next line comes `seconds` later.
+  Record& wait(double seconds) {
+    time_ += seconds;
+    return *this;
+  }
+  Record& retry_event(const std::string& tool, int attempt) {
+    return event("retry", {{"tool", tool}, {"attempt", attempt}, {"delayMs", 10}});
   }
   Record& list_changed(const std::string& server = "main", const std::string& connection = "c1") {
     return out({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, server, connection);
@@ -460,10 +468,40 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
   }
   {
     Record r;
-    r.call("get").transient_failure().call("get").transient_failure().call("get").result();
+    r.call("get").transient_failure().retry_event("get", 2).call("get").transient_failure().retry_event("get", 3);
+    r.call("get").result();
     const auto result = judge_check(retry, r.get(), "stdio");
     EXPECT_EQ(result.outcome, "retried-within-bound");
-    EXPECT_NE(result.detail.find("intervals 2 ms 2 ms"), std::string::npos) << result.detail;  // the timing is recorded
+    EXPECT_NE(result.detail.find("intervals 3 ms 3 ms"), std::string::npos) << result.detail;  // the timing is recorded
+  }
+  {
+    Record r;  // a retry without its event, one with the wrong attempt number, one after the call
+    r.call("get").transient_failure().call("get").transient_failure().retry_event("get", 2).call("get").result();
+    EXPECT_EQ(outcome(retry, r), "retried-unreported");
+    Record late;
+    late.call("get").transient_failure().call("get").retry_event("get", 2).result();
+    EXPECT_EQ(outcome(retry, late), "retried-unreported");
+    Record other_tool;
+    other_tool.call("get").transient_failure().retry_event("put", 2).call("get").result();
+    EXPECT_EQ(outcome(retry, other_tool), "retried-unreported");
+  }
+  {
+    const json wait_300 = {{"transient", true}, {"retryAfterMs", 300}};
+    Record soon;  // 299 ms after the failure asked for 300
+    soon.call("get").transient_failure(wait_300).wait(0.297).retry_event("get", 2).call("get").result();
+    const auto result = judge_check(retry, soon.get(), "stdio");
+    EXPECT_EQ(result.outcome, "retried-too-soon");
+    EXPECT_NE(result.detail.find("the 2nd call came 299 ms after a failure that asked for 300 ms"), std::string::npos)
+        << result.detail;
+    Record waited;  // 301 ms: long enough, at the boundary
+    waited.call("get").transient_failure(wait_300).wait(0.299).retry_event("get", 2).call("get").result();
+    EXPECT_EQ(outcome(retry, waited), "retried-within-bound");
+    Record unasked;  // no retryAfterMs: no wait is owed
+    unasked.call("get").transient_failure().retry_event("get", 2).call("get").result();
+    EXPECT_EQ(outcome(retry, unasked), "retried-within-bound");
+    Record beyond;  // the bound is judged first
+    for (int i = 0; i < 4; ++i) beyond.call("get").transient_failure(wait_300);
+    EXPECT_EQ(outcome(retry, beyond), "retried-beyond-bound");
   }
   {
     Record r;

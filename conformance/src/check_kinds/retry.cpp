@@ -1,4 +1,5 @@
 // retry: the calls of a tool after transient failures, against a bound on attempts.
+#include <algorithm>
 #include <cmath>
 
 #include "check_kind.hpp"
@@ -24,40 +25,79 @@ Retry read_retry(CheckReader& in) {
 }
 
 Observation judge_retry(const Retry& check, const RunRecord& record) {
-  std::vector<double> times;
-  bool failed = false;
+  struct Call {
+    double time;
+    double answered = kNever;
+    double retry_after_ms = 0;  // the wait the failure asked for (error.data.retryAfterMs), if any
+    bool failed = false;        // answered with a transient failure
+  };
+  std::vector<Call> calls;
   for (const auto& line : record.wire) {
     if (!is_call_of(record, line, check.server, check.tool)) continue;
-    times.push_back(line.time);
+    Call call{line.time};
     if (const WireLine* answer = record.answer_to(line)) {
+      call.answered = answer->time;
       const json* transient = member(answer->message, {"error", "data", "transient"});
-      if (transient && *transient == true) failed = true;
+      call.failed = transient && *transient == true;
+      const json* wait = member(answer->message, {"error", "data", "retryAfterMs"});
+      if (call.failed && wait && wait->is_number() && wait->get<double>() > 0)
+        call.retry_after_ms = wait->get<double>();
     }
+    calls.push_back(call);
   }
-  if (times.empty()) return {"not-reached", check.tool + " was never called"};
-  if (!failed) return {"no-failure", "no call of " + check.tool + " was answered with a transient failure"};
-  std::string detail = std::to_string(times.size()) + " call(s) of " + check.tool + " (at most " +
+  if (calls.empty()) return {"not-reached", check.tool + " was never called"};
+  if (std::none_of(calls.begin(), calls.end(), [](const Call& c) { return c.failed; }))
+    return {"no-failure", "no call of " + check.tool + " was answered with a transient failure"};
+  std::string detail = std::to_string(calls.size()) + " call(s) of " + check.tool + " (at most " +
                        std::to_string(check.max_attempts) + " allowed)";
-  if (times.size() > 1) {
-    detail += "; intervals";
-    for (std::size_t i = 1; i < times.size(); ++i)
-      detail.append(" ").append(std::to_string(std::llround((times[i] - times[i - 1]) * 1000))).append(" ms");
+  if (calls.size() == 1) return {"not-retried", detail};
+  detail += "; intervals";
+  for (std::size_t i = 1; i < calls.size(); ++i)
+    detail.append(" ").append(std::to_string(std::llround((calls[i].time - calls[i - 1].time) * 1000))).append(" ms");
+  if (static_cast<int>(calls.size()) > check.max_attempts) return {"retried-beyond-bound", detail};
+  // A failure that asked for a wait: the next call must not come sooner (a millisecond's rounding).
+  for (std::size_t i = 1; i < calls.size(); ++i) {
+    const Call& failed = calls[i - 1];
+    if (failed.retry_after_ms <= 0 || failed.answered == kNever) continue;
+    const double waited_ms = (calls[i].time - failed.answered) * 1000;
+    if (waited_ms + 1 < failed.retry_after_ms)
+      return {"retried-too-soon", "the " + ordinal(i + 1) + " call came " + std::to_string(std::llround(waited_ms)) +
+                                      " ms after a failure that asked for " +
+                                      std::to_string(std::llround(failed.retry_after_ms)) + " ms; " + detail};
   }
-  if (times.size() == 1) return {"not-retried", detail};
-  if (static_cast<int>(times.size()) > check.max_attempts) return {"retried-beyond-bound", detail};
+  // Each call the client made again on its own is reported (a retry event before it, attempt n
+  // for the n-th call), so the user can see what the client repeats.
+  std::size_t reported = 0;
+  for (std::size_t i = 1; i < calls.size(); ++i) {
+    const double after = calls[i - 1].time, before = calls[i].time;
+    const bool seen = std::any_of(record.events.begin(), record.events.end(), [&](const ClientEvent& e) {
+      if (e.type != "retry" || e.time < after || e.time > before || !event_is_for(e, check.server, check.tool))
+        return false;
+      const json* attempt = member(e.data, {"attempt"});
+      return attempt && attempt->is_number_integer() && attempt->get<long long>() == static_cast<long long>(i + 1);
+    });
+    if (seen) ++reported;
+  }
+  if (reported + 1 < calls.size())
+    return {"retried-unreported",
+            std::to_string(calls.size() - 1 - reported) + " of " + std::to_string(calls.size() - 1) +
+                " retries had no retry event (with its attempt number) before the call; " + detail};
   return {"retried-within-bound", detail};
 }
 
 }  // namespace
 
 CheckKind retry_kind() {
-  return make_check_kind("retry",
-                         {{"not-retried", "after the transient failure the client did not call again on its own"},
-                          {"retried-within-bound", "the client retried, within the bound on attempts"},
-                          {"retried-beyond-bound", "the client retried more often than the bound allows"},
-                          {"no-failure", "no transient failure was sent (the tool was not called as scripted)", true},
-                          {"not-reached", "the tool was never called", true}},
-                         read_retry, judge_retry);
+  return make_check_kind(
+      "retry",
+      {{"not-retried", "after the transient failure the client did not call again on its own"},
+       {"retried-within-bound", "the client retried, within the bound on attempts"},
+       {"retried-beyond-bound", "the client retried more often than the bound allows"},
+       {"retried-too-soon", "the client retried sooner than the failure asked (error.data.retryAfterMs)"},
+       {"retried-unreported", "the client retried, within the bound, without reporting each retry (a retry event)"},
+       {"no-failure", "no transient failure was sent (the tool was not called as scripted)", true},
+       {"not-reached", "the tool was never called", true}},
+      read_retry, judge_retry);
 }
 
 }  // namespace mcp_hints::conformance

@@ -24,7 +24,7 @@ struct Step {
   enum class Kind { result, error, transient_failure, close };
   Kind kind = Kind::result;
   std::chrono::milliseconds delay{0};
-  nlohmann::json payload;                                   // the result, or the error object
+  nlohmann::json payload;  // the result, the error object, or a transient failure's error data
   std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
   int progress = 0;                                         // notifications/progress before the answer
 };
