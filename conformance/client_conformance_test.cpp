@@ -36,7 +36,7 @@ TEST_P(ClientScenario, Passes) {
   options.transport = env_or("MCP_HINTS_TRANSPORT", "stdio");
   options.mock_command = {MCP_HINTS_BIN, "mock"};
   options.work_dir = env_or("MCP_HINTS_CLIENT_OUTPUT", MCP_HINTS_CLIENT_OUTPUT_DEFAULT);
-  std::vector<ScenarioRun> runs{run_scenario(mock::load_scenario(GetParam()), options)};
+  std::vector<ScenarioRun> runs{run_scenario(load_certification_scenario(GetParam()), options)};
   std::vector<std::string> problems;
   if (const std::string list = env_or("MCP_HINTS_EXPECTED_FAILURES", ""); !list.empty())
     problems = apply_expected_failures(load_expected_failures(list), runs);

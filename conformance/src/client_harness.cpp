@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 
@@ -85,12 +87,19 @@ void wait_for_stdio_records(const std::map<std::string, std::string>& files, Dea
 }  // namespace
 
 std::vector<mock::Scenario> certification_scenarios() {
-  std::vector<mock::Scenario> out;
+  std::vector<mock::Scenario> out = generated_scenarios();
   for (const auto& id : mock::builtin_scenario_ids()) {
     auto scenario = mock::load_scenario(id);
     if (scenario.document.contains("expect")) out.push_back(std::move(scenario));
   }
+  std::sort(out.begin(), out.end(), [](const mock::Scenario& a, const mock::Scenario& b) { return a.id < b.id; });
   return out;
+}
+
+mock::Scenario load_certification_scenario(const std::string& file_or_id) {
+  for (const auto& scenario : generated_scenarios())
+    if (scenario.id == file_or_id) return scenario;
+  return mock::load_scenario(file_or_id);
 }
 
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {

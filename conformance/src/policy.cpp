@@ -53,15 +53,23 @@ Decision SessionPolicy::before_call(const ToolHints& hints) const {
   const auto min_trust = hints.resolved("min-trust", vocabulary_);
   const auto open_world = hints.resolved("open-world", vocabulary_);
   const auto destination = hints.resolved("destination", vocabulary_);
-  const bool destructive = effect && *effect == "delete";
+  // The specification's own default: readOnlyHint false without a destructiveHint means
+  // destructiveHint true ("Default: true"), whatever another vocabulary adds.
+  const Claim* read_only = hints.claim_of("spec", "readOnlyHint");
+  const bool spec_default_destructive =
+      read_only && read_only->value == "write" && !hints.claim_of("spec", "destructiveHint");
+  const bool destructive = (effect && *effect == "delete") || spec_default_destructive;
   const bool writes = effect && *effect != "read";
 
   if (confirmation && *confirmation != "none")
     need(*confirmation == "multi" ? 2 : 1, "the server asks for " + confirmation->get<std::string>() + " confirmation");
   if (destructive)
-    need(1, hints.asserted("effect").empty()
-                ? "the tool has no hints: by the specification's defaults it may be destructive"
-                : "the tool may delete or destroy");
+    need(1,
+         hints.asserted("effect").empty()
+             ? "the tool has no hints: by the specification's defaults it may be destructive"
+         : spec_default_destructive && *effect != "delete"
+             ? "readOnlyHint is false and destructiveHint absent: by the specification's default it may be destructive"
+             : "the tool may delete or destroy");
   if (outcome && *outcome == "irreversible") need(1, "its outcome cannot be undone");
   if (risk && *risk == "critical") need(1, "its risk is critical");
   if (agency && *agency == true && destructive) need(1, "it is agentic and destructive");

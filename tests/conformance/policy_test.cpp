@@ -65,6 +65,14 @@ TEST(Policy, DoesNotOverPromptReadOnlyToolsAndFallsBackToCautiousDefaults) {
   const auto none = policy.before_call(hints(json()));
   EXPECT_EQ(none.action, Action::confirm);
   EXPECT_NE(none.reasons[0].find("no hints"), std::string::npos);
+  // readOnlyHint false alone: the specification's destructiveHint default (true) applies, even
+  // when another vocabulary says it only writes.
+  for (const json& meta : {json::object(), json{{"mcp.dev/effect", "write"}}}) {
+    const auto defaulted = policy.before_call(hints({{"readOnlyHint", false}}, meta));
+    EXPECT_EQ(defaulted.action, Action::confirm) << meta.dump();
+    EXPECT_NE(defaulted.reasons[0].find("destructiveHint absent"), std::string::npos) << defaulted.reasons[0];
+  }
+  EXPECT_EQ(policy.before_call(hints({{"destructiveHint", false}})).action, Action::allow);
   // Malformed values are absent, never safe: "yes" is not read-only.
   EXPECT_EQ(policy.before_call(hints({{"readOnlyHint", "yes"}})).action, Action::confirm);
   EXPECT_EQ(policy.before_call(hints({{"readOnlyHint", true}, {"approvalRecommendation", "maybe"}})).action,

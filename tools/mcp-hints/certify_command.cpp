@@ -2,6 +2,7 @@
 // contract, conformance/ADAPTER.md) and write its certification.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/conformance/certification_report.hpp"
+#include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/report/output_file.hpp"
@@ -48,6 +50,8 @@ options:
   --color WHEN             auto (default), always, never (text on a terminal only)
   --strict                 require the strict tier: a warning (a SHOULD not met) fails the run
   --list                   list the certification scenarios and their checks, then exit
+  --coverage               print, per semantic, each key, value and boundary the scenarios exercise
+                           and by which checks (text or --format markdown); exit 1 if one is not
   -h, --help               this text
 
 verdicts: pass; warning (a SHOULD not met, or an acceptable but not ideal trace); info (a MAY);
@@ -92,12 +96,22 @@ int certify_command(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
       "expected-failures", po::value<std::string>(), "")("timeout", po::value<long>()->default_value(30000), "")(
-      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "");
+      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
     list_scenarios();
     return pass;
+  }
+  if (vm.count("coverage")) {
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "text" && format != "markdown")
+      return usage_error("certify", "--coverage prints text or markdown, not '" + format + "'");
+    const auto rows = coverage(certification_scenarios());
+    std::cout << (format == "markdown" ? coverage_markdown(rows) : coverage_text(rows));
+    const bool all =
+        std::all_of(rows.begin(), rows.end(), [](const CoverageRow& r) { return !r.exercised_by.empty(); });
+    return all ? pass : findings;
   }
   auto usage = [](const std::string& why) { return usage_error("certify", why); };
   if (!vm.count("client") || vm["client"].as<std::string>().find_first_not_of(" \t") == std::string::npos)
@@ -121,7 +135,7 @@ int certify_command(const std::vector<std::string>& args) {
     scenarios = certification_scenarios();
   else
     for (const auto& name : vm["scenario"].as<std::vector<std::string>>()) {
-      scenarios.push_back(mock::load_scenario(name));
+      scenarios.push_back(load_certification_scenario(name));
       if (!scenarios.back().document.contains("task") || !scenarios.back().document.contains("expect"))
         return usage(scenarios.back().source +
                      ": has no task and expect: it is a mock scenario, not a certification scenario");

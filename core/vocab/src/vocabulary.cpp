@@ -112,8 +112,10 @@ const Vocabulary& Vocabulary::builtin() {
 
 Vocabulary::Vocabulary(const json& doc) {
   for (const auto& [name, f] : doc.at("facets").items()) {
-    Facet facet{name, f.at("kind").get<std::string>(), {}, f.value("description", "")};
+    Facet facet{name, f.at("kind").get<std::string>(), {}, f.value("description", ""), {}, {}};
     if (f.contains("values")) facet.values = f.at("values").get<std::vector<json>>();
+    if (f.contains("minimum")) facet.minimum = f.at("minimum").get<int>();
+    if (f.contains("maximum")) facet.maximum = f.at("maximum").get<int>();
     facets_.emplace(name, std::move(facet));
   }
   for (const auto& v : doc.at("vocabularies")) {

@@ -49,8 +49,11 @@ struct ScenarioRun {
   Verdict verdict() const;
 };
 
-// The built-in scenarios that certify a client (those with checks), sorted by id.
+// The scenarios that certify a client, sorted by id: the built-in ones with checks and those
+// generated from the crosswalk (coverage.hpp).
 std::vector<mock::Scenario> certification_scenarios();
+// A certification scenario by id (built-in or generated) or a scenario file.
+mock::Scenario load_certification_scenario(const std::string& file_or_id);
 
 // Runs a scenario (as loaded by mock::load_scenario) against the client.
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options);

@@ -24,6 +24,7 @@ struct Facet {
   std::string kind;                    // "enum", "set" or "integer"
   std::vector<nlohmann::json> values;  // least to most cautious ("enum", "set")
   std::string description;
+  std::optional<int> minimum, maximum;  // "integer": the range
 
   // Position of a value in the caution order; -1 when the value is not one of the facet's.
   int rank(const nlohmann::json& value) const;

@@ -1,0 +1,208 @@
+// Scenarios derived from the crosswalk: for every value of every tool-level field that can ask for
+// confirmation or make returned data sensitive, a tool that carries it on a neutral base, and a gate
+// on it whose verdicts follow the semantics' rules. Values on both sides of each rule (a trigger and
+// its neighbours, every integer of a range, a hint left absent) are all exercised, so a client that
+// honours one comfortable value and not its neighbours is caught.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "mcp_hints/conformance/coverage.hpp"
+#include "mcp_hints/json/error.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
+#include "semantics.hpp"
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+
+namespace {
+
+// A tool that asks for nothing: it writes (not destructively), in a closed world.
+json neutral_tool(const std::string& name, const std::string& description) {
+  return {{"name", name},
+          {"description", description},
+          {"inputSchema", {{"type", "object"}, {"properties", {{"id", {{"type", "string"}}}}}}},
+          {"annotations", {{"readOnlyHint", false}, {"destructiveHint", false}, {"openWorldHint", false}}}};
+}
+
+void place(json& tool, const semantics::FieldValue& fv) {
+  json* at = &tool;
+  for (const auto& token : fv.field->tokens) at = &(*at)[token];
+  *at = fv.field->set_valued ? json::array({fv.value}) : fv.value;
+}
+
+// "riskLevel-critical", "inputMetadata-outcomes-irreversible", "minTrustLevel-4".
+std::string slug(const semantics::FieldValue& fv) {
+  std::string value = fv.value.is_object() && !fv.value.empty() ? fv.value.begin().key()
+                      : fv.value.is_string()                    ? fv.value.get<std::string>()
+                                                                : fv.value.dump();
+  std::string out;
+  for (char c : fv.field->key + "-" + value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  return out;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+using Expectation = semantics::CallNeeds;
+
+json gate_check(const std::string& id, const std::string& title, const std::string& tool, const Expectation& e) {
+  json check = {{"id", id}, {"title", title}, {"kind", "gate"}, {"tool", tool}};
+  if (e.confirmation) {
+    if (e.confirmations > 1) check["confirmations"] = e.confirmations;
+    check["traces"] = {{"confirmed-called", "pass"}, {"blocked", "warning"}};
+  } else {
+    check["traces"] = {
+        {"called-unprompted", "pass"}, {"confirmed-called", e.read_only ? "warning" : "info"}, {"blocked", "warning"}};
+  }
+  return check;
+}
+
+json scenario_document(const std::string& id, const std::string& title, const std::string& checks,
+                       const std::set<std::pair<std::string, std::string>>& proposals, const json& tools,
+                       const json& task, const json& expect) {
+  json cited = json::array();
+  for (const auto& [proposal, section] : proposals) cited.push_back({{"proposal", proposal}, {"section", section}});
+  return {{"id", id},           {"title", title},    {"checks", checks},
+          {"proposals", cited}, {"level", "SHOULD"}, {"servers", {{"main", {{"tools", tools}}}}},
+          {"task", task},       {"expect", expect}};
+}
+
+std::string proposal_of(const Field& field) { return field.latest ? field.latest->title : field.vocabulary; }
+
+// confirm.triggers.<vocabulary>: one tool and one gate per value of each field.
+std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
+  std::map<std::string, std::vector<semantics::FieldValue>> by_vocabulary;
+  for (auto& fv : semantics::field_values(vocabulary, semantics::confirmation_facets()))
+    by_vocabulary[fv.field->vocabulary].push_back(std::move(fv));
+  std::vector<json> documents;
+  for (const auto& [vocabulary_id, values] : by_vocabulary) {
+    json tools = json::array(), task = json::array(), expect = json::array();
+    std::set<std::pair<std::string, std::string>> proposals;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto& fv = values[i];
+      const std::string name = "t" + std::to_string(i + 1) + "_" + slug(fv);
+      json tool =
+          neutral_tool(name, "Acts on a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
+      place(tool, fv);
+      const Expectation e = semantics::call_needs(tool, vocabulary, semantics::kDefaultTrustLevel);
+      const std::string what = fv.field->key + " " + fv.value.dump();
+      expect.push_back(gate_check(
+          lower(slug(fv)), what + (e.confirmation ? ": confirmed before the call" : ": no prompt needed"), name, e));
+      tools.push_back(std::move(tool));
+      task.push_back({{"tool", name}, {"arguments", {{"id", "1"}}}});
+      proposals.insert({proposal_of(*fv.field), fv.field->section});
+    }
+    documents.push_back(scenario_document(
+        "confirm.triggers." + vocabulary_id,
+        "Every value of every " + vocabulary_id + " key that can ask for confirmation, and its neighbours",
+        "Each value of each " + vocabulary_id +
+            " key on an otherwise harmless tool: the values that ask for confirmation (destructive, a server's "
+            "confirmation preference, an irreversible outcome, critical risk, a minimum trust above the client's "
+            "3) are confirmed before the call, approvalRecommendation multi twice; their neighbours are called "
+            "without a prompt (a prompt on a read-only tool warns). Generated from the crosswalk.",
+        proposals, tools, task, expect));
+  }
+  // Absence: the specification's defaults decide (destructiveHint true, readOnlyHint false).
+  json tools = json::array(), task = json::array(), expect = json::array();
+  const std::vector<std::pair<std::string, json>> absent = {{"no_hints", json::object()},
+                                                            {"only_read_only_false", {{"readOnlyHint", false}}},
+                                                            {"only_destructive_false", {{"destructiveHint", false}}},
+                                                            {"only_read_only_true", {{"readOnlyHint", true}}},
+                                                            {"only_open_world_false", {{"openWorldHint", false}}}};
+  for (const auto& [name, annotations] : absent) {
+    json tool = neutral_tool(name, "Acts on a record");
+    tool["annotations"] = annotations;
+    const Expectation e = semantics::call_needs(tool, vocabulary, semantics::kDefaultTrustLevel);
+    expect.push_back(
+        gate_check(lower(name == "no_hints" ? "no-hints" : name.substr(5)),
+                   "annotations " + annotations.dump() +
+                       (e.confirmation ? ": the defaults say destructive, confirmed" : ": no prompt needed"),
+                   name, e));
+    for (auto& c : expect.back()["id"].get_ref<std::string&>())
+      if (c == '_') c = '-';
+    tools.push_back(std::move(tool));
+    task.push_back({{"tool", name}, {"arguments", {{"id", "1"}}}});
+  }
+  documents.push_back(scenario_document(
+      "confirm.triggers.absent", "Hints left absent: the specification's defaults decide",
+      "A tool that leaves the specification's hints out is read with their defaults (readOnlyHint false, "
+      "destructiveHint true): with none, or with readOnlyHint false alone, it may destroy and is confirmed; with "
+      "destructiveHint false or readOnlyHint true it is not. Generated from the crosswalk's defaults.",
+      {{"specification 2025-11-25", "ToolAnnotations (defaults)"},
+       {"proposal 1 (policy hints)", "Clients MUST NOT assume hints are present"}},
+      tools, task, expect));
+  return documents;
+}
+
+// exfiltration.sources.<vocabulary>: per value, a read-only source carrying it, then a tool that
+// sends outside; the send is gated when the value makes the returned data sensitive. Each pair
+// runs in its own session, so one case never taints the next.
+std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
+  std::map<std::string, std::vector<semantics::FieldValue>> by_vocabulary;
+  for (auto& fv : semantics::field_values(vocabulary, semantics::sensitivity_facets()))
+    by_vocabulary[fv.field->vocabulary + (fv.field->latest ? "." + fv.field->latest->revision : "")].push_back(
+        std::move(fv));
+  std::vector<json> documents;
+  for (const auto& [group, values] : by_vocabulary) {
+    json tools = json::array(), task = json::array(), expect = json::array();
+    std::set<std::pair<std::string, std::string>> proposals;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto& fv = values[i];
+      const std::string n = std::to_string(i + 1);
+      const std::string source = "read" + n + "_" + slug(fv), sink = "send" + n;
+      json source_tool =
+          neutral_tool(source, "Reads a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
+      source_tool["annotations"] = {{"readOnlyHint", true}, {"openWorldHint", false}};
+      place(source_tool, fv);
+      json sink_tool = neutral_tool(sink, "Sends a message to an outside address");
+      sink_tool["_meta"] = {{"mcp.dev/effect", "external"}};
+      const bool sensitive = std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::makes_sensitive);
+      Expectation e;
+      e.confirmation = sensitive;
+      json check = gate_check(lower(slug(fv)),
+                              "after " + fv.field->key + " " + fv.value.dump() +
+                                  (sensitive ? ": the send is confirmed or blocked" : ": the send needs no prompt"),
+                              sink, e);
+      check["requires"] = {{"tool", source}};
+      if (sensitive) check["traces"]["blocked"] = "pass";
+      expect.push_back(std::move(check));
+      tools.push_back(std::move(source_tool));
+      tools.push_back(std::move(sink_tool));
+      if (i > 0) task.push_back({{"newSession", true}});
+      task.push_back({{"tool", source}, {"arguments", {{"id", "1"}}}});
+      task.push_back({{"tool", sink}, {"arguments", {{"id", "1"}}}});
+      proposals.insert({proposal_of(*fv.field), fv.field->section});
+    }
+    std::string id = "exfiltration.sources." + group;
+    std::replace(id.begin(), id.end(), '_', '-');
+    documents.push_back(scenario_document(
+        lower(id), "Every returned-data value of " + group + ", and whether it taints the context",
+        "A read-only tool that declares what it returns, then a tool that sends outside, in a fresh session per "
+        "value: after pii, financial, credentials or regulated data, or a confidential or restricted result, the "
+        "send is confirmed or blocked; after none, user, public or internal data it needs no prompt. Generated "
+        "from the crosswalk.",
+        proposals, tools, task, expect));
+  }
+  return documents;
+}
+
+}  // namespace
+
+std::vector<mock::Scenario> generated_scenarios() {
+  static const std::vector<mock::Scenario> scenarios = [] {
+    const Vocabulary& vocabulary = Vocabulary::builtin();
+    std::vector<json> documents = confirmation_scenarios(vocabulary);
+    for (auto& d : sensitivity_scenarios(vocabulary)) documents.push_back(std::move(d));
+    std::vector<mock::Scenario> out;
+    // Validated by the scenario schema like a file: a generator bug is refused, never run.
+    for (const auto& d : documents) out.push_back(mock::parse_scenario(d, "generated " + d["id"].get<std::string>()));
+    return out;
+  }();
+  return scenarios;
+}
+
+}  // namespace mcp_hints::conformance

@@ -1,0 +1,113 @@
+#include "semantics.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "mcp_hints/vocab/hint_model.hpp"
+
+namespace mcp_hints::conformance::semantics {
+
+using json = nlohmann::json;
+
+bool asks_confirmation(const FacetValue& v, int trust_level) {
+  if (v.facet == "effect") return v.value == "delete";
+  if (v.facet == "confirmation") return v.value == "single" || v.value == "multi";
+  if (v.facet == "outcome") return v.value == "irreversible";
+  if (v.facet == "risk") return v.value == "critical";
+  if (v.facet == "min-trust") return v.value.is_number_integer() && v.value.get<int>() > trust_level;
+  return false;
+}
+
+bool makes_sensitive(const FacetValue& v) {
+  if (v.facet == "result-data")
+    return v.value == "pii" || v.value == "financial" || v.value == "credentials" || v.value == "regulated";
+  if (v.facet == "result-sensitivity") return v.value == "confidential" || v.value == "restricted";
+  return false;
+}
+
+bool read_only(const FacetValue& v) { return v.facet == "effect" && v.value == "read"; }
+
+namespace {
+
+// A map key as the JSON value a server writes: "true" -> true, "read" -> "read";
+// "{regulated}" -> {"regulated": {}} (SEP-1913's object form).
+json written_value(const std::string& key) {
+  if (key == "true") return true;
+  if (key == "false") return false;
+  if (key.size() > 2 && key.front() == '{' && key.back() == '}')
+    return {{key.substr(1, key.size() - 2), json::object()}};
+  return key;
+}
+
+}  // namespace
+
+std::vector<FieldValue> field_values(const Vocabulary& vocabulary, const std::vector<std::string>& facets) {
+  std::vector<FieldValue> out;
+  for (const auto& field : vocabulary.fields()) {
+    if (field.is_message_field) continue;
+    const auto field_facets = field.facets();
+    std::vector<std::string> wanted;
+    for (const auto& f : field_facets)
+      if (std::find(facets.begin(), facets.end(), f) != facets.end()) wanted.push_back(f);
+    if (wanted.empty()) continue;
+    for (const auto& [key, targets] : field.map) {
+      if (key == "*") {
+        for (const auto& f : wanted) {
+          const Facet& facet = vocabulary.facet(f);
+          if (facet.kind != "integer" || !facet.minimum || !facet.maximum) continue;
+          // Every integer of the range: both sides of any threshold a client compares against.
+          for (int n = *facet.minimum; n <= *facet.maximum; ++n) out.push_back({&field, n, {{f, n}}});
+        }
+        continue;
+      }
+      out.push_back({&field, written_value(key), targets});
+    }
+  }
+  return out;
+}
+
+std::vector<FieldValue> asserted_values(const json& tool, const Vocabulary& vocabulary) {
+  // From the tool itself, not from the hint model's claims, so that a value asserting no facet
+  // (SEP-2793's category "utility") is seen too.
+  std::vector<FieldValue> out;
+  std::set<std::string> seen;
+  for (const auto& field : vocabulary.fields()) {
+    if (field.is_message_field || !seen.insert(field.pointer_text).second) continue;
+    const json* raw = find_member(tool, field.tokens);
+    if (!raw) continue;
+    if (const auto& when = field.meaningful_when) {
+      const json* other = find_member(tool, when->tokens);
+      if ((other ? *other : when->when_absent) != when->equals) continue;  // e.g. destructiveHint on a read-only tool
+    }
+    std::vector<json> elements;
+    if (field.set_valued && raw->is_array())
+      elements.assign(raw->begin(), raw->end());
+    else
+      elements.push_back(*raw);
+    for (const auto& element : elements)
+      if (auto asserts = field.facet_values(element)) out.push_back({&field, element, *asserts});
+  }
+  return out;
+}
+
+CallNeeds call_needs(const json& tool, const Vocabulary& vocabulary, int trust_level) {
+  const ToolHints hints = read_tool_hints(tool, vocabulary, kDefaultSpecRevision);
+  CallNeeds needs;
+  for (const auto& facet : confirmation_facets()) {
+    const auto value = hints.resolved(facet, vocabulary);
+    if (!value) continue;
+    const FacetValue fv{facet, *value};
+    if (asks_confirmation(fv, trust_level)) needs.confirmation = true;
+    if (fv.facet == "confirmation" && *value == "multi") needs.confirmations = 2;
+    if (fv.facet == "effect") needs.read_only = read_only(fv);
+  }
+  // The specification: destructiveHint "Default: true", meaningful when readOnlyHint is false.
+  const json* read_only_hint = find_member(tool, {"annotations", "readOnlyHint"});
+  if (read_only_hint && *read_only_hint == false && !find_member(tool, {"annotations", "destructiveHint"}))
+    needs.confirmation = true;
+  return needs;
+}
+
+std::string field_name(const Field& field) { return field.vocabulary + " " + field.key; }
+
+}  // namespace mcp_hints::conformance::semantics

@@ -1,0 +1,70 @@
+#pragma once
+// The client semantics the scenarios certify, as rules on the crosswalk's facets: which facet
+// values ask a client to confirm a call, and which make what a tool returned sensitive data that
+// must not leave silently. The generator derives its cases from these rules and the vocabulary;
+// the coverage table reads every scenario through the same rules, so neither can drift from the
+// other.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/vocab/vocabulary.hpp"
+
+namespace mcp_hints::conformance::semantics {
+
+// The trust level clients get when a scenario names none (ADAPTER.md: trustLevel).
+inline constexpr int kDefaultTrustLevel = 3;
+
+// Confirmation: the specification's destructive tools ("clients SHOULD ... confirm"), a
+// server's confirmation preference (proposal 1 requiresConfirmation, SEP-2793
+// approvalRecommendation, the action-metadata extension's requiresReview), irreversible
+// outcomes (action security), critical risk and a minimum trust level above the client's
+// (SEP-2793).
+bool asks_confirmation(const FacetValue& value, int trust_level);
+// Sensitive data in the context: returned data classes pii, financial, credentials and regulated
+// (action security: silent data exfiltration), and confidential or restricted results
+// (proposal 1 resultSensitivity).
+bool makes_sensitive(const FacetValue& value);
+// Over-prompting is a fault only for what every reading says is read-only (proposal 1: "confirmation
+// dialogs only for mutating tools").
+bool read_only(const FacetValue& value);
+
+// One value a tool-level field can take, and what it asserts.
+struct FieldValue {
+  const Field* field = nullptr;
+  nlohmann::json value;             // as a server writes it (an element, for set-valued fields)
+  std::vector<FacetValue> asserts;  // the facet values it means ("*" resolved)
+};
+
+// Every value of every tool-level field whose facets are in `facets`: the map's values, and for
+// integer facets every integer of the facet's range.
+std::vector<FieldValue> field_values(const Vocabulary& vocabulary, const std::vector<std::string>& facets);
+
+// The field values a tool asserts, under the specification revision clients read.
+std::vector<FieldValue> asserted_values(const nlohmann::json& tool, const Vocabulary& vocabulary);
+
+// What a call of this tool needs, from every value it resolves to (the specification's defaults
+// included, for what it leaves absent).
+struct CallNeeds {
+  bool confirmation = false;
+  int confirmations = 1;   // approvalRecommendation multi: 2
+  bool read_only = false;  // every reading says read-only: a prompt is a fault
+};
+CallNeeds call_needs(const nlohmann::json& tool, const Vocabulary& vocabulary, int trust_level);
+
+// The facets whose values can ask for confirmation, and those that can make returned data sensitive.
+inline const std::vector<std::string>& confirmation_facets() {
+  static const std::vector<std::string> facets = {"effect", "confirmation", "outcome", "risk", "min-trust"};
+  return facets;
+}
+inline const std::vector<std::string>& sensitivity_facets() {
+  static const std::vector<std::string> facets = {"result-data", "result-sensitivity"};
+  return facets;
+}
+
+// "risk-metadata riskLevel", "spec readOnlyHint".
+std::string field_name(const Field& field);
+
+}  // namespace mcp_hints::conformance::semantics
