@@ -92,6 +92,7 @@ int infer_command(const std::vector<std::string>& args) {
                          {"pointer", entry.pointer},
                          {"declared", declared},
                          {"verb", inference.verb.empty() ? json() : json(inference.verb)},
+                         {"verb_evidence", inference.verb_evidence.empty() ? json() : json(inference.verb_evidence)},
                          {"strong", inference.strong},
                          {"inferred", values},
                          {"keys", keys}});

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
+#include <stdexcept>
 
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/translate.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
@@ -14,66 +18,68 @@ using json = nlohmann::json;
 
 namespace {
 
-// The verb classes, most consequential first.
+// The name model, schemas/verbs.json compiled in: verb classes, the groups of words that make a
+// verb of a class (each with its evidence), the inputs that choose an operation, raise the risk
+// or scope a call.
 struct VerbClass {
   std::string name;  // an effect facet value
   std::string risk;  // its base risk grade
-  std::set<std::string> verbs;
 };
 
-const std::vector<VerbClass>& verb_classes() {
-  static const std::vector<VerbClass> classes = {
-      {"delete",
-       "high",
-       {"delete", "destroy", "drop", "remove", "rm", "rmdir", "purge", "erase", "wipe", "truncate", "terminate", "kill",
-        "uninstall", "revoke", "prune", "evict", "unlink", "deregister", "unregister"}},
-      {"external", "medium", {"send",   "post",     "publish", "email",  "mail",      "notify",  "share",
-                              "tweet",  "message",  "sms",     "invite", "broadcast", "forward", "reply",
-                              "upload", "transfer", "pay",     "charge", "tweet",     "webhook"}},
-      {"write", "medium", {"create",    "apply",  "update",   "patch",   "set",     "put",     "add",      "write",
-                           "edit",      "modify", "scale",    "restart", "deploy",  "install", "move",     "mv",
-                           "rename",    "insert", "replace",  "enable",  "disable", "assign",  "approve",  "merge",
-                           "commit",    "push",   "run",      "exec",    "execute", "start",   "stop",     "rollback",
-                           "rollout",   "label",  "annotate", "copy",    "cp",      "mkdir",   "save",     "import",
-                           "sync",      "cordon", "uncordon", "drain",   "reset",   "cancel",  "close",    "archive",
-                           "upsert",    "attach", "detach",   "mark",    "tag",     "draft",   "schedule", "register",
-                           "configure", "grant",  "lock",     "unlock"}},
-      {"read", "low", {"get",     "list",   "describe", "read",     "fetch",     "search",  "query",    "show",
-                       "find",    "view",   "watch",    "count",    "check",     "lookup",  "inspect",  "logs",
-                       "log",     "status", "stat",     "download", "export",    "tail",    "head",     "diff",
-                       "explain", "ls",     "cat",      "grep",     "summarize", "analyze", "validate", "lint",
-                       "preview", "browse", "info",     "retrieve", "poll",      "ping",    "whoami",   "print"}},
-  };
-  return classes;
+struct VerbGroup {
+  std::string verb_class;
+  std::set<std::string> words;
+  std::set<std::string> objects;       // applies only with one of these among the name's other words
+  std::vector<std::string> described;  // applies only when the description contains one of these
+  bool noun = false;                   // also a common noun: decides only when no other word is a verb
+  std::string evidence;
+};
+
+struct Scope {
+  std::string radius;
+  std::set<std::string> words;
+};
+
+struct NameModel {
+  std::vector<VerbClass> classes;  // most consequential first
+  std::vector<VerbGroup> groups;   // tried in order for each word
+  std::set<std::string> conjunctions, operation_inputs, risky_inputs;
+  std::vector<Scope> scopes;  // narrowest first
+
+  // The class's rank: 0 is the most consequential.
+  std::size_t rank(const std::string& verb_class) const {
+    for (std::size_t i = 0; i < classes.size(); ++i)
+      if (classes[i].name == verb_class) return i;
+    return classes.size();
+  }
+};
+
+std::set<std::string> word_set(const json& words) {
+  std::set<std::string> out;
+  for (const auto& w : words) out.insert(w.get<std::string>());
+  return out;
 }
 
-// Words that are verbs first and nouns often ("read_message", "get_email", "list_tags"): they
-// count only as the name's first word.
-const std::set<std::string>& noun_like() {
-  static const std::set<std::string> words = {
-      "message", "email", "mail", "post",   "sms",      "tweet",  "webhook", "share",   "transfer", "charge", "log",
-      "logs",    "label", "tag",  "draft",  "schedule", "lock",   "status",  "info",    "head",     "tail",   "diff",
-      "commit",  "merge", "copy", "export", "download", "upload", "sync",    "archive", "register", "reset",  "print"};
-  return words;
-}
-
-// Input properties that make a call reach further or bite harder: one grade more risk.
-const std::set<std::string>& risky_flags() {
-  static const std::set<std::string> flags = {
-      "force", "recursive", "cascade",          "allnamespaces", "all",  "purge",
-      "prune", "noverify",  "skipverification", "overwrite",     "hard", "includesubdirectories"};
-  return flags;
-}
-
-// Scope parameters and the blast radius they give, narrowest to widest.
-const std::vector<std::pair<std::string, std::set<std::string>>>& scopes() {
-  static const std::vector<std::pair<std::string, std::set<std::string>>> list = {
-      {"namespace",
-       {"namespace", "ns", "project", "folder", "directory", "dir", "mailbox", "channel", "repo", "repository"}},
-      {"cluster", {"cluster", "context", "allnamespaces", "node", "region"}},
-      {"organization", {"org", "organization", "organisation", "tenant", "account", "workspace", "enterprise"}},
-  };
-  return list;
+const NameModel& name_model() {
+  static const NameModel model = [] {
+    const json doc = parse_json(*embedded_schema("verbs.json"));
+    NameModel m;
+    for (const auto& c : doc["classes"]) m.classes.push_back({c["class"], c["risk"]});
+    for (const auto& g : doc["verbs"]) {
+      VerbGroup group{g["class"], word_set(g["words"]),   word_set(g.value("objects", json::array())),
+                      {},         g.value("noun", false), g["evidence"]};
+      for (const auto& phrase : g.value("described", json::array())) group.described.push_back(phrase);
+      if (m.rank(group.verb_class) == m.classes.size())
+        throw std::runtime_error("verbs.json: unknown class " + group.verb_class);
+      m.groups.push_back(std::move(group));
+    }
+    m.conjunctions = word_set(doc["conjunctions"]);
+    m.operation_inputs = word_set(doc["operationInputs"]["words"]);
+    m.risky_inputs = word_set(doc["riskyInputs"]["words"]);
+    for (const auto& s : doc["scopes"]) m.scopes.push_back({s["radius"], word_set(s["words"])});
+    return m;
+  }();
+  return model;
 }
 
 std::string compact(const std::string& s) {
@@ -84,9 +90,115 @@ std::string compact(const std::string& s) {
   return out;
 }
 
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 const std::vector<std::string>& risk_grades() {
   static const std::vector<std::string> grades = {"low", "medium", "high", "critical"};
   return grades;
+}
+
+// A word of the name as a verb: the group that applies to it, and what made it apply.
+struct VerbWord {
+  std::size_t index = 0;
+  const VerbGroup* group = nullptr;
+  std::string object;  // the name's word that qualified the group, "" when none was needed
+  std::string phrase;  // the description's phrase that qualified it, "" when none was needed
+};
+
+std::optional<VerbWord> as_verb(const std::vector<std::string>& words, std::size_t index,
+                                const std::string& description) {
+  for (const auto& group : name_model().groups) {
+    if (!group.words.count(words[index])) continue;
+    VerbWord verb{index, &group, "", ""};
+    if (!group.objects.empty()) {
+      for (std::size_t j = 0; j < words.size() && verb.object.empty(); ++j)
+        if (j != index && group.objects.count(words[j])) verb.object = words[j];
+      if (verb.object.empty()) continue;
+    }
+    if (!group.described.empty()) {
+      for (const auto& phrase : group.described)
+        if (description.find(phrase) != std::string::npos) {
+          verb.phrase = phrase;
+          break;
+        }
+      if (verb.phrase.empty()) continue;
+    }
+    return verb;
+  }
+  return std::nullopt;
+}
+
+std::string joined(const std::vector<std::string>& words, std::size_t count, const char* separator) {
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i) out += (i ? separator : "") + words[i];
+  return out;
+}
+
+// What the name says, from its action verb (see schemas/verbs.json), with the evidence in words.
+Inference classify(const std::string& name, const std::string& description) {
+  Inference out;
+  out.words = name_words(name);
+  const std::string text = lower(description);
+  const auto& model = name_model();
+  // The action: the first word some group lists and not every such group calls also a noun;
+  // failing that, the first noun-like word that is a verb here ("slack_post_message").
+  std::optional<VerbWord> action;
+  const auto plain = std::find_if(out.words.begin(), out.words.end(), [&](const std::string& w) {
+    return std::any_of(model.groups.begin(), model.groups.end(),
+                       [&](const VerbGroup& g) { return !g.noun && g.words.count(w); });
+  });
+  if (plain != out.words.end()) {
+    action = as_verb(out.words, static_cast<std::size_t>(plain - out.words.begin()), text);
+    if (!action) return out;  // a verb whose conditions do not hold ("browser_drop"): unsure, so nothing
+  }
+  bool conjoined = false;
+  std::vector<VerbWord> verbs;
+  for (std::size_t i = 0; i < out.words.size(); ++i) {
+    conjoined = conjoined || model.conjunctions.count(out.words[i]);
+    if (auto verb = as_verb(out.words, i, text)) verbs.push_back(*verb);
+  }
+  if (!action && !verbs.empty()) action = verbs.front();
+  if (!action) return out;
+  // "sync_and_delete", "create_or_update_file": every action counts, the most consequential wins.
+  const VerbWord* chosen = &*action;
+  if (conjoined)
+    for (const auto& v : verbs)
+      if (!v.group->noun && model.rank(v.group->verb_class) < model.rank(chosen->group->verb_class)) chosen = &v;
+  const VerbWord& verb = *chosen;
+  out.verb = out.words[verb.index];
+  out.verb_class = verb.group->verb_class;
+  out.verb_evidence = verb.group->evidence;
+  out.strong = true;
+  out.name_evidence =
+      (verb.index == 0 ? "the name starts with '" + out.verb + "'"
+                       : "the name's verb '" + out.verb + "' (after '" + joined(out.words, verb.index, " ") + "')") +
+      (verb.object.empty() ? "" : " with '" + verb.object + "'") +
+      (verb.phrase.empty() ? "" : " and the description says '" + verb.phrase + "'") + " (" + out.verb_class +
+      " verbs)";
+  return out;
+}
+
+// An input that chooses among operations ("method": ["get", "delete_run_logs"]): its most
+// consequential listed value read as a name.
+std::optional<std::pair<Inference, std::string>> operation_input(const json& props) {
+  std::optional<std::pair<Inference, std::string>> worst;
+  for (const auto& [param, schema] : props.items()) {
+    if (!name_model().operation_inputs.count(compact(param)) || !schema.is_object() || !schema.contains("enum") ||
+        !schema["enum"].is_array())
+      continue;
+    for (const auto& value : schema["enum"]) {
+      if (!value.is_string()) continue;
+      Inference op = classify(value.get<std::string>(), "");
+      if (op.verb_class.empty()) continue;
+      if (!worst || name_model().rank(op.verb_class) < name_model().rank(worst->first.verb_class))
+        worst = std::make_pair(
+            op, "input '" + param + "' offers '" + value.get<std::string>() + "' (" + op.verb_class + " verbs)");
+    }
+  }
+  return worst;
 }
 
 }  // namespace
@@ -124,62 +236,52 @@ std::vector<std::string> name_words(const std::string& name) {
   return words;
 }
 
-Inference classify_name(const std::string& name) {
-  Inference out;
-  out.words = name_words(name);
-  // The most consequential class any word of the name belongs to: a name with two verbs
-  // ("sync_and_delete") gets the more cautious reading. The evidence is strong when that verb
-  // is the name's first word.
-  for (const auto& vc : verb_classes()) {
-    for (std::size_t i = 0; i < out.words.size(); ++i)
-      if (const auto& w = out.words[i]; vc.verbs.count(w) && (i == 0 || !noun_like().count(w))) {
-        out.verb = w;
-        out.verb_class = vc.name;
-        out.strong = i == 0;
-        return out;
-      }
-  }
-  return out;
-}
+Inference classify_name(const std::string& name) { return classify(name, ""); }
 
 Inference infer_tool(const json& tool) {
   if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return {};
-  Inference out = classify_name(tool["name"].get<std::string>());
-  const auto found_it = std::find_if(verb_classes().begin(), verb_classes().end(),
-                                     [&](const VerbClass& vc) { return vc.name == out.verb_class; });
-  const VerbClass* found = found_it == verb_classes().end() ? nullptr : &*found_it;
-  if (!found) return out;
-  const std::string because = std::string(out.strong ? "the name starts with" : "the name contains") + " '" + out.verb +
-                              "' (" + found->name + " verbs)";
-  out.values.push_back({"effect", found->name, {because}});
-
-  // The input schema: risky flags and scope parameters.
-  std::vector<std::string> flags;
-  std::string radius;
-  std::string radius_param;
+  const std::string description =
+      tool.contains("description") && tool["description"].is_string() ? tool["description"].get<std::string>() : "";
+  Inference out = classify(tool["name"].get<std::string>(), description);
   const json* props = tool.contains("inputSchema") && tool["inputSchema"].is_object() &&
                               tool["inputSchema"].contains("properties") &&
                               tool["inputSchema"]["properties"].is_object()
                           ? &tool["inputSchema"]["properties"]
                           : nullptr;
+  std::string because = out.name_evidence;
+  if (const auto op = props ? operation_input(*props) : std::nullopt;
+      op && (out.verb_class.empty() || name_model().rank(op->first.verb_class) < name_model().rank(out.verb_class))) {
+    out.verb_class = op->first.verb_class;
+    out.verb_evidence = op->first.verb_evidence;
+    because = because.empty() ? op->second : because + "; " + op->second;
+  }
+  if (out.verb_class.empty()) return out;
+  const VerbClass& found = name_model().classes[name_model().rank(out.verb_class)];
+  out.values.push_back({"effect", found.name, {because}});
+
+  // The input schema: risky flags and scope parameters.
+  std::vector<std::string> flags;
+  std::string radius;
+  std::string radius_param;
+  const auto& scopes = name_model().scopes;
   if (props) {
     for (const auto& [param, schema] : props->items()) {
       const std::string key = compact(param);
-      if (risky_flags().count(key)) flags.push_back(param);
-      for (std::size_t rank = 0; rank < scopes().size(); ++rank)
-        if (scopes()[rank].second.count(key)) {
+      if (name_model().risky_inputs.count(key)) flags.push_back(param);
+      for (std::size_t rank = 0; rank < scopes.size(); ++rank)
+        if (scopes[rank].words.count(key)) {
           const auto current =
-              std::find_if(scopes().begin(), scopes().end(), [&](const auto& s) { return s.first == radius; });
-          if (radius.empty() || static_cast<std::size_t>(current - scopes().begin()) < rank) {
-            radius = scopes()[rank].first;
+              std::find_if(scopes.begin(), scopes.end(), [&](const Scope& s) { return s.radius == radius; });
+          if (radius.empty() || static_cast<std::size_t>(current - scopes.begin()) < rank) {
+            radius = scopes[rank].radius;
             radius_param = param;
           }
         }
     }
   }
-  auto grade = std::find(risk_grades().begin(), risk_grades().end(), found->risk) - risk_grades().begin();
-  std::vector<std::string> risk_evidence = {because + ": " + found->risk};
-  if (!flags.empty() && found->name != "read") {  // a read with --recursive reads more, it does not break more
+  auto grade = std::find(risk_grades().begin(), risk_grades().end(), found.risk) - risk_grades().begin();
+  std::vector<std::string> risk_evidence = {because + ": " + found.risk};
+  if (!flags.empty() && found.name != "read") {  // a read with --recursive reads more, it does not break more
     grade = std::min<long>(grade + 1, static_cast<long>(risk_grades().size()) - 1);
     std::string list;
     for (const auto& f : flags) list += (list.empty() ? "" : ", ") + ("'" + f + "'");
@@ -190,14 +292,14 @@ Inference infer_tool(const json& tool) {
   if (!radius.empty())
     out.values.push_back({"blast-radius", radius, {"input '" + radius_param + "' scopes a call to a " + radius}});
   // Confirmation follows the risk; sending outside asks too.
-  const std::string confirmation = risk == "critical"                              ? "multi"
-                                   : (risk == "high" || found->name == "external") ? "single"
-                                                                                   : "none";
+  const std::string confirmation = risk == "critical"                             ? "multi"
+                                   : (risk == "high" || found.name == "external") ? "single"
+                                                                                  : "none";
   out.values.push_back(
       {"confirmation",
        confirmation,
-       {"from the risk (" + risk + ")" + (found->name == "external" ? " and the external effect" : "")}});
-  if (found->name == "read") out.values.push_back({"idempotent", true, {"reads repeat without effect"}});
+       {"from the risk (" + risk + ")" + (found.name == "external" ? " and the external effect" : "")}});
+  if (found.name == "read") out.values.push_back({"idempotent", true, {"reads repeat without effect"}});
   return out;
 }
 

@@ -9,9 +9,10 @@
 
 namespace mcp_hints::rules::naming {
 
-// The name's strong evidence (its first word is a verb) against the declared effect: a
-// delete_* tool declared read-only or non-destructive, a send_* or update_* one declared
-// read-only. Weak evidence (a verb later in the name) never fires.
+// The name's action verb against the declared effect: a tool whose verb deletes ("delete_x",
+// "acme_delete_x", "issue_delete") declared read-only or non-destructive, one whose verb writes or
+// sends ("createIssue", "acme-post-message") declared read-only. The verb is found wherever a vendor
+// prefix or the object puts it (schemas/verbs.json); a name without one never fires.
 inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
   const auto claims = ctx.hints.asserted("effect");
   if (claims.empty() || !ctx.tool.is_object() || !ctx.tool.contains("name") || !ctx.tool["name"].is_string()) return;
@@ -25,8 +26,7 @@ inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
   for (const Claim* c : claims) {
     // readOnlyHint false says "not read-only", nothing about deleting.
     if (c->value != "read" && (c->value != "write" || c->source.field->key == "readOnlyHint")) continue;
-    sink.report(c->source.pointer(), "the name starts with '" + inference.verb + "' (" + inference.verb_class +
-                                         " verbs) but " + said(*c) + " says the tool " +
+    sink.report(c->source.pointer(), inference.name_evidence + " but " + said(*c) + " says the tool " +
                                          (c->value == "read" ? "only reads" : "does not delete") +
                                          ": check the hint, or rename the tool");
   }
@@ -34,8 +34,8 @@ inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
 
 inline constexpr auto kChecks = std::to_array<Check>({
     {{"infer.contradicts-name", Level::warning, "SEP-2793 reference implementation: inference from verb classes",
-      "a tool whose name starts with a delete, write or send verb is not declared read-only (nor, for delete, "
-      "non-destructive)"},
+      "a tool whose name's verb (after any vendor prefix, or after the object) deletes, writes or sends is not "
+      "declared read-only (nor, for delete, non-destructive)"},
      &contradicts_name},
 });
 

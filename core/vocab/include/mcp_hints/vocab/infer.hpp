@@ -1,8 +1,10 @@
 #pragma once
 // Inferring hints for tools that declare none, in the manner of SEP-2793's reference
-// implementation: ordered verb classes on the tool's name, risky flags in its input schema that
-// raise the risk one grade, and scope parameters that give the blast radius. Every value keeps
-// its evidence. Knows nothing of the wire.
+// implementation: the verb of the tool's name (wherever a vendor prefix or an object puts it) and
+// its class, an input that chooses among operations, risky flags in its input schema that raise
+// the risk one grade, and scope parameters that give the blast radius. The model is data
+// (schemas/verbs.json), each verb group with its evidence. Every value keeps its evidence.
+// Knows nothing of the wire.
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,9 +23,11 @@ struct InferredValue {
 
 struct Inference {
   std::vector<std::string> words;     // the name split into words
-  std::string verb;                   // the word that decided the class, "" when none did
+  std::string verb;                   // the name's word that decided the class, "" when none did
   std::string verb_class;             // "delete", "write", "external", "read", "" when unknown
-  bool strong = false;                // the class comes from the name's first word
+  std::string verb_evidence;          // why that verb is in that class (schemas/verbs.json)
+  std::string name_evidence;          // where the name says it: "the name's verb 'post' (after 'slack') ..."
+  bool strong = false;                // the class comes from the name's action verb
   std::vector<InferredValue> values;  // empty when nothing could be inferred
 
   const InferredValue* find(std::string_view facet) const;
@@ -33,7 +37,8 @@ struct Inference {
 std::vector<std::string> name_words(const std::string& name);
 Inference infer_tool(const nlohmann::json& tool);
 
-// Only what the name says: words, verb, class and strength (infer_tool without the schema).
+// Only what the name says: words, verb, class and strength (infer_tool without the description
+// and the schema).
 Inference classify_name(const std::string& name);
 
 // The inferred values as keys of a vocabulary revision, written into a copy of the tool:

@@ -1,0 +1,41 @@
+// The naming check on real tools: the hand-labelled corpus of tests/fixtures/infer/real-tools.json,
+// each tool declaring its correct effect as the specification's hints, is a correct catalog, and
+// no naming or contradiction check may fire on it. (Its negative control, vendor-prefixed and
+// object-first names with a wrong claim, is tests/fixtures/lint/negative/infer.contradicts-name.json.)
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "mcp_hints/checks/lint.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+
+// The hand label as the specification's hints.
+json annotated(json tool) {
+  const std::string effect = tool["effect"];
+  json annotations = {{"readOnlyHint", effect == "read"}};
+  if (effect != "read") annotations["destructiveHint"] = effect == "delete";
+  if (effect == "external") annotations["openWorldHint"] = true;
+  json out = {{"name", tool["name"]}, {"description", tool["description"]}, {"annotations", annotations}};
+  out["inputSchema"] = tool.contains("inputSchema") ? tool["inputSchema"] : json{{"type", "object"}};
+  return out;
+}
+
+TEST(Naming, ACorrectCatalogOfRealToolsRaisesNoNamingOrContradictionFinding) {
+  const json corpus = test_support::read_json(test_support::fixture("infer/real-tools.json"));
+  json catalog = {{"tools", json::array()}};
+  for (const auto& tool : corpus["tools"]) catalog["tools"].push_back(annotated(tool));
+  std::istringstream in(catalog.dump());
+  std::vector<mcp_hints::Finding> findings;
+  const auto result = mcp_hints::Linter({}).lint_stream(in, "real-tools", findings);
+  ASSERT_FALSE(result.error) << *result.error;
+  EXPECT_EQ(result.tool_count, corpus["tools"].size());
+  for (const auto& f : findings)
+    if (f.check.starts_with("infer.") || f.check.starts_with("hints.") || f.check.starts_with("idempotency."))
+      ADD_FAILURE() << f.check << " " << f.tool << ": " << f.message;
+}
+
+}  // namespace
