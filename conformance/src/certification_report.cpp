@@ -153,6 +153,7 @@ json certification_json(const Certification& c) {
                         {"title", check.spec.title},
                         {"kind", check.spec.kind},
                         {"level", check.spec.level},
+                        {"levelReason", check.spec.level_reason},
                         {"proposal", check.spec.proposal},
                         {"section", check.spec.section},
                         {"outcome", check.outcome},

@@ -6,6 +6,7 @@
 
 #include "check_kinds/check_kind.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "semantics.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -129,6 +130,29 @@ Verdict verdict_from_name(const std::string& name) {
   return Verdict::fail;
 }
 
+// One rule for levels: a gate is no stronger than the strongest client obligation among the
+// vocabularies whose values decide the call (proposal 1's effect external is advisory, so a gate
+// that needs it to know the data leaves is a SHOULD, whatever the scenario's source says).
+void hold_to_level_rule(CheckSpec& check, const mock::Scenario& scenario, const json& c) {
+  const std::string server = c.value("server", scenario.servers.size() == 1 ? scenario.servers.begin()->first : "");
+  const auto it = scenario.servers.find(server);
+  if (it == scenario.servers.end()) return;  // read_checks refuses it with the pointer
+  const std::string tool_name = c.value("tool", "");
+  const int trust = scenario.document.contains("client")
+                        ? scenario.document["client"].value("trustLevel", semantics::kDefaultTrustLevel)
+                        : semantics::kDefaultTrustLevel;
+  for (const auto& tool : it->second.tools) {
+    if (tool.value("name", "") != tool_name) continue;
+    std::string why;
+    const std::string cap = semantics::level_cap(tool, Vocabulary::builtin(), trust, &why);
+    if (cap.empty() || semantics::weaker_level(check.level, cap) == check.level) return;
+    check.level_reason =
+        "no stronger than " + cap + " (the scenario says " + check.level + "): the call is decided by " + why;
+    check.level = cap;
+    return;
+  }
+}
+
 std::string known_kinds() {
   std::string names;
   for (const CheckKind& kind : check_kinds()) names += (names.empty() ? "" : ", ") + kind.name;
@@ -154,6 +178,7 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
     const CheckKind* kind = find_check_kind(check.kind);
     if (!kind) in.fail("kind", "no check kind '" + check.kind + "' (known: " + known_kinds() + ")");
     check.level = in.text_or("level", scenario.level);
+    if (check.kind == "gate") hold_to_level_rule(check, scenario, c);
     check.proposal = in.text_or("proposal", proposals[0]["proposal"].get<std::string>());
     check.section = in.text_or("section", proposals[0]["section"].get<std::string>());
     if (const json* transports = in.find("transports")) check.transports = transports->get<std::vector<std::string>>();

@@ -27,6 +27,37 @@ bool makes_sensitive(const FacetValue& v) {
 
 bool read_only(const FacetValue& v) { return v.facet == "effect" && v.value == "read"; }
 
+bool leaves(const FacetValue& v) {
+  return (v.facet == "effect" && v.value == "external") || (v.facet == "destination" && v.value == "public") ||
+         (v.facet == "open-world" && v.value == true);
+}
+
+namespace {
+
+int level_rank(const std::string& level) { return level == "MUST" ? 2 : level == "SHOULD" ? 1 : 0; }
+
+}  // namespace
+
+std::string weaker_level(const std::string& a, const std::string& b) { return level_rank(a) <= level_rank(b) ? a : b; }
+
+std::string level_cap(const json& tool, const Vocabulary& vocabulary, int trust_level, std::string* why) {
+  std::string cap;
+  for (const auto& fv : asserted_values(tool, vocabulary)) {
+    const bool decides = std::any_of(fv.asserts.begin(), fv.asserts.end(), [&](const FacetValue& v) {
+      return asks_confirmation(v, trust_level) || leaves(v);
+    });
+    if (!decides || !fv.field->latest) continue;
+    const VocabularyRevision& revision = *fv.field->latest;
+    if (cap.empty() || level_rank(revision.client_level) > level_rank(cap)) {
+      cap = revision.client_level;
+      if (why)
+        *why = field_name(*fv.field) + " " + fv.value.dump() + " (" + revision.title + ": " + revision.client_level +
+               ", '" + revision.client_words + "')";
+    }
+  }
+  return cap;
+}
+
 namespace {
 
 // A map key as the JSON value a server writes: "true" -> true, "read" -> "read";

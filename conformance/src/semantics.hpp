@@ -45,6 +45,18 @@ std::vector<FieldValue> field_values(const Vocabulary& vocabulary, const std::ve
 // The field values a tool asserts, under the specification revision clients read.
 std::vector<FieldValue> asserted_values(const nlohmann::json& tool, const Vocabulary& vocabulary);
 
+// Where a call sends its input outside: proposal 1's effect external, a public destination
+// (action security), or an open world (the specification).
+bool leaves(const FacetValue& value);
+
+// The level a check on a call of this tool can have under one rule: no stronger than the
+// strongest client obligation among the vocabularies whose values make the call need a prompt or
+// send data outside (VocabularyRevision::client_level). Empty when no value of the tool does
+// (the check rests on absence, or on what results said). `why` names the values and the words.
+std::string level_cap(const nlohmann::json& tool, const Vocabulary& vocabulary, int trust_level, std::string* why);
+// The weaker of two levels ("MUST" > "SHOULD" > "MAY").
+std::string weaker_level(const std::string& a, const std::string& b);
+
 // What a call of this tool needs, from every value it resolves to (the specification's defaults
 // included, for what it leaves absent).
 struct CallNeeds {

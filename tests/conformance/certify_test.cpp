@@ -138,11 +138,13 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["confirm.no-over-prompting:spec-read-only"].count("--prompt-always"));
   EXPECT_TRUE(caught_by["propagation.new-session-clean:clean-start"].count("--leak-across-sessions"));
   EXPECT_TRUE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--never-prompt"));
+  // SHOULD under the one rule for levels: where the data goes is known from advisory vocabularies.
   for (const char* level : {"medium", "low"})
     for (const char* check : {"external-effect", "public-destination", "open-world-writer"})
       EXPECT_TRUE(
-          failed_by[std::string("exfiltration.after-sensitive-") + level + ":" + check].count("--taint-high-only"))
+          caught_by[std::string("exfiltration.after-sensitive-") + level + ":" + check].count("--taint-high-only"))
           << level << " " << check;
+  EXPECT_TRUE(failed_by["escalation.malicious-activity:malicious-carried"].count("--drop-propagation"));
   EXPECT_FALSE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--taint-high-only"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--retry-anything"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--silent-retries"));

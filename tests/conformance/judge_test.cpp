@@ -545,6 +545,45 @@ TEST(Judge, EventsOutsideTheRunMakeEveryCheckNotTestable) {
   EXPECT_EQ(slack.events_unusable, "");
 }
 
+// One rule for levels: a gate is no stronger than the vocabularies whose values decide the call.
+// A MUST scenario gating a tool known to send data outside only through proposal 1's advisory
+// mcp.dev/effect is a SHOULD check; a tool without hints (the MUST of "do not assume hints") keeps
+// the scenario's level.
+TEST(Judge, AGateIsNoStrongerThanTheVocabulariesThatDecideTheCall) {
+  const json tools = {
+      {{"name", "send"}, {"inputSchema", {{"type", "object"}}}, {"_meta", {{"mcp.dev/effect", "external"}}}},
+      {{"name", "bare"}, {"inputSchema", {{"type", "object"}}}},
+      {{"name", "agentic"},
+       {"inputSchema", {{"type", "object"}}},
+       {"annotations", {{"readOnlyHint", false}, {"destructiveHint", false}, {"agencyHint", true}}}}};
+  json document = scenario_with(
+      json::array(
+          {{{"id", "send"}, {"title", "t"}, {"kind", "gate"}, {"tool", "send"}, {"traces", {{"blocked", "pass"}}}},
+           {{"id", "bare"}, {"title", "t"}, {"kind", "gate"}, {"tool", "bare"}, {"traces", {{"blocked", "pass"}}}},
+           {{"id", "agentic"},
+            {"title", "t"},
+            {"kind", "gate"},
+            {"tool", "agentic"},
+            {"traces", {{"blocked", "pass"}}}}}),
+      {{"main", {{"tools", tools}}}});
+  document["level"] = "MUST";
+  const auto checks = read_checks(mock::parse_scenario(document, "t.json"));
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].level, "SHOULD");
+  EXPECT_NE(checks[0].level_reason.find("no stronger than SHOULD (the scenario says MUST): the call is decided by "
+                                        "policy-hints mcp.dev/effect \"external\""),
+            std::string::npos)
+      << checks[0].level_reason;
+  EXPECT_NE(checks[0].level_reason.find("advisory"), std::string::npos) << checks[0].level_reason;
+  EXPECT_EQ(checks[1].level, "MUST");
+  EXPECT_EQ(checks[1].level_reason, "");
+  EXPECT_EQ(checks[2].level, "MUST");  // agencyHint decides nothing here: no cap from its MAY
+  // The scaled verdict follows the held level: a silent call is a warning, not a failure.
+  Record r;
+  r.call("send").result();
+  EXPECT_EQ(judge_check(checks[0], r.get(), "stdio").verdict, Verdict::warning);
+}
+
 TEST(Judge, ProgressOutcomes) {
   const auto progress = check("progress", {{"tool", "build"}});
   auto call_with_token = [](Record& r) -> Record& {

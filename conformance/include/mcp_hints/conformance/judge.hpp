@@ -39,13 +39,16 @@ const Outcome* find_outcome(std::string_view kind, std::string_view name);
 
 struct CheckSpec {
   std::string id, title, level, proposal, section, kind;
+  // Why the level is weaker than the scenario says: the one rule for levels (a gate is no stronger
+  // than the vocabularies whose values decide the call); empty when it is not.
+  std::string level_reason;
   std::vector<std::string> transports;    // where it applies; empty: every transport
   std::map<std::string, Verdict> traces;  // outcome -> verdict
   std::any parameters;                    // the kind's own, as its file reads them
 };
 
-// The checks of a scenario (its "expect"), with defaults filled in. Throws mock::ScenarioError
-// naming the pointer when a check names a kind there is no table entry for, a server or tool the
+// The checks of a scenario (its "expect"), with defaults filled in and levels held to the rule. Throws
+// mock::ScenarioError naming the pointer when a check names a kind there is no table entry for, a server or tool the
 // scenario does not have, a member its kind does not use, or an outcome its kind cannot observe.
 std::vector<CheckSpec> read_checks(const mock::Scenario& scenario);
 

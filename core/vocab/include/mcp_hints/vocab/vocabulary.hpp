@@ -74,6 +74,10 @@ struct VocabularyRevision {
   std::string scope;                    // "tool", "message" or "tool+message"
   std::vector<std::string> supersedes;  // refs of the revisions it replaced (SEP-1913: the seeds)
   std::string extension;                // an MCP extension's _meta key (io.modelcontextprotocol/...), if it is one
+  // The strongest word the proposal uses for what a client does with its values ("MUST", "SHOULD",
+  // "MAY"), and those words: a check that rests on this revision's values is no stronger.
+  std::string client_level = "SHOULD";
+  std::string client_words;
 
   std::string ref() const { return id + "@" + revision; }
 };
