@@ -11,7 +11,7 @@ BENCH_PACKAGES := python3-jsonschema time
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 
-.PHONY: all deps deps-debian deps-node build test demo bench tidy clean
+.PHONY: all deps deps-debian deps-node build test demo bench mutation tidy clean
 
 all: build
 
@@ -57,6 +57,11 @@ bench: build
 	@bash bench/check_server.sh $(BUILD)
 	@bash bench/mock_rpc.sh $(BUILD)
 	@bash bench/certify.sh $(BUILD)
+
+# Every mutant of mutation/mutants.json built as a reference client and certified against every
+# scenario; prints the score and fails below its target (not part of make test: minutes on two cores).
+mutation: build
+	@$(BUILD)/bin/mutate run mutation/mutants.json . $(BUILD) --jobs $(JOBS)
 
 # The bug-finding checks of .clang-tidy over every library, command and example source (not part of
 # make test: it takes minutes on two cores).
