@@ -49,6 +49,8 @@ flags (each breaks one behaviour, for negative controls):
   --leak-across-sessions  keeps the session's trust annotations in a new session
   --taint-high-only       treats only sensitiveHint high as sensitive data in the context
   --silent-retries        retries as the policy allows, but reports no retry event
+  --reuse-listing         keeps a server's tool listing from one session to the next
+  --nag-after-denial      after a denial, still asks the rest of a multi-approval call's prompts
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 )";
@@ -56,7 +58,8 @@ flags (each breaks one behaviour, for negative controls):
 struct Flags {
   bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
-       taint_high_only = false, events_in_ms = false, silent_retries = false;
+       taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
+       nag_after_denial = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -108,6 +111,8 @@ struct Connection {
   std::unique_ptr<McpClientSession> session;
   std::map<std::string, json> tools;
   std::size_t list_changes_seen = 0;
+  bool listed_before = false;  // --reuse-listing: this connection's first listing is done
+  std::string server;          // the scenario's name for it
 };
 
 class Client {
@@ -151,6 +156,7 @@ class Client {
   Connection& connect(const std::string& server) {
     if (auto it = connections_.find(server); it != connections_.end()) return *it->second;
     auto c = std::make_unique<Connection>();
+    c->server = server;
     const json spec = context_.value("servers", json::object()).value(server, json::object());
     std::string url = spec.value("url", std::string());
     std::string command = spec.value("command", std::string());
@@ -177,10 +183,17 @@ class Client {
 
   void list(Connection& c) {
     sync_annotations(c);
+    if (flags_.reuse_listing && !c.listed_before && first_listings_.count(c.server)) {
+      c.tools = first_listings_[c.server];  // broken: an earlier session's listing, without asking this one
+      c.listed_before = true;
+      return;
+    }
+    c.listed_before = true;
     c.tools.clear();
     for (auto& tool : c.session->list_tools().tools)
       if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
     c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
+    if (flags_.reuse_listing) first_listings_.emplace(c.server, c.tools);
   }
 
   // #711: what the session has seen rides on every later request, to every server.
@@ -208,7 +221,7 @@ class Client {
       events_.emit({{"type", "user_decision"}, {"server", server}, {"tool", tool}, {"decision", answer}});
       if (answer != "approve") {
         approved = false;
-        break;
+        if (!flags_.nag_after_denial) break;
       }
     }
     return approved || flags_.ignore_denial;
@@ -300,6 +313,7 @@ class Client {
   PolicyConfig config_;
   std::unique_ptr<SessionPolicy> policy_;
   std::map<std::string, std::unique_ptr<Connection>> connections_;
+  std::map<std::string, std::map<std::string, json>> first_listings_;  // by server; --reuse-listing only
   long long calls_ = 0;
 };
 
@@ -336,6 +350,10 @@ int main(int argc, char** argv) {
       flags.events_in_ms = true;
     else if (a == "--silent-retries")
       flags.silent_retries = true;
+    else if (a == "--reuse-listing")
+      flags.reuse_listing = true;
+    else if (a == "--nag-after-denial")
+      flags.nag_after_denial = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

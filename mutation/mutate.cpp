@@ -252,7 +252,9 @@ Outcome classify(const Mutant& m, const Certified& c, const Certified& baseline)
   for (const auto& [name, verdict] : c.verdicts) {
     const auto base = baseline.verdicts.find(name);
     const std::string before = base == baseline.verdicts.end() ? "pass" : base->second;
-    if (severity(verdict) == 0 || verdict == before) continue;
+    // Killed means caught as a client vendor sees it: a failure, or a warning for a SHOULD; an
+    // informational note (a MAY, or over-caution no text forbids) kills nothing.
+    if (severity(verdict) < 2 || verdict == before) continue;
     killed_by.push_back(name + " " + verdict);
     if (severity(verdict) > worst) worst = severity(verdict), strongest = name + " " + verdict;
   }

@@ -99,9 +99,10 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {
-    "--never-prompt",        "--ignore-denial", "--drop-propagation",     "--retry-anything",  "--ignore-list-changed",
-    "--trust-missing-hints", "--prompt-always", "--leak-across-sessions", "--taint-high-only", "--silent-retries"};
+const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",        "--drop-propagation",
+                                            "--retry-anything", "--ignore-list-changed",  "--trust-missing-hints",
+                                            "--prompt-always",  "--leak-across-sessions", "--taint-high-only",
+                                            "--silent-retries", "--reuse-listing",        "--nag-after-denial"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -149,6 +150,8 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--retry-anything"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--silent-retries"));
   EXPECT_TRUE(caught_by["retry.idempotent-bounded:bounded"].count("--silent-retries"));
+  EXPECT_TRUE(caught_by["propagation.new-session-clean:relisted-in-new-session"].count("--reuse-listing"));
+  EXPECT_TRUE(caught_by["confirm.risk-approval-multi:denied-not-called"].count("--nag-after-denial"));
 }
 
 TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {

@@ -584,6 +584,49 @@ TEST(Judge, AGateIsNoStrongerThanTheVocabulariesThatDecideTheCall) {
   EXPECT_EQ(judge_check(checks[0], r.get(), "stdio").verdict, Verdict::warning);
 }
 
+// A listing never outlives its session: in every later session, tools/list before the first call.
+TEST(Judge, RelistInEveryNewSession) {
+  const auto relist = check("relist", {{"when", "new-session"}});
+  {
+    Record r;
+    r.list().call("a");
+    EXPECT_EQ(outcome(relist, r), "not-reached");
+  }
+  {
+    Record r;
+    r.list().call("a").list(json(), "main", "c2").call("a", json(), "main", "c2");
+    EXPECT_EQ(outcome(relist, r), "relisted-before-call");
+  }
+  {
+    Record r;  // the second session calls with the first session's listing
+    r.list().call("a").call("a", json(), "main", "c2");
+    const auto result = judge_check(relist, r.get(), "stdio");
+    EXPECT_EQ(result.outcome, "called-without-relist");
+    EXPECT_NE(result.detail.find("in session 2, tools/call a to main came first"), std::string::npos) << result.detail;
+  }
+  {
+    Record r;  // the worst session decides
+    r.list().call("a").list(json(), "main", "c2").call("a", json(), "main", "c2").call("a", json(), "main", "c3");
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+  }
+}
+
+// A denial ends the call: more prompts than the task's calls justify, after a denial, is nagging.
+TEST(Judge, AskingAgainAfterADenialIsNagging) {
+  const auto bounded = check("gate", {{"tool", "rm"}, {"confirmations", 2}, {"promptsAtMost", 1}});
+  const auto unbounded = check("gate", {{"tool", "rm"}, {"confirmations", 2}});
+  Record once;
+  once.prompt("rm", "deny");
+  EXPECT_EQ(outcome(bounded, once), "denied-not-called");
+  Record twice;
+  twice.prompt("rm", "deny").prompt("rm", "deny");
+  EXPECT_EQ(outcome(bounded, twice), "asked-again-after-denial");
+  EXPECT_EQ(outcome(unbounded, twice), "denied-not-called");
+  Record approved;  // two prompts for a two-approval call, both approved and called: no denial, no nagging
+  approved.prompt("rm", "approve").prompt("rm", "approve").call("rm");
+  EXPECT_EQ(outcome(bounded, approved), "confirmed-called");
+}
+
 TEST(Judge, ProgressOutcomes) {
   const auto progress = check("progress", {{"tool", "build"}});
   auto call_with_token = [](Record& r) -> Record& {
