@@ -198,6 +198,7 @@ std::vector<mock::Scenario> generated_scenarios() {
     std::vector<json> documents = confirmation_scenarios(vocabulary);
     for (auto& d : sensitivity_scenarios(vocabulary)) documents.push_back(std::move(d));
     std::vector<mock::Scenario> out;
+    out.reserve(documents.size());
     // Validated by the scenario schema like a file: a generator bug is refused, never run.
     for (const auto& d : documents) out.push_back(mock::parse_scenario(d, "generated " + d["id"].get<std::string>()));
     return out;

@@ -1,6 +1,7 @@
 #include "mcp_hints/conformance/policy.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
@@ -34,7 +35,7 @@ int level_rank(const json& v) {
 }  // namespace
 
 SessionPolicy::SessionPolicy(PolicyConfig config, const Vocabulary& vocabulary)
-    : config_(config), vocabulary_(vocabulary) {}
+    : config_(std::move(config)), vocabulary_(vocabulary) {}
 
 Decision SessionPolicy::before_call(const ToolHints& hints) const {
   Decision d;

@@ -74,7 +74,7 @@ Observation judge_retry(const Retry& check, const RunRecord& record) {
       if (e.type != "retry" || e.time < after || e.time > before || !event_is_for(e, check.server, check.tool))
         return false;
       const json* attempt = member(e.data, {"attempt"});
-      return attempt && attempt->is_number_integer() && attempt->get<long long>() == static_cast<long long>(i + 1);
+      return attempt && attempt->is_number_integer() && attempt->get<long long>() == static_cast<long long>(i) + 1;
     });
     if (seen) ++reported;
   }
