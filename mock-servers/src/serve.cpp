@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -203,14 +204,27 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       return text_reply(405, "Method Not Allowed: this server sends notifications on POST streams");
     if (req.body.size() > options.max_message) return text_reply(413, "Payload Too Large");
     json parsed;
-    auto outs = server.handle_text(req.body, &parsed);
+    try {
+      parsed = parse_json(req.body);
+    } catch (const InputError&) {
+      parsed = json();  // handle_text below answers with the parse error
+    }
     const bool initialize = parsed.is_object() && parsed.value("method", json()) == "initialize";
     std::string session = req.session_id;
+    // A request refused at the HTTP level is recorded with why, and never reaches the engine: it
+    // must not use up a scripted step.
+    auto refuse = [&](int status, const std::string& why) {
+      if (rec) {
+        rec->message(connection, "in", parsed);
+        rec->event(connection, "refused: HTTP " + std::to_string(status) + " " + why);
+      }
+      return text_reply(status, why);
+    };
     if (initialize) {
       session = sessions.open();
     } else if (!parsed.is_null()) {
-      if (session.empty()) return text_reply(400, "Bad Request: Mcp-Session-Id missing");
-      if (!sessions.is_open(session)) return text_reply(404, "Not Found: unknown session");
+      if (session.empty()) return refuse(400, "Bad Request: Mcp-Session-Id missing");
+      if (!sessions.is_open(session)) return refuse(404, "Not Found: unknown session");
     }
     const std::string conn = "http:" + (session.empty() ? std::string("-") : session);
     if (rec) {
@@ -219,6 +233,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       else
         rec->message(conn, "in", parsed);
     }
+    auto outs = parsed.is_null() ? server.handle_text(req.body) : server.handle(parsed);
     if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
     HttpReply reply;
     if (initialize) reply.headers.emplace_back("Mcp-Session-Id", session);

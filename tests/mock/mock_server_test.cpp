@@ -292,6 +292,44 @@ TEST(MockServer, HttpSessionsOriginsAndStreams) {
   EXPECT_GE(lines, 12u);
 }
 
+// A request refused at the HTTP level (no session, an unknown one) is in the record with why, and
+// never uses up a scripted step: the script stays in step with the calls the server answered.
+TEST(MockServer, HttpRecordsRefusedRequestsAndKeepsTheScriptInStep) {
+  test_support::TempDir dir;
+  const auto record = (dir.path() / "record.jsonl").string();
+  const auto mock = http_mock({"--scenario", "mock.script-steps", "--record", record});
+  auto t = mcp_hints::connect({{}, mock.url, {}}, {});
+  t->send(initialize_request(), soon());
+  ASSERT_TRUE(t->receive(soon()));
+  const std::string refused = call("fetch_record", 77).dump();
+  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-d", refused, mock.url}).out, "400");
+  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "Mcp-Session-Id: nope", "-d", refused,
+                  mock.url})
+                .out,
+            "404");
+  for (int i = 1; i <= 3; ++i) {
+    t->send(call("fetch_record", i), soon());
+    ASSERT_TRUE(t->receive(soon()));
+  }
+  t->send(call("fetch_record", 4), soon());  // the fourth step still comes fourth
+  auto notice = t->receive(soon());
+  auto result = t->receive(soon());
+  ASSERT_TRUE(result && notice);
+  EXPECT_EQ((*result)["result"]["content"][0]["text"], "changed");
+  std::ifstream in(record);
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  std::vector<std::string> refusals;
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (lines[i].value("event", "").starts_with("refused: ")) {
+      EXPECT_EQ(lines[i - 1]["message"]["id"], 77) << lines[i - 1];
+      EXPECT_EQ(lines[i - 1]["connection"], lines[i]["connection"]);
+      refusals.push_back(lines[i]["connection"].get<std::string>() + " " + lines[i]["event"].get<std::string>());
+    }
+  EXPECT_EQ(refusals, (std::vector<std::string>{"http:- refused: HTTP 400 Bad Request: Mcp-Session-Id missing",
+                                                "http:nope refused: HTTP 404 Not Found: unknown session"}));
+}
+
 TEST(MockServer, TwoServersOfOneScenarioRunAtOnce) {
   const auto a = http_mock({"--scenario", "mock.two-servers", "--server", "a"});
   const auto b = http_mock({"--scenario", "mock.two-servers", "--server", "b"});
