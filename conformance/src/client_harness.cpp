@@ -208,6 +208,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
 
   run.record = read_run_record(run.wire_files, events);
   check_event_times(run.record, client_started, mock::unix_seconds());
+  for (auto& note : protocol_notes(run.record)) run.record.notes.push_back(std::move(note));
   for (const auto& note : run.record.notes) run.notes.push_back(note);
   // sh says 127 or 126 when the command is not there or not executable.
   if (run.client.started && !run.client.timed_out && (run.client.exit_code == 127 || run.client.exit_code == 126) &&

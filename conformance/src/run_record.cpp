@@ -137,6 +137,26 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   return record;
 }
 
+std::vector<std::string> protocol_notes(const RunRecord& record) {
+  std::vector<std::string> notes;
+  auto add = [&](std::string note) {
+    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
+  };
+  for (const auto& line : record.wire) {
+    if (line.event.rfind("refused: ", 0) == 0)
+      add("the mock server " + line.server + " refused a request at the HTTP level (" + line.event.substr(9) + ")");
+    if (!record.is_request_in(line)) continue;
+    const WireLine* answer = record.answer_to(line);
+    const bool unknown_method =
+        answer && answer->message.contains("error") && answer->message["error"].is_object() &&
+        answer->message["error"].value("code", 0) == static_cast<int>(jsonrpc::method_not_found);
+    if (unknown_method)
+      add("the client sent " + line.message.value("method", std::string("?")) + " to " + line.server +
+          ", which the mock server does not speak (-32601)");
+  }
+  return notes;
+}
+
 void check_event_times(RunRecord& record, double client_started, double client_ended) {
   constexpr double kSlack = 1.0;  // seconds: clocks read by two processes, rounding
   for (const auto& event : record.events) {

@@ -361,6 +361,21 @@ TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
             "propagation.sensitive-carried:carried [MUST] expected failure: dropped");
 }
 
+// A client that speaks only the stateless era gets nowhere with a session-era mock server; the
+// run says why instead of an unexplained not-reached.
+TEST(CertifyCli, AClientThatGetsNowhereIsToldWhy) {
+  test_support::TempDir dir;
+  const std::string discover_only =
+      R"(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}' | )"
+      R"(sh -c "$MCP_HINTS_SERVER_COMMAND" >/dev/null)";
+  const auto r = test_support::run_cli({"certify", "--client", discover_only, "--output", dir.path().string(),
+                                        "--scenario", "confirm.spec-destructive"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("note: the client sent server/discover to main, which the mock server does not speak (-32601)"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   test_support::TempDir dir;
   const auto bad_scenario =

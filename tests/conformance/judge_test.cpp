@@ -627,6 +627,32 @@ TEST(Judge, AskingAgainAfterADenialIsNagging) {
   EXPECT_EQ(outcome(bounded, approved), "confirmed-called");
 }
 
+// A client that got nowhere is told why: methods the mock server does not speak, refused requests.
+TEST(RunRecord, ProtocolNotesSayWhyAClientGotNowhere) {
+  Record r;
+  r.in({{"jsonrpc", "2.0"}, {"id", 101}, {"method", "server/discover"}})
+      .out({{"jsonrpc", "2.0"}, {"id", 101}, {"error", {{"code", -32601}, {"message", "Method not found"}}}})
+      .in({{"jsonrpc", "2.0"}, {"id", 102}, {"method", "server/discover"}})
+      .out({{"jsonrpc", "2.0"}, {"id", 102}, {"error", {{"code", -32601}, {"message", "Method not found"}}}})
+      .call("rm")
+      .result();
+  RunRecord record = r.get();
+  WireLine refused;
+  refused.server = "main";
+  refused.connection = "http:-";
+  refused.event = "refused: HTTP 400 Bad Request: Mcp-Session-Id missing";
+  record.wire.push_back(refused);
+  record.index();
+  EXPECT_EQ(
+      protocol_notes(record),
+      (std::vector<std::string>{
+          "the client sent server/discover to main, which the mock server does not speak (-32601)",
+          "the mock server main refused a request at the HTTP level (HTTP 400 Bad Request: Mcp-Session-Id missing)"}));
+  Record clean;
+  clean.call("rm").result();
+  EXPECT_EQ(protocol_notes(clean.get()), std::vector<std::string>{});
+}
+
 TEST(Judge, ProgressOutcomes) {
   const auto progress = check("progress", {{"tool", "build"}});
   auto call_with_token = [](Record& r) -> Record& {

@@ -52,6 +52,11 @@ struct RunRecord {
   std::map<std::string, std::size_t> answers_;
 };
 
+// Why a client may have got nowhere, in words for the run's notes: each method the mock server
+// does not speak (answered -32601, e.g. server/discover of the stateless era) and each request
+// refused at the HTTP level, once per kind.
+std::vector<std::string> protocol_notes(const RunRecord& record);
+
 // Holds the events' times to the window the client ran in (Unix seconds, system clock, as the
 // harness saw it start and end), within a second's slack each way: an event outside it was timed
 // in another unit or on another clock. Sets events_unusable and a note when one is.
