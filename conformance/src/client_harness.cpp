@@ -13,6 +13,7 @@
 #include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
+#include "semantics.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -165,7 +166,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
                  {"servers", servers},
                  {"task", doc.value("task", json::array())},
                  {"user", doc.value("user", json::object())},
-                 {"trustLevel", doc.contains("client") ? doc["client"].value("trustLevel", 3) : 3},
+                 {"trustLevel", semantics::scenario_trust_level(scenario)},
                  {"events", events}};
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 

@@ -28,15 +28,6 @@ struct Table {
   }
 };
 
-const json* find_tool(const json& document, const std::string& server, const std::string& name) {
-  const json& servers = document.at("servers");
-  const std::string key = !server.empty() ? server : servers.begin().key();
-  if (!servers.contains(key) || !servers[key].contains("tools")) return nullptr;
-  for (const auto& tool : servers[key]["tools"])  // by reference: the pointer outlives the loop
-    if (tool.value("name", "") == name) return &tool;
-  return nullptr;
-}
-
 bool asks(const std::vector<semantics::FieldValue>& values, int trust) {
   return std::any_of(values.begin(), values.end(), [&](const semantics::FieldValue& fv) {
     return std::any_of(fv.asserts.begin(), fv.asserts.end(),
@@ -86,7 +77,7 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
 
   for (const auto& scenario : scenarios) {
     const json& doc = scenario.document;
-    const int scenario_trust = doc.contains("client") ? doc["client"].value("trustLevel", trust) : trust;
+    const int scenario_trust = semantics::scenario_trust_level(scenario);
     for (const auto& check : doc.value("expect", json::array())) {
       const std::string name = scenario.id + ":" + check.value("id", "");
       const std::string kind = check.value("kind", "");
@@ -98,7 +89,7 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       if (kind != "gate" || check.contains("after")) continue;
       const std::string verdict = unprompted_verdict(check);
       const bool demands = verdict != "pass" && verdict != "info";
-      const json* tool = find_tool(doc, check.value("server", ""), check.value("tool", ""));
+      const json* tool = semantics::scenario_tool(scenario, check.value("server", ""), check.value("tool", ""));
       if (!tool) continue;
       const auto values = semantics::asserted_values(*tool, vocabulary);
       if (!check.contains("requires")) {
@@ -137,7 +128,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       // Sensitive data: the gated tool asks for nothing itself; the source's value decides.
       if (semantics::call_needs(*tool, vocabulary, scenario_trust).confirmation || !check["requires"].contains("tool"))
         continue;
-      const json* source = find_tool(doc, check["requires"].value("server", ""), check["requires"]["tool"]);
+      const json* source = semantics::scenario_tool(scenario, check["requires"].value("server", ""),
+                                                    check["requires"]["tool"].get<std::string>());
       if (!source) continue;
       const auto sources = semantics::asserted_values(*source, vocabulary);
       const auto tainting = std::count_if(sources.begin(), sources.end(), taints);

@@ -108,24 +108,27 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
   }
   // Absence: the specification's defaults decide (destructiveHint true, readOnlyHint false).
   json tools = json::array(), task = json::array(), expect = json::array();
-  const std::vector<std::pair<std::string, json>> absent = {{"no_hints", json::object()},
-                                                            {"only_read_only_false", {{"readOnlyHint", false}}},
-                                                            {"only_destructive_false", {{"destructiveHint", false}}},
-                                                            {"only_read_only_true", {{"readOnlyHint", true}}},
-                                                            {"only_open_world_false", {{"openWorldHint", false}}}};
-  for (const auto& [name, annotations] : absent) {
-    json tool = neutral_tool(name, "Acts on a record");
-    tool["annotations"] = annotations;
+  struct Absent {
+    const char* tool;
+    const char* check;
+    json annotations;
+  };
+  const std::vector<Absent> absent = {{"no_hints", "no-hints", json::object()},
+                                      {"only_read_only_false", "read-only-false", {{"readOnlyHint", false}}},
+                                      {"only_destructive_false", "destructive-false", {{"destructiveHint", false}}},
+                                      {"only_read_only_true", "read-only-true", {{"readOnlyHint", true}}},
+                                      {"only_open_world_false", "open-world-false", {{"openWorldHint", false}}}};
+  for (const auto& a : absent) {
+    json tool = neutral_tool(a.tool, "Acts on a record");
+    tool["annotations"] = a.annotations;
     const Expectation e = semantics::call_needs(tool, vocabulary, semantics::kDefaultTrustLevel);
     expect.push_back(
-        gate_check(lower(name == "no_hints" ? "no-hints" : name.substr(5)),
-                   "annotations " + annotations.dump() +
+        gate_check(a.check,
+                   "annotations " + a.annotations.dump() +
                        (e.confirmation ? ": the defaults say destructive, confirmed" : ": no prompt needed"),
-                   name, e));
-    for (auto& c : expect.back()["id"].get_ref<std::string&>())
-      if (c == '_') c = '-';
+                   a.tool, e));
     tools.push_back(std::move(tool));
-    task.push_back({{"tool", name}, {"arguments", {{"id", "1"}}}});
+    task.push_back({{"tool", a.tool}, {"arguments", {{"id", "1"}}}});
   }
   documents.push_back(scenario_document(
       "confirm.triggers.absent", "Hints left absent: the specification's defaults decide",

@@ -134,23 +134,15 @@ Verdict verdict_from_name(const std::string& name) {
 // vocabularies whose values decide the call (proposal 1's effect external is advisory, so a gate
 // that needs it to know the data leaves is a SHOULD, whatever the scenario's source says).
 void hold_to_level_rule(CheckSpec& check, const mock::Scenario& scenario, const json& c) {
-  const std::string server = c.value("server", scenario.servers.size() == 1 ? scenario.servers.begin()->first : "");
-  const auto it = scenario.servers.find(server);
-  if (it == scenario.servers.end()) return;  // read_checks refuses it with the pointer
-  const std::string tool_name = c.value("tool", "");
-  const int trust = scenario.document.contains("client")
-                        ? scenario.document["client"].value("trustLevel", semantics::kDefaultTrustLevel)
-                        : semantics::kDefaultTrustLevel;
-  for (const auto& tool : it->second.tools) {
-    if (tool.value("name", "") != tool_name) continue;
-    std::string why;
-    const std::string cap = semantics::level_cap(tool, Vocabulary::builtin(), trust, &why);
-    if (cap.empty() || semantics::weaker_level(check.level, cap) == check.level) return;
-    check.level_reason =
-        "no stronger than " + cap + " (the scenario says " + check.level + "): the call is decided by " + why;
-    check.level = cap;
-    return;
-  }
+  const json* tool = semantics::scenario_tool(scenario, c.value("server", ""), c.value("tool", ""));
+  if (!tool) return;  // read_checks refuses it with the pointer
+  std::string why;
+  const std::string cap =
+      semantics::level_cap(*tool, Vocabulary::builtin(), semantics::scenario_trust_level(scenario), &why);
+  if (cap.empty() || semantics::weaker_level(check.level, cap) == check.level) return;
+  check.level_reason =
+      "no stronger than " + cap + " (the scenario says " + check.level + "): the call is decided by " + why;
+  check.level = cap;
 }
 
 std::string known_kinds() {

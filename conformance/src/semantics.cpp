@@ -139,6 +139,20 @@ CallNeeds call_needs(const json& tool, const Vocabulary& vocabulary, int trust_l
   return needs;
 }
 
+int scenario_trust_level(const mock::Scenario& scenario) {
+  const json& document = scenario.document;
+  return document.contains("client") ? document["client"].value("trustLevel", kDefaultTrustLevel) : kDefaultTrustLevel;
+}
+
+const json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name) {
+  const auto it =
+      server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
+  if (it == scenario.servers.end()) return nullptr;
+  for (const auto& tool : it->second.tools)
+    if (tool.value("name", "") == name) return &tool;
+  return nullptr;
+}
+
 std::string field_name(const Field& field) { return field.vocabulary + " " + field.key; }
 
 }  // namespace mcp_hints::conformance::semantics

@@ -10,12 +10,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints::conformance::semantics {
 
 // The trust level clients get when a scenario names none (ADAPTER.md: trustLevel).
 inline constexpr int kDefaultTrustLevel = 3;
+
+// The client's trust level in a scenario (client.trustLevel, else the default).
+int scenario_trust_level(const mock::Scenario& scenario);
+// A tool a scenario's server lists first, by name; server empty: the scenario's only server.
+// nullptr when there is no such server or tool.
+const nlohmann::json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name);
 
 // Confirmation: the specification's destructive tools ("clients SHOULD ... confirm"), a
 // server's confirmation preference (proposal 1 requiresConfirmation, SEP-2793

@@ -27,6 +27,7 @@ using namespace conformance;
 namespace {
 
 const char* kHelp = R"(usage: mcp-hints certify --client 'CMD' [OPTIONS]
+       mcp-hints certify --list | --coverage [--format text|markdown]
 
 Certifies an MCP client's handling of tool-safety hints: confirmation, #711 propagation,
 exfiltration, escalation, retries, rug pulls, which hint placements survive, robustness. Each
