@@ -1,9 +1,10 @@
 #include "mcp_hints/mock/mock_server.hpp"
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
-#include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints::mock {
 
@@ -51,28 +52,111 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
   if (!params.is_object())
     return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id}};
   std::lock_guard lock(mutex_);
+  auto answer = [&](json m) { return std::vector<Outgoing>{Outgoing{std::move(m), {}, false, id}}; };
+  // A request that carries a protocol version in its _meta speaks the stateless era; one that
+  // carries none speaks the legacy era, which a stateless-only server does not.
+  if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains(kProtocolVersionMeta))
+    return handle_stateless(id, method, params);
+  const auto legacy = legacy_versions();
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
-      return {Outgoing{
-          rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"), {}, false, id}};
-    const auto& versions = spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions;
+      return answer(rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"));
+    if (legacy.empty()) return refusal(unsupported_version(id, params["protocolVersion"]), 400);
     std::string version = params["protocolVersion"];
-    if (std::find(versions.begin(), versions.end(), version) == versions.end()) version = versions.front();
-    return {Outgoing{rpc::result(id, {{"protocolVersion", version},
-                                      {"capabilities", {{"tools", {{"listChanged", true}}}}},
-                                      {"serverInfo", {{"name", spec_.name}, {"version", kVersion}}}}),
-                     {},
-                     false,
-                     id}};
+    if (std::find(legacy.begin(), legacy.end(), version) == legacy.end()) version = legacy.front();
+    return answer(rpc::result(id, {{"protocolVersion", version},
+                                   {"capabilities", {{"tools", {{"listChanged", true}}}}},
+                                   {"serverInfo", {{"name", spec_.name}, {"version", kVersion}}}}));
   }
-  if (method == "ping") return {Outgoing{rpc::result(id, json::object()), {}, false, id}};
-  if (method == "tools/list") return list_tools(id, params);
-  if (method == "tools/call") return call_tool(id, params);
-  // server/discover (2026-07-28) and everything else: clients probing newer eras fall back.
-  return {Outgoing{rpc::error(id, rpc::method_not_found, "Method not found: " + method), {}, false, id}};
+  if (legacy.empty() || method == "server/discover") {
+    if (stateless_versions().empty())  // a legacy server: clients probing the newer era fall back
+      return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
+    return refusal(rpc::error(id, rpc::invalid_params,
+                              std::string("Invalid params: _meta has no ") + kProtocolVersionMeta +
+                                  " (this server speaks " + join(spoken_versions(), ", ") + ")"),
+                   400);
+  }
+  if (method == "ping") return answer(rpc::result(id, json::object()));
+  if (method == "tools/list") return list_tools(id, params, ProtocolEra::legacy);
+  if (method == "tools/call") return call_tool(id, params, ProtocolEra::legacy);
+  return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
 }
 
-std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params) {
+std::vector<std::string> MockServer::spoken_versions() const {
+  return spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions;
+}
+
+std::vector<std::string> MockServer::legacy_versions() const {
+  auto versions = spoken_versions();
+  std::erase_if(versions, is_stateless_revision);
+  return versions;
+}
+
+std::vector<std::string> MockServer::stateless_versions() const {
+  auto versions = spoken_versions();
+  std::erase_if(versions, [](const std::string& v) { return !is_stateless_revision(v); });
+  return versions;
+}
+
+json MockServer::unsupported_version(const json& id, const json& requested) const {
+  json error = rpc::error(id, unsupported_protocol_version, "Unsupported protocol version");
+  error["error"]["data"] = {{"requested", requested.is_string() ? requested.get<std::string>() : requested.dump()},
+                            {"supported", spoken_versions()}};
+  return error;
+}
+
+long long MockServer::ttl_ms() const {
+  if (spec_.ttl_ms) return *spec_.ttl_ms;
+  // A catalog that a script changes is never fresh for long: a client that honours ttlMs lists again.
+  for (const auto& [tool, steps] : spec_.scripts)
+    for (const auto& step : steps)
+      if (step.list_changed) return 0;
+  return 300000;
+}
+
+std::vector<Outgoing> MockServer::refusal(json error, int http_status) {
+  Outgoing out{std::move(error)};
+  out.answers = out.message["id"];
+  out.http_status = http_status;
+  return {std::move(out)};
+}
+
+std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::string& method, const json& params) {
+  const json& meta = params["_meta"];
+  const json& version = meta[kProtocolVersionMeta];
+  const auto spoken = stateless_versions();
+  if (!version.is_string() || std::find(spoken.begin(), spoken.end(), version.get<std::string>()) == spoken.end())
+    return refusal(unsupported_version(id, version), 400);
+  if (!meta.contains(kClientCapabilitiesMeta) || !meta[kClientCapabilitiesMeta].is_object())
+    return refusal(rpc::error(id, rpc::invalid_params,
+                              std::string("Invalid params: _meta ") + kClientCapabilitiesMeta + " must be an object"),
+                   400);
+  auto answer = [&](json m) { return std::vector<Outgoing>{Outgoing{std::move(m), {}, false, id}}; };
+  std::vector<Outgoing> out;
+  if (method == "server/discover") {
+    out = answer(rpc::result(id, {{"supportedVersions", spoken_versions()},
+                                  {"capabilities", {{"tools", json::object()}}},
+                                  {"_meta", {{kServerInfoMeta, {{"name", spec_.name}, {"version", kVersion}}}}},
+                                  {"ttlMs", ttl_ms()},
+                                  {"cacheScope", spec_.cache_scope}}));
+  } else if (method == "ping") {
+    out = answer(rpc::result(id, json::object()));
+  } else if (method == "tools/list") {
+    out = list_tools(id, params, ProtocolEra::stateless);
+  } else if (method == "tools/call") {
+    out = call_tool(id, params, ProtocolEra::stateless);
+  } else {
+    return refusal(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
+  }
+  // Every result of the era says what it is; a scripted one may already (input_required).
+  for (auto& o : out)
+    if (o.message.is_object() && o.message.contains("result") && o.message["result"].is_object() &&
+        !o.message["result"].contains("resultType"))
+      o.message["result"]["resultType"] = "complete";
+  return out;
+}
+
+std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params, ProtocolEra era) {
   std::size_t start = 0;
   if (params.contains("cursor")) {
     const json& cursor = params["cursor"];
@@ -88,10 +172,14 @@ std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params)
   for (std::size_t i = start; i < tools_.size() && i < start + size; ++i) page.push_back(tools_[i]);
   json result = {{"tools", std::move(page)}};
   if (start + size < tools_.size()) result["nextCursor"] = "page-" + std::to_string(start + size);
+  if (era == ProtocolEra::stateless) {
+    result["ttlMs"] = ttl_ms();
+    result["cacheScope"] = spec_.cache_scope;
+  }
   return {Outgoing{rpc::result(id, result), {}, false, id}};
 }
 
-std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) {
+std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, ProtocolEra era) {
   if (!params.contains("name") || !params["name"].is_string())
     return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: name must be a string"), {}, false, id}};
   if (params.contains("arguments") && !params["arguments"].is_object())
@@ -116,10 +204,13 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params) 
       out.push_back({rpc::notification("notifications/progress",
                                        json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
                      step.delay * i / (step.progress + 1), false, id});
-  // list_changed goes out before the answer, so a client has it before it makes its next call.
+  // list_changed goes out before the answer, so a client has it before it makes its next call. The
+  // stateless era delivers it only on a subscriptions/listen stream: there the listing's ttlMs
+  // is what sends a client back to tools/list.
   if (step.list_changed) {
     tools_ = *step.list_changed;
-    out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
+    if (era == ProtocolEra::legacy)
+      out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
   }
   switch (step.kind) {
     case Step::Kind::result: out.push_back({rpc::result(id, step.payload), step.delay, false, id}); break;

@@ -73,6 +73,8 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     spec.name = s.value("name", key);
     spec.page_size = s.value("pageSize", 0);
     spec.protocol_versions = s.value("protocolVersions", std::vector<std::string>{});
+    if (s.contains("ttlMs")) spec.ttl_ms = s["ttlMs"].get<long long>();
+    spec.cache_scope = s.value("cacheScope", spec.cache_scope);
     spec.tools = s["tools"].get<std::vector<json>>();
     spec.default_result =
         s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});

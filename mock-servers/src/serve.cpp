@@ -18,6 +18,7 @@
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 namespace mcp_hints::mock {
@@ -168,6 +169,38 @@ class HttpSessions {
   std::mt19937_64 rng_{std::random_device{}()};
 };
 
+// Whether a request speaks the stateless era: it carries a protocol version in its _meta.
+bool is_stateless_request(const json& message) {
+  if (jsonrpc::classify(message) != jsonrpc::Kind::request || !message.contains("params")) return false;
+  const json& params = message["params"];
+  return params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
+         params["_meta"].contains(kProtocolVersionMeta);
+}
+
+// What is wrong with a stateless request's mirrored headers; empty when nothing is.
+std::string header_mismatch(const HttpRequestView& req, const json& message) {
+  auto differs = [](bool sent, const std::string& header, const std::string& name, const std::string& body) {
+    if (!sent) return name + " header missing (the body says \"" + body + "\")";
+    if (header != body) return name + " header \"" + header + "\" does not match the body's \"" + body + "\"";
+    return std::string();
+  };
+  const json& params = message["params"];
+  // A version that is not a string is the engine's to refuse (-32022).
+  if (const json& version = params["_meta"][kProtocolVersionMeta]; version.is_string())
+    if (auto why = differs(req.has_protocol_version, req.protocol_version, "MCP-Protocol-Version", version);
+        !why.empty())
+      return why;
+  const std::string method = message["method"];
+  if (auto why = differs(req.has_mcp_method, req.mcp_method, "Mcp-Method", method); !why.empty()) return why;
+  // Mcp-Name mirrors what tools/call and prompts/get name and what resources/read reads.
+  const char* key = method == "tools/call" || method == "prompts/get" ? "name"
+                    : method == "resources/read"                      ? "uri"
+                                                                      : nullptr;
+  if (key && params.contains(key) && params[key].is_string())
+    return differs(req.has_mcp_name, req.mcp_name, "Mcp-Name", params[key].get<std::string>());
+  return {};
+}
+
 HttpReply text_reply(int status, const std::string& text) {
   HttpReply reply;
   reply.status = status;
@@ -220,13 +253,32 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       }
       return text_reply(status, why);
     };
-    if (initialize) {
+    // A request that names a stateless revision, and any sessionless one but initialize to a server
+    // that speaks that era (the engine then says what is missing), have no session to check.
+    const bool stateless =
+        is_stateless_request(parsed) || (server.speaks_stateless() && req.session_id.empty() && !initialize &&
+                                         jsonrpc::classify(parsed) == jsonrpc::Kind::request);
+    if (stateless) {
+      // The stateless era: no session; the headers mirror the body, for intermediaries (SEP-2243).
+      if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();
+          !mismatch.empty()) {
+        if (rec) {
+          rec->message("http:stateless", "in", parsed);
+          rec->event("http:stateless", "refused: HTTP 400 " + mismatch);
+        }
+        HttpReply reply;
+        reply.status = 400;
+        reply.body = dump(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));
+        return reply;
+      }
+      session.clear();
+    } else if (initialize) {
       session = sessions.open();
     } else if (!parsed.is_null()) {
       if (session.empty()) return refuse(400, "Bad Request: Mcp-Session-Id missing");
       if (!sessions.is_open(session)) return refuse(404, "Not Found: unknown session");
     }
-    const std::string conn = "http:" + (session.empty() ? std::string("-") : session);
+    const std::string conn = stateless ? "http:stateless" : "http:" + (session.empty() ? std::string("-") : session);
     if (rec) {
       if (parsed.is_null())
         rec->raw(conn, req.body);
@@ -236,7 +288,10 @@ int serve_http(MockServer& server, const ServeOptions& options) {
     auto outs = parsed.is_null() ? server.handle_text(req.body) : server.handle(parsed);
     if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
     HttpReply reply;
-    if (initialize) reply.headers.emplace_back("Mcp-Session-Id", session);
+    // A refused initialize opens no session.
+    const bool refused = outs.size() == 1 && outs.front().http_status >= 400;
+    if (initialize && refused) sessions.close(session);
+    if (initialize && !refused) reply.headers.emplace_back("Mcp-Session-Id", session);
     std::vector<json> send;
     for (const auto& out : outs) {
       // A delayed answer waits here, in its own request, unless the client cancels it.
@@ -260,6 +315,8 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       return reply;
     }
     if (send.size() == 1) {
+      for (const auto& out : outs)
+        if (out.http_status && out.message == send.front()) reply.status = out.http_status;
       reply.body = dump(send.front());
       return reply;
     }

@@ -189,7 +189,7 @@ TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
       {"huge-line", 3, "a line longer than 16777216 bytes"},
       {"invalid-utf8", 3, "not JSON-RPC"},
       {"endless-cursor", 1, ""},
-      {"fork-grandchild", 3, "no answer to initialize in time"},
+      {"fork-grandchild", 3, "no answer to server/discover in time"},  // it exited: nothing to fall back to
   };
   for (const auto& c : cases) {
     auto o = check_stdio(c.mode);

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "listening_child.hpp"
@@ -156,11 +157,111 @@ TEST(MockServer, AServerPinnedToOlderRevisionsNegotiatesOnlyThose) {
 
   const json schema = json::parse(test_support::read_file(test_support::source_dir() / "schemas/scenario.schema.json"));
   const json listed = schema["definitions"]["Server"]["properties"]["protocolVersions"]["items"]["enum"];
-  EXPECT_EQ(listed.get<std::vector<std::string>>(), mcp_hints::supported_protocol_versions());
+  EXPECT_EQ(listed.get<std::vector<std::string>>(), mcp_hints::all_protocol_versions());
 
   json document = mcp_hints::mock::load_scenario("mock.basic").document;
-  document["servers"]["main"]["protocolVersions"] = {"2026-07-28"};
+  document["servers"]["main"]["protocolVersions"] = {"2026-07-29"};
   EXPECT_THROW(mcp_hints::mock::parse_scenario(document, "pinned"), mcp_hints::mock::ScenarioError);
+}
+
+namespace {
+
+// mock.script-steps (a catalog a script changes) served in the eras given.
+mcp_hints::mock::MockServer pinned_server(const std::vector<std::string>& versions) {
+  auto spec = mcp_hints::mock::load_scenario("mock.script-steps").servers.at("main");
+  spec.protocol_versions = versions;
+  return mcp_hints::mock::MockServer(spec);
+}
+
+json envelope(const std::string& version = "2026-07-28") {
+  return {{"io.modelcontextprotocol/protocolVersion", version},
+          {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+}
+
+json stateless(int id, const std::string& method, json params = json::object(),
+               const std::string& version = "2026-07-28") {
+  params["_meta"] = envelope(version);
+  return rpc::request(id, method, params);
+}
+
+}  // namespace
+
+TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {
+  auto server = pinned_server({"2026-07-28"});
+  const json discover = server.handle(stateless(1, "server/discover"))[0].message["result"];
+  EXPECT_EQ(discover["resultType"], "complete");
+  EXPECT_EQ(discover["supportedVersions"], json({"2026-07-28"}));
+  EXPECT_TRUE(discover["capabilities"].contains("tools"));
+  EXPECT_EQ(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "main");
+  EXPECT_EQ(discover["cacheScope"], "private");
+  // A script changes this catalog: its listings are never fresh.
+  EXPECT_EQ(discover["ttlMs"], 0);
+  const json listing = server.handle(stateless(2, "tools/list"))[0].message["result"];
+  EXPECT_EQ(listing["resultType"], "complete");
+  EXPECT_EQ(listing["ttlMs"], 0);
+  EXPECT_EQ(listing["cacheScope"], "private");
+  // The script's first step fails (an error carries no resultType), its second answers.
+  auto failed = server.handle(stateless(3, "tools/call", {{"name", "fetch_record"}}));
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_FALSE(failed[0].message.contains("result"));
+  auto answered = server.handle(stateless(3, "tools/call", {{"name", "fetch_record"}}));
+  ASSERT_EQ(answered.size(), 1u);
+  EXPECT_EQ(answered[0].message["result"]["resultType"], "complete");
+  // The refusals of the era, each with its HTTP status.
+  auto refused = [&](const json& request) {
+    const auto out = server.handle(request);
+    EXPECT_EQ(out.size(), 1u);
+    return std::make_pair(out[0].message["error"], out[0].http_status);
+  };
+  auto [version, version_status] = refused(stateless(4, "tools/list", json::object(), "1999-01-01"));
+  EXPECT_EQ(version["code"], -32022);
+  EXPECT_EQ(version["data"], json({{"requested", "1999-01-01"}, {"supported", {"2026-07-28"}}}));
+  EXPECT_EQ(version_status, 400);
+  auto [init, init_status] = refused(initialize_request());
+  EXPECT_EQ(init["code"], -32022);
+  EXPECT_EQ(init["data"]["requested"], "2025-11-25");
+  EXPECT_EQ(init_status, 400);
+  auto [bare, bare_status] = refused(rpc::request(5, "tools/list", json::object()));
+  EXPECT_EQ(bare["code"], -32602);
+  EXPECT_NE(bare["message"].get<std::string>().find("io.modelcontextprotocol/protocolVersion"), std::string::npos);
+  EXPECT_EQ(bare_status, 400);
+  json no_capabilities = stateless(6, "tools/list");
+  no_capabilities["params"]["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
+  EXPECT_EQ(refused(no_capabilities).first["code"], -32602);
+  auto [unknown, unknown_status] = refused(stateless(7, "logging/setLevel"));
+  EXPECT_EQ(unknown["code"], -32601);
+  EXPECT_EQ(unknown_status, 404);
+}
+
+TEST(MockServer, EachEraOnlyWhereTheServerSpeaksIt) {
+  auto legacy = pinned_server({});
+  EXPECT_EQ(legacy.handle(stateless(1, "server/discover"))[0].message["error"]["code"], -32022);
+  EXPECT_EQ(legacy.handle(rpc::request(2, "server/discover", json::object()))[0].message["error"]["code"], -32601);
+  auto both = pinned_server({"2026-07-28", "2025-11-25"});
+  EXPECT_EQ(both.handle(initialize_request())[0].message["result"]["protocolVersion"], "2025-11-25");
+  EXPECT_EQ(both.handle(stateless(3, "server/discover"))[0].message["result"]["supportedVersions"],
+            json({"2026-07-28", "2025-11-25"}));
+  // A legacy-era result carries nothing of the stateless era.
+  const json listing = both.handle(rpc::request(4, "tools/list", json::object()))[0].message["result"];
+  EXPECT_FALSE(listing.contains("resultType") || listing.contains("ttlMs") || listing.contains("cacheScope"));
+}
+
+TEST(MockServer, TheStatelessEraChangesTheCatalogWithoutAListChangedNotification) {
+  // mock.script-steps: the fourth call of fetch_record changes the catalog.
+  for (const bool stateless_era : {false, true}) {
+    auto server = pinned_server({"2026-07-28", "2025-11-25"});
+    const json before = server.handle(stateless(8, "tools/list"))[0].message["result"]["tools"];
+    std::vector<mcp_hints::mock::Outgoing> fourth;
+    for (int i = 1; i <= 4; ++i)
+      fourth = server.handle(stateless_era ? stateless(i, "tools/call", {{"name", "fetch_record"}})
+                                           : call("fetch_record", i));
+    std::size_t notices = 0;
+    for (const auto& o : fourth) notices += o.message.value("method", "") == "notifications/tools/list_changed";
+    EXPECT_EQ(notices, stateless_era ? 0u : 1u);
+    const json after = server.handle(stateless(9, "tools/list"))[0].message["result"]["tools"];
+    ASSERT_TRUE(before.is_array() && after.is_array());
+    EXPECT_NE(before, after);
+  }
 }
 
 TEST(MockServer, PagesTheCatalog) {
@@ -380,5 +481,103 @@ TEST(MockServer, ASlowClientLosesNothing) {
     auto answer = t->receive(soon());
     ASSERT_TRUE(answer) << i;
     EXPECT_EQ((*answer)["id"], i);
+  }
+}
+
+// Over HTTP the stateless era has no session: the library's client speaks it to a pinned mock, and
+// requests whose mirrored headers disagree with their body are refused with -32020 and recorded.
+TEST(MockServer, HttpServesTheStatelessEraWithoutSessionsAndChecksTheMirroredHeaders) {
+  test_support::TempDir dir;
+  json document = mcp_hints::mock::load_scenario("mock.basic").document;
+  document["servers"]["main"]["protocolVersions"] = {"2026-07-28"};
+  const auto scenario = dir.write("stateless.json", document.dump());
+  const auto record = (dir.path() / "record.jsonl").string();
+  const auto mock = http_mock({"--scenario", scenario.string(), "--record", record});
+  auto t = mcp_hints::connect({{}, mock.url, {}}, {});
+  mcp_hints::McpClientSession session(*t);
+  const auto hello = session.connect();
+  EXPECT_EQ(hello.era, mcp_hints::ProtocolEra::stateless);
+  const auto listing = session.list_tools();
+  EXPECT_EQ(listing.tools.size(), document["servers"]["main"]["tools"].size());
+  EXPECT_GT(listing.pages.size(), 1u);
+  for (const auto& page : listing.pages) EXPECT_EQ(page["resultType"], "complete");
+  EXPECT_EQ(session.call_tool("read_file", json::object())["resultType"], "complete");
+  const std::string body = stateless(9, "tools/call", {{"name", "read_file"}}).dump();
+  const std::vector<std::string> json_post = {"-X", "POST", "-H", "Content-Type: application/json"};
+  auto post = [&](std::vector<std::string> headers) {
+    std::vector<std::string> args = json_post;
+    for (auto& h : headers) args.insert(args.end(), {"-H", h});
+    args.insert(args.end(), {"-d", body, mock.url});
+    return curl(args).out;
+  };
+  EXPECT_EQ(post({"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: read_file"}), "200");
+  EXPECT_EQ(post({"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call"}), "400");
+  EXPECT_EQ(post({"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list", "Mcp-Name: read_file"}), "400");
+  EXPECT_EQ(post({"MCP-Protocol-Version: 2025-11-25", "Mcp-Method: tools/call", "Mcp-Name: read_file"}), "400");
+  EXPECT_EQ(post({"Mcp-Method: tools/call", "Mcp-Name: read_file"}), "400");
+  std::ifstream in(record);
+  std::vector<std::string> refusals;
+  std::set<std::string> connections;
+  for (std::string line; std::getline(in, line);) {
+    const json l = json::parse(line);
+    connections.insert(l["connection"].get<std::string>());
+    if (l.value("event", "").starts_with("refused: ")) refusals.push_back(l["event"]);
+  }
+  EXPECT_EQ(connections, std::set<std::string>{"http:stateless"});
+  EXPECT_EQ(refusals,
+            (std::vector<std::string>{
+                "refused: HTTP 400 Mcp-Name header missing (the body says \"read_file\")",
+                "refused: HTTP 400 Mcp-Method header \"tools/list\" does not match the body's \"tools/call\"",
+                "refused: HTTP 400 MCP-Protocol-Version header \"2025-11-25\" does not match the body's \"2026-07-28\"",
+                "refused: HTTP 400 MCP-Protocol-Version header missing (the body says \"2026-07-28\")"}));
+}
+
+// check-server speaks whichever era the server does (automatic), or the one it is told to.
+TEST(MockServer, CheckServerSpeaksEachEraTheMockSpeaks) {
+  test_support::TempDir dir;
+  auto pinned = [&](const std::string& name, const json& versions) {
+    json document = mcp_hints::mock::load_scenario("mock.two-servers").document;
+    document["servers"]["b"]["protocolVersions"] = versions;
+    return dir.write(name, document.dump()).string();
+  };
+  const std::string stateless_only = pinned("stateless.json", {"2026-07-28"});
+  const std::string both = pinned("both.json", {"2026-07-28", "2025-11-25"});
+  const std::string legacy_only = pinned("legacy.json", {"2025-11-25"});
+  struct Case {
+    std::string scenario, protocol, version;
+    int exit_code;
+  };
+  const std::vector<Case> cases = {{stateless_only, "auto", "2026-07-28", 0}, {both, "auto", "2026-07-28", 0},
+                                   {legacy_only, "auto", "2025-11-25", 0},    {both, "legacy", "2025-11-25", 0},
+                                   {both, "2026-07-28", "2026-07-28", 0},     {legacy_only, "stateless", "", 1},
+                                   {stateless_only, "legacy", "", 1}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.scenario + " --protocol " + c.protocol);
+    const std::vector<std::string> serve = {MCP_HINTS_BIN, "mock", "--scenario", c.scenario, "--server", "b"};
+    std::vector<std::string> args = {"check-server", "--format", "json", "--observe", "50", "--protocol", c.protocol};
+    auto stdio_args = args;
+    stdio_args.push_back("--");
+    stdio_args.insert(stdio_args.end(), serve.begin(), serve.end());
+    auto stdio = test_support::run_cli(stdio_args);
+    std::vector<std::string> http_serve(serve.begin() + 1, serve.end());
+    http_serve.insert(http_serve.begin() + 1, {"--transport", "http"});
+    mcp_hints::ProcessOptions o;
+    o.argv = {MCP_HINTS_BIN};
+    o.argv.insert(o.argv.end(), http_serve.begin(), http_serve.end());
+    const auto mock = test_support::start_listening(o);
+    args.insert(args.end(), {"--url", mock.url});
+    auto http = test_support::run_cli(args);
+    for (const auto* r : {&stdio, &http}) {
+      EXPECT_EQ(r->exit_code, c.exit_code) << r->out << r->err;
+      const json report = json::parse(r->out);
+      if (c.exit_code == 0) {
+        EXPECT_EQ(report["protocol"]["version"], c.version);
+        EXPECT_EQ(report["protocol"]["era"], c.version == "2026-07-28" ? "stateless" : "legacy");
+        EXPECT_EQ(report["tool_count"], 1);
+      } else {
+        ASSERT_FALSE(report["findings"].empty());
+        EXPECT_EQ(report["findings"][0]["check"], "server.protocol-version") << report["findings"][0];
+      }
+    }
   }
 }

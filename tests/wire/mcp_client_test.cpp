@@ -158,3 +158,121 @@ TEST(McpClient, SilenceAndErrorsBecomeClearExceptions) {
     EXPECT_EQ(std::string(e.what()), "initialize failed with JSON-RPC error -32603: boom");
   }
 }
+
+namespace {
+
+const json kStatelessCapabilities = {{"tools", json::object()}};
+
+// A server of the stateless era: discover, then requests that must carry the version in _meta.
+std::vector<json> stateless_server(const json& m, const json& supported = {"2026-07-28"}) {
+  const std::string method = m.value("method", "");
+  if (method == "server/discover")
+    return {
+        rpc::result(m["id"], {{"resultType", "complete"},
+                              {"supportedVersions", supported},
+                              {"capabilities", kStatelessCapabilities},
+                              {"_meta", {{"io.modelcontextprotocol/serverInfo", {{"name", "s"}, {"version", "1"}}}}},
+                              {"ttlMs", 1000},
+                              {"cacheScope", "public"}})};
+  if (method == "tools/list")
+    return {rpc::result(
+        m["id"], {{"resultType", "complete"}, {"tools", json::array()}, {"ttlMs", 5}, {"cacheScope", "private"}})};
+  if (method == "initialize") return initialize_as(m, "2025-11-25");
+  return {};
+}
+
+// A server of the legacy era: it knows no server/discover.
+std::vector<json> legacy_server(const json& m) {
+  if (m.value("method", "") == "server/discover")
+    return {rpc::error(m["id"], rpc::method_not_found, "Method not found: server/discover")};
+  if (m.value("method", "") == "tools/list") return {rpc::result(m["id"], {{"tools", json::array()}})};
+  return initialize_as(m, "2025-11-25");
+}
+
+}  // namespace
+
+TEST(McpClient, AutomaticallySpeaksTheStatelessEraWhenTheServerDiscoversIt) {
+  ScriptedTransport t([](const json& m) { return stateless_server(m); });
+  mcp_hints::McpClientSession session(t);
+  session.set_request_meta(
+      {{"annotations", {{"sensitiveHint", "high"}}}, {"io.modelcontextprotocol/protocolVersion", "1999-01-01"}});
+  const auto hello = session.connect();
+  EXPECT_EQ(hello.era, mcp_hints::ProtocolEra::stateless);
+  EXPECT_EQ(hello.protocol_version, "2026-07-28");
+  EXPECT_EQ(hello.capabilities, kStatelessCapabilities);
+  EXPECT_EQ(hello.server_info["name"], "s");
+  EXPECT_TRUE(hello.fallback_reason.empty());
+  const auto listing = session.list_tools();
+  ASSERT_EQ(listing.pages.size(), 1u);
+  EXPECT_EQ(listing.pages[0]["ttlMs"], 5);
+  EXPECT_FALSE(listing.pages[0].contains("tools"));
+  // Every request carries the era's _meta; the caller's own meta rides along but cannot change it.
+  ASSERT_EQ(t.sent.size(), 2u);
+  for (const auto& sent : t.sent) {
+    const json& meta = sent["params"]["_meta"];
+    EXPECT_EQ(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28") << sent;
+    EXPECT_EQ(meta["io.modelcontextprotocol/clientCapabilities"], json::object()) << sent;
+    EXPECT_EQ(meta["io.modelcontextprotocol/clientInfo"]["name"], "mcp-hints") << sent;
+    EXPECT_EQ(meta["annotations"]["sensitiveHint"], "high") << sent;
+  }
+  EXPECT_EQ(t.sent[0]["method"], "server/discover");
+}
+
+TEST(McpClient, AutomaticallyFallsBackToInitializeAndSaysWhy) {
+  ScriptedTransport t(legacy_server);
+  mcp_hints::McpClientSession session(t);
+  const auto hello = session.connect();
+  EXPECT_EQ(hello.era, mcp_hints::ProtocolEra::legacy);
+  EXPECT_EQ(hello.protocol_version, "2025-11-25");
+  EXPECT_NE(hello.fallback_reason.find("-32601"), std::string::npos) << hello.fallback_reason;
+  ASSERT_GE(t.sent.size(), 3u);
+  EXPECT_EQ(t.sent[0]["method"], "server/discover");
+  EXPECT_EQ(t.sent[1]["method"], "initialize");
+  session.list_tools();
+  // After the fallback no request carries the stateless era's _meta.
+  EXPECT_FALSE(t.sent.back()["params"].contains("_meta")) << t.sent.back();
+
+  // A discover result that lists only legacy revisions: the legacy era, too.
+  ScriptedTransport old([](const json& m) { return stateless_server(m, {"2025-11-25"}); });
+  mcp_hints::McpClientSession dual(old);
+  const auto legacy = dual.connect();
+  EXPECT_EQ(legacy.era, mcp_hints::ProtocolEra::legacy);
+  EXPECT_NE(legacy.fallback_reason.find("lists no stateless revision"), std::string::npos);
+}
+
+TEST(McpClient, AForcedEraIsNeverNegotiatedAway) {
+  mcp_hints::ClientOptions stateless;
+  stateless.protocol = *mcp_hints::parse_protocol_choice("2026-07-28");
+  ScriptedTransport legacy(legacy_server);
+  mcp_hints::McpClientSession refused(legacy, stateless);
+  EXPECT_THROW(refused.connect(), mcp_hints::ProtocolError);
+  ScriptedTransport old([](const json& m) { return stateless_server(m, {"2025-11-25"}); });
+  mcp_hints::McpClientSession listed_none(old, stateless);
+  try {
+    listed_none.connect();
+    FAIL();
+  } catch (const mcp_hints::ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("lists no stateless revision mcp-hints speaks (it lists 2025-11-25"),
+              std::string::npos)
+        << e.what();
+  }
+  mcp_hints::ClientOptions legacy_only;
+  legacy_only.protocol = *mcp_hints::parse_protocol_choice("2025-03-26");
+  ScriptedTransport both([](const json& m) { return stateless_server(m); });
+  mcp_hints::McpClientSession session(both, legacy_only);
+  EXPECT_EQ(session.connect().era, mcp_hints::ProtocolEra::legacy);
+  EXPECT_EQ(both.sent[0]["method"], "initialize");
+  EXPECT_EQ(both.sent[0]["params"]["protocolVersion"], "2025-03-26");
+}
+
+TEST(McpClient, ProtocolChoicesAndResultTypes) {
+  EXPECT_EQ(mcp_hints::parse_protocol_choice("auto")->era, mcp_hints::EraChoice::automatic);
+  EXPECT_EQ(mcp_hints::parse_protocol_choice("stateless")->era, mcp_hints::EraChoice::stateless);
+  EXPECT_EQ(mcp_hints::parse_protocol_choice("2025-06-18")->era, mcp_hints::EraChoice::legacy);
+  EXPECT_FALSE(mcp_hints::parse_protocol_choice("2026-07-29"));
+  EXPECT_FALSE(mcp_hints::parse_protocol_choice(""));
+  EXPECT_TRUE(mcp_hints::is_stateless_revision("2026-07-28"));
+  EXPECT_FALSE(mcp_hints::is_stateless_revision("2025-11-25"));
+  EXPECT_EQ(mcp_hints::result_type(json{{"content", json::array()}}), "complete");
+  EXPECT_EQ(mcp_hints::result_type(json{{"resultType", "input_required"}}), "input_required");
+}

@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 using json = nlohmann::json;
 using mcp_hints::Clock;
@@ -125,4 +126,65 @@ TEST(HttpTransport, SpeaksJsonAndSseWithSessionAndVersionHeaders) {
   EXPECT_EQ(seen[2].protocol_version, "2025-06-18");
   EXPECT_EQ(seen.back().method, "DELETE");
   EXPECT_EQ(seen.back().session_id, "s-1");
+}
+
+TEST(HttpTransport, StatelessEraPostsOnlyWithRoutingHeadersAndTakesA400ErrorAsTheAnswer) {
+  std::vector<mcp_hints::HttpRequestView> seen;
+  std::mutex m;
+  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+    std::lock_guard lock(m);
+    seen.push_back(req);
+    mcp_hints::HttpReply reply;
+    const json message = json::parse(req.body);
+    if (message["method"] == "tools/list") {
+      reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"tools", json::array()}}).dump();
+    } else {  // the stateless era's refusal: HTTP 400 with the JSON-RPC error that answers the request
+      json error = mcp_hints::jsonrpc::error(message["id"], mcp_hints::unsupported_protocol_version, "Unsupported");
+      error["error"]["data"] = {{"requested", "2026-07-28"}, {"supported", {"2025-11-25"}}};
+      reply.status = 400;
+      reply.body = error.dump();
+    }
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}}, {});
+  t->set_protocol_version("2026-07-28");
+  t->send(mcp_hints::jsonrpc::request(1, "tools/list"), soon());
+  ASSERT_TRUE(t->receive(soon()));
+  t->send(mcp_hints::jsonrpc::request(2, "tools/call", json{{"name", "read_doc"}}), soon());
+  auto refused = t->receive(soon());
+  ASSERT_TRUE(refused);
+  EXPECT_EQ((*refused)["error"]["code"], -32022);
+  EXPECT_EQ(t->last_http_status(), 400);
+  // No session: nothing to listen to, nothing to delete.
+  EXPECT_FALSE(t->receive(Clock::now() + std::chrono::milliseconds(100)));
+  t->close();
+  std::lock_guard lock(m);
+  ASSERT_EQ(seen.size(), 2u);
+  for (const auto& req : seen) {
+    EXPECT_EQ(req.method, "POST");
+    EXPECT_EQ(req.protocol_version, "2026-07-28");
+    EXPECT_TRUE(req.has_mcp_method);
+  }
+  EXPECT_EQ(seen[0].mcp_method, "tools/list");
+  EXPECT_FALSE(seen[0].has_mcp_name);
+  EXPECT_EQ(seen[1].mcp_method, "tools/call");
+  EXPECT_EQ(seen[1].mcp_name, "read_doc");
+}
+
+TEST(HttpTransport, ARefusalThatAnswersNoRequestOfOursStaysATransportError) {
+  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView&) {
+    mcp_hints::HttpReply reply;
+    reply.status = 400;  // a legacy server's refusal of a request without a session: id null
+    reply.body = mcp_hints::jsonrpc::error(nullptr, -32000, "Bad Request: Server not initialized").dump();
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}}, {});
+  try {
+    t->send(mcp_hints::jsonrpc::request(1, "server/discover"), soon());
+    FAIL() << "a 400 that answers no request of ours was taken as an answer";
+  } catch (const mcp_hints::TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("answered HTTP 400"), std::string::npos) << e.what();
+  }
 }

@@ -28,6 +28,9 @@ options:
   --timeout SECONDS      bound on the whole run (default 30)
   --request-timeout S    bound on one request (default 10)
   --observe MS           how long to wait for notifications/tools/list_changed (default 1000)
+  --protocol P           the protocol era to speak: auto (default: server/discover, then
+                         initialize if the server does not know it), legacy, stateless, or a
+                         revision (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)
   --env K=V              set an environment variable for the server (repeatable; stdio)
   --call TOOL=JSONARGS   call TOOL with these arguments and check its result (repeatable);
                          a tool whose hints say it writes, deletes or reaches the open world
@@ -54,7 +57,7 @@ int check_server_command(const std::vector<std::string>& args) {
       "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10),
                                                              "")("observe", po::value<long>()->default_value(1000), "")(
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
-      "allow-side-effects", "");
+      "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "");
   std::vector<std::string> own_args = {args[0]};
   own_args.insert(own_args.end(), ours.begin(), ours.end());
   const auto parsed = parse_arguments(own_args, options);
@@ -97,6 +100,11 @@ int check_server_command(const std::vector<std::string>& args) {
   run.request_timeout = std::chrono::milliseconds(static_cast<long long>(request * 1000));
   run.observe_window = std::chrono::milliseconds(vm["observe"].as<long>());
   run.allow_side_effects = vm.count("allow-side-effects") > 0;
+  const auto protocol = parse_protocol_choice(vm["protocol"].as<std::string>());
+  if (!protocol)
+    return usage("--protocol takes one of " + protocol_choice_words() + ", not '" + vm["protocol"].as<std::string>() +
+                 "'");
+  run.protocol = *protocol;
   if (vm.count("call")) {
     for (const auto& spec : vm["call"].as<std::vector<std::string>>()) {
       const auto eq = spec.find('=');

@@ -86,6 +86,7 @@ class Run {
     ClientOptions c;
     c.request_timeout = options_.request_timeout;
     c.run_deadline = deadline_;
+    c.protocol = options_.protocol;
     return c;
   }
 
@@ -99,9 +100,11 @@ class Run {
       return false;
     }
     session = std::make_unique<McpClientSession>(*transport, client_options());
-    step(which + ": initialize");
+    step(which + (options_.protocol.era == EraChoice::legacy ? ": initialize" : ": server/discover or initialize"));
     try {
-      init_ = session->initialize();
+      init_ = session->connect();
+      report_.protocol_version = init_.protocol_version;
+      report_.protocol_era = to_string(init_.era);
     } catch (const ProtocolError& e) {
       const std::string what = e.what();
       const bool version = what.find("protocol version") != std::string::npos;
@@ -110,7 +113,9 @@ class Run {
       report_.diagnostics = transport->diagnostics();
       return false;
     } catch (const TransportError& e) {
-      incomplete(which + ": initialize: " + e.what(), transport.get());
+      incomplete(which + ": " + (session->era() == ProtocolEra::stateless ? "server/discover" : "initialize") + ": " +
+                     e.what(),
+                 transport.get());
       return false;
     }
     if (!init_.capabilities.contains("tools"))

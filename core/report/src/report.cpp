@@ -117,7 +117,10 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                                            [](const auto& f) { return f.error.has_value(); })},
             {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
             {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
-          {"server_log", report.diagnostics}};
+          {"server_log", report.diagnostics},
+          {"protocol", report.protocol_version.empty()
+                           ? json()
+                           : json{{"version", report.protocol_version}, {"era", report.protocol_era}}}};
 }
 
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options) {
@@ -183,6 +186,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     }
     out << "\n";
   }
+  if (!report.protocol_version.empty())
+    out << "protocol: " << report.protocol_version << " (" << report.protocol_era << " era)\n";
   if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << *report.incomplete << "\n";
   const bool fail = report.fails(options.fail_on) || report.has_input_error() || report.incomplete;
   if (fail && !report.diagnostics.empty()) {

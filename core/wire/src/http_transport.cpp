@@ -9,6 +9,7 @@
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 namespace mcp_hints {
@@ -107,7 +108,9 @@ class HttpTransport : public Transport {
     req.headers.emplace("Accept", "application/json, text/event-stream");
     req.headers.emplace("Content-Type", "application/json");
     req.body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (stateless_) add_routing_headers(message, req.headers);
     const bool initialize = message.value("method", json()) == "initialize";
+    sent_id_ = message.is_object() && message.contains("method") ? message.value("id", json()) : json();
     exchange(req, deadline, "POST", initialize);
   }
 
@@ -115,7 +118,7 @@ class HttpTransport : public Transport {
     while (queue_.empty()) {
       if (Clock::now() >= deadline) return std::nullopt;
       // Nothing pending from our POSTs: listen on the GET stream for what the server starts.
-      if (get_unsupported_ || session_id_.empty()) {
+      if (get_unsupported_ || stateless_ || session_id_.empty()) {
         std::this_thread::sleep_until(deadline);
         return std::nullopt;
       }
@@ -142,9 +145,41 @@ class HttpTransport : public Transport {
   }
 
   std::string target() const override { return url_; }
-  void set_protocol_version(const std::string& version) override { protocol_version_ = version; }
+  void set_protocol_version(const std::string& version) override {
+    protocol_version_ = version;
+    stateless_ = !version.empty() && is_stateless_revision(version);
+  }
+  int last_http_status() const override { return last_status_; }
 
  private:
+  // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
+  // so intermediaries can route without reading the body.
+  static void add_routing_headers(const json& message, httplib::Headers& headers) {
+    if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return;
+    headers.emplace("Mcp-Method", message["method"].get<std::string>());
+    const json params = message.value("params", json());
+    if (!params.is_object()) return;
+    for (const char* key : {"name", "uri"})
+      if (params.contains(key) && params[key].is_string()) {
+        headers.emplace("Mcp-Name", params[key].get<std::string>());
+        return;
+      }
+  }
+
+  // A refusal whose body is the JSON-RPC error answering the request just sent (the stateless
+  // era answers an unsupported version with HTTP 400 and error -32022): queued like any answer.
+  bool queue_error_answer(const std::string& content_type, const std::string& body) {
+    if (sent_id_.is_null() || content_type.find("application/json") == std::string::npos) return false;
+    try {
+      json parsed = parse_json(body);
+      if (jsonrpc::classify(parsed) != jsonrpc::Kind::error || parsed["id"] != sent_id_) return false;
+      queue_.push_back(std::move(parsed));
+      return true;
+    } catch (const InputError&) {
+      return false;
+    }
+  }
+
   httplib::Headers headers() const {
     httplib::Headers h;
     if (!session_id_.empty()) h.emplace("Mcp-Session-Id", session_id_);
@@ -210,7 +245,9 @@ class HttpTransport : public Transport {
                     : "no response in time"));
       throw TransportError(std::string(verb) + " " + url_ + ": " + httplib::to_string(error));
     }
+    last_status_ = status;
     if (status == 202 || status == 204) return;  // a notification or response accepted
+    if (status != 200 && queue_error_answer(content_type, body)) return;
     if (status != 200)
       throw TransportError(std::string(verb) + " " + url_ + " answered HTTP " + std::to_string(status) +
                            (body.empty() ? "" : ": " + excerpt(body)));
@@ -239,6 +276,9 @@ class HttpTransport : public Transport {
   std::unique_ptr<httplib::Client> client_;
   std::string session_id_, protocol_version_;
   std::deque<json> queue_;
+  json sent_id_;  // the id of the request last POSTed (null for other messages)
+  int last_status_ = 0;
+  bool stateless_ = false;
   bool get_unsupported_ = false;
   bool closed_ = false;
 };
@@ -265,8 +305,17 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
   impl_->server.new_task_queue = [] { return new httplib::ThreadPool(16); };
   impl_->server.set_tcp_nodelay(true);
   auto serve = [this](const httplib::Request& req, httplib::Response& res) {
-    HttpRequestView view{req.method, req.get_header_value("Mcp-Session-Id"),
-                         req.get_header_value("MCP-Protocol-Version"), req.get_header_value("Origin"), req.body};
+    HttpRequestView view;
+    view.method = req.method;
+    view.session_id = req.get_header_value("Mcp-Session-Id");
+    view.protocol_version = req.get_header_value("MCP-Protocol-Version");
+    view.origin = req.get_header_value("Origin");
+    view.mcp_method = req.get_header_value("Mcp-Method");
+    view.mcp_name = req.get_header_value("Mcp-Name");
+    view.has_mcp_method = req.has_header("Mcp-Method");
+    view.has_mcp_name = req.has_header("Mcp-Name");
+    view.has_protocol_version = req.has_header("MCP-Protocol-Version");
+    view.body = req.body;
     HttpReply reply = impl_->handler(view);
     res.status = reply.status;
     for (const auto& [k, v] : reply.headers) res.set_header(k, v);

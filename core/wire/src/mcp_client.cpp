@@ -1,5 +1,6 @@
 #include "mcp_hints/wire/mcp_client.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "mcp_hints/json/text.hpp"
@@ -10,13 +11,21 @@ namespace mcp_hints {
 
 using json = nlohmann::json;
 
-const std::vector<std::string>& supported_protocol_versions() {
-  static const std::vector<std::string> versions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
-  return versions;
-}
-
 McpClientSession::McpClientSession(Transport& transport, ClientOptions options)
     : transport_(transport), options_(std::move(options)) {}
+
+void McpClientSession::speak(ProtocolEra era, const std::string& version) {
+  era_ = era;
+  protocol_version_ = version;
+  transport_.set_protocol_version(version);
+}
+
+json McpClientSession::protocol_meta() const {
+  if (era_ != ProtocolEra::stateless) return json::object();
+  return {{kProtocolVersionMeta, protocol_version_},
+          {kClientCapabilitiesMeta, json::object()},
+          {kClientInfoMeta, {{"name", options_.client_name}, {"version", kVersion}}}};
+}
 
 void McpClientSession::handle_unsolicited(const json& message) {
   switch (jsonrpc::classify(message)) {
@@ -35,15 +44,22 @@ void McpClientSession::handle_unsolicited(const json& message) {
 }
 
 json McpClientSession::request(const std::string& method, const std::optional<json>& params) {
+  return request_within(method, params, options_.request_timeout);
+}
+
+json McpClientSession::request_within(const std::string& method, const std::optional<json>& params,
+                                      std::chrono::milliseconds timeout) {
   const long long id = next_id_++;
-  Deadline deadline = Clock::now() + options_.request_timeout;
+  Deadline deadline = Clock::now() + timeout;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
   std::optional<json> sent = params;
-  if (!request_meta_.empty()) {
+  const json protocol = protocol_meta();
+  if (!request_meta_.empty() || !protocol.empty()) {
     if (!sent || !sent->is_object()) sent = json::object();
     json& meta = (*sent)["_meta"];
     if (!meta.is_object()) meta = json::object();
     meta.update(request_meta_);
+    meta.update(protocol);  // the protocol's own keys are never the caller's to change
   }
   transport_.send(jsonrpc::request(id, method, sent), deadline);
   for (;;) {
@@ -70,8 +86,82 @@ json McpClientSession::request(const std::string& method, const std::optional<js
   }
 }
 
+InitializeResult McpClientSession::connect() {
+  if (options_.protocol.era == EraChoice::legacy) return initialize();
+  if (options_.protocol.era == EraChoice::stateless) return discover();
+  // Automatic: a server of the legacy era answers server/discover with an error (method not
+  // found; over HTTP often a 4xx refusal of a request without a session) and is spoken to the
+  // old way; one whose discover result lists no stateless revision we speak, likewise.
+  std::string why;
+  try {
+    InitializeResult result = discover();
+    if (result.era == ProtocolEra::stateless) return result;
+    why = "its server/discover result lists no stateless revision mcp-hints speaks (" +
+          join(result.supported_versions, ", ") + ")";
+  } catch (const ProtocolError& e) {
+    why = "it answered server/discover with an error (" + std::string(e.what()) + ")";
+  } catch (const TransportError& e) {
+    if (!transport_.alive()) throw;
+    why = "server/discover was refused (" + std::string(e.what()) + ")";
+  }
+  speak(ProtocolEra::legacy, "");
+  InitializeResult result = initialize();
+  result.fallback_reason = why;
+  return result;
+}
+
+InitializeResult McpClientSession::discover() {
+  const std::string asked = options_.protocol.era == EraChoice::stateless && !options_.protocol.version.empty()
+                                ? options_.protocol.version
+                                : stateless_protocol_versions().front();
+  speak(ProtocolEra::stateless, asked);
+  json result = request_within("server/discover", json::object(),
+                               options_.protocol.era == EraChoice::automatic
+                                   ? std::min(options_.request_timeout, options_.discover_probe_timeout)
+                                   : options_.request_timeout);
+  if (!result.is_object()) throw ProtocolError("the server/discover result is not an object");
+  InitializeResult out;
+  out.raw = result;
+  out.era = ProtocolEra::stateless;
+  if (!result.contains("supportedVersions") || !result["supportedVersions"].is_array())
+    throw ProtocolError("the server/discover result has no supportedVersions array");
+  for (const auto& v : result["supportedVersions"])
+    if (v.is_string()) out.supported_versions.push_back(v.get<std::string>());
+  const auto& ours = stateless_protocol_versions();
+  auto listed = [&](const std::string& v) {
+    return std::find(out.supported_versions.begin(), out.supported_versions.end(), v) != out.supported_versions.end();
+  };
+  if (listed(asked)) {
+    out.protocol_version = asked;
+  } else {
+    for (const auto& v : ours)
+      if (listed(v)) {
+        out.protocol_version = v;
+        break;
+      }
+  }
+  if (out.protocol_version.empty()) {
+    if (options_.protocol.era == EraChoice::stateless)
+      throw ProtocolError("the server/discover result lists no stateless revision mcp-hints speaks (it lists " +
+                          (out.supported_versions.empty() ? std::string("none") : join(out.supported_versions, ", ")) +
+                          "; mcp-hints speaks " + join(ours, ", ") + ")");
+    out.era = ProtocolEra::legacy;
+    return out;
+  }
+  if (!result.contains("capabilities") || !result["capabilities"].is_object())
+    throw ProtocolError("the server/discover result has no capabilities object");
+  out.capabilities = result["capabilities"];
+  if (result.contains("_meta") && result["_meta"].is_object())
+    out.server_info = result["_meta"].value(kServerInfoMeta, json());
+  speak(ProtocolEra::stateless, out.protocol_version);
+  return out;
+}
+
 InitializeResult McpClientSession::initialize() {
-  const json params = {{"protocolVersion", supported_protocol_versions().front()},
+  const std::string offered = options_.protocol.era == EraChoice::legacy && !options_.protocol.version.empty()
+                                  ? options_.protocol.version
+                                  : supported_protocol_versions().front();
+  const json params = {{"protocolVersion", offered},
                        {"capabilities", json::object()},
                        {"clientInfo", {{"name", options_.client_name}, {"version", kVersion}}}};
   json result = request("initialize", params);
@@ -90,7 +180,7 @@ InitializeResult McpClientSession::initialize() {
     throw ProtocolError("the initialize result has no capabilities object");
   out.capabilities = result["capabilities"];
   out.server_info = result.value("serverInfo", json());
-  transport_.set_protocol_version(out.protocol_version);
+  speak(ProtocolEra::legacy, out.protocol_version);
   transport_.send(jsonrpc::notification("notifications/initialized"), Clock::now() + options_.request_timeout);
   return out;
 }
@@ -116,6 +206,11 @@ ToolListing McpClientSession::list_tools() {
       listing.page_errors.push_back(where + ": the result has no tools array");
     } else {
       for (auto& tool : result["tools"]) listing.tools.push_back(std::move(tool));
+    }
+    if (result.is_object()) {
+      json page_result = result;
+      page_result.erase("tools");
+      listing.pages.push_back(std::move(page_result));
     }
     if (listing.tools.size() > options_.max_total_tools) {
       listing.complete = false;

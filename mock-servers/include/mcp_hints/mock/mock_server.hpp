@@ -13,6 +13,7 @@
 
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/mock/scenario.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints::mock {
 
@@ -22,6 +23,7 @@ struct Outgoing {
   std::chrono::milliseconds delay{0};  // from when the message was handled
   bool close = false;                  // close the connection (stdio: exit) after the delay
   nlohmann::json answers;              // the request id this answers, for cancellation
+  int http_status = 0;                 // over HTTP, the status to answer with (0: 200)
 
   Outgoing(nlohmann::json message_ = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
            nlohmann::json answers_ = {})
@@ -41,10 +43,23 @@ class MockServer {
   static std::optional<nlohmann::json> cancelled_request(const nlohmann::json& message);
 
   const ServerSpec& spec() const { return spec_; }
+  // Whether it speaks the stateless era (then a request without a session is no refusal).
+  bool speaks_stateless() const { return !stateless_versions().empty(); }
 
  private:
-  std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params);
-  std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params);
+  std::vector<Outgoing> handle_stateless(const nlohmann::json& id, const std::string& method,
+                                         const nlohmann::json& params);
+  std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era);
+  std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era);
+  // The revisions it speaks (the scenario's, else the legacy ones), and those of each era.
+  std::vector<std::string> spoken_versions() const;
+  std::vector<std::string> legacy_versions() const;
+  std::vector<std::string> stateless_versions() const;
+  // Error -32022 for a version it does not speak, with the one requested and those it does.
+  nlohmann::json unsupported_version(const nlohmann::json& id, const nlohmann::json& requested) const;
+  long long ttl_ms() const;  // of its listings and discover results
+  // An error answer that over HTTP also carries a status (the stateless era's 400s and 404s).
+  static std::vector<Outgoing> refusal(nlohmann::json error, int http_status);
 
   ServerSpec spec_;
   std::vector<nlohmann::json> tools_;         // the catalog served now (list_changed replaces it)

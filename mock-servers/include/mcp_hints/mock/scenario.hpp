@@ -33,7 +33,9 @@ struct ServerSpec {
   std::string key;                             // its name in the scenario
   std::string name;                            // serverInfo.name
   std::size_t page_size = 0;                   // 0: one page
-  std::vector<std::string> protocol_versions;  // the revisions it speaks, newest first; empty: all
+  std::vector<std::string> protocol_versions;  // the revisions it speaks, newest first; empty: the legacy ones
+  std::optional<long long> ttl_ms;             // stateless era: ttlMs of its listings (default by catalog)
+  std::string cache_scope = "private";         // stateless era: cacheScope of its listings
   std::vector<nlohmann::json> tools;
   std::map<std::string, std::vector<Step>> scripts;  // by tool name
   nlohmann::json default_result;

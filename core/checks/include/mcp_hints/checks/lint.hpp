@@ -42,6 +42,8 @@ struct LintReport {
   bool server_checks_ran = false;         // a check-server run: server checks apply too
   std::optional<std::string> incomplete;  // why the run could not finish (check-server)
   std::string diagnostics;                // what the server said besides protocol (stderr tail)
+  std::string protocol_version;           // check-server: the revision spoken, once connected
+  std::string protocol_era;               // ... and its era ("legacy", "stateless")
 
   std::size_t tool_count() const;
   std::size_t count(Level level) const;

@@ -29,6 +29,7 @@ struct CheckServerOptions {
   std::chrono::milliseconds observe_window{1000};    // waiting for notifications/tools/list_changed
   std::vector<ToolCallRequest> calls;                // opt-in tool calls
   bool allow_side_effects = false;
+  ProtocolChoice protocol;  // the era to speak (automatic: server/discover, else initialize)
   TransportLimits transport;
   std::function<void(const std::string&)> progress;  // told each step, e.g. to show on stderr
 };

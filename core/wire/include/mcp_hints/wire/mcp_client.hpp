@@ -1,6 +1,8 @@
 #pragma once
-// The client side of an MCP session of the legacy era (initialize, then requests): what the
-// conformance harness and check-server speak. Knows nothing of hints.
+// The client side of MCP in both protocol eras: the legacy one (initialize, then requests in a
+// session) and the stateless one (2026-07-28: server/discover, then requests that each carry the
+// protocol version and client capabilities in their _meta). What check-server and the reference
+// client speak. Knows nothing of hints.
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -9,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 namespace mcp_hints {
@@ -21,10 +24,6 @@ class ProtocolError : public Error {
   nlohmann::json error;  // the JSON-RPC error object, when the server answered with one
 };
 
-// The legacy-era revisions mcp-hints speaks, as client and as mock server, newest first; the
-// client offers the first.
-const std::vector<std::string>& supported_protocol_versions();
-
 struct ClientOptions {
   std::chrono::milliseconds request_timeout{10000};
   std::size_t max_pages = 1000;  // tools/list pages followed at most
@@ -32,13 +31,28 @@ struct ClientOptions {
   std::size_t max_total_bytes = std::size_t{256} << 20;  // all pages of one listing
   std::string client_name = "mcp-hints";
   std::optional<Deadline> run_deadline;  // no wait goes past it
+  ProtocolChoice protocol;               // the era and revision to speak
+  // automatic: how long server/discover may take before the client falls back to initialize (a
+  // legacy server may ignore any request before initialize); never longer than request_timeout.
+  std::chrono::milliseconds discover_probe_timeout{3000};
 };
 
+// What the server said of itself: the initialize result (legacy era) or the server/discover
+// result (stateless era).
 struct InitializeResult {
-  std::string protocol_version;
-  nlohmann::json capabilities;  // the server's
+  ProtocolEra era = ProtocolEra::legacy;
+  std::string protocol_version;  // negotiated (legacy) or chosen from supportedVersions (stateless)
+  nlohmann::json capabilities;   // the server's
   nlohmann::json server_info;
   nlohmann::json raw;
+  std::vector<std::string> supported_versions;  // stateless: the discover result's list
+  std::string fallback_reason;                  // automatic: why the client fell back to initialize
+};
+
+// The caching hints of a stateless-era result (absent in the legacy era).
+struct CacheHints {
+  std::optional<long long> ttl_ms;  // ttlMs, when a non-negative integer
+  std::string cache_scope;          // cacheScope as sent ("public", "private"), empty when absent
 };
 
 struct ToolListing {
@@ -48,21 +62,33 @@ struct ToolListing {
   bool complete = true;                  // false when pagination was cut short
   bool over_size_limit = false;          // ... by our bound on tools or bytes, not by the cursors
   std::string incomplete_reason;
+  std::vector<nlohmann::json> pages;  // each page's result without its tools, for the era's checks
 };
 
 class McpClientSession {
  public:
   McpClientSession(Transport& transport, ClientOptions options = {});
 
-  // initialize + notifications/initialized. ProtocolError for an error answer or a malformed
-  // one; TransportError when the server is gone or silent.
+  // Opens the conversation in the era the options choose: server/discover (stateless) or
+  // initialize + notifications/initialized (legacy). ProtocolError for an error answer or a
+  // malformed one; TransportError when the server is gone or silent.
+  InitializeResult connect();
+  // The legacy handshake alone.
   InitializeResult initialize();
+  // The stateless-era server/discover alone; the session then speaks the stateless era.
+  InitializeResult discover();
+  ProtocolEra era() const { return era_; }
+  const std::string& protocol_version() const { return protocol_version_; }
   // tools/list following nextCursor, within the page and size bounds.
   ToolListing list_tools();
   // tools/call; returns the result object, or throws ProtocolError with the JSON-RPC error.
   nlohmann::json call_tool(const std::string& name, const nlohmann::json& arguments);
   // Sends a request and waits for its response (the result, or ProtocolError for an error).
   nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params);
+
+  // The _meta every stateless-era request carries (protocol version, client capabilities and
+  // information); empty in the legacy era.
+  nlohmann::json protocol_meta() const;
 
   // Metadata merged into params._meta of every later request (e.g. #711 trust annotations);
   // an empty object sends none.
@@ -78,7 +104,12 @@ class McpClientSession {
 
  private:
   void handle_unsolicited(const nlohmann::json& message);
+  nlohmann::json request_within(const std::string& method, const std::optional<nlohmann::json>& params,
+                                std::chrono::milliseconds timeout);
+  void speak(ProtocolEra era, const std::string& version);
   Transport& transport_;
+  ProtocolEra era_ = ProtocolEra::legacy;
+  std::string protocol_version_;
   ClientOptions options_;
   long long next_id_ = 1;
   nlohmann::json request_meta_ = nlohmann::json::object();

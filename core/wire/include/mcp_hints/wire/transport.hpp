@@ -44,8 +44,13 @@ class Transport {
   // Lines on stdout that were not JSON-RPC messages (stdio only): how many and the first one.
   virtual std::size_t noise_count() const { return 0; }
   virtual std::string first_noise() const { return {}; }
-  // Called after initialize with the negotiated version (HTTP sends it as a header).
+  // Called with the version spoken from now on (HTTP sends it as a header, and from the stateless
+  // era on also the Mcp-Method and Mcp-Name headers, without a session); empty: none yet.
   virtual void set_protocol_version(const std::string&) {}
+  // Whether the peer can still be spoken to (stdio: the server has not exited).
+  virtual bool alive() { return true; }
+  // The HTTP status of the last answer to a POST (0 for stdio).
+  virtual int last_http_status() const { return 0; }
   // Bytes of messages received so far (to bound what a listing may take in).
   std::size_t bytes_received() const { return bytes_received_; }
 
@@ -66,6 +71,7 @@ class StdioTransport : public Transport {
   std::size_t noise_count() const override { return noise_count_; }
   std::string first_noise() const override { return first_noise_; }
   pid_t pid() const { return process_.pid(); }
+  bool alive() override { return !process_.exited(); }
 
  private:
   ChildProcess process_;
@@ -84,6 +90,9 @@ struct HttpRequestView {
   std::string session_id;        // Mcp-Session-Id, if sent
   std::string protocol_version;  // MCP-Protocol-Version, if sent
   std::string origin;            // Origin, if sent
+  std::string mcp_method;        // Mcp-Method, if sent (2026-07-28)
+  std::string mcp_name;          // Mcp-Name, if sent (2026-07-28)
+  bool has_mcp_method = false, has_mcp_name = false, has_protocol_version = false;
   std::string body;
 };
 
