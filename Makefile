@@ -56,6 +56,7 @@ bench: build
 	@bash bench/run.sh $(BUILD)
 	@bash bench/check_server.sh $(BUILD)
 	@bash bench/mock_rpc.sh $(BUILD)
+	@bash bench/protocol_schema.sh $(BUILD)
 	@bash bench/certify.sh $(BUILD)
 
 # Every mutant of mutation/mutants.json built as a reference client and certified against every

@@ -68,6 +68,21 @@ TEST(SchemaRegistry, ValidatesADefinitionByFragment) {
             1u);
 }
 
+TEST(SchemaRegistry, ValidatesADefinitionOfEitherDialectByFragmentAndSaysWhatItExpected) {
+  for (const std::string definitions : {"definitions", "$defs"}) {
+    SchemaRegistry own;
+    own.add_lazily(
+        "d.json",
+        {{definitions,
+          {{"A", {{"properties", {{"x", {{"$ref", "#/" + definitions + "/B"}}}}}}}, {"B", {{"type", "string"}}}}}});
+    const auto found = own.validate("d.json#/" + definitions + "/A", json{{"x", 1}});
+    ASSERT_EQ(found.size(), 1u) << definitions;
+    EXPECT_EQ(found[0].pointer, "/x");
+    EXPECT_EQ(found[0].message, "expected type \"string\"") << definitions;  // read from B, through A
+    EXPECT_TRUE(own.validate("d.json#/" + definitions + "/A", json{{"x", "y"}}).empty());
+  }
+}
+
 TEST(SchemaRegistry, LongStringsNeverReachTheRegexEngine) {
   // std::regex recurses per character; a 1 MB key checked by a pattern would overflow the stack.
   json tool = kTool;

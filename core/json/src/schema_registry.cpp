@@ -110,14 +110,19 @@ struct SchemaRegistry::Impl {
     const nlohmann::json& doc = *document(uri);
     const auto hash = uri.find('#');
     if (hash == std::string::npos || hash + 1 == uri.size()) return *compiled.emplace(uri, compile(doc)).first->second;
-    // A fragment: a root that refers to it locally, beside the document's definitions.
+    // A fragment: a root that refers to it locally, beside the document's definitions (draft-07
+    // "definitions", 2020-12 "$defs"). valijson resolves the references inside a document it
+    // fetched against the referring root, so the definitions are copied rather than fetched.
     nlohmann::json wrapper = {{"$ref", uri.substr(hash)}};
-    if (doc.contains("definitions")) wrapper["definitions"] = doc["definitions"];
+    for (const char* definitions : {"definitions", "$defs"})
+      if (doc.contains(definitions)) wrapper[definitions] = doc[definitions];
     return *compiled.emplace(uri, compile(wrapper)).first->second;
   }
 
+  // `document_json` is the schema document and `fragment` the pointer in it of the schema
+  // validated (empty for its root): the explanations read the schema from there.
   std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
-                                   const nlohmann::json* document_json) const {
+                                   const nlohmann::json* document_json, const std::string& fragment = {}) const {
     std::vector<SchemaViolation> out;
     // Most instances are valid: a first pass without results stops at the first failure and
     // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
@@ -149,7 +154,7 @@ struct SchemaRegistry::Impl {
     };
     for (const auto& raw : all) {
       if (raw.target.empty()) {
-        add(raw.pointer, explain(document_json, raw.pointer, raw.message));
+        add(raw.pointer, explain(document_json, fragment, raw.pointer, raw.message));
         continue;
       }
       // A container message stands only where nothing more specific was said at or below it.
@@ -161,7 +166,7 @@ struct SchemaRegistry::Impl {
       });
       if (explained || deeper_container) continue;
       // valijson says nothing about a failed propertyNames: find the offending names.
-      auto names = failing_member_names(document_json, raw.target, instance);
+      auto names = failing_member_names(document_json, fragment, raw.target, instance);
       if (names.empty()) add(raw.target, "does not match the schema");
       for (auto& [pointer, message] : names) add(pointer, message);
     }
@@ -177,9 +182,12 @@ struct SchemaRegistry::Impl {
   }
 
   // The subschema of a document that applies at an instance pointer, reached through
-  // "properties" and "items" from the root and following local $refs; null when not that simple.
-  static const nlohmann::json* schema_at(const nlohmann::json* doc, const std::string& pointer) {
-    if (!doc) return nullptr;
+  // "properties" and "items" from the schema at `fragment` and following local $refs; null when
+  // not that simple.
+  static const nlohmann::json* schema_at(const nlohmann::json* doc, const std::string& fragment,
+                                         const std::string& pointer) {
+    if (!doc || (!fragment.empty() && (fragment[0] != '/' || !doc->contains(nlohmann::json::json_pointer(fragment)))))
+      return nullptr;
     auto deref = [&](const nlohmann::json* n) -> const nlohmann::json* {
       for (int hops = 0; n && n->is_object() && n->contains("$ref"); ++hops) {
         const auto& ref = (*n)["$ref"];
@@ -196,7 +204,7 @@ struct SchemaRegistry::Impl {
       tokens.insert(tokens.begin(), path.back());
       path.pop_back();
     }
-    const nlohmann::json* node = deref(doc);
+    const nlohmann::json* node = deref(fragment.empty() ? doc : &doc->at(nlohmann::json::json_pointer(fragment)));
     for (const auto& token : tokens) {
       if (!node || !node->is_object()) return nullptr;
       if (auto props = node->find("properties"); props != node->end() && props->contains(token)) {
@@ -212,8 +220,9 @@ struct SchemaRegistry::Impl {
   }
 
   // valijson's messages say what failed, not what was expected: add that from the schema.
-  static std::string explain(const nlohmann::json* doc, const std::string& pointer, std::string message) {
-    const nlohmann::json* node = schema_at(doc, pointer);
+  static std::string explain(const nlohmann::json* doc, const std::string& fragment, const std::string& pointer,
+                             std::string message) {
+    const nlohmann::json* node = schema_at(doc, fragment, pointer);
     if (!node || !node->is_object()) return message;
     if (message.rfind("Failed to match against any enum values", 0) == 0 && node->contains("enum")) {
       std::string list;
@@ -230,16 +239,18 @@ struct SchemaRegistry::Impl {
   // For a failure at `target` whose schema has propertyNames: each member name that breaks it
   // (valijson says nothing more than that the object failed).
   std::vector<std::pair<std::string, std::string>> failing_member_names(const nlohmann::json* doc,
+                                                                        const std::string& fragment,
                                                                         const std::string& target,
                                                                         const nlohmann::json& instance) const {
     std::vector<std::pair<std::string, std::string>> out;
-    const nlohmann::json* node = schema_at(doc, target);
+    const nlohmann::json* node = schema_at(doc, fragment, target);
     const nlohmann::json::json_pointer where(target);
     if (!node || !node->is_object() || !node->contains("propertyNames") || !instance.contains(where)) return out;
     const nlohmann::json& value = instance.at(where);
     if (!value.is_object()) return out;
     nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", (*node)["propertyNames"]}};
-    if (doc->contains("definitions")) names_schema["definitions"] = (*doc)["definitions"];
+    for (const char* definitions : {"definitions", "$defs"})
+      if (doc->contains(definitions)) names_schema[definitions] = (*doc)[definitions];
     const auto compiled_names = compile(names_schema);
     for (const auto& [key, member] : value.items()) {
       if (!validator.validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
@@ -280,7 +291,9 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_i
                                                       const nlohmann::json& instance) const {
   std::string uri(name_or_id);
   if (!impl_->document(uri)) throw std::runtime_error("unknown schema '" + uri + "'");
-  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri));
+  const auto hash = uri.find('#');
+  const std::string fragment = hash == std::string::npos ? std::string() : uri.substr(hash + 1);
+  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment);
 }
 
 std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::json& schema,
