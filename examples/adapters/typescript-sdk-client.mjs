@@ -1,113 +1,20 @@
-// An adapter for the official TypeScript SDK client (pinned in node/package-lock.json), following
-// conformance/ADAPTER.md with a deliberately simple policy, the kind an application writes on top
-// of the SDK in an afternoon:
-//   - ask the user before a tool the specification's hints do not call safe (readOnlyHint true,
-//     or destructiveHint false), or whose _meta says mcp.dev/requiresConfirmation true;
-//   - carry #711 trust annotations from results on every later tools/call;
-//   - list tools again after tools/list_changed;
-//   - never retry.
-// It sees tools as the SDK hands them over, so hints the SDK drops never reach it.
+// An adapter for the official TypeScript SDK client v1 (@modelcontextprotocol/sdk, pinned in
+// node/package-lock.json), following conformance/ADAPTER.md with the simple policy of
+// sdk-adapter-policy.mjs.
 //   node typescript-sdk-client.mjs [URL]      (context in MCP_CONFORMANCE_CONTEXT)
-import { appendFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadPeer, runTask } from './sdk-adapter-policy.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const requireFromPeers = createRequire(path.join(here, '..', '..', 'node', 'package.json'));
-const load = (specifier) => import(pathToFileURL(requireFromPeers.resolve(specifier)).href);
-const { Client } = await load('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = await load('@modelcontextprotocol/sdk/client/stdio.js');
-const { StreamableHTTPClientTransport } = await load('@modelcontextprotocol/sdk/client/streamableHttp.js');
-const { ToolListChangedNotificationSchema } = await load('@modelcontextprotocol/sdk/types.js');
+const { Client } = await loadPeer('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = await loadPeer('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } = await loadPeer('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { ToolListChangedNotificationSchema } = await loadPeer('@modelcontextprotocol/sdk/types.js');
 
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-const lastArgument = process.argv.at(-1);
-const urlArgument = lastArgument?.startsWith('http') ? lastArgument : undefined;
-const emit = (event) => {
-  if (context.events) appendFileSync(context.events, JSON.stringify({ ...event, time: Date.now() / 1000 }) + '\n');
-};
-
-// The scripted user: per prompt, else per tool, else the default.
-const user = context.user ?? {};
-let prompts = 0;
-const decide = (tool) => {
-  const n = prompts++;
-  return user.prompts?.[n] ?? user.tools?.[tool] ?? user.default ?? 'approve';
-};
-
-const serverNames = Object.keys(context.servers ?? {});
-const connections = new Map();
-let carried = {};
-
-async function connect(name) {
-  if (connections.has(name)) return connections.get(name);
-  const spec = context.servers?.[name] ?? {};
-  const url = spec.url ?? urlArgument;
-  const command = spec.command ?? process.env.MCP_HINTS_SERVER_COMMAND;
+await runTask(async ({ url, command, onToolListChanged }) => {
   const transport = url
     ? new StreamableHTTPClientTransport(new URL(url))
     : new StdioClientTransport({ command: '/bin/sh', args: ['-c', `exec ${command}`], stderr: 'ignore' });
   const client = new Client({ name: 'mcp-hints-typescript-sdk-adapter', version: '0.1.0' });
-  const connection = { client, tools: new Map(), stale: true };
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => { connection.stale = true; });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, onToolListChanged);
   await client.connect(transport);
-  connections.set(name, connection);
-  return connection;
-}
-
-async function relist(connection) {
-  connection.tools.clear();
-  let cursor;
-  do {
-    const page = await connection.client.listTools(cursor ? { cursor } : {});
-    for (const tool of page.tools) connection.tools.set(tool.name, tool);
-    cursor = page.nextCursor;
-  } while (cursor);
-  connection.stale = false;
-}
-
-function needsConfirmation(tool) {
-  const a = tool.annotations ?? {};
-  const safe = a.readOnlyHint === true || a.destructiveHint === false;
-  return !safe || tool._meta?.['mcp.dev/requiresConfirmation'] === true;
-}
-
-function carry(result) {
-  const seen = result?._meta?.annotations;
-  if (!seen || typeof seen !== 'object') return;
-  const levels = ['low', 'medium', 'high'];
-  if (levels.includes(seen.sensitiveHint) && levels.indexOf(seen.sensitiveHint) > levels.indexOf(carried.sensitiveHint ?? ''))
-    carried.sensitiveHint = seen.sensitiveHint;
-  for (const flag of ['privateHint', 'openWorldHint', 'maliciousActivityHint']) if (seen[flag] === true) carried[flag] = true;
-  if (Array.isArray(seen.attribution))
-    carried.attribution = [...new Set([...(carried.attribution ?? []), ...seen.attribution.filter((s) => typeof s === 'string')])];
-}
-
-for (const item of context.task ?? []) {
-  if (item.newSession) {
-    for (const c of connections.values()) await c.client.close();
-    connections.clear();
-    carried = {};
-    continue;
-  }
-  const server = item.server ?? serverNames[0] ?? 'main';
-  try {
-    const connection = await connect(server);
-    if (connection.stale) await relist(connection);
-    const tool = connection.tools.get(item.tool);
-    if (!tool) throw new Error(`the server lists no tool ${item.tool}`);
-    if (needsConfirmation(tool)) {
-      emit({ type: 'confirmation_requested', server, tool: item.tool, hints: Object.keys(tool.annotations ?? {}) });
-      const decision = decide(item.tool);
-      emit({ type: 'user_decision', server, tool: item.tool, decision });
-      if (decision !== 'approve') continue;
-    }
-    const request = { name: item.tool, arguments: item.arguments ?? {} };
-    if (Object.keys(carried).length) request._meta = { annotations: carried };
-    carry(await connection.client.callTool(request));
-  } catch (error) {
-    process.stderr.write(`typescript-sdk-client: ${item.tool}: ${error.message}\n`);
-  }
-}
-for (const c of connections.values()) await c.client.close();
+  return client;
+}, 'typescript-sdk-client');

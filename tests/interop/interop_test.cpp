@@ -25,8 +25,9 @@ std::string package_entry(const std::string& name) {
 }
 
 bool node_ready() {
+  const fs::path packages = node_dir() / "node_modules" / "@modelcontextprotocol";
   return std::system("command -v node >/dev/null 2>&1") == 0 && fs::exists(package_entry("server-everything")) &&
-         fs::exists(node_dir() / "node_modules" / "@modelcontextprotocol" / "sdk") &&
+         fs::exists(packages / "sdk") && fs::exists(packages / "client") && fs::exists(packages / "server") &&
          fs::exists(node_dir() / "node_modules" / ".bin" / "mcp-inspector");
 }
 
@@ -88,6 +89,19 @@ std::vector<std::string> names_of(const json& tools) {
 std::vector<std::string> sdk_tool_names(const std::vector<std::string>& args, const std::string& env = "") {
   return names_of(sdk_client(args, env)["tools"]);
 }
+
+// The TypeScript SDK v2 server (node/sdk2_server.mjs) with its hinted catalog: what a 2025-era
+// opening gets is `legacy` (serve or reject).
+std::vector<std::string> sdk2_server_command(const std::string& legacy) {
+  return {"node", (node_dir() / "sdk2_server.mjs").string(), "--legacy", legacy};
+}
+test_support::ListeningChild start_sdk2_server_over_http(const std::string& legacy) {
+  mcp_hints::ProcessOptions options;
+  options.argv = sdk2_server_command(legacy);
+  options.argv.insert(options.argv.end(), {"--transport", "http"});
+  return test_support::start_listening(options);
+}
+const std::vector<std::string> kSdk2Tools = {"read_file", "delete_file", "send_email"};
 
 // Runs check-server; expects no error finding and returns the report.
 json check(const std::vector<std::string>& args, const std::string& env = "") {
@@ -219,21 +233,76 @@ TEST(Interop, TheInspectorCliAgainstTheMockServerOverStdioAndHttp) {
   expect_hint_survival(over_http["tools"], "Inspector CLI (HTTP)");
 }
 
-// The TypeScript SDK adapter certified over each transport: what it fails is exactly its
-// expected-failures list (a new failure, or an entry that starts passing, fails this test). The
-// README shows the results.
-void expect_certified_as_listed(const char* transport) {
-  if (!node_ready()) GTEST_SKIP() << "node or node/node_modules missing (make deps installs them when npm is present)";
-  const auto adapter = test_support::source_dir() / "examples" / "adapters" / "typescript-sdk-client.mjs";
-  const auto expected =
-      test_support::source_dir() / "examples" / "adapters" / "typescript-sdk-client.expected-failures";
+// check-server reads the SDK v2 server (legacy: what a 2025-era opening gets) and lists what the
+// SDK v2 client lists in the 2026-07-28 era, with no error.
+void expect_check_server_reads_sdk2_server_over_stdio(const std::string& legacy) {
+  REQUIRE_NODE();
+  std::vector<std::string> args = {"--"};
+  const auto server = sdk2_server_command(legacy);
+  args.insert(args.end(), server.begin(), server.end());
+  const auto report = check(args);
+  std::vector<std::string> witness = {"--negotiation", "pin", "stdio"};
+  witness.insert(witness.end(), server.begin(), server.end());
+  EXPECT_EQ(sdk_tool_names(witness), kSdk2Tools) << legacy;
+  EXPECT_EQ(report["files"][0]["tools"].get<std::vector<std::string>>(), kSdk2Tools) << legacy;
+}
+
+void expect_check_server_reads_sdk2_server_over_http(const std::string& legacy) {
+  REQUIRE_NODE();
+  const auto server = start_sdk2_server_over_http(legacy);
+  ASSERT_EQ(server.url.rfind("http://127.0.0.1:", 0), 0u) << server.process->stderr_log();
+  const auto report = check({"--url", server.url});
+  EXPECT_EQ(sdk_tool_names({"--negotiation", "pin", "http", server.url}), kSdk2Tools) << legacy;
+  EXPECT_EQ(report["files"][0]["tools"].get<std::vector<std::string>>(), kSdk2Tools) << legacy;
+}
+
+TEST(Interop, CheckServerAgainstTheSdkV2ServerServingThe2025EraOverStdio) {
+  expect_check_server_reads_sdk2_server_over_stdio("serve");
+}
+TEST(Interop, CheckServerAgainstTheSdkV2ServerServingThe2025EraOverHttp) {
+  expect_check_server_reads_sdk2_server_over_http("serve");
+}
+
+// What the SDK v2 client negotiating `negotiation` (pin or auto) reads from the mock, over stdio
+// and HTTP: every page, the call's result, and the hints as the v1 client keeps them.
+void expect_sdk2_client_reads_the_mock(const std::string& negotiation) {
+  REQUIRE_NODE();
+  const json over_stdio = sdk_client({"--negotiation", negotiation, "stdio", MCP_HINTS_BIN, "mock", "--scenario",
+                                      "mock.basic", "--call", "read_file={\"id\":\"7\"}"});
+  EXPECT_EQ(names_of(over_stdio["tools"]), kBasicTools);
+  EXPECT_EQ(over_stdio["call"]["content"][0]["text"], "done");
+  expect_hint_survival(over_stdio["tools"], "TypeScript SDK v2 client (stdio, " + negotiation + ")");
+
+  mcp_hints::ProcessOptions options;
+  options.argv = {MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", "--transport", "http"};
+  const auto mock = test_support::start_listening(options);
+  const json over_http = sdk_client({"--negotiation", negotiation, "http", mock.url, "--call", "delete_file={}"});
+  EXPECT_EQ(names_of(over_http["tools"]), kBasicTools);
+  EXPECT_EQ(over_http["call"]["content"][0]["text"], "done");
+  expect_hint_survival(over_http["tools"], "TypeScript SDK v2 client (HTTP, " + negotiation + ")");
+}
+
+// Negotiating 'auto', it probes the mock with server/discover, is refused, and falls back to the
+// 2025 handshake.
+TEST(Interop, TheSdkV2ClientFallsBackToThe2025EraWithTheMockServerOverStdioAndHttp) {
+  expect_sdk2_client_reads_the_mock("auto");
+}
+
+// A TypeScript SDK adapter certified over each transport: what it fails is exactly the v1
+// adapter's expected-failures list (a new failure, or an entry that starts passing, fails this
+// test); both SDKs' adapters share one policy, so one list serves both. The README shows the results.
+void expect_certified_as_listed(const std::string& adapter, const std::string& options, const char* transport) {
+  REQUIRE_NODE();
+  const auto adapters = test_support::source_dir() / "examples" / "adapters";
+  const auto expected = adapters / "typescript-sdk-client.expected-failures";
+  const std::string client = "node " + test_support::shell_quote((adapters / adapter).string()) + options;
   test_support::TempDir dir;
   // Node starts once per scenario (about a second each): longer than run_cli's minute under load.
-  const auto r = test_support::run_command(
-      {MCP_HINTS_BIN, "certify", "--client", "node " + test_support::shell_quote(adapter.string()), "--transport",
-       transport, "--output", dir.path().string(), "--expected-failures", expected.string(), "--format", "json"},
-      "/dev/null", "", 110);
-  EXPECT_EQ(r.exit_code, 0) << transport << "\n" << r.err << r.out.substr(0, 2000);
+  const auto r =
+      test_support::run_command({MCP_HINTS_BIN, "certify", "--client", client, "--transport", transport, "--output",
+                                 dir.path().string(), "--expected-failures", expected.string(), "--format", "json"},
+                                "/dev/null", "", 110);
+  EXPECT_EQ(r.exit_code, 0) << client << " over " << transport << "\n" << r.err << r.out.substr(0, 2000);
   const json results = json::parse(r.out);
   std::size_t passed = 0;
   for (const auto& s : results["scenarios"]) {
@@ -241,12 +310,22 @@ void expect_certified_as_listed(const char* transport) {
     for (const auto& c : s["results"]) passed += c["verdict"] == "pass";
   }
   // It does what its simple policy says: spec-hint confirmation, propagation, relisting.
-  EXPECT_GE(passed, 20u) << transport;
-  EXPECT_EQ(results["counts"]["expected failure"], 7) << transport;
+  EXPECT_GE(passed, 20u) << client << " over " << transport;
+  EXPECT_EQ(results["counts"]["expected failure"], 7) << client << " over " << transport;
   // Its listed failures keep the run green but never earn it the tier.
-  EXPECT_EQ(results["tier"], "not certified") << transport;
-  EXPECT_GE(results["blockingNextTier"].size(), 7u) << transport;
+  EXPECT_EQ(results["tier"], "not certified") << client << " over " << transport;
+  EXPECT_GE(results["blockingNextTier"].size(), 7u) << client << " over " << transport;
 }
 
-TEST(Interop, TheTypeScriptSdkAdapterIsCertifiedAsItsListSaysOverStdio) { expect_certified_as_listed("stdio"); }
-TEST(Interop, TheTypeScriptSdkAdapterIsCertifiedAsItsListSaysOverHttp) { expect_certified_as_listed("http"); }
+TEST(Interop, TheTypeScriptSdkAdapterIsCertifiedAsItsListSaysOverStdio) {
+  expect_certified_as_listed("typescript-sdk-client.mjs", "", "stdio");
+}
+TEST(Interop, TheTypeScriptSdkAdapterIsCertifiedAsItsListSaysOverHttp) {
+  expect_certified_as_listed("typescript-sdk-client.mjs", "", "http");
+}
+// The SDK v2 adapter negotiating 'auto' meets the mock in the 2025 era (its server/discover is
+// refused). Over stdio the SDK probes on a separate server process, which the harness counts as a
+// session: see the interop-wip tests.
+TEST(Interop, TheTypeScriptSdkV2AdapterNegotiatingAutoIsCertifiedAsItsListSaysOverHttp) {
+  expect_certified_as_listed("typescript-sdk-v2-client.mjs", " --negotiation auto", "http");
+}
