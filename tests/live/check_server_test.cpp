@@ -204,6 +204,22 @@ TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
   }
 }
 
+TEST(CheckServer, AListingAnsweredWithAJsonRpcErrorIsAnIncompleteRunNotAMalformedPage) {
+  auto o = check_stdio("list-error");
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_EQ(test_support::count_lines(o.err), 1u) << o.err;
+  // The server's own code and message, and no finding against a page it never sent.
+  EXPECT_NE(o.err.find("session 1: tools/list failed with JSON-RPC error -32603: the catalog database is unavailable"),
+            std::string::npos)
+      << o.err;
+  EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  EXPECT_NE(o.report["summary"]["incomplete"].get<std::string>().find("the catalog database is unavailable"),
+            std::string::npos);
+  EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
+  // A page without a tools array is still the server's fault.
+  EXPECT_TRUE(check_stdio("bad-page").checks().count("server.list-page"));
+}
+
 TEST(CheckServer, AServerThatCannotStartIsAnIncompleteRun) {
   auto r = run_cli({"check-server", "--format", "json", "--", "/nonexistent/server"});
   EXPECT_EQ(r.exit_code, 3);

@@ -37,7 +37,7 @@ options:
 
 exit codes: 0 no finding at the fail-on level, 1 findings at or above it, 2 usage error (or a
 refused --call), 3 the run could not complete (the server did not start, never answered, died,
-or a --call failed); the reason is said on one line.
+answered tools/list with an error, or a --call failed); the reason is said on one line.
 )";
 
 }  // namespace

@@ -126,6 +126,12 @@ class Run {
     try {
       listing = session.list_tools();
     } catch (const ProtocolError& e) {
+      // An error answer is the server declining to list, which the protocol allows: there is no
+      // catalog to check, but no page was malformed either.
+      if (e.error.is_object()) {
+        incomplete(which + ": " + e.what() + " (no catalog to check)", &transport);
+        return false;
+      }
       emit(server_check("server.list-page"), "", which + ": " + e.what());
       report_.diagnostics = transport.diagnostics();
       return false;
