@@ -249,24 +249,67 @@ TEST(CheckServer, UsageErrorsExitTwo) {
 TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
   // No --call: no tool is ever called (the sensitive result would otherwise be a finding).
   EXPECT_TRUE(check_stdio("sensitive-result").checks().empty());
-  // A destructive tool is refused before anything is called.
+  // A destructive tool is refused before anything is called, in its own terms: the hints that
+  // say it is not read-only, and the specification's default.
   auto refused = check_stdio("none", {"--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("--call delete_pod: refused, its effect is delete"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--call delete_pod: refused: delete_pod's hints say it is not read-only: "),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("destructiveHint true (effect delete)"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("mcp.dev/effect \"delete\" (effect delete)"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("the specification's default for a tool without hints is destructive (readOnlyHint "
+                             "false, destructiveHint true)"),
+            std::string::npos)
+      << refused.err;
   // The library says why; the command says which flag would let it through.
   EXPECT_NE(refused.err.find("; add --allow-side-effects to call it anyway"), std::string::npos) << refused.err;
   EXPECT_EQ(test_support::count_lines(refused.err), 1u) << refused.err;
+  // A tool that sends email is not read-only either.
+  auto external = check_stdio("none", {"--call", "send_email={}"});
+  EXPECT_EQ(external.exit_code, 2);
+  EXPECT_NE(external.err.find("readOnlyHint false (effect write)"), std::string::npos) << external.err;
+  EXPECT_NE(external.err.find("mcp.dev/effect \"external\" (effect external)"), std::string::npos) << external.err;
+  // Reading the open world changes nothing in it: research says readOnlyHint true and openWorldHint true.
   auto open_world = check_stdio("none", {"--call", "research={\"question\":\"q\"}"});
-  EXPECT_EQ(open_world.exit_code, 2);
-  EXPECT_NE(open_world.err.find("it may reach the open world"), std::string::npos) << open_world.err;
+  EXPECT_EQ(open_world.exit_code, 0) << open_world.err;
   auto allowed =
       check_stdio("none", {"--allow-side-effects", "--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
   auto unknown = check_stdio("none", {"--call", "nonesuch={}"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("--call nonesuch: the server lists no tool of that name"), std::string::npos)
+  EXPECT_NE(unknown.err.find("--call nonesuch: refused: the server lists no tool of that name"), std::string::npos)
       << unknown.err;
   EXPECT_EQ(unknown.err.find("--allow-side-effects"), std::string::npos) << unknown.err;  // it would not help
+}
+
+TEST(CheckServer, ACallIsRefusedOrAllowedByTheToolsOwnHints) {
+  // Three tools: one says nothing, one says only that it stays in a closed world, and one says
+  // only that it reads (openWorldHint absent, so by default it reaches the open world).
+  test_support::TempDir dir;
+  const std::string hinted = (dir.path() / "catalog.json").string();
+  std::ofstream(hinted) << json{
+      {"tools",
+       {{{"name", "bare"}, {"inputSchema", {{"type", "object"}}}},
+        {{"name", "closed"}, {"inputSchema", {{"type", "object"}}}, {"annotations", {{"openWorldHint", false}}}},
+        {{"name", "reader"}, {"inputSchema", {{"type", "object"}}}, {"annotations", {{"readOnlyHint", true}}}}}}};
+  auto call = [&](const std::string& tool) {
+    return run_cli({"check-server", "--format", "json", "--observe", "0", "--call", tool + "={}", "--", kServer,
+                    "--catalog", hinted});
+  };
+  const std::string by_default =
+      "the specification's default for a tool without hints is destructive (readOnlyHint false, destructiveHint true)";
+  auto bare = call("bare");
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("--call bare: refused: bare declares no hints; " + by_default +
+                          "; add --allow-side-effects to call it anyway"),
+            std::string::npos)
+      << bare.err;
+  auto closed = call("closed");
+  EXPECT_EQ(closed.exit_code, 2);
+  EXPECT_NE(closed.err.find("closed declares no hint of its effect; " + by_default), std::string::npos) << closed.err;
+  auto reader = call("reader");
+  EXPECT_EQ(reader.exit_code, 0) << reader.err;
 }
 
 TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {

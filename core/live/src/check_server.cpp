@@ -4,6 +4,7 @@
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "mcp_hints/json/schema_registry.hpp"
@@ -248,29 +249,54 @@ class Run {
     }
   }
 
-  // Refuses up front, before anything is called, every call the hints advise against.
+  // Refuses up front, before anything is called, a call of a tool the server does not list
+  // and, unless side effects are allowed, of a tool whose hints do not say read-only. Reading
+  // the open world changes nothing in it, so open-world hints alone refuse nothing.
   std::vector<std::pair<const ToolCallRequest*, const json*>> vet_calls(const std::vector<json>& tools) const {
     std::vector<std::pair<const ToolCallRequest*, const json*>> out;
     const auto listed = by_name(tools);
-    const auto& vocabulary = Vocabulary::builtin();
     for (const auto& call : options_.calls) {
       auto it = listed.find(call.tool);
       if (it == listed.end() || call.tool.empty())
         throw CallRefused(call.tool, "the server lists no tool of that name", false);
-      const auto hints = read_tool_hints(*it->second, vocabulary, options_.lint.spec_revision);
-      const auto effect = hints.resolved("effect", vocabulary);
-      const auto open = hints.resolved("open-world", vocabulary);
-      std::vector<std::string> why;
-      if (effect && *effect != "read") why.push_back("its effect is " + effect->get<std::string>());
-      if (open && *open == true) why.push_back("it may reach the open world");
-      if (!why.empty() && !options_.allow_side_effects)
-        throw CallRefused(call.tool,
-                          "refused, " + join(why, " and ") +
-                              " (by its hints, or the specification's cautious defaults where it has none)",
-                          true);
+      if (!options_.allow_side_effects)
+        if (auto why = not_read_only(call.tool, *it->second); !why.empty()) throw CallRefused(call.tool, why, true);
       out.emplace_back(&call, it->second);
     }
     return out;
+  }
+
+  // Why the tool's hints do not let it be called as read-only, in its own terms: the hints that
+  // say otherwise, or their absence and the specification's default; empty when they say read-only.
+  std::string not_read_only(const std::string& name, const json& tool) const {
+    const auto& vocabulary = Vocabulary::builtin();
+    const auto hints = read_tool_hints(tool, vocabulary, options_.lint.spec_revision);
+    const auto effect = hints.resolved("effect", vocabulary);
+    if (effect && *effect == "read") return "";
+    // What the specification assumes of a tool that says nothing, read from the crosswalk.
+    const auto bare = read_tool_hints(json::object(), vocabulary, options_.lint.spec_revision);
+    std::vector<std::string> defaults;
+    for (const auto& claim : bare.claims)
+      if (claim.facet == "effect") defaults.push_back(claim.source.field->key + " " + value_text(*claim.source.raw));
+    const auto bare_effect = bare.resolved("effect", vocabulary);
+    const std::string by_default =
+        "the specification's default for a tool without hints is " +
+        (bare_effect && *bare_effect == "delete" ? std::string("destructive")
+                                                 : "effect " + value_text(bare_effect.value_or(json()))) +
+        " (" + join(defaults) + ")";
+    const auto said = hints.asserted("effect");
+    if (said.empty()) {
+      const bool no_hints =
+          std::none_of(hints.claims.begin(), hints.claims.end(), [](const Claim& c) { return !c.defaulted; });
+      return name + (no_hints ? " declares no hints; " : " declares no hint of its effect; ") + by_default;
+    }
+    std::vector<std::string> not_read;
+    for (const Claim* claim : said)
+      if (claim->value != "read")
+        not_read.push_back(claim->source.field->key + " " + mcp_hints::shown(*claim->source.raw, 60) + " (effect " +
+                           value_text(claim->value) + ")");
+    return name + "'s hints say it is not read-only: " + join(not_read) + "; " + by_default +
+           ", so only hints that say read-only let a call through";
   }
 
   bool call_tools(McpClientSession& session, Transport& transport, const std::vector<json>& tools) {
