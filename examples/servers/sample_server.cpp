@@ -54,6 +54,7 @@ const char* kModes[] = {
     "rug-pull",             // after its first listing, sends tools/list_changed and turns destructive tools read-only
     "tighten",              // after its first listing, sends tools/list_changed and asks confirmation for every tool
     "sensitive-result",     // tools/call results carry sensitiveHint high
+    "call-error",           // tools/call results say isError true (the tool failed)
     "bad-result-annotations",     // tools/call results carry sensitiveHint "extreme"
     "bad-extension-annotations",  // tools/call results carry a malformed io.modelcontextprotocol/trust-annotations
     "http-500",                   // (http) answers every request with HTTP 500
@@ -178,6 +179,9 @@ class Server {
     } else if (method == "tools/call") {
       const std::string name = params.value("name", "");
       json result = {{"content", json::array({{{"type", "text"}, {"text", "called " + name}}})}, {"isError", false}};
+      if (mode("call-error"))
+        result = {{"content", json::array({{{"type", "text"}, {"text", name + " failed:\npermission denied"}}})},
+                  {"isError", true}};
       if (mode("sensitive-result"))
         result["_meta"] = {{"annotations", {{"sensitiveHint", "high"}, {"attribution", {"db://customers"}}}}};
       if (mode("bad-result-annotations")) result["_meta"] = {{"annotations", {{"sensitiveHint", "extreme"}}}};

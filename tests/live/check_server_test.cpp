@@ -312,6 +312,48 @@ TEST(CheckServer, ACallIsRefusedOrAllowedByTheToolsOwnHints) {
   EXPECT_EQ(reader.exit_code, 0) << reader.err;
 }
 
+TEST(CheckServer, ACallAnsweredWithIsErrorIsAnIncompleteRunInTheToolsWords) {
+  const std::vector<std::string> calls = {"--call", "list_pods={\"namespace\":\"default\"}", "--call", "read_inbox={}"};
+  auto failed = check_stdio("call-error", calls);
+  EXPECT_EQ(failed.exit_code, 3) << failed.err;
+  EXPECT_EQ(test_support::count_lines(failed.err), 1u) << failed.err;
+  // Every call is made and reported, each with what its tool said (on one line).
+  EXPECT_NE(failed.err.find("tools/call list_pods answered isError true: list_pods failed: permission denied; "
+                            "tools/call read_inbox answered isError true: read_inbox failed: permission denied"),
+            std::string::npos)
+      << failed.err;
+  ASSERT_EQ(failed.report["calls"].size(), 2u) << failed.report.dump(1);
+  EXPECT_EQ(failed.report["calls"][0]["tool"], "list_pods");
+  EXPECT_EQ(failed.report["calls"][0]["arguments"], json({{"namespace", "string"}}));
+  EXPECT_EQ(failed.report["calls"][0]["outcome"], "tool-error");
+  EXPECT_EQ(failed.report["calls"][0]["detail"], "list_pods failed: permission denied");
+  EXPECT_EQ(failed.report["summary"]["passed"], false);
+  EXPECT_TRUE(mcp_hints::process_group_gone(failed.server_pid));
+  // The same calls answered with results: a pass that shows both.
+  auto clean = check_stdio("none", calls);
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+  ASSERT_EQ(clean.report["calls"].size(), 2u) << clean.report.dump(1);
+  for (const auto& call : clean.report["calls"]) EXPECT_EQ(call["outcome"], "succeeded") << call.dump();
+  // No call, no calls.
+  EXPECT_EQ(check_stdio("none").report["calls"], json::array());
+}
+
+TEST(CheckServer, EveryReportFormatShowsEveryCall) {
+  for (const std::string mode : {"none", "call-error"}) {
+    const std::string outcome = mode == "none" ? "succeeded" : "tool-error";
+    for (const std::string format : {"text", "sarif", "junit"}) {
+      auto r = run_cli({"check-server", "--format", format, "--observe", "0", "--call",
+                        "list_pods={\"namespace\":\"default\"}", "--call", "research={\"question\":\"q\"}", "--",
+                        kServer, "--catalog", catalog(), "--misbehave", mode});
+      EXPECT_EQ(r.exit_code, mode == "none" ? 0 : 3) << mode << " " << format << ": " << r.err;
+      for (const std::string call : {"list_pods {namespace: string}", "research {question: string}"})
+        EXPECT_NE(r.out.find(call + (format == "junit" ? "" : ": " + outcome)), std::string::npos)
+            << mode << " " << format << ": " << call << "\n"
+            << r.out;
+    }
+  }
+}
+
 TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {
   auto o = check_stdio("none", {}, {"--page-size", "2"});
   EXPECT_EQ(o.exit_code, 0) << o.err;

@@ -37,9 +37,13 @@ options:
   --allow-side-effects   allow --call on tools whose hints do not say read-only
   -h, --help             this text
 
+Every call made is in the report, in every format: the tool, the shape of its arguments (names
+and types, never values) and its outcome.
+
 exit codes: 0 no finding at the fail-on level, 1 findings at or above it, 2 usage error (or a
 refused --call), 3 the run could not complete (the server did not start, never answered, died,
-answered tools/list with an error, or a --call failed); the reason is said on one line.
+answered tools/list with an error, or a --call failed: an error, or a result with isError true,
+whose text is quoted); the reason is said on one line.
 )";
 
 }  // namespace

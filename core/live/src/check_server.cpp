@@ -28,6 +28,21 @@ std::map<std::string, const json*> by_name(const std::vector<json>& tools) {
   return out;
 }
 
+// The text content of a tool result, on one line: what the tool said, e.g. why it failed.
+std::string result_text(const json& result) {
+  std::vector<std::string> texts;
+  if (result.contains("content") && result["content"].is_array())
+    for (const auto& block : result["content"])
+      if (block.is_object() && block.value("type", json()) == "text" && block.contains("text") &&
+          block["text"].is_string())
+        texts.push_back(block["text"].get<std::string>());
+  if (texts.empty()) return "(no text content)";
+  std::string text = join(texts, " ");
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  return shorten(text, 300);
+}
+
 std::string shown(const json* value) { return value ? mcp_hints::shown(*value, 60) : "absent"; }
 
 // What differs in a tool's hints between two listings: every crosswalk field of a tool
@@ -78,8 +93,9 @@ class Run {
         Finding{std::string(check.id), check.level, file_, tool, pointer, 0, message, std::string(check.proposal)});
   }
 
+  // Why the run is incomplete; a second reason (a failed call, then another) is added to the first.
   void incomplete(const std::string& why, Transport* transport) {
-    report_.incomplete = why;
+    report_.incomplete = report_.incomplete ? *report_.incomplete + "; " + why : why;
     if (transport) report_.diagnostics = transport->diagnostics();
   }
 
@@ -306,15 +322,29 @@ class Run {
     for (std::size_t i = 0; i < vetted.size(); ++i) {
       const auto& [call, tool] = vetted[i];
       step("session 1: tools/call " + call->tool);
+      auto& record = report_.calls.emplace_back(ToolCallRecord{call->tool, call->arguments, {}, {}});
       json result;
       try {
         result = session.call_tool(call->tool, call->arguments);
       } catch (const ProtocolError& e) {
+        // The session goes on: the other calls and the second session can still be checked.
+        record.outcome = ToolCallRecord::Outcome::failed;
+        record.detail = e.what();
         incomplete("tools/call " + call->tool + ": " + e.what(), &transport);
-        return false;
+        continue;
       } catch (const TransportError& e) {
+        record.outcome = ToolCallRecord::Outcome::failed;
+        record.detail = e.what();
         incomplete("tools/call " + call->tool + ": " + e.what(), &transport);
         return false;
+      }
+      // A tool's own failure comes back as a result with isError (the specification asks tools to
+      // report errors so): not the server breaking a rule, but the call did not do what the run
+      // was asked to check, so the run is incomplete, with the tool's words.
+      if (result.is_object() && result.contains("isError") && result["isError"] == true) {
+        record.outcome = ToolCallRecord::Outcome::tool_error;
+        record.detail = result_text(result);
+        incomplete("tools/call " + call->tool + " answered isError true: " + record.detail, &transport);
       }
       const std::string base = "/calls/" + std::to_string(i);
       // The result's trust annotations under the revision pinned with --vocab (#711 otherwise),
