@@ -204,6 +204,22 @@ TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
   }
 }
 
+TEST(CheckServer, AListingAnsweredWithAJsonRpcErrorIsAnIncompleteRunNotAMalformedPage) {
+  auto o = check_stdio("list-error");
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_EQ(test_support::count_lines(o.err), 1u) << o.err;
+  // The server's own code and message, and no finding against a page it never sent.
+  EXPECT_NE(o.err.find("session 1: tools/list failed with JSON-RPC error -32603: the catalog database is unavailable"),
+            std::string::npos)
+      << o.err;
+  EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  EXPECT_NE(o.report["summary"]["incomplete"].get<std::string>().find("the catalog database is unavailable"),
+            std::string::npos);
+  EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
+  // A page without a tools array is still the server's fault.
+  EXPECT_TRUE(check_stdio("bad-page").checks().count("server.list-page"));
+}
+
 TEST(CheckServer, AServerThatCannotStartIsAnIncompleteRun) {
   auto r = run_cli({"check-server", "--format", "json", "--", "/nonexistent/server"});
   EXPECT_EQ(r.exit_code, 3);
@@ -233,24 +249,109 @@ TEST(CheckServer, UsageErrorsExitTwo) {
 TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
   // No --call: no tool is ever called (the sensitive result would otherwise be a finding).
   EXPECT_TRUE(check_stdio("sensitive-result").checks().empty());
-  // A destructive tool is refused before anything is called.
+  // A destructive tool is refused before anything is called, in its own terms: the hints that
+  // say it is not read-only, and the specification's default.
   auto refused = check_stdio("none", {"--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("--call delete_pod: refused, its effect is delete"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--call delete_pod: refused: delete_pod's hints say it is not read-only: "),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("destructiveHint true (effect delete)"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("mcp.dev/effect \"delete\" (effect delete)"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("the specification's default for a tool without hints is destructive (readOnlyHint "
+                             "false, destructiveHint true)"),
+            std::string::npos)
+      << refused.err;
   // The library says why; the command says which flag would let it through.
   EXPECT_NE(refused.err.find("; add --allow-side-effects to call it anyway"), std::string::npos) << refused.err;
   EXPECT_EQ(test_support::count_lines(refused.err), 1u) << refused.err;
+  // A tool that sends email is not read-only either.
+  auto external = check_stdio("none", {"--call", "send_email={}"});
+  EXPECT_EQ(external.exit_code, 2);
+  EXPECT_NE(external.err.find("readOnlyHint false (effect write)"), std::string::npos) << external.err;
+  EXPECT_NE(external.err.find("mcp.dev/effect \"external\" (effect external)"), std::string::npos) << external.err;
+  // Reading the open world changes nothing in it: research says readOnlyHint true and openWorldHint true.
   auto open_world = check_stdio("none", {"--call", "research={\"question\":\"q\"}"});
-  EXPECT_EQ(open_world.exit_code, 2);
-  EXPECT_NE(open_world.err.find("it may reach the open world"), std::string::npos) << open_world.err;
+  EXPECT_EQ(open_world.exit_code, 0) << open_world.err;
   auto allowed =
       check_stdio("none", {"--allow-side-effects", "--call", "delete_pod={\"namespace\":\"a\",\"name\":\"b\"}"});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
   auto unknown = check_stdio("none", {"--call", "nonesuch={}"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("--call nonesuch: the server lists no tool of that name"), std::string::npos)
+  EXPECT_NE(unknown.err.find("--call nonesuch: refused: the server lists no tool of that name"), std::string::npos)
       << unknown.err;
   EXPECT_EQ(unknown.err.find("--allow-side-effects"), std::string::npos) << unknown.err;  // it would not help
+}
+
+TEST(CheckServer, ACallIsRefusedOrAllowedByTheToolsOwnHints) {
+  // Three tools: one says nothing, one says only that it stays in a closed world, and one says
+  // only that it reads (openWorldHint absent, so by default it reaches the open world).
+  test_support::TempDir dir;
+  const std::string hinted = (dir.path() / "catalog.json").string();
+  std::ofstream(hinted) << json{
+      {"tools",
+       {{{"name", "bare"}, {"inputSchema", {{"type", "object"}}}},
+        {{"name", "closed"}, {"inputSchema", {{"type", "object"}}}, {"annotations", {{"openWorldHint", false}}}},
+        {{"name", "reader"}, {"inputSchema", {{"type", "object"}}}, {"annotations", {{"readOnlyHint", true}}}}}}};
+  auto call = [&](const std::string& tool) {
+    return run_cli({"check-server", "--format", "json", "--observe", "0", "--call", tool + "={}", "--", kServer,
+                    "--catalog", hinted});
+  };
+  const std::string by_default =
+      "the specification's default for a tool without hints is destructive (readOnlyHint false, destructiveHint true)";
+  auto bare = call("bare");
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("--call bare: refused: bare declares no hints; " + by_default +
+                          "; add --allow-side-effects to call it anyway"),
+            std::string::npos)
+      << bare.err;
+  auto closed = call("closed");
+  EXPECT_EQ(closed.exit_code, 2);
+  EXPECT_NE(closed.err.find("closed declares no hint of its effect; " + by_default), std::string::npos) << closed.err;
+  auto reader = call("reader");
+  EXPECT_EQ(reader.exit_code, 0) << reader.err;
+}
+
+TEST(CheckServer, ACallAnsweredWithIsErrorIsAnIncompleteRunInTheToolsWords) {
+  const std::vector<std::string> calls = {"--call", "list_pods={\"namespace\":\"default\"}", "--call", "read_inbox={}"};
+  auto failed = check_stdio("call-error", calls);
+  EXPECT_EQ(failed.exit_code, 3) << failed.err;
+  EXPECT_EQ(test_support::count_lines(failed.err), 1u) << failed.err;
+  // Every call is made and reported, each with what its tool said (on one line).
+  EXPECT_NE(failed.err.find("tools/call list_pods answered isError true: list_pods failed: permission denied; "
+                            "tools/call read_inbox answered isError true: read_inbox failed: permission denied"),
+            std::string::npos)
+      << failed.err;
+  ASSERT_EQ(failed.report["calls"].size(), 2u) << failed.report.dump(1);
+  EXPECT_EQ(failed.report["calls"][0]["tool"], "list_pods");
+  EXPECT_EQ(failed.report["calls"][0]["arguments"], json({{"namespace", "string"}}));
+  EXPECT_EQ(failed.report["calls"][0]["outcome"], "tool-error");
+  EXPECT_EQ(failed.report["calls"][0]["detail"], "list_pods failed: permission denied");
+  EXPECT_EQ(failed.report["summary"]["passed"], false);
+  EXPECT_TRUE(mcp_hints::process_group_gone(failed.server_pid));
+  // The same calls answered with results: a pass that shows both.
+  auto clean = check_stdio("none", calls);
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+  ASSERT_EQ(clean.report["calls"].size(), 2u) << clean.report.dump(1);
+  for (const auto& call : clean.report["calls"]) EXPECT_EQ(call["outcome"], "succeeded") << call.dump();
+  // No call, no calls.
+  EXPECT_EQ(check_stdio("none").report["calls"], json::array());
+}
+
+TEST(CheckServer, EveryReportFormatShowsEveryCall) {
+  for (const std::string mode : {"none", "call-error"}) {
+    const std::string outcome = mode == "none" ? "succeeded" : "tool-error";
+    for (const std::string format : {"text", "sarif", "junit"}) {
+      auto r = run_cli({"check-server", "--format", format, "--observe", "0", "--call",
+                        "list_pods={\"namespace\":\"default\"}", "--call", "research={\"question\":\"q\"}", "--",
+                        kServer, "--catalog", catalog(), "--misbehave", mode});
+      EXPECT_EQ(r.exit_code, mode == "none" ? 0 : 3) << mode << " " << format << ": " << r.err;
+      for (const std::string call : {"list_pods {namespace: string}", "research {question: string}"})
+        EXPECT_NE(r.out.find(call + (format == "junit" ? "" : ": " + outcome)), std::string::npos)
+            << mode << " " << format << ": " << call << "\n"
+            << r.out;
+    }
+  }
 }
 
 TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {

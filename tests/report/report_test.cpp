@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -132,4 +133,60 @@ TEST(Report, TextGroupsByToolAndUsesColourOnlyWhenAsked) {
   EXPECT_NE(p.find("risk.understated"), std::string::npos);
   EXPECT_NE(p.find("/nonexistent/file.json: error: cannot open"), std::string::npos);
   EXPECT_NE(p.find("4 files, 15 tools: 2 errors, 3 warnings, 0 info — FAIL (fail on error)"), std::string::npos) << p;
+}
+
+// A check-server run's tool calls: each one, whatever came of it, in every format, with the shape
+// of its arguments and never their values.
+TEST(Report, EveryFormatShowsEveryCallWithTheShapeOfItsArguments) {
+  using Outcome = mcp_hints::ToolCallRecord::Outcome;
+  mcp_hints::LintReport report;
+  report.server_checks_ran = true;
+  report.files.push_back({"server", 1, std::nullopt, {"t"}, {0}});
+  report.calls = {{"list_pods", {{"namespace", "secret-ns"}, {"limit", 3}}, Outcome::succeeded, ""},
+                  {"read_inbox", json::object(), Outcome::tool_error, "read_inbox failed: permission denied"},
+                  {"a<b", {{"q", json::array()}}, Outcome::failed, "tools/call failed with JSON-RPC error -32602: no"}};
+  report.incomplete = "tools/call read_inbox answered isError true: read_inbox failed: permission denied";
+  const std::vector<std::string> lines = {"list_pods {limit: number, namespace: string}: succeeded",
+                                          "read_inbox {}: tool-error: read_inbox failed: permission denied",
+                                          "a<b {q: array}: failed: tools/call failed with JSON-RPC error -32602: no"};
+
+  const json j = mcp_hints::report_json(report, {});
+  for (const auto& x : mcp_hints::published_schemas().validate("lint-report.schema.json", j))
+    ADD_FAILURE() << x.pointer << " " << x.message;
+  ASSERT_EQ(j["calls"].size(), 3u);
+  EXPECT_EQ(j["calls"][0]["arguments"], json({{"namespace", "string"}, {"limit", "number"}}));
+  EXPECT_EQ(j["calls"][0]["outcome"], "succeeded");
+  EXPECT_EQ(j["calls"][1]["outcome"], "tool-error");
+  EXPECT_EQ(j["calls"][1]["detail"], "read_inbox failed: permission denied");
+  EXPECT_EQ(j["calls"][2]["outcome"], "failed");
+  // A lint report has no calls member: nothing was called.
+  EXPECT_FALSE(mcp_hints::report_json(sample_report(), {}).contains("calls"));
+
+  std::ostringstream text;
+  mcp_hints::render_text(text, report, {});
+  EXPECT_NE(text.str().find("tools/call (3 calls)\n"), std::string::npos) << text.str();
+  for (const auto& line : lines) EXPECT_NE(text.str().find("  " + line + "\n"), std::string::npos) << text.str();
+
+  std::ostringstream sarif;
+  mcp_hints::render_sarif(sarif, report, {});
+  const json notes = json::parse(sarif.str())["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+  std::vector<std::string> said;
+  for (const auto& n : notes) said.push_back(n["message"]["text"].get<std::string>() + " " + n["level"].dump());
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    EXPECT_NE(std::find(said.begin(), said.end(), "tools/call " + lines[i] + (i ? " \"error\"" : " \"note\"")),
+              said.end())
+        << notes.dump(1);
+
+  std::ostringstream junit;
+  mcp_hints::render_junit(junit, report, {});
+  const std::string x = junit.str();
+  EXPECT_NE(x.find("name=\"tools/call 1 list_pods {limit: number, namespace: string}\"/>"), std::string::npos) << x;
+  EXPECT_NE(x.find("name=\"tools/call 2 read_inbox {}\"><error message=\"" + mcp_hints::html_escape(lines[1])),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("name=\"tools/call 3 a&lt;b {q: array}\"><error "), std::string::npos) << x;
+
+  // No format shows an argument's value.
+  for (const std::string& out : {j.dump(), text.str(), sarif.str(), x})
+    EXPECT_EQ(out.find("secret-ns"), std::string::npos) << out;
 }

@@ -33,14 +33,20 @@ options:
                          revision (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)
   --env K=V              set an environment variable for the server (repeatable; stdio)
   --call TOOL=JSONARGS   call TOOL with these arguments and check its result (repeatable);
-                         a tool whose hints say it writes, deletes or reaches the open world
-                         (or that has no hints) is refused unless --allow-side-effects is given
-  --allow-side-effects   allow --call on such tools
+                         a tool whose hints do not say read-only (readOnlyHint true, or a
+                         proposal's read effect) is refused unless --allow-side-effects is
+                         given, and so is one without hints (the specification's default is
+                         destructive); a read-only tool that reaches the open world is called
+  --allow-side-effects   allow --call on tools whose hints do not say read-only
   -h, --help             this text
+
+Every call made is in the report, in every format: the tool, the shape of its arguments (names
+and types, never values) and its outcome.
 
 exit codes: 0 no finding at the fail-on level, 1 findings at or above it, 2 usage error (or a
 refused --call), 3 the run could not complete (the server did not start, never answered, died,
-or a --call failed); the reason is said on one line.
+answered tools/list with an error, or a --call failed: an error, or a result with isError true,
+whose text is quoted); the reason is said on one line.
 )";
 
 }  // namespace
@@ -128,7 +134,7 @@ int check_server_command(const std::vector<std::string>& args) {
   } catch (const OptionError& e) {
     return option_error("check-server", e, kLintOptionFlags);
   } catch (const CallRefused& e) {
-    return usage("--call " + e.tool() + ": " + e.why() +
+    return usage("--call " + e.tool() + ": refused: " + e.why() +
                  (e.side_effects() ? "; add --allow-side-effects to call it anyway" : ""));
   }
   return write_report(report, *settings, "check-server");

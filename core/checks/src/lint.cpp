@@ -22,6 +22,15 @@ std::string tool_name(const nlohmann::json& tool) {
 
 }  // namespace
 
+const char* outcome_name(ToolCallRecord::Outcome outcome) {
+  switch (outcome) {
+    case ToolCallRecord::Outcome::succeeded: return "succeeded";
+    case ToolCallRecord::Outcome::tool_error: return "tool-error";
+    case ToolCallRecord::Outcome::failed: return "failed";
+  }
+  return "failed";
+}
+
 std::size_t LintReport::tool_count() const {
   std::size_t n = 0;
   for (const auto& f : files) n += f.tool_count;

@@ -4,6 +4,7 @@
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "mcp_hints/json/schema_registry.hpp"
@@ -25,6 +26,21 @@ std::map<std::string, const json*> by_name(const std::vector<json>& tools) {
   std::map<std::string, const json*> out;
   for (const auto& t : tools) out.emplace(tool_name(t), &t);
   return out;
+}
+
+// The text content of a tool result, on one line: what the tool said, e.g. why it failed.
+std::string result_text(const json& result) {
+  std::vector<std::string> texts;
+  if (result.contains("content") && result["content"].is_array())
+    for (const auto& block : result["content"])
+      if (block.is_object() && block.value("type", json()) == "text" && block.contains("text") &&
+          block["text"].is_string())
+        texts.push_back(block["text"].get<std::string>());
+  if (texts.empty()) return "(no text content)";
+  std::string text = join(texts, " ");
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  return shorten(text, 300);
 }
 
 std::string shown(const json* value) { return value ? mcp_hints::shown(*value, 60) : "absent"; }
@@ -77,8 +93,9 @@ class Run {
         Finding{std::string(check.id), check.level, file_, tool, pointer, 0, message, std::string(check.proposal)});
   }
 
+  // Why the run is incomplete; a second reason (a failed call, then another) is added to the first.
   void incomplete(const std::string& why, Transport* transport) {
-    report_.incomplete = why;
+    report_.incomplete = report_.incomplete ? *report_.incomplete + "; " + why : why;
     if (transport) report_.diagnostics = transport->diagnostics();
   }
 
@@ -131,6 +148,12 @@ class Run {
     try {
       listing = session.list_tools();
     } catch (const ProtocolError& e) {
+      // An error answer is the server declining to list, which the protocol allows: there is no
+      // catalog to check, but no page was malformed either.
+      if (e.error.is_object()) {
+        incomplete(which + ": " + e.what() + " (no catalog to check)", &transport);
+        return false;
+      }
       emit(server_check("server.list-page"), "", which + ": " + e.what());
       report_.diagnostics = transport.diagnostics();
       return false;
@@ -247,29 +270,54 @@ class Run {
     }
   }
 
-  // Refuses up front, before anything is called, every call the hints advise against.
+  // Refuses up front, before anything is called, a call of a tool the server does not list
+  // and, unless side effects are allowed, of a tool whose hints do not say read-only. Reading
+  // the open world changes nothing in it, so open-world hints alone refuse nothing.
   std::vector<std::pair<const ToolCallRequest*, const json*>> vet_calls(const std::vector<json>& tools) const {
     std::vector<std::pair<const ToolCallRequest*, const json*>> out;
     const auto listed = by_name(tools);
-    const auto& vocabulary = Vocabulary::builtin();
     for (const auto& call : options_.calls) {
       auto it = listed.find(call.tool);
       if (it == listed.end() || call.tool.empty())
         throw CallRefused(call.tool, "the server lists no tool of that name", false);
-      const auto hints = read_tool_hints(*it->second, vocabulary, options_.lint.spec_revision);
-      const auto effect = hints.resolved("effect", vocabulary);
-      const auto open = hints.resolved("open-world", vocabulary);
-      std::vector<std::string> why;
-      if (effect && *effect != "read") why.push_back("its effect is " + effect->get<std::string>());
-      if (open && *open == true) why.push_back("it may reach the open world");
-      if (!why.empty() && !options_.allow_side_effects)
-        throw CallRefused(call.tool,
-                          "refused, " + join(why, " and ") +
-                              " (by its hints, or the specification's cautious defaults where it has none)",
-                          true);
+      if (!options_.allow_side_effects)
+        if (auto why = not_read_only(call.tool, *it->second); !why.empty()) throw CallRefused(call.tool, why, true);
       out.emplace_back(&call, it->second);
     }
     return out;
+  }
+
+  // Why the tool's hints do not let it be called as read-only, in its own terms: the hints that
+  // say otherwise, or their absence and the specification's default; empty when they say read-only.
+  std::string not_read_only(const std::string& name, const json& tool) const {
+    const auto& vocabulary = Vocabulary::builtin();
+    const auto hints = read_tool_hints(tool, vocabulary, options_.lint.spec_revision);
+    const auto effect = hints.resolved("effect", vocabulary);
+    if (effect && *effect == "read") return "";
+    // What the specification assumes of a tool that says nothing, read from the crosswalk.
+    const auto bare = read_tool_hints(json::object(), vocabulary, options_.lint.spec_revision);
+    std::vector<std::string> defaults;
+    for (const auto& claim : bare.claims)
+      if (claim.facet == "effect") defaults.push_back(claim.source.field->key + " " + value_text(*claim.source.raw));
+    const auto bare_effect = bare.resolved("effect", vocabulary);
+    const std::string by_default =
+        "the specification's default for a tool without hints is " +
+        (bare_effect && *bare_effect == "delete" ? std::string("destructive")
+                                                 : "effect " + value_text(bare_effect.value_or(json()))) +
+        " (" + join(defaults) + ")";
+    const auto said = hints.asserted("effect");
+    if (said.empty()) {
+      const bool no_hints =
+          std::none_of(hints.claims.begin(), hints.claims.end(), [](const Claim& c) { return !c.defaulted; });
+      return name + (no_hints ? " declares no hints; " : " declares no hint of its effect; ") + by_default;
+    }
+    std::vector<std::string> not_read;
+    for (const Claim* claim : said)
+      if (claim->value != "read")
+        not_read.push_back(claim->source.field->key + " " + mcp_hints::shown(*claim->source.raw, 60) + " (effect " +
+                           value_text(claim->value) + ")");
+    return name + "'s hints say it is not read-only: " + join(not_read) + "; " + by_default +
+           ", so only hints that say read-only let a call through";
   }
 
   bool call_tools(McpClientSession& session, Transport& transport, const std::vector<json>& tools) {
@@ -279,15 +327,29 @@ class Run {
     for (std::size_t i = 0; i < vetted.size(); ++i) {
       const auto& [call, tool] = vetted[i];
       step("session 1: tools/call " + call->tool);
+      auto& record = report_.calls.emplace_back(ToolCallRecord{call->tool, call->arguments, {}, {}});
       json result;
       try {
         result = session.call_tool(call->tool, call->arguments);
       } catch (const ProtocolError& e) {
+        // The session goes on: the other calls and the second session can still be checked.
+        record.outcome = ToolCallRecord::Outcome::failed;
+        record.detail = e.what();
         incomplete("tools/call " + call->tool + ": " + e.what(), &transport);
-        return false;
+        continue;
       } catch (const TransportError& e) {
+        record.outcome = ToolCallRecord::Outcome::failed;
+        record.detail = e.what();
         incomplete("tools/call " + call->tool + ": " + e.what(), &transport);
         return false;
+      }
+      // A tool's own failure comes back as a result with isError (the specification asks tools to
+      // report errors so): not the server breaking a rule, but the call did not do what the run
+      // was asked to check, so the run is incomplete, with the tool's words.
+      if (result.is_object() && result.contains("isError") && result["isError"] == true) {
+        record.outcome = ToolCallRecord::Outcome::tool_error;
+        record.detail = result_text(result);
+        incomplete("tools/call " + call->tool + " answered isError true: " + record.detail, &transport);
       }
       const std::string base = "/calls/" + std::to_string(i);
       // The result's trust annotations under the revision pinned with --vocab (#711 otherwise),

@@ -50,6 +50,29 @@ std::string unknown_check_error(const std::string& id) {
   return "internal error: a finding of check '" + id + "', which no registry lists";
 }
 
+// The shape of a call's arguments: each member's name and JSON type, never its value. A report
+// is shared (CI artifacts, code scanning) and the values may be secrets or personal data; the
+// one who ran the call has them.
+json arguments_shape(const json& arguments) {
+  json shape = json::object();
+  if (arguments.is_object())
+    for (const auto& [name, value] : arguments.items()) shape[name] = value.type_name();
+  return shape;
+}
+
+// "list_pods {namespace: string}": the call as every format names it.
+std::string call_name(const ToolCallRecord& call) {
+  std::vector<std::string> members;
+  const json shape = arguments_shape(call.arguments);
+  for (const auto& [name, type] : shape.items()) members.push_back(name + ": " + type.get<std::string>());
+  return call.tool + " {" + join(members) + "}";
+}
+
+// "list_pods {namespace: string}: succeeded", then what the tool or the server said, if anything.
+std::string call_line(const ToolCallRecord& call) {
+  return call_name(call) + ": " + outcome_name(call.outcome) + (call.detail.empty() ? "" : ": " + call.detail);
+}
+
 }  // namespace
 
 namespace {
@@ -102,25 +125,35 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                         {"file", f.file},
                         {"line", f.line}});
   }
-  return {{"tool", "mcp-hints"},
-          {"version", kVersion},
-          {"spec_revision", report.spec_revision},
-          {"tool_count", report.tool_count()},
-          {"files", files},
-          {"findings", findings},
-          {"summary",
-           {{"error", report.count(Level::error)},
-            {"warning", report.count(Level::warning)},
-            {"info", report.count(Level::info)},
-            {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
-            {"input_errors", std::count_if(report.files.begin(), report.files.end(),
-                                           [](const auto& f) { return f.error.has_value(); })},
-            {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
-            {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
-          {"server_log", report.diagnostics},
-          {"protocol", report.protocol_version.empty()
-                           ? json()
-                           : json{{"version", report.protocol_version}, {"era", report.protocol_era}}}};
+  json out = {{"tool", "mcp-hints"},
+              {"version", kVersion},
+              {"spec_revision", report.spec_revision},
+              {"tool_count", report.tool_count()},
+              {"files", files},
+              {"findings", findings},
+              {"summary",
+               {{"error", report.count(Level::error)},
+                {"warning", report.count(Level::warning)},
+                {"info", report.count(Level::info)},
+                {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
+                {"input_errors", std::count_if(report.files.begin(), report.files.end(),
+                                               [](const auto& f) { return f.error.has_value(); })},
+                {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
+                {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
+              {"server_log", report.diagnostics},
+              {"protocol", report.protocol_version.empty()
+                               ? json()
+                               : json{{"version", report.protocol_version}, {"era", report.protocol_era}}}};
+  if (report.server_checks_ran) {
+    json calls = json::array();
+    for (const auto& c : report.calls)
+      calls.push_back({{"tool", c.tool},
+                       {"arguments", arguments_shape(c.arguments)},
+                       {"outcome", outcome_name(c.outcome)},
+                       {"detail", c.detail}});
+    out["calls"] = std::move(calls);
+  }
+  return out;
 }
 
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options) {
@@ -163,6 +196,16 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       out << "    " << paint(f->level, level) << " " << f->check << "  " << f->pointer << "\n"
           << "            " << f->message << "\n"
           << "            [" << f->proposal << "]\n";
+    }
+  }
+  // Every tool called, whatever came of it: a call that passed silently would not be seen.
+  if (!report.calls.empty()) {
+    out << bold("tools/call") << " (" << plural(report.calls.size(), "call") << ")\n";
+    for (const auto& call : report.calls) {
+      const bool ok = call.outcome == ToolCallRecord::Outcome::succeeded;
+      out << "  " << call_name(call) << ": "
+          << (ok ? std::string(outcome_name(call.outcome)) : paint(Level::error, outcome_name(call.outcome)))
+          << (call.detail.empty() ? "" : ": " + call.detail) << "\n";
     }
   }
   // The findings table: one row per check that fired.
@@ -254,6 +297,13 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
     notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
   for (const auto& id : unknown_checks)
     notifications.push_back({{"level", "error"}, {"message", {{"text", unknown_check_error(id)}}}});
+  for (const auto& call : report.calls)
+    notifications.push_back({{"level", call.outcome == ToolCallRecord::Outcome::succeeded ? "note" : "error"},
+                             {"message", {{"text", "tools/call " + call_line(call)}}},
+                             {"properties",
+                              {{"tool", call.tool},
+                               {"arguments", arguments_shape(call.arguments)},
+                               {"outcome", outcome_name(call.outcome)}}}});
   const bool successful = !report.has_input_error() && !report.incomplete && unknown_checks.empty();
   json run = {
       {"tool",
@@ -281,7 +331,7 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     auto testcase = [&](const std::string& classname, std::string_view check,
                         const std::vector<const Finding*>* found) {
       ++tests;
-      cases += "    <testcase classname=\"" + html_escape(classname) + "\" name=\"" + std::string(check) + "\"";
+      cases += "    <testcase classname=\"" + html_escape(classname) + "\" name=\"" + html_escape(check) + "\"";
       if (!found) {
         cases += "/>\n";
         return;
@@ -304,8 +354,8 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     auto error_case = [&](const std::string& name, const std::string& message) {
       ++tests;
       ++errors;
-      cases += "    <testcase classname=\"" + html_escape(file.file) + "\" name=\"" + name + "\"><error message=\"" +
-               html_escape(message) + "\"/></testcase>\n";
+      cases += "    <testcase classname=\"" + html_escape(file.file) + "\" name=\"" + html_escape(name) +
+               "\"><error message=\"" + html_escape(message) + "\"/></testcase>\n";
     };
     if (file.error) error_case("input", *file.error);
     // Tools are told apart by name: findings carry the name of their tool.
@@ -342,6 +392,14 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
         if (check.scope != Scope::server) continue;
         auto it = by_server_check.find(std::string(check.id));
         testcase(file.file, check.id, it == by_server_check.end() ? nullptr : &it->second);
+      }
+      for (std::size_t i = 0; i < report.calls.size(); ++i) {
+        const auto& call = report.calls[i];
+        const std::string name = "tools/call " + std::to_string(i + 1) + " " + call_name(call);
+        if (call.outcome == ToolCallRecord::Outcome::succeeded)
+          testcase(file.file, name, nullptr);
+        else
+          error_case(name, call_line(call));
       }
       if (report.incomplete) error_case("run", "incomplete: " + *report.incomplete);
     }

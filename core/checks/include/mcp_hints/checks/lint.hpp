@@ -35,6 +35,22 @@ struct FileResult {
   std::vector<std::uint32_t> tool_revisions;
 };
 
+// A tool call check-server made on request, and how it went: every report format shows each.
+struct ToolCallRecord {
+  enum class Outcome {
+    succeeded,   // a result, not an error
+    tool_error,  // a result with isError true: the tool says the call failed
+    failed,      // a JSON-RPC error, or no answer
+  };
+  std::string tool;
+  nlohmann::json arguments;  // as sent; reports show their shape only (values may be secrets)
+  Outcome outcome = Outcome::succeeded;
+  std::string detail;  // the result's text for a tool error, the error for a failed call
+};
+
+// "succeeded", "tool-error", "failed": the outcome's name in every report.
+const char* outcome_name(ToolCallRecord::Outcome outcome);
+
 struct LintReport {
   std::string spec_revision;
   std::vector<FileResult> files;
@@ -44,6 +60,7 @@ struct LintReport {
   std::string diagnostics;                // what the server said besides protocol (stderr tail)
   std::string protocol_version;           // check-server: the revision spoken, once connected
   std::string protocol_era;               // ... and its era ("legacy", "stateless")
+  std::vector<ToolCallRecord> calls;      // check-server: the tools called, in order
 
   std::size_t tool_count() const;
   std::size_t count(Level level) const;

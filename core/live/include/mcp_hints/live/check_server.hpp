@@ -28,14 +28,16 @@ struct CheckServerOptions {
   std::chrono::milliseconds request_timeout{10000};  // one request
   std::chrono::milliseconds observe_window{1000};    // waiting for notifications/tools/list_changed
   std::vector<ToolCallRequest> calls;                // opt-in tool calls
-  bool allow_side_effects = false;
-  ProtocolChoice protocol;  // the era to speak (automatic: server/discover, else initialize)
+  bool allow_side_effects = false;                   // call tools whose hints do not say read-only
+  ProtocolChoice protocol;                           // the era to speak (automatic: server/discover, else initialize)
   TransportLimits transport;
   std::function<void(const std::string&)> progress;  // told each step, e.g. to show on stderr
 };
 
-// A requested tool call refused before anything is called: it names no listed tool, or the
-// hints say it has side effects and they are not allowed. why() says which, without the tool.
+// A requested tool call refused before anything is called: it names no listed tool, or side
+// effects are not allowed and the tool's hints do not say read-only. why() says which in the
+// tool's terms (the hints, or their absence and the specification's default), never how to
+// allow it: that is the caller's option.
 class CallRefused : public Error {
  public:
   CallRefused(std::string tool, std::string why, bool side_effects)
