@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -43,7 +44,8 @@ flags (each breaks one behaviour, for negative controls):
   --drop-propagation      does not carry #711 trust annotations on later requests
   --retry-anything        resends any call after a transient failure, up to 10 times, without
                           asking again
-  --ignore-list-changed   keeps the first tool listing after tools/list_changed
+  --ignore-list-changed   keeps the first tool listing after tools/list_changed (and, in the
+                          stateless era, after the listing's ttlMs)
   --trust-missing-hints   treats a tool without readable effect hints as safe
   --prompt-always         asks the user before every call, read-only ones too
   --leak-across-sessions  keeps the session's trust annotations in a new session
@@ -113,6 +115,8 @@ struct Connection {
   std::size_t list_changes_seen = 0;
   bool listed_before = false;  // --reuse-listing: this connection's first listing is done
   std::string server;          // the scenario's name for it
+  // Stateless era: when the listing stops being fresh (its ttlMs; no list_changed comes then).
+  std::optional<std::chrono::steady_clock::time_point> stale_at;
 };
 
 class Client {
@@ -132,7 +136,8 @@ class Client {
     const json task = context_.value("task", json::array());
     for (const auto& item : task) {
       if (item.value("newSession", false)) {
-        connections_.clear();  // closing ends each session (stdio: the server exits)
+        connections_.clear();                     // closing ends each session (stdio: the server exits)
+        events_.emit({{"type", "new_session"}});  // the stateless era has no protocol session to end
         if (!flags_.leak_across_sessions) policy_ = std::make_unique<SessionPolicy>(config_);
         continue;
       }
@@ -176,7 +181,8 @@ class Client {
     ClientOptions options;
     options.client_name = "mcp-hints-reference-client";
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
-    c->session->initialize();
+    sync_annotations(*c);   // the stateless era's server/discover is a later request too
+    c->session->connect();  // the stateless era where the server speaks it, else initialize
     list(*c);
     return *connections_.emplace(server, std::move(c)).first->second;
   }
@@ -190,8 +196,20 @@ class Client {
     }
     c.listed_before = true;
     c.tools.clear();
-    for (auto& tool : c.session->list_tools().tools)
+    auto listing = c.session->list_tools();
+    for (auto& tool : listing.tools)
       if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
+    // The listing is fresh for the shortest ttlMs of its pages (a missing or bad one: not at all).
+    c.stale_at.reset();
+    if (c.session->era() == ProtocolEra::stateless) {
+      long long ttl = std::numeric_limits<long long>::max();
+      for (const auto& page : listing.pages) {
+        const json t = page.value("ttlMs", json());
+        ttl = std::min(ttl, t.is_number_integer() && t.get<long long>() >= 0 ? t.get<long long>() : 0LL);
+      }
+      c.stale_at = std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(ttl == std::numeric_limits<long long>::max() ? 0 : ttl);
+    }
     c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
     if (flags_.reuse_listing) first_listings_.emplace(c.server, c.tools);
   }
@@ -251,7 +269,8 @@ class Client {
   void perform(const std::string& server, const std::string& tool, const json& arguments) {
     Connection& c = connect(server);
     if (!flags_.ignore_list_changed &&
-        c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen)
+        (c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen ||
+         (c.stale_at && std::chrono::steady_clock::now() >= *c.stale_at)))
       list(c);
     auto it = c.tools.find(tool);
     if (it == c.tools.end()) throw std::runtime_error("the server lists no tool " + tool);

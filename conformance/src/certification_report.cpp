@@ -126,10 +126,10 @@ std::vector<std::string> Certification::blocking_next_tier() const {
   if (runs.empty()) return {"no scenario was run"};
   const bool strict_next = reached == Tier::certified;
   for (const auto& run : runs) {
-    if (run.could_not_run) blocking.push_back(run.scenario.id + ": could not run");
+    if (run.could_not_run) blocking.push_back(run.run_id() + ": could not run");
     for (const auto& check : run.checks)
       if (strict_next ? check.verdict == Verdict::warning : is_failure(check.verdict))
-        blocking.push_back(run.scenario.id + ":" + check.spec.id + " [" + check.spec.level + "] " + effective(check) +
+        blocking.push_back(run.run_id() + ":" + check.spec.id + " [" + check.spec.level + "] " + effective(check) +
                            ": " + check.outcome);
   }
   return blocking;
@@ -149,7 +149,7 @@ json certification_json(const Certification& c) {
     for (const auto& check : run.checks) {
       const Outcome* outcome = find_outcome(check.spec.kind, check.outcome);
       checks.push_back({{"id", check.spec.id},
-                        {"name", run.scenario.id + ":" + check.spec.id},
+                        {"name", run.run_id() + ":" + check.spec.id},
                         {"title", check.spec.title},
                         {"kind", check.spec.kind},
                         {"level", check.spec.level},
@@ -169,6 +169,8 @@ json certification_json(const Certification& c) {
     json events = json::array();
     for (const auto& e : run.record.events) events.push_back(e.data);
     scenarios.push_back({{"id", run.scenario.id},
+                         {"run", run.run_id()},
+                         {"protocol", run.protocol.empty() ? json() : json(run.protocol)},
                          {"title", run.scenario.title},
                          {"checks", run.scenario.checks},
                          {"level", run.scenario.level},
@@ -209,7 +211,7 @@ std::string certification_junit(const Certification& c) {
     std::size_t suite_failures = 0, suite_skipped = 0;
     std::string cases;
     auto add_case = [&](const std::string& name, const std::string& inner) {
-      cases += "    <testcase classname=\"" + html_escape(run.scenario.id) + "\" name=\"" + html_escape(name) +
+      cases += "    <testcase classname=\"" + html_escape(run.run_id()) + "\" name=\"" + html_escape(name) +
                "\" time=\"" + std::to_string(run.seconds) + "\">" + inner + "</testcase>\n";
     };
     if (run.could_not_run) {
@@ -238,10 +240,9 @@ std::string certification_junit(const Certification& c) {
     tests += n;
     failures += suite_failures;
     skipped += suite_skipped;
-    body += "  <testsuite name=\"" + html_escape(run.scenario.id) + "\" tests=\"" + std::to_string(n) +
-            "\" failures=\"" + std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" +
-            std::to_string(suite_skipped) + "\" time=\"" + std::to_string(run.seconds) + "\">\n" + cases +
-            "  </testsuite>\n";
+    body += "  <testsuite name=\"" + html_escape(run.run_id()) + "\" tests=\"" + std::to_string(n) + "\" failures=\"" +
+            std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(suite_skipped) +
+            "\" time=\"" + std::to_string(run.seconds) + "\">\n" + cases + "  </testsuite>\n";
   }
   if (!c.list_problems.empty()) {
     std::string cases;
@@ -295,7 +296,7 @@ std::string certification_text(const Certification& c, bool colour) {
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
     const std::string label = scenario_verdict(run) == "expected failure" ? "XFAIL" : title_case(verdict_name(v));
-    out += paint(pad(label, 13), v) + pad(run.scenario.id, 44) + seconds_text(run.seconds) + "\n";
+    out += paint(pad(label, 13), v) + pad(run.run_id(), 44) + seconds_text(run.seconds) + "\n";
     for (const auto& note : run.notes) out += "    note: " + note + "\n";
     for (const auto& check : run.checks) {
       if (check.verdict == Verdict::pass || check.verdict == Verdict::not_applicable) continue;
@@ -325,9 +326,9 @@ std::string certification_markdown(const Certification& c) {
   out += (tier.size() > 1 ? "\n" : "") +
          std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
   for (const auto& run : c.runs) {
-    if (run.could_not_run) out += "| " + run.scenario.id + " | (run) | | could not run | not testable |\n";
+    if (run.could_not_run) out += "| " + run.run_id() + " | (run) | | could not run | not testable |\n";
     for (const auto& check : run.checks)
-      out += "| " + run.scenario.id + " | " + check.spec.id + " | " + check.spec.level + " | " +
+      out += "| " + run.run_id() + " | " + check.spec.id + " | " + check.spec.level + " | " +
              markdown_cell(check.outcome) + " | " + effective(check) + " |\n";
   }
   for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
@@ -358,12 +359,12 @@ std::string certification_html(const Certification& c) {
   out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
   for (const auto& run : c.runs) {
     const std::string v = scenario_verdict(run);
-    out += "<tr><td><a href=\"#" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) +
+    out += "<tr><td><a href=\"#" + html_escape(run.run_id()) + "\">" + html_escape(run.run_id()) +
            "</a></td><td class=\"" + cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
   }
   out += "</table>\n";
   for (const auto& run : c.runs) {
-    out += "<h2 id=\"" + html_escape(run.scenario.id) + "\">" + html_escape(run.scenario.id) + " — " +
+    out += "<h2 id=\"" + html_escape(run.run_id()) + "\">" + html_escape(run.run_id()) + " — " +
            html_escape(run.scenario.title) + "</h2>\n<p>" + html_escape(run.scenario.checks) + " <em>" +
            html_escape(run.scenario.level) + "</em>; client " + html_escape(run.client.how) + ".</p>\n";
     for (const auto& note : run.notes) out += "<p class=\"warning\">" + html_escape(note) + "</p>\n";

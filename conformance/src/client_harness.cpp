@@ -36,6 +36,8 @@ Verdict ScenarioRun::verdict() const {
   return worst;
 }
 
+std::string ScenarioRun::run_id() const { return protocol.empty() ? scenario.id : scenario.id + "@" + protocol; }
+
 namespace {
 
 constexpr std::size_t kTail = std::size_t{16} * 1024;
@@ -108,15 +110,19 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   ScenarioRun run;
   run.scenario = scenario;
   run.transport = options.transport;
+  run.protocol = options.protocol;
+  if (!options.protocol.empty())
+    for (auto& [key, server] : run.scenario.document["servers"].items())
+      server["protocolVersions"] = json::array({options.protocol});
   const auto checks = read_checks(scenario);
-  run.folder = options.work_dir / scenario.id;
+  run.folder = options.work_dir / run.run_id();
   std::error_code ec;
   fs::remove_all(run.folder, ec);
   fs::create_directories(run.folder);
   const std::string events = (run.folder / "events.jsonl").string();
   std::ofstream(events).flush();  // exists and empty, so a client may open it for appending
   const std::string scenario_file = fs::absolute(run.folder / "scenario.json").string();
-  std::ofstream(scenario_file) << scenario.document.dump(2) << "\n";
+  std::ofstream(scenario_file) << run.scenario.document.dump(2) << "\n";
 
   // The mock servers: the client starts them (stdio), or we do and give it their URLs (HTTP).
   json servers = json::object();
@@ -168,6 +174,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
                  {"user", doc.value("user", json::object())},
                  {"trustLevel", semantics::scenario_trust_level(scenario)},
                  {"events", events}};
+  if (!run.protocol.empty()) run.context["protocolVersion"] = run.protocol;
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 
   ProcessOptions client;
@@ -176,6 +183,8 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   if (options.transport == "http") client.argv.push_back(first_url);
   client.env = {{"MCP_CONFORMANCE_SCENARIO", scenario.id}, {"MCP_CONFORMANCE_CONTEXT", run.context.dump()}};
   if (options.transport == "stdio") client.env.emplace_back("MCP_HINTS_SERVER_COMMAND", first_command);
+  // As the official conformance suite tells a client the revision under test.
+  if (!run.protocol.empty()) client.env.emplace_back("MCP_CONFORMANCE_PROTOCOL_VERSION", run.protocol);
   const Deadline deadline = Clock::now() + options.timeout;
   const double client_started = mock::unix_seconds();
   try {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 
 namespace mcp_hints::conformance {
@@ -12,8 +13,8 @@ namespace mcp_hints::conformance {
 using json = nlohmann::json;
 
 const std::vector<std::string>& client_event_types() {
-  static const std::vector<std::string> types = {"confirmation_requested", "user_decision", "blocked", "escalated",
-                                                 "progress_shown",         "retry"};
+  static const std::vector<std::string> types = {"confirmation_requested", "user_decision", "blocked",    "escalated",
+                                                 "progress_shown",         "retry",         "new_session"};
   return types;
 }
 
@@ -70,7 +71,6 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   InputLimits limits;
   limits.max_bytes = max_bytes;
   for (const auto& [server, path] : wire_files) {
-    std::map<std::string, std::size_t> sessions;
     const bool whole =
         for_each_line(path, max_bytes, [&, &server = server](std::size_t number, const std::string& text) {
           json line;
@@ -87,8 +87,6 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
           w.server = server;
           w.connection = line["connection"].get<std::string>();
           w.time = line["time"].get<double>();
-          auto [it, added] = sessions.emplace(w.connection, sessions.size() + 1);
-          w.session = it->second;
           if (line.contains("event") && line["event"].is_string()) w.event = line["event"].get<std::string>();
           if (line.contains("direction") && line["direction"].is_string())
             w.direction = line["direction"].get<std::string>();
@@ -102,7 +100,6 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   }
   std::stable_sort(record.wire.begin(), record.wire.end(),
                    [](const WireLine& a, const WireLine& b) { return a.time < b.time; });
-  record.index();
 
   const auto& types = client_event_types();
   const bool whole = for_each_line(events_file, max_bytes, [&](std::size_t number, const std::string& text) {
@@ -134,7 +131,47 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
     record.notes.push_back("events file is larger than " + std::to_string(max_bytes) + " bytes: read in part");
   std::stable_sort(record.events.begin(), record.events.end(),
                    [](const ClientEvent& a, const ClientEvent& b) { return a.time < b.time; });
+  number_sessions(record);
   return record;
+}
+
+void number_sessions(RunRecord& record) {
+  // Per server, its connections in order; one that carried no request but server/discover is the
+  // probe of a client that discovers on a connection of its own: it belongs to the next session.
+  std::map<std::string, std::vector<std::string>> order;
+  std::map<std::pair<std::string, std::string>, std::pair<bool, bool>> requests;  // discover, any other
+  for (const auto& line : record.wire) {
+    const auto key = std::make_pair(line.server, line.connection);
+    if (!requests.count(key)) order[line.server].push_back(line.connection);
+    auto& [discover, other] = requests[key];
+    if (!record.is_request_in(line)) continue;
+    (line.message.value("method", "") == "server/discover" ? discover : other) = true;
+  }
+  std::map<std::pair<std::string, std::string>, bool> probe_only;
+  for (const auto& [key, seen] : requests) probe_only[key] = seen.first && !seen.second;
+  std::map<std::pair<std::string, std::string>, std::size_t> session_of;
+  for (const auto& [server, connections] : order) {
+    std::size_t real = 0;
+    for (const auto& c : connections) real += !probe_only[{server, c}];
+    std::size_t next = 0;
+    for (const auto& c : connections) {
+      if (!probe_only[{server, c}]) ++next;
+      session_of[{server, c}] =
+          std::clamp<std::size_t>(probe_only[{server, c}] ? next + 1 : next, 1, std::max<std::size_t>(real, 1));
+    }
+  }
+  // Over HTTP the stateless era has no session at all: the client's own agent sessions, which it
+  // reports with new_session events, are the sessions.
+  for (auto& line : record.wire) {
+    if (line.connection != mock::kStatelessHttpConnection) {
+      line.session = session_of[{line.server, line.connection}];
+      continue;
+    }
+    line.session = 1;
+    for (const auto& event : record.events)
+      if (event.type == "new_session" && event.time <= line.time) ++line.session;
+  }
+  record.index();
 }
 
 std::vector<std::string> protocol_notes(const RunRecord& record) {

@@ -209,8 +209,13 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
   // is what sends a client back to tools/list.
   if (step.list_changed) {
     tools_ = *step.list_changed;
-    if (era == ProtocolEra::legacy)
+    if (era == ProtocolEra::legacy) {
       out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
+    } else {
+      Outgoing changed{json(), step.delay};
+      changed.note = std::string(kCatalogChangedEvent);
+      out.push_back(std::move(changed));
+    }
   }
   switch (step.kind) {
     case Step::Kind::result: out.push_back({rpc::result(id, step.payload), step.delay, false, id}); break;

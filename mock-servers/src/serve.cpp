@@ -69,6 +69,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
         continue;
       }
       if (it->out.close) return finish("close (scripted)", 0);
+      if (rec && !it->out.note.empty()) rec->event(connection, it->out.note);
       if (!it->out.message.is_null()) {
         if (rec) rec->message(connection, "out", it->out.message);
         if (!write_all(STDOUT_FILENO, dump(it->out.message) + "\n")) return finish("close (client gone)", 0);
@@ -263,8 +264,8 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();
           !mismatch.empty()) {
         if (rec) {
-          rec->message("http:stateless", "in", parsed);
-          rec->event("http:stateless", "refused: HTTP 400 " + mismatch);
+          rec->message(std::string(kStatelessHttpConnection), "in", parsed);
+          rec->event(std::string(kStatelessHttpConnection), "refused: HTTP 400 " + mismatch);
         }
         HttpReply reply;
         reply.status = 400;
@@ -278,7 +279,8 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       if (session.empty()) return refuse(400, "Bad Request: Mcp-Session-Id missing");
       if (!sessions.is_open(session)) return refuse(404, "Not Found: unknown session");
     }
-    const std::string conn = stateless ? "http:stateless" : "http:" + (session.empty() ? std::string("-") : session);
+    const std::string conn =
+        stateless ? std::string(kStatelessHttpConnection) : "http:" + (session.empty() ? std::string("-") : session);
     if (rec) {
       if (parsed.is_null())
         rec->raw(conn, req.body);
@@ -304,6 +306,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
         if (rec) rec->event(conn, "session-end (scripted close)");
         return text_reply(404, "Not Found: the session was closed");
       }
+      if (rec && !out.note.empty()) rec->event(conn, out.note);
       if (!out.message.is_null()) {
         if (rec) rec->message(conn, "out", out.message);
         send.push_back(out.message);

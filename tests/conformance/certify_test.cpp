@@ -9,6 +9,7 @@
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/mock/recorder.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -76,6 +77,106 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
 // The hint model does not depend on the wire: against servers that negotiate an older revision
 // (2025-03-26 brought tool annotations; 2024-11-05 had none, but a server may send them anyway)
 // the reference client reads the same hints and passes the same checks.
+// The stateless era (2026-07-28): no initialize and, over HTTP, no session; propagation rides in
+// every request's _meta (server/discover included), a catalog change comes unannounced and only
+// the listing's ttlMs sends a client back, and the client's new_session events divide its agent
+// sessions. The reference client passes every scenario over both transports...
+TEST(Certify, TheReferenceClientPassesEveryScenarioInTheStatelessEra) {
+  for (const char* transport : {"stdio", "http"}) {
+    test_support::TempDir dir;
+    HarnessOptions options;
+    options.client_command = kReference;
+    options.transport = transport;
+    options.mock_command = {MCP_HINTS_BIN, "mock"};
+    options.work_dir = dir.path();
+    options.protocol = "2026-07-28";
+    std::vector<ScenarioRun> runs;
+    for (const auto& s : certification_scenarios()) {
+      runs.push_back(run_scenario(s, options));
+      EXPECT_EQ(runs.back().verdict(), Verdict::pass) << transport << " " << s.id;
+      EXPECT_EQ(runs.back().run_id(), s.id + "@2026-07-28");
+      // The mock servers spoke the stateless era, and the client spoke it with them.
+      bool stateless_request = false;
+      for (const auto& line : runs.back().record.wire)
+        stateless_request =
+            stateless_request || (runs.back().record.is_request_in(line) &&
+                                  line.message["params"]["_meta"].contains("io.modelcontextprotocol/protocolVersion"));
+      EXPECT_TRUE(stateless_request) << transport << " " << s.id;
+    }
+    EXPECT_EQ(failures_of(runs), "") << transport;
+  }
+}
+
+// ... and the variants that break what the era changes are caught by the checks named after it.
+TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"--drop-propagation", "propagation.cross-server:sensitive-to-b"},
+      {"--drop-propagation", "propagation.sensitive-carried:carried"},
+      {"--ignore-list-changed", "rugpull.read-only-turns-destructive:relisted"},
+      {"--leak-across-sessions", "propagation.new-session-clean:clean-start"},
+      {"--reuse-listing", "propagation.new-session-clean:relisted-in-new-session"}};
+  for (const auto& [variant, check] : expected) {
+    test_support::TempDir dir;
+    HarnessOptions options;
+    options.client_command = kReference + " " + variant;
+    options.transport = "http";
+    options.mock_command = {MCP_HINTS_BIN, "mock"};
+    options.work_dir = dir.path();
+    options.protocol = "2026-07-28";
+    const auto scenario = load_certification_scenario(check.substr(0, check.find(':')));
+    const auto run = run_scenario(scenario, options);
+    const auto it = std::find_if(run.checks.begin(), run.checks.end(),
+                                 [&](const CheckResult& c) { return c.spec.id == check.substr(check.find(':') + 1); });
+    ASSERT_NE(it, run.checks.end()) << check;
+    EXPECT_NE(it->verdict, Verdict::pass) << variant << " " << check << ": " << it->detail;
+    EXPECT_NE(it->verdict, Verdict::not_testable) << variant << " " << check << ": " << it->detail;
+  }
+}
+
+// Over stateless HTTP only the client can say where its agent sessions end: a client that never
+// says so cannot pass a check that needs a second session.
+TEST(Certify, WithoutNewSessionEventsTheStatelessEraHasOneSession) {
+  RunRecord record;
+  for (int i = 0; i < 2; ++i) {
+    WireLine line;
+    line.server = "main";
+    line.connection = std::string(mcp_hints::mock::kStatelessHttpConnection);
+    line.direction = "in";
+    line.time = 100 + i;
+    line.message = {{"jsonrpc", "2.0"}, {"id", i}, {"method", "tools/list"}, {"params", json::object()}};
+    record.wire.push_back(line);
+  }
+  number_sessions(record);
+  EXPECT_EQ(record.wire[1].session, 1u);
+  record.events.push_back({"new_session", 100.5, json::object(), 1});
+  number_sessions(record);
+  EXPECT_EQ(record.wire[0].session, 1u);
+  EXPECT_EQ(record.wire[1].session, 2u);
+}
+
+// A client that discovers on a connection of its own (the TypeScript SDK v2 over stdio starts the
+// server once for server/discover, then again for its session) has one session, not two.
+TEST(Certify, ADiscoverOnlyConnectionJoinsTheNextSession) {
+  RunRecord record;
+  const std::vector<std::pair<std::string, std::string>> lines = {{"stdio:1", "server/discover"},
+                                                                  {"stdio:2", "tools/list"},
+                                                                  {"stdio:3", "server/discover"},
+                                                                  {"stdio:4", "tools/call"}};
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    WireLine line;
+    line.server = "main";
+    line.connection = lines[i].first;
+    line.direction = "in";
+    line.time = 100.0 + static_cast<double>(i);
+    line.message = {{"jsonrpc", "2.0"}, {"id", i}, {"method", lines[i].second}, {"params", json::object()}};
+    record.wire.push_back(line);
+  }
+  number_sessions(record);
+  std::vector<std::size_t> sessions;
+  for (const auto& line : record.wire) sessions.push_back(line.session);
+  EXPECT_EQ(sessions, (std::vector<std::size_t>{1, 1, 2, 2}));
+}
+
 TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
   for (const char* revision : {"2025-03-26", "2024-11-05"}) {
     test_support::TempDir dir;
@@ -257,7 +358,8 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   EXPECT_GE(results["scenarios"].size(), 20u);
   const auto& first = results["scenarios"][0];
   EXPECT_FALSE(first["results"][0]["acceptableTraces"].empty());
-  EXPECT_TRUE(fs::exists(fs::path(out) / "scenarios" / first["id"].get<std::string>() / "wire-main.jsonl"));
+  EXPECT_TRUE(fs::exists(fs::path(first["folder"].get<std::string>()) / "wire-main.jsonl"));
+  EXPECT_EQ(first["run"], first["id"].get<std::string>() + "@" + first["protocol"].get<std::string>());
   const std::string junit = test_support::read_file(fs::path(out) / "junit.xml");
   EXPECT_NE(junit.find("<testsuites name=\"mcp-hints certify\""), std::string::npos);
   EXPECT_NE(junit.find("failures=\"0\""), std::string::npos);
@@ -283,7 +385,8 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   EXPECT_NE(junit_out.out.find("<failure message=\"[MUST] fail: dropped\""), std::string::npos) << junit_out.out;
   auto markdown = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "m").string(),
                                          "--scenario", "propagation.sensitive-carried", "--format", "markdown"});
-  EXPECT_NE(markdown.out.find("| propagation.sensitive-carried | carried | MUST | dropped | fail |"), std::string::npos)
+  EXPECT_NE(markdown.out.find("| propagation.sensitive-carried@2025-11-25 | carried | MUST | dropped | fail |"),
+            std::string::npos)
       << markdown.out;
   auto html_out =
       test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "h").string(), "--scenario",
@@ -323,25 +426,30 @@ TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
   const json lenient_results = json::parse(lenient.out);
   EXPECT_EQ(lenient_results["tier"], "certified");
   EXPECT_EQ(lenient_results["strict"], false);
-  ASSERT_EQ(lenient_results["blockingNextTier"].size(), 3u) << lenient_results["blockingNextTier"];
+  // Each era's run (certify runs both by default) names its own blockers.
+  ASSERT_EQ(lenient_results["blockingNextTier"].size(), 6u) << lenient_results["blockingNextTier"];
   EXPECT_EQ(lenient_results["blockingNextTier"][0],
-            "confirm.no-over-prompting:spec-read-only [SHOULD] warning: confirmed-called");
+            "confirm.no-over-prompting@2026-07-28:spec-read-only [SHOULD] warning: confirmed-called");
+  EXPECT_EQ(lenient_results["blockingNextTier"][3],
+            "confirm.no-over-prompting@2025-11-25:spec-read-only [SHOULD] warning: confirmed-called");
 
   auto strict = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "s").string(),
                                        "--scenario", "confirm.no-over-prompting", "--strict"});
   EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
-  EXPECT_NE(strict.out.find("tier: certified; certified, strict is blocked by 3:\n"
-                            "    confirm.no-over-prompting:spec-read-only [SHOULD] warning: confirmed-called\n"),
-            std::string::npos)
+  EXPECT_NE(
+      strict.out.find("tier: certified; certified, strict is blocked by 6:\n"
+                      "    confirm.no-over-prompting@2026-07-28:spec-read-only [SHOULD] warning: confirmed-called\n"),
+      std::string::npos)
       << strict.out;
   auto markdown = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "m").string(),
                                          "--scenario", "confirm.no-over-prompting", "--format", "markdown"});
-  EXPECT_NE(markdown.out.find("**tier: certified; certified, strict is blocked by 3:**"), std::string::npos)
+  EXPECT_NE(markdown.out.find("**tier: certified; certified, strict is blocked by 6:**"), std::string::npos)
       << markdown.out;
   auto html = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "h").string(),
                                      "--scenario", "confirm.no-over-prompting", "--format", "html"});
-  EXPECT_NE(html.out.find("<li>confirm.no-over-prompting:policy-read [SHOULD] warning: confirmed-called</li>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.out.find("<li>confirm.no-over-prompting@2025-11-25:policy-read [SHOULD] warning: confirmed-called</li>"),
+      std::string::npos);
 
   // The reference client reaches the strict tier on the same scenario: --strict passes it.
   auto careful = test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "c").string(),
@@ -358,7 +466,7 @@ TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
   const json failing_results = json::parse(failing.out);
   EXPECT_EQ(failing_results["tier"], "not certified");
   EXPECT_EQ(failing_results["blockingNextTier"][0],
-            "propagation.sensitive-carried:carried [MUST] expected failure: dropped");
+            "propagation.sensitive-carried@2026-07-28:carried [MUST] expected failure: dropped");
 }
 
 // A client that speaks only the stateless era gets nowhere with a session-era mock server; the

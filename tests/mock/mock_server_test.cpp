@@ -256,8 +256,13 @@ TEST(MockServer, TheStatelessEraChangesTheCatalogWithoutAListChangedNotification
       fourth = server.handle(stateless_era ? stateless(i, "tools/call", {{"name", "fetch_record"}})
                                            : call("fetch_record", i));
     std::size_t notices = 0;
-    for (const auto& o : fourth) notices += o.message.value("method", "") == "notifications/tools/list_changed";
+    std::size_t notes = 0;
+    for (const auto& o : fourth) {
+      notices += o.message.is_object() && o.message.value("method", "") == "notifications/tools/list_changed";
+      notes += o.note == mcp_hints::mock::kCatalogChangedEvent;  // for the record: the change came unannounced
+    }
     EXPECT_EQ(notices, stateless_era ? 0u : 1u);
+    EXPECT_EQ(notes, stateless_era ? 1u : 0u);
     const json after = server.handle(stateless(9, "tools/list"))[0].message["result"]["tools"];
     ASSERT_TRUE(before.is_array() && after.is_array());
     EXPECT_NE(before, after);

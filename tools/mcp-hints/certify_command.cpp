@@ -16,7 +16,9 @@
 #include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/output_file.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -42,6 +44,9 @@ options:
   --scenario ID|FILE       a scenario to run (repeatable); default: all certification scenarios
   --all                    every certification scenario (the default)
   --transport T            stdio (default) or http
+  --protocol P             the protocol revision the mock servers speak: all (default: every
+                           scenario in each era, 2026-07-28 and 2025-11-25), or one revision
+                           (2026-07-28 for the stateless era, 2025-11-25 ... 2024-11-05)
   --format F               what to print: text (default), json, junit, markdown or html
   --output DIR             where results.json, junit.xml, report.html and each scenario's wire
                            records and events go (default: mcp-hints-certify)
@@ -97,7 +102,8 @@ int certify_command(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
       "expected-failures", po::value<std::string>(), "")("timeout", po::value<long>()->default_value(30000), "")(
-      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "");
+      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
+      "protocol", po::value<std::string>()->default_value("all"), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -126,6 +132,15 @@ int certify_command(const std::vector<std::string>& args) {
   const std::string color = vm["color"].as<std::string>();
   if (color != "auto" && color != "always" && color != "never")
     return usage("unknown --color '" + color + "' (auto, always, never)");
+  std::vector<std::string> protocols;
+  if (const std::string protocol = vm["protocol"].as<std::string>(); protocol == "all") {
+    protocols = {stateless_protocol_versions().front(), supported_protocol_versions().front()};
+  } else {
+    const auto versions = all_protocol_versions();
+    if (std::find(versions.begin(), versions.end(), protocol) == versions.end())
+      return usage("unknown --protocol '" + protocol + "' (all, " + join(versions, ", ") + ")");
+    protocols = {protocol};
+  }
   const long timeout = vm["timeout"].as<long>();
   if (timeout < 100 || timeout > 3600000) return usage("--timeout must be 100 to 3600000 ms");
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
@@ -163,10 +178,14 @@ int certify_command(const std::vector<std::string>& args) {
   const auto started = std::chrono::steady_clock::now();
   {
     Progress progress;
-    for (std::size_t i = 0; i < scenarios.size(); ++i) {
-      progress.show("certify: " + std::to_string(i + 1) + "/" + std::to_string(scenarios.size()) + " " +
-                    scenarios[i].id);
-      certification.runs.push_back(run_scenario(scenarios[i], harness));
+    const std::size_t total = scenarios.size() * protocols.size();
+    for (const auto& protocol : protocols) {
+      harness.protocol = protocol;
+      for (const auto& scenario : scenarios) {
+        progress.show("certify: " + std::to_string(certification.runs.size() + 1) + "/" + std::to_string(total) + " " +
+                      scenario.id + " (" + protocol + ")");
+        certification.runs.push_back(run_scenario(scenario, harness));
+      }
     }
   }
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

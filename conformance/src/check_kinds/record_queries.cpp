@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "mcp_hints/mock/recorder.hpp"
+
 namespace mcp_hints::conformance {
 
 using json = nlohmann::json;
@@ -33,9 +35,13 @@ bool is_out_notification(const WireLine& line, const std::string& method) {
          line.message.value("method", json()) == method;
 }
 
+bool is_catalog_change(const WireLine& line) {
+  return is_out_notification(line, "notifications/tools/list_changed") || line.event == mock::kCatalogChangedEvent;
+}
+
 double first_list_changed(const RunRecord& record, const std::string& server) {
   for (const auto& line : record.wire)
-    if (line.server == server && is_out_notification(line, "notifications/tools/list_changed")) return line.time;
+    if (line.server == server && is_catalog_change(line)) return line.time;
   return kNever;
 }
 

@@ -22,7 +22,10 @@ std::string text_or(const nlohmann::json& object, const char* key, const std::st
 bool is_call_of(const RunRecord& record, const WireLine& line, const std::string& server, const std::string& tool);
 // A notification the server sent.
 bool is_out_notification(const WireLine& line, const std::string& method);
-// The time of the server's first tools/list_changed, or kNever.
+// A change of the server's catalog: its tools/list_changed (legacy era), or the event the mock
+// records when the catalog changes in the stateless era, where no notification is sent.
+bool is_catalog_change(const WireLine& line);
+// The time of the server's first catalog change, or kNever.
 double first_list_changed(const RunRecord& record, const std::string& server);
 // "tools/call rm to main"
 std::string describe_request(const WireLine& line);

@@ -57,7 +57,7 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
   std::string result = "not-reached", detail;
   for (std::size_t i = 0; i < record.wire.size(); ++i) {
     const auto& notice = record.wire[i];
-    if (notice.server != check.server || !is_out_notification(notice, "notifications/tools/list_changed")) continue;
+    if (notice.server != check.server || !is_catalog_change(notice)) continue;
     ++changes;
     std::string here = "not-reached";
     for (std::size_t j = i + 1; j < record.wire.size(); ++j) {
@@ -84,7 +84,8 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
     };
     if (changes == 1 || rank(here) > rank(result)) result = here;
   }
-  return {result, std::to_string(changes) + " tools/list_changed sent by " + check.server + detail};
+  return {result, std::to_string(changes) + " catalog change(s) of " + check.server +
+                      " (tools/list_changed, or unannounced in the stateless era)" + detail};
 }
 
 }  // namespace

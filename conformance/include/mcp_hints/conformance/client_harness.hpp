@@ -22,6 +22,7 @@ struct HarnessOptions {
   std::vector<std::string> mock_command;     // argv that runs `mcp-hints mock` (options are added)
   std::filesystem::path work_dir;            // one folder per scenario is made in it
   std::chrono::milliseconds timeout{30000};  // per scenario, for the client
+  std::string protocol;                      // the revision every mock server speaks; empty: the scenario's
 };
 
 struct ClientExit {
@@ -33,8 +34,9 @@ struct ClientExit {
 };
 
 struct ScenarioRun {
-  mock::Scenario scenario;
+  mock::Scenario scenario;  // as served: pinned to the protocol, when one was asked for
   std::string transport;
+  std::string protocol;  // the revision the mock servers spoke; empty: the scenario's own
   std::vector<CheckResult> checks;
   ClientExit client;
   std::vector<std::string> notes;                 // problems with the run or the client's events
@@ -47,6 +49,8 @@ struct ScenarioRun {
 
   // The worst verdict of the run: not testable when the client could not run.
   Verdict verdict() const;
+  // The scenario's id, with the protocol revision when one was pinned ("id@2026-07-28").
+  std::string run_id() const;
 };
 
 // The scenarios that certify a client, sorted by id: the built-in ones with checks and those

@@ -13,7 +13,7 @@ namespace mcp_hints::conformance {
 struct WireLine {
   std::string server;       // the scenario's key for the mock server that recorded it
   std::string connection;   // "stdio:PID" or "http:SESSION"
-  std::size_t session = 0;  // 1 for the server's first connection, 2 for the next ...
+  std::size_t session = 0;  // 1 for the server's first session, 2 for the next ... (number_sessions)
   std::string direction;    // "in" (from the client), "out" (to it), or empty for a connection event
   double time = 0;          // Unix time, seconds
   nlohmann::json message;   // null for events and for input that was not JSON
@@ -51,6 +51,11 @@ struct RunRecord {
  private:
   std::map<std::string, std::size_t> answers_;
 };
+
+// Numbers each line's session: per server, its connections in order, where a connection that
+// carried nothing but server/discover (a probe) joins the next; over stateless HTTP, which has no
+// session, the client's new_session events divide its agent sessions. read_run_record calls it.
+void number_sessions(RunRecord& record);
 
 // Why a client may have got nowhere, in words for the run's notes: each method the mock server
 // does not speak (answered -32601, e.g. server/discover of the stateless era) and each request

@@ -17,13 +17,14 @@
 
 namespace mcp_hints::mock {
 
-// Something to do after handling a message: send a message (after a delay), or close.
+// Something to do after handling a message: send a message (after a delay), record a note, or close.
 struct Outgoing {
   nlohmann::json message;              // null when nothing is sent
   std::chrono::milliseconds delay{0};  // from when the message was handled
   bool close = false;                  // close the connection (stdio: exit) after the delay
   nlohmann::json answers;              // the request id this answers, for cancellation
   int http_status = 0;                 // over HTTP, the status to answer with (0: 200)
+  std::string note;                    // recorded as an event when due, never sent
 
   Outgoing(nlohmann::json message_ = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
            nlohmann::json answers_ = {})

@@ -11,6 +11,13 @@
 
 namespace mcp_hints::mock {
 
+// The event a mock server records when a script changes its catalog in the stateless era, where
+// no tools/list_changed is sent (it goes only to subscriptions/listen streams).
+inline constexpr std::string_view kCatalogChangedEvent = "catalog changed (stateless era: no notification sent)";
+
+// The connection name of every stateless-era request over HTTP: the era has no session.
+inline constexpr std::string_view kStatelessHttpConnection = "http:stateless";
+
 // The records' clock: Unix time in seconds, with a fraction (the adapter contract's time base).
 double unix_seconds();
 
