@@ -439,3 +439,168 @@ TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverHttp) {
                               {kNoSessionsOverStatelessHttp, kNoListChangedInTheStatelessEra},
                               12});
 }
+
+// The official conformance suite's server scenarios against the mock over HTTP, serving the
+// suite's fixture tools (tests/fixtures/interop/official-suite-tools.json): each in-scope scenario
+// gives exactly the checks and statuses listed, in order. Out of scope, never run: what a
+// tool-only mock does not serve (completion-complete, resources-*, sep-2164-resource-not-found,
+// prompts-*, logging-set-level), what needs the server to ask the client something or to log
+// (tools-call-with-logging, -sampling, -elicitation, elicitation-sep1034-defaults,
+// elicitation-sep1330-enums, input-required-result-*), the SEP-2243 Mcp-Param headers of tools
+// with x-mcp-header (http-custom-header-server-validation: the mock mirrors no parameter), and the
+// extensions (sep-2640-skills-*, tasks-*). OAuth is a client matter.
+struct SuiteScenario {
+  std::string name;
+  std::vector<std::string> checks;  // "STATUS check-id", in the order the suite reports them
+};
+
+// Runs the official suite `package` (conformance: 0.1.16; conformance-next: 0.2.0-alpha.12) on its
+// Node 22, with one server scenario against `url`; "STATUS check-id" per check, and its exit code
+// agrees with them (1 when one fails).
+std::vector<std::string> official_server_checks(const std::string& package, const std::string& url,
+                                                const std::string& scenario, const std::string& spec_version) {
+  test_support::TempDir out;
+  std::vector<std::string> argv = {(node_dir() / "node_modules" / ".bin" / "node").string(),
+                                   package_entry(package),
+                                   "server",
+                                   "--url",
+                                   url,
+                                   "--scenario",
+                                   scenario,
+                                   "-o",
+                                   out.path().string()};
+  if (!spec_version.empty()) argv.insert(argv.end(), {"--spec-version", spec_version});
+  const auto r = test_support::run_command(argv, "/dev/null", "", 120);
+  std::vector<std::string> checks;
+  bool failed = false;
+  for (const auto& run : fs::directory_iterator(out.path()))
+    for (const auto& check : test_support::read_json(run.path() / "checks.json")) {
+      checks.push_back(check["status"].get<std::string>() + " " + check["id"].get<std::string>());
+      failed = failed || check["status"] == "FAILURE";
+    }
+  EXPECT_FALSE(checks.empty()) << scenario << ": no results\n" << r.err << r.out.substr(0, 2000);
+  EXPECT_EQ(r.exit_code, failed ? 1 : 0) << scenario << "\n" << r.err;
+  return checks;
+}
+
+// The mock serving the fixture tools in `versions`, and each scenario of `suite` against it.
+void expect_official_suite_results(const std::string& package, const std::string& spec_version,
+                                   const std::vector<std::string>& versions, const std::vector<SuiteScenario>& suite) {
+  REQUIRE_NODE();
+  if (!fs::exists(package_entry(package))) GTEST_SKIP() << package << " is not in node/node_modules";
+  test_support::TempDir dir;
+  mcp_hints::ProcessOptions options;
+  options.argv = {
+      MCP_HINTS_BIN, "mock",
+      "--scenario",  scenario_speaking(dir, test_support::fixture("interop/official-suite-tools.json"), versions),
+      "--transport", "http"};
+  const auto mock = test_support::start_listening(options);
+  ASSERT_EQ(mock.url.rfind("http://127.0.0.1:", 0), 0u) << mock.process->stderr_log();
+  for (const auto& scenario : suite)
+    EXPECT_EQ(official_server_checks(package, mock.url, scenario.name, spec_version), scenario.checks)
+        << package << " " << scenario.name;
+}
+
+// conformance 0.2.0-alpha.12, --spec-version 2026-07-28, against a mock speaking only that
+// revision. Every FAILURE and SKIPPED below is out of the mock's scope (said beside it): the
+// suite's diagnostic tools need a server that requires a client capability, asks the client
+// something on the response stream or logs, and the mock does none of these; it serves no prompts,
+// resources or subscriptions. Every other check passes.
+TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728OverHttp) {
+  expect_official_suite_results(
+      "conformance-next", "2026-07-28", {"2026-07-28"},
+      {
+          {"server-stateless",
+           {"SUCCESS sep-2575-request-meta-invalid-missing-meta",
+            "SUCCESS sep-2575-http-server-meta-invalid-400",
+            "SUCCESS sep-2575-request-meta-invalid-missing-protocol-version",
+            "SUCCESS sep-2575-http-server-meta-invalid-400",
+            "SUCCESS sep-2575-request-meta-invalid-missing-client-capabilities",
+            "SUCCESS sep-2575-http-server-meta-invalid-400",
+            "SUCCESS sep-2575-request-meta-client-info-optional",
+            "SUCCESS sep-2575-server-implements-discover",
+            "SUCCESS sep-2575-server-identifies-in-result-meta",
+            "SUCCESS sep-2575-server-declares-prompts-in-discover",
+            "SUCCESS sep-2575-discover-capabilities-match-handlers",
+            "SUCCESS sep-2575-server-unsupported-version-error",
+            "SUCCESS sep-2575-http-server-unsupported-version-400",
+            "SUCCESS sep-2575-http-server-header-mismatch-400",
+            "FAILURE sep-2575-server-rejects-undeclared-capability",  // needs tool test_missing_capability
+            "FAILURE sep-2575-missing-capability-http-400",           // the same tool
+            "SUCCESS sep-2575-http-server-method-not-found-404-initialize",
+            "SUCCESS sep-2575-http-server-method-not-found-404-ping",
+            "SUCCESS sep-2575-http-server-method-not-found-404-logging-setlevel",
+            "SUCCESS sep-2575-http-server-method-not-found-404-resources-subscribe",
+            "SUCCESS sep-2575-http-server-method-not-found-404-resources-unsubscribe",
+            "SUCCESS sep-2575-http-server-method-not-found-404",
+            "FAILURE sep-2575-http-server-no-independent-requests-on-stream",  // needs test_streaming_elicitation
+            "FAILURE sep-2575-server-no-log-without-loglevel",  // needs test_logging_tool (the mock does not log)
+            "SKIPPED sep-2575-server-sends-subscription-ack",   // no subscriptions/listen: none declared
+            "SKIPPED sep-2575-server-tags-subscription-id",
+            "SKIPPED sep-2575-server-honors-notification-filter",
+            "SKIPPED sep-2575-server-sends-prompts-list-changed-on-subscription",
+            "SKIPPED sep-2575-server-sends-tools-list-changed-on-subscription",
+            "SUCCESS sep-2575-http-server-error-jsonrpc-id"}},
+          {"caching",
+           {"SUCCESS sep-2549-tools-list-caching-hints",
+            "FAILURE sep-2549-prompts-list-caching-hints",              // no prompts/list: a tool mock
+            "FAILURE sep-2549-resources-list-caching-hints",            // no resources/list
+            "FAILURE sep-2549-resources-templates-list-caching-hints",  // no resources/templates/list
+            "SKIPPED sep-2549-resources-read-caching-hints",            // no resources
+            "SUCCESS sep-2549-ttl-non-negative", "SUCCESS sep-2549-cache-scope-valid", "SUCCESS wire-schema-valid"}},
+          {"http-header-validation",
+           {"SUCCESS sep-2243-server-reject-invalid-headers", "SUCCESS sep-2243-server-reject-error-code",
+            "SUCCESS sep-2243-server-reject-invalid-headers", "SUCCESS sep-2243-server-reject-error-code",
+            "SUCCESS sep-2243-server-reject-invalid-headers", "SUCCESS sep-2243-server-reject-error-code",
+            "SUCCESS sep-2243-server-accepts-whitespace-header-value", "SUCCESS sep-2243-server-reject-invalid-headers",
+            "SUCCESS sep-2243-server-reject-error-code", "SUCCESS sep-2243-header-name-case-insensitive",
+            "SUCCESS sep-2243-header-name-case-insensitive", "SUCCESS sep-2243-server-reject-invalid-headers",
+            "SUCCESS sep-2243-server-reject-error-code", "SUCCESS wire-schema-valid"}},
+          {"tools-list",
+           {"SUCCESS tools-list", "SUCCESS tools-name-format", "SUCCESS tools-list-deterministic-order",
+            "SUCCESS wire-schema-valid"}},
+          {"tools-call-simple-text", {"SUCCESS tools-call-simple-text", "SUCCESS wire-schema-valid"}},
+          {"tools-call-image", {"SUCCESS tools-call-image", "SUCCESS wire-schema-valid"}},
+          {"tools-call-audio", {"SUCCESS tools-call-audio", "SUCCESS wire-schema-valid"}},
+          {"tools-call-embedded-resource", {"SUCCESS tools-call-embedded-resource", "SUCCESS wire-schema-valid"}},
+          {"tools-call-mixed-content", {"SUCCESS tools-call-mixed-content", "SUCCESS wire-schema-valid"}},
+          {"tools-call-error", {"SUCCESS tools-call-error", "SUCCESS wire-schema-valid"}},
+          {"tools-call-with-progress", {"SUCCESS tools-call-with-progress", "SUCCESS wire-schema-valid"}},
+          {"json-schema-2020-12",
+           {"SUCCESS json-schema-2020-12-tool-found", "SUCCESS json-schema-2020-12-$schema",
+            "SUCCESS json-schema-2020-12-$defs", "SUCCESS json-schema-2020-12-additionalProperties",
+            "SUCCESS sep-2106-composition-keywords-preserved", "SUCCESS sep-2106-conditional-keywords-preserved",
+            "SUCCESS sep-2106-anchor-keyword-preserved", "SUCCESS wire-schema-valid"}},
+          {"dns-rebinding-protection",
+           {"SUCCESS localhost-host-rebinding-rejected", "SUCCESS localhost-host-valid-accepted"}},
+          {"server-sse-multiple-streams",
+           {"SUCCESS server-accepts-multiple-post-streams", "INFO server-sse-streams-functional"}},
+      });
+}
+
+// conformance 0.1.16 (the 2025 revisions) against a mock speaking both eras: it is served the
+// legacy one. Every check passes (the INFO ones only describe the streams).
+TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasOverHttp) {
+  expect_official_suite_results(
+      "conformance", "", {"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"},
+      {
+          {"server-initialize", {"SUCCESS server-initialize"}},
+          {"ping", {"SUCCESS ping"}},
+          {"tools-list", {"SUCCESS tools-list"}},
+          {"tools-call-simple-text", {"SUCCESS tools-call-simple-text"}},
+          {"tools-call-image", {"SUCCESS tools-call-image"}},
+          {"tools-call-audio", {"SUCCESS tools-call-audio"}},
+          {"tools-call-embedded-resource", {"SUCCESS tools-call-embedded-resource"}},
+          {"tools-call-mixed-content", {"SUCCESS tools-call-mixed-content"}},
+          {"tools-call-error", {"SUCCESS tools-call-error"}},
+          {"tools-call-with-progress", {"SUCCESS tools-call-with-progress"}},
+          {"json-schema-2020-12",
+           {"SUCCESS json-schema-2020-12-tool-found", "SUCCESS json-schema-2020-12-$schema",
+            "SUCCESS json-schema-2020-12-$defs", "SUCCESS json-schema-2020-12-additionalProperties"}},
+          {"dns-rebinding-protection",
+           {"SUCCESS localhost-host-rebinding-rejected", "SUCCESS localhost-host-valid-accepted"}},
+          {"server-sse-multiple-streams",
+           {"SUCCESS server-accepts-multiple-post-streams", "INFO server-sse-streams-functional"}},
+          {"server-sse-polling", {"INFO outgoing-request", "INFO incoming-response", "INFO server-sse-content-type"}},
+      });
+}
