@@ -85,6 +85,7 @@ export async function runTask(open, label) {
       for (const c of connections.values()) await c.client.close();
       connections.clear();
       carried = {};
+      emit({ type: 'new_session' });  // the stateless era has no protocol session to end
       continue;
     }
     const server = item.server ?? serverNames[0] ?? 'main';

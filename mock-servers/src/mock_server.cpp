@@ -139,13 +139,11 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
                                   {"_meta", {{kServerInfoMeta, {{"name", spec_.name}, {"version", kVersion}}}}},
                                   {"ttlMs", ttl_ms()},
                                   {"cacheScope", spec_.cache_scope}}));
-  } else if (method == "ping") {
-    out = answer(rpc::result(id, json::object()));
   } else if (method == "tools/list") {
     out = list_tools(id, params, ProtocolEra::stateless);
   } else if (method == "tools/call") {
     out = call_tool(id, params, ProtocolEra::stateless);
-  } else {
+  } else {  // ping, initialize and the like are gone from this era: 404, as the SDK and the suite say
     return refusal(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
   }
   // Every result of the era says what it is; a scripted one may already (input_required).

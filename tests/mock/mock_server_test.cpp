@@ -231,6 +231,10 @@ TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {
   auto [unknown, unknown_status] = refused(stateless(7, "logging/setLevel"));
   EXPECT_EQ(unknown["code"], -32601);
   EXPECT_EQ(unknown_status, 404);
+  // ping is gone from the era too (the official suite's sep-2575-http-server-method-not-found-404-ping).
+  auto [ping, ping_status] = refused(stateless(8, "ping"));
+  EXPECT_EQ(ping["code"], -32601);
+  EXPECT_EQ(ping_status, 404);
 }
 
 TEST(MockServer, EachEraOnlyWhereTheServerSpeaksIt) {
