@@ -57,6 +57,11 @@ const char* kModes[] = {
     "call-error",           // tools/call results say isError true (the tool failed)
     "bad-result-annotations",     // tools/call results carry sensitiveHint "extreme"
     "bad-extension-annotations",  // tools/call results carry a malformed io.modelcontextprotocol/trust-annotations
+    "bad-jsonrpc",                // before its initialize answer, sends a message that is no JSON-RPC kind
+    "bad-server-request",         // before its tools/list answer, asks sampling/createMessage without messages
+    "bad-notification",           // before its tools/list answer, sends notifications/progress without a token
+    "bad-server-info",            // its initialize result's serverInfo has no version
+    "bad-error",                  // answers an unknown method with an error that has no message
     "http-500",                   // (http) answers every request with HTTP 500
     "http-bad-sse",               // (http) answers with an SSE stream that is not JSON
     "http-stall",                 // (http) sends the headers of its answer to tools/list, then nothing
@@ -128,13 +133,17 @@ class Server {
       const auto& versions = mcp_hints::supported_protocol_versions();
       if (std::find(versions.begin(), versions.end(), version) == versions.end()) version = versions.front();
       if (mode("bad-version")) version = "1999-01-01";
-      send(rpc::result(id, {{"protocolVersion", version},
-                            {"capabilities", capabilities},
-                            {"serverInfo", {{"name", "mcp-hints-sample-server"}, {"version", mcp_hints::kVersion}}}}));
+      if (mode("bad-jsonrpc")) send({{"jsonrpc", "2.0"}, {"hello", true}});  // neither request nor response
+      json server_info = {{"name", "mcp-hints-sample-server"}, {"version", mcp_hints::kVersion}};
+      if (mode("bad-server-info")) server_info.erase("version");
+      send(
+          rpc::result(id, {{"protocolVersion", version}, {"capabilities", capabilities}, {"serverInfo", server_info}}));
     } else if (method == "ping") {
       send(rpc::result(id, json::object()));
     } else if (method == "tools/list") {
       ++lists_;
+      if (mode("bad-server-request")) send(rpc::request("sample-1", "sampling/createMessage", json{{"maxTokens", 10}}));
+      if (mode("bad-notification")) send(rpc::notification("notifications/progress", json{{"progress", "half"}}));
       if (mode("bad-page")) {
         send(rpc::result(id, {{"items", json::array()}}));
         return out;
@@ -192,6 +201,8 @@ class Server {
             {ext, {{"evidenceRef", {{"type", "x"}, {"digest", "md5:1"}, {"canonicalization", "jcs/rfc8785"}}}}}};
       }
       send(rpc::result(id, result));
+    } else if (mode("bad-error")) {
+      send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", rpc::method_not_found}}}});
     } else {
       send(rpc::error(id, rpc::method_not_found, "unknown method " + method));
     }

@@ -99,6 +99,11 @@ const std::map<std::string, Control>& controls() {
       {"stability.restart", {"unstable-hints", {}}},
       {"list-changed.weakened", {"rug-pull", {}}},
       {"list-changed.changed", {"tighten", {}}},
+      {"protocol.message", {"bad-jsonrpc", {}}},
+      {"protocol.request", {"bad-server-request", {}}},
+      {"protocol.notification", {"bad-notification", {}}},
+      {"protocol.result", {"bad-server-info", {}}},
+      {"protocol.error", {"bad-error", {}}},
       {"result.trust-annotations", {"bad-result-annotations", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
       {"result.sensitivity-understated", {"sensitive-result", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
   };
@@ -153,8 +158,17 @@ TEST(CheckServer, LintFindingsOfTheLiveCatalogUseTheLintIds) {
   for (const auto& f : report["findings"]) ids.insert(f["check"].get<std::string>());
   for (const char* id : {"hints.readonly-contradiction", "confirmation.contradiction", "schema.spec-tool"})
     EXPECT_TRUE(ids.count(id)) << id;
-  // Pointers name the tool in the live listing.
-  EXPECT_TRUE(report["findings"][0]["pointer"].get<std::string>().starts_with("/tools/"));
+  // Pointers name the tool in the live listing (the protocol checks' point into the message).
+  for (const auto& f : report["findings"]) {
+    const std::string pointer = f["pointer"];
+    EXPECT_TRUE(
+        pointer.starts_with(f["check"].get<std::string>().starts_with("protocol.") ? "/result/tools/" : "/tools/"))
+        << f;
+  }
+  // A tool without inputSchema breaks the revision's schema too: once, however often it is listed.
+  EXPECT_EQ(std::count_if(report["findings"].begin(), report["findings"].end(),
+                          [](const json& f) { return f["check"] == "protocol.result"; }),
+            1);
 }
 
 TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {

@@ -276,3 +276,33 @@ TEST(McpClient, ProtocolChoicesAndResultTypes) {
   EXPECT_EQ(mcp_hints::result_type(json{{"content", json::array()}}), "complete");
   EXPECT_EQ(mcp_hints::result_type(json{{"resultType", "input_required"}}), "input_required");
 }
+
+// A server may refuse the first request whatever version it names (-32022 listing the ones it
+// supports): one that lists a stateless revision we speak is asked again, once.
+TEST(McpClient, RetriesDiscoverOnceWhenTheRefusalListsAVersionItSpeaks) {
+  for (const char* mode : {"auto", "2026-07-28"}) {
+    int refusals = 0;
+    ScriptedTransport t([&](const json& m) -> std::vector<json> {
+      if (m.value("method", "") == "server/discover" && refusals++ == 0) {
+        json e = rpc::error(m["id"], -32022, "Unsupported protocol version");
+        e["error"]["data"] = {{"supported", {"2026-07-28"}}, {"requested", "2026-07-28"}};
+        return {e};
+      }
+      return stateless_server(m);
+    });
+    mcp_hints::ClientOptions options;
+    options.protocol = *mcp_hints::parse_protocol_choice(mode);
+    mcp_hints::McpClientSession session(t, options);
+    EXPECT_EQ(session.connect().era, mcp_hints::ProtocolEra::stateless) << mode;
+    EXPECT_EQ(refusals, 2) << mode;
+  }
+  // Refused twice: the pinned client gives up, the automatic one falls back.
+  ScriptedTransport stubborn([](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "server/discover") return legacy_server(m);
+    json e = rpc::error(m["id"], -32022, "Unsupported protocol version");
+    e["error"]["data"] = {{"supported", {"2026-07-28"}}, {"requested", "2026-07-28"}};
+    return {e};
+  });
+  mcp_hints::McpClientSession automatic(stubborn);
+  EXPECT_EQ(automatic.connect().era, mcp_hints::ProtocolEra::legacy);
+}

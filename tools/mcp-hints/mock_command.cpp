@@ -19,8 +19,11 @@ const char* kHelp = R"(usage: mcp-hints mock --scenario FILE|ID [OPTIONS]
 
 Serves one server of a scenario: its catalog (paged as the scenario says) and, per tool, its
 scripted results by call number (a result, a JSON-RPC error, a delay, a transient failure,
-closing the connection, tools/list_changed with a changed catalog). Speaks the legacy era
-(initialize; 2024-11-05 to 2025-11-25); server/discover and unknown methods answer -32601.
+closing the connection, tools/list_changed with a changed catalog). Speaks the revisions the
+scenario's server lists in protocolVersions (default: the session era, initialize, 2024-11-05 to
+2025-11-25); with 2026-07-28 listed, also the stateless era: server/discover, the version and
+client capabilities in each request's _meta, no session over HTTP, resultType, ttlMs and
+cacheScope. A server that does not speak the stateless era answers server/discover -32601.
 
 options:
   --scenario FILE|ID     a scenario file, or the id of a built-in scenario (see --list)

@@ -37,8 +37,7 @@ Observation judge_propagation(const Propagation& check, const RunRecord& record)
         any_source = any_source || expected.set;
         continue;
       }
-      if (!expected.set || !record.is_request_in(line) || !in_servers(check, line.server) ||
-          line.message.value("method", "") == "initialize")
+      if (!expected.set || !record.is_request_in(line) || !in_servers(check, line.server) || is_handshake(line))
         continue;
       ++checked;
       const std::string problem = expected.judge(check.key, request_annotation(line, check.key));

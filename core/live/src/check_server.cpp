@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/wire/protocol_schema.hpp"
 
 namespace mcp_hints {
 
@@ -62,6 +64,9 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
     out.push_back("annotations " + shown(ab) + " -> " + shown(aa));
   return out;
 }
+
+static_assert(std::ranges::all_of(protocol_check::all, has_server_check),
+              "every protocol schema check is a server check (server_checks.hpp)");
 
 class Run {
  public:
@@ -117,6 +122,7 @@ class Run {
       return false;
     }
     session = std::make_unique<McpClientSession>(*transport, client_options());
+    watch_schema(*session, which);
     step(which + (options_.protocol.era == EraChoice::legacy ? ": initialize" : ": server/discover or initialize"));
     try {
       init_ = session->connect();
@@ -385,6 +391,45 @@ class Run {
     return true;
   }
 
+  // Every message the server sends is held to the schema.json of the revision spoken (before a
+  // revision is agreed: the one offered). At most kShownPerCheck findings per check are written.
+  void watch_schema(McpClientSession& session, const std::string& which) {
+    session.set_message_observer([this, &session, which](const json& message, Direction direction) {
+      const std::string id = message.is_object() && message.contains("id") ? message["id"].dump() : "";
+      if (direction == Direction::client_to_server) {
+        if (!id.empty() && message.contains("method")) asked_[which + id] = message.value("method", "");
+        return;
+      }
+      const std::string revision =
+          session.protocol_version().empty() ? supported_protocol_versions().front() : session.protocol_version();
+      std::string answered;
+      if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method"))
+        answered = it->second;
+      std::vector<ProtocolViolation> violations;
+      try {
+        violations = schemas_.validate_message(revision, message, direction, answered);
+      } catch (const UnknownProtocolSchema&) {
+        return;  // a revision without a bundled schema: the era's other checks still apply
+      }
+      for (const auto& v : violations) {
+        // The same violation in every listing or session is one finding.
+        if (!schema_seen_.insert(std::string(v.check_id) + v.definition + v.pointer + v.message).second) continue;
+        const std::size_t n = ++schema_findings_[std::string(v.check_id)];
+        if (n > kShownPerCheck) continue;
+        emit(runtime_server_check(v.check_id), v.pointer,
+             which + ": " + std::string(to_string(v.direction)) + (v.method.empty() ? "" : " " + v.method) + " (" +
+                 revision + " " + v.definition + "): " + v.message +
+                 (n == kShownPerCheck ? " (further violations of this check are counted, not shown)" : ""));
+      }
+    });
+  }
+
+  static const CheckInfo& runtime_server_check(std::string_view id) {
+    for (const auto& check : kServerChecks)
+      if (check.id == id) return check;
+    return server_check("protocol.message");  // not reached: every protocol check id is a server check
+  }
+
   const ServerTarget& target_;
   const CheckServerOptions& options_;
   LintReport& report_;
@@ -392,6 +437,11 @@ class Run {
   Deadline deadline_;
   std::string file_;
   InitializeResult init_;
+  static constexpr std::size_t kShownPerCheck = 20;
+  ProtocolSchemas schemas_;
+  std::map<std::string, std::string> asked_;  // session + request id -> method
+  std::map<std::string, std::size_t> schema_findings_;
+  std::set<std::string> schema_seen_;
 };
 
 }  // namespace

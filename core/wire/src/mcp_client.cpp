@@ -14,6 +14,17 @@ using json = nlohmann::json;
 McpClientSession::McpClientSession(Transport& transport, ClientOptions options)
     : transport_(transport), options_(std::move(options)) {}
 
+void McpClientSession::send(const json& message, Deadline deadline) {
+  if (observer_) observer_(message, Direction::client_to_server);
+  transport_.send(message, deadline);
+}
+
+std::optional<json> McpClientSession::receive(Deadline deadline) {
+  auto message = transport_.receive(deadline);
+  if (message && observer_) observer_(*message, Direction::server_to_client);
+  return message;
+}
+
 void McpClientSession::speak(ProtocolEra era, const std::string& version) {
   era_ = era;
   protocol_version_ = version;
@@ -33,11 +44,11 @@ void McpClientSession::handle_unsolicited(const json& message) {
     case jsonrpc::Kind::request:
       // We declare no client capabilities: answer so the server never waits on us.
       server_requests_.push_back(message);
-      transport_.send(message["method"] == "ping"
-                          ? jsonrpc::result(message["id"], json::object())
-                          : jsonrpc::error(message["id"], jsonrpc::method_not_found,
-                                           "mcp-hints does not support " + message["method"].get<std::string>()),
-                      Clock::now() + options_.request_timeout);
+      send(message["method"] == "ping"
+               ? jsonrpc::result(message["id"], json::object())
+               : jsonrpc::error(message["id"], jsonrpc::method_not_found,
+                                "mcp-hints does not support " + message["method"].get<std::string>()),
+           Clock::now() + options_.request_timeout);
       break;
     default: break;  // a stray response or a malformed message: nothing waits for it
   }
@@ -61,9 +72,9 @@ json McpClientSession::request_within(const std::string& method, const std::opti
     meta.update(request_meta_);
     meta.update(protocol);  // the protocol's own keys are never the caller's to change
   }
-  transport_.send(jsonrpc::request(id, method, sent), deadline);
+  send(jsonrpc::request(id, method, sent), deadline);
   for (;;) {
-    auto message = transport_.receive(deadline);
+    auto message = receive(deadline);
     if (!message)
       throw TransportError("no answer to " + method + " in time" +
                            (transport_.noise_count()
@@ -110,15 +121,41 @@ InitializeResult McpClientSession::connect() {
   return result;
 }
 
+namespace {
+
+// From a -32022 error, the first stateless revision mcp-hints speaks that the server says it
+// supports; empty when there is none (or the error is another).
+std::string supported_stateless_version(const json& error) {
+  if (!error.is_object() || error.value("code", 0) != unsupported_protocol_version || !error.contains("data") ||
+      !error["data"].is_object() || !error["data"].contains("supported") || !error["data"]["supported"].is_array())
+    return {};
+  for (const auto& ours : stateless_protocol_versions())
+    for (const auto& theirs : error["data"]["supported"])
+      if (theirs == ours) return ours;
+  return {};
+}
+
+}  // namespace
+
 InitializeResult McpClientSession::discover() {
   const std::string asked = options_.protocol.era == EraChoice::stateless && !options_.protocol.version.empty()
                                 ? options_.protocol.version
                                 : stateless_protocol_versions().front();
+  const auto timeout = options_.protocol.era == EraChoice::automatic
+                           ? std::min(options_.request_timeout, options_.discover_probe_timeout)
+                           : options_.request_timeout;
   speak(ProtocolEra::stateless, asked);
-  json result = request_within("server/discover", json::object(),
-                               options_.protocol.era == EraChoice::automatic
-                                   ? std::min(options_.request_timeout, options_.discover_probe_timeout)
-                                   : options_.request_timeout);
+  json result;
+  try {
+    result = request_within("server/discover", json::object(), timeout);
+  } catch (const ProtocolError& e) {
+    // -32022 names the versions the server supports: one stateless revision we speak is worth
+    // one more try (a server may refuse a first request whatever it names), none is not.
+    const std::string retry = supported_stateless_version(e.error);
+    if (retry.empty()) throw;
+    speak(ProtocolEra::stateless, retry);
+    result = request_within("server/discover", json::object(), timeout);
+  }
   if (!result.is_object()) throw ProtocolError("the server/discover result is not an object");
   InitializeResult out;
   out.raw = result;
@@ -181,7 +218,7 @@ InitializeResult McpClientSession::initialize() {
   out.capabilities = result["capabilities"];
   out.server_info = result.value("serverInfo", json());
   speak(ProtocolEra::legacy, out.protocol_version);
-  transport_.send(jsonrpc::notification("notifications/initialized"), Clock::now() + options_.request_timeout);
+  send(jsonrpc::notification("notifications/initialized"), Clock::now() + options_.request_timeout);
   return out;
 }
 
@@ -248,7 +285,7 @@ void McpClientSession::observe(std::chrono::milliseconds window) {
   Deadline deadline = Clock::now() + window;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
   while (Clock::now() < deadline) {
-    auto message = transport_.receive(deadline);
+    auto message = receive(deadline);
     if (!message) return;
     handle_unsolicited(*message);
   }

@@ -22,6 +22,18 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "every tools/list page is a result with a tools array and, if any, a string nextCursor", Scope::server},
     {"server.cursor-terminates", Level::error, "MCP specification: Utilities, Pagination",
      "following nextCursor ends, without repeating a cursor, within the page bound", Scope::server},
+    {"protocol.message", Level::error, "MCP specification: schema.json of the revision spoken (JSONRPCMessage)",
+     "every message the server sends is a JSON-RPC message of the revision spoken", Scope::server},
+    {"protocol.request", Level::error, "MCP specification: schema.json of the revision spoken",
+     "every request the server sends matches its method's definition and is one a server may send", Scope::server},
+    {"protocol.notification", Level::error, "MCP specification: schema.json of the revision spoken",
+     "every notification the server sends matches its method's definition", Scope::server},
+    {"protocol.result", Level::error, "MCP specification: schema.json of the revision spoken",
+     "every result matches the result definition of the request it answers (2026-07-28: InputRequiredResult when "
+     "resultType is input_required)",
+     Scope::server},
+    {"protocol.error", Level::error, "MCP specification: schema.json of the revision spoken",
+     "every error response matches the revision's error definitions (e.g. -32022 with data.supported)", Scope::server},
     {"stability.relist", Level::warning, "proposal 1: Semantics (stable hints)",
      "listing tools twice in one session gives every tool the same hints", Scope::server},
     {"stability.restart", Level::warning, "proposal 1: Semantics (hints SHOULD NOT change between server restarts)",
@@ -44,6 +56,13 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
 static_assert(all_check_ids(kServerChecks), "every server check id is area.name");
 static_assert(unique_ids(kServerChecks), "server check ids are unique");
 static_assert(grouped_by_area(kServerChecks), "the server checks of one area are listed together");
+
+// Whether a server check has this id (for checks named at run time, e.g. by a schema validator).
+constexpr bool has_server_check(std::string_view id) {
+  for (const auto& check : kServerChecks)
+    if (check.id == id) return true;
+  return false;
+}
 
 // Declared, never defined: server_check() calls it only for an id no server check has, and a
 // constant expression may not call it, so the compiler names it in the error.

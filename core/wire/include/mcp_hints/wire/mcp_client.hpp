@@ -5,6 +5,7 @@
 // client speak. Knows nothing of hints.
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,6 +95,10 @@ class McpClientSession {
   // an empty object sends none.
   void set_request_meta(nlohmann::json meta) { request_meta_ = std::move(meta); }
 
+  // Told every message sent and received, in order (e.g. to validate each against its schema).
+  using MessageObserver = std::function<void(const nlohmann::json& message, Direction direction)>;
+  void set_message_observer(MessageObserver observer) { observer_ = std::move(observer); }
+
   // Waits up to `window` for notifications, handling server requests meanwhile.
   void observe(std::chrono::milliseconds window);
   // Notifications received so far (in order), by method name.
@@ -104,10 +109,13 @@ class McpClientSession {
 
  private:
   void handle_unsolicited(const nlohmann::json& message);
+  void send(const nlohmann::json& message, Deadline deadline);
+  std::optional<nlohmann::json> receive(Deadline deadline);
   nlohmann::json request_within(const std::string& method, const std::optional<nlohmann::json>& params,
                                 std::chrono::milliseconds timeout);
   void speak(ProtocolEra era, const std::string& version);
   Transport& transport_;
+  MessageObserver observer_;
   ProtocolEra era_ = ProtocolEra::legacy;
   std::string protocol_version_;
   ClientOptions options_;

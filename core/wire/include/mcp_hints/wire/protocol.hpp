@@ -4,6 +4,7 @@
 // Knows nothing of hints.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,11 @@ enum StatelessErrorCode : int {
   missing_required_client_capability = -32021,
   unsupported_protocol_version = -32022,
 };
+
+// Who sent a message.
+enum class Direction { client_to_server, server_to_client };
+// "client→server" or "server→client", as a finding shows it.
+std::string_view to_string(Direction direction);
 
 enum class ProtocolEra { legacy, stateless };
 std::string to_string(ProtocolEra era);

@@ -15,13 +15,9 @@
 
 #include "mcp_hints/json/error.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints {
-
-// Who sent a message.
-enum class Direction { client_to_server, server_to_client };
-// "client→server" or "server→client", as a finding shows it.
-std::string_view to_string(Direction direction);
 
 // The check ids, one per kind of message (stable: they are check ids of the product). A message
 // is of exactly one kind, so each id can be expected to fail or be waived on its own.
