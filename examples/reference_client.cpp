@@ -36,7 +36,10 @@ const char* kHelp = R"(usage: reference_client [FLAG] [URL]
 
 The mcp-hints reference client, run by `mcp-hints certify` (see conformance/ADAPTER.md): reads
 MCP_CONFORMANCE_CONTEXT (servers, task, scripted user, events file), and MCP_HINTS_SERVER_COMMAND
-or a URL as its last argument when the context names no servers.
+or a URL as its last argument when the context names no servers. Without a task (the official
+conformance suite's client scenarios) it acts as a plain client: it connects, lists the tools and
+calls each with arguments its input schema allows, under the same policy. It speaks the revision
+MCP_CONFORMANCE_PROTOCOL_VERSION names, else negotiates (server/discover, else initialize).
 
 flags (each breaks one behaviour, for negative controls):
   --never-prompt          never involves the user: no prompt, no block, no escalation, no progress
@@ -133,6 +136,7 @@ class Client {
   }
 
   int run() {
+    if (!context_.contains("task")) return run_plain();
     const json task = context_.value("task", json::array());
     for (const auto& item : task) {
       if (item.value("newSession", false)) {
@@ -153,6 +157,45 @@ class Client {
   }
 
  private:
+  // No task of ours (the official conformance suite's client scenarios give none): act as a plain
+  // client would, connect, list and call every tool with arguments its input schema allows, under
+  // the same policy.
+  int run_plain() {
+    const std::string server = default_server();
+    Connection& c = connect(server);
+    std::vector<std::pair<std::string, json>> calls;
+    for (const auto& [name, tool] : c.tools)
+      calls.emplace_back(name, example_arguments(tool.value("inputSchema", json())));
+    int failures = 0;
+    for (const auto& [name, arguments] : calls) {
+      try {
+        perform(server, name, arguments);
+      } catch (const std::exception& e) {
+        std::cerr << "reference_client: " << name << ": " << e.what() << "\n";
+        ++failures;
+      }
+    }
+    for (auto& [key, conn] : connections_) conn->transport->close();
+    return failures ? 1 : 0;
+  }
+
+  // A value of each property's type: 1 for numbers, true, "x", an empty array or object.
+  static json example_arguments(const json& schema) {
+    json arguments = json::object();
+    if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object()) return arguments;
+    for (const auto& [name, property] : schema["properties"].items()) {
+      const std::string type = property.is_object() && property.contains("type") && property["type"].is_string()
+                                   ? property["type"].get<std::string>()
+                                   : "string";
+      arguments[name] = type == "number" || type == "integer" ? json(1)
+                        : type == "boolean"                   ? json(true)
+                        : type == "array"                     ? json::array()
+                        : type == "object"                    ? json::object()
+                                                              : json("x");
+    }
+    return arguments;
+  }
+
   std::string default_server() const {
     const json servers = context_.value("servers", json::object());
     return servers.empty() ? "main" : servers.begin().key();
@@ -180,6 +223,9 @@ class Client {
     }
     ClientOptions options;
     options.client_name = "mcp-hints-reference-client";
+    // The revision under test, as the official suite and certify name it; else negotiated.
+    if (const char* version = std::getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
+      if (auto choice = parse_protocol_choice(version)) options.protocol = *choice;
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
     sync_annotations(*c);   // the stateless era's server/discover is a later request too
     c->session->connect();  // the stateless era where the server speaks it, else initialize

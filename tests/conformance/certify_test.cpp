@@ -4,6 +4,7 @@
 // and pass nothing; the expected-failures list; and the certify command's outputs and exit codes.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 
 #include "mcp_hints/conformance/certification_report.hpp"
@@ -529,3 +530,38 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
 }
 
 }  // namespace
+
+// Without a task of ours (the official suite's client scenarios) the reference client is a plain
+// client: it speaks the revision it is told (MCP_CONFORMANCE_PROTOCOL_VERSION), lists, and calls
+// every tool with arguments its input schema allows, instead of exiting without connecting.
+TEST(Certify, WithoutATaskTheReferenceClientIsAPlainClient) {
+  test_support::TempDir dir;
+  json document = mock::load_scenario("mock.basic").document;
+  document["servers"]["main"]["protocolVersions"] = {"2026-07-28", "2025-11-25"};
+  const auto scenario = dir.write("both.json", document.dump());
+  for (const std::string protocol : {"2026-07-28", "2025-11-25"}) {
+    const auto record = (dir.path() / ("wire-" + protocol + ".jsonl")).string();
+    const std::string server = test_support::shell_quote(MCP_HINTS_BIN) + " mock --scenario " +
+                               test_support::shell_quote(scenario.string()) + " --record " +
+                               test_support::shell_quote(record);
+    const auto r = test_support::run_command({kReference}, "/dev/null",
+                                             "MCP_HINTS_SERVER_COMMAND=" + test_support::shell_quote(server) +
+                                                 " MCP_CONFORMANCE_PROTOCOL_VERSION=" + protocol);
+    EXPECT_EQ(r.exit_code, 0) << protocol << ": " << r.err;
+    std::set<std::string> called;
+    bool stateless = false, listed = false;
+    std::ifstream in(record);
+    for (std::string text; std::getline(in, text);) {
+      const json line = json::parse(text);
+      if (line.value("direction", "") != "in" || !line.contains("message")) continue;
+      const json& m = line["message"];
+      listed = listed || m.value("method", "") == "tools/list";
+      if (m.value("method", "") == "tools/call") called.insert(m["params"]["name"].get<std::string>());
+      stateless = stateless || (m.contains("params") && m["params"].contains("_meta") &&
+                                m["params"]["_meta"].contains("io.modelcontextprotocol/protocolVersion"));
+    }
+    EXPECT_TRUE(listed) << protocol;
+    EXPECT_EQ(called.size(), document["servers"]["main"]["tools"].size()) << protocol;
+    EXPECT_EQ(stateless, protocol == "2026-07-28");
+  }
+}

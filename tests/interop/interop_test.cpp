@@ -567,3 +567,55 @@ TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasO
           {"server-sse-polling", {"INFO outgoing-request", "INFO incoming-response", "INFO server-sse-content-type"}},
       });
 }
+
+// The official suite's client scenarios against the reference client, which acts as a plain client
+// when given no task of ours: the suite starts its own server, appends its URL to the command and
+// names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Out of scope: auth/* (OAuth), the
+// elicitation, SSE-retry and custom-header scenarios (capabilities the reference client does not
+// declare), the extension scenarios.
+std::vector<std::string> official_client_checks(const std::string& scenario, const std::string& spec_version) {
+  test_support::TempDir out;
+  const std::vector<std::string> argv = {(node_dir() / "node_modules" / ".bin" / "node").string(),
+                                         package_entry("conformance-next"),
+                                         "client",
+                                         "--command",
+                                         MCP_HINTS_REFERENCE_CLIENT,
+                                         "--scenario",
+                                         scenario,
+                                         "--spec-version",
+                                         spec_version,
+                                         "-o",
+                                         out.path().string()};
+  const auto r = test_support::run_command(argv, "/dev/null", "", 120);
+  std::vector<std::string> checks;
+  for (const auto& run : fs::recursive_directory_iterator(out.path()))
+    if (run.path().filename() == "checks.json")
+      for (const auto& check : test_support::read_json(run.path()))
+        checks.push_back(check["status"].get<std::string>() + " " + check["id"].get<std::string>());
+  EXPECT_FALSE(checks.empty()) << scenario << ": no results\n" << r.err << r.out.substr(0, 2000);
+  return checks;
+}
+
+TEST(Interop, TheOfficialSuiteClientScenariosPassTheReferenceClient) {
+  REQUIRE_NODE();
+  if (!fs::exists(package_entry("conformance-next"))) GTEST_SKIP() << "conformance-next is not in node/node_modules";
+  const std::vector<std::string> tools_call = {"SUCCESS tool-add-numbers", "SUCCESS wire-schema-valid"};
+  // The capabilities it does not declare are skipped; the suite refuses its first request (-32022)
+  // and it asks again with the version the refusal lists.
+  const std::vector<std::string> request_metadata = {"SUCCESS sep-2575-http-client-sends-version-header",
+                                                     "SUCCESS sep-2575-client-populates-meta",
+                                                     "SUCCESS sep-2575-client-sends-client-info",
+                                                     "SUCCESS sep-2575-http-version-header-matches-meta",
+                                                     "SKIPPED sep-2575-client-declares-roots-capability",
+                                                     "SKIPPED sep-2575-client-declares-sampling-capability",
+                                                     "SKIPPED sep-2575-client-declares-elicitation-capability",
+                                                     "SUCCESS sep-2575-client-retry-supported-version"};
+  // Mcp-Method on tools/list and tools/call, Mcp-Name on tools/call; the methods it never sends
+  // (initialize in this era, resources, prompts) are skipped.
+  std::vector<std::string> headers(3, "SUCCESS sep-2243-client-includes-standard-headers");
+  headers.resize(11, "SKIPPED sep-2243-client-includes-standard-headers");
+  EXPECT_EQ(official_client_checks("tools_call", "2026-07-28"), tools_call);
+  EXPECT_EQ(official_client_checks("tools_call", "2025-11-25"), tools_call);
+  EXPECT_EQ(official_client_checks("request-metadata", "2026-07-28"), request_metadata);
+  EXPECT_EQ(official_client_checks("http-standard-headers", "2026-07-28"), headers);
+}
