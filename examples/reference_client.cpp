@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
-#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -245,17 +244,10 @@ class Client {
     auto listing = c.session->list_tools();
     for (auto& tool : listing.tools)
       if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
-    // The listing is fresh for the shortest ttlMs of its pages (a missing or bad one: not at all).
+    // In the stateless era a listing is fresh for its ttlMs (none: not at all).
     c.stale_at.reset();
-    if (c.session->era() == ProtocolEra::stateless) {
-      long long ttl = std::numeric_limits<long long>::max();
-      for (const auto& page : listing.pages) {
-        const json t = page.value("ttlMs", json());
-        ttl = std::min(ttl, t.is_number_integer() && t.get<long long>() >= 0 ? t.get<long long>() : 0LL);
-      }
-      c.stale_at = std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(ttl == std::numeric_limits<long long>::max() ? 0 : ttl);
-    }
+    if (c.session->era() == ProtocolEra::stateless)
+      c.stale_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(listing.ttl_ms().value_or(0));
     c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
     if (flags_.reuse_listing) first_listings_.emplace(c.server, c.tools);
   }

@@ -136,41 +136,47 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
 }
 
 void number_sessions(RunRecord& record) {
-  // Per server, its connections in order; one that carried no request but server/discover is the
-  // probe of a client that discovers on a connection of its own: it belongs to the next session.
-  std::map<std::string, std::vector<std::string>> order;
-  std::map<std::pair<std::string, std::string>, std::pair<bool, bool>> requests;  // discover, any other
+  struct Connection {
+    bool discover = false, other = false;  // the requests it carried: server/discover, anything else
+    std::size_t session = 0;
+    // The probe of a client that discovers on a connection of its own: it joins the next session.
+    bool probe() const { return discover && !other; }
+  };
+  std::map<std::string, std::vector<std::string>> order;  // per server, its connections in order
+  std::map<std::pair<std::string, std::string>, Connection> connections;
   for (const auto& line : record.wire) {
     const auto key = std::make_pair(line.server, line.connection);
-    if (!requests.count(key)) order[line.server].push_back(line.connection);
-    auto& [discover, other] = requests[key];
-    if (!record.is_request_in(line)) continue;
-    (line.message.value("method", "") == "server/discover" ? discover : other) = true;
+    if (!connections.count(key)) order[line.server].push_back(line.connection);
+    Connection& c = connections[key];
+    if (record.is_request_in(line))
+      (line.message.value("method", "") == "server/discover" ? c.discover : c.other) = true;
   }
-  std::map<std::pair<std::string, std::string>, bool> probe_only;
-  for (const auto& [key, seen] : requests) probe_only[key] = seen.first && !seen.second;
-  std::map<std::pair<std::string, std::string>, std::size_t> session_of;
-  for (const auto& [server, connections] : order) {
-    std::size_t real = 0;
-    for (const auto& c : connections) real += !probe_only[{server, c}];
-    std::size_t next = 0;
-    for (const auto& c : connections) {
-      if (!probe_only[{server, c}]) ++next;
-      session_of[{server, c}] =
-          std::clamp<std::size_t>(probe_only[{server, c}] ? next + 1 : next, 1, std::max<std::size_t>(real, 1));
+  for (const auto& [server, names] : order) {
+    std::size_t sessions = 0;
+    std::vector<Connection*> probes;  // waiting for the session that follows them
+    for (const auto& name : names) {
+      Connection& c = connections[{server, name}];
+      if (c.probe()) {
+        probes.push_back(&c);
+        continue;
+      }
+      c.session = ++sessions;
+      for (Connection* p : probes) p->session = sessions;
+      probes.clear();
     }
+    for (Connection* p : probes) p->session = std::max<std::size_t>(sessions, 1);  // none follows: the last
   }
   // Over HTTP the stateless era has no session at all: the client's own agent sessions, which it
   // reports with new_session events, are the sessions.
-  for (auto& line : record.wire) {
-    if (line.connection != mock::kStatelessHttpConnection) {
-      line.session = session_of[{line.server, line.connection}];
-      continue;
-    }
-    line.session = 1;
-    for (const auto& event : record.events)
-      if (event.type == "new_session" && event.time <= line.time) ++line.session;
-  }
+  std::vector<double> new_sessions;  // by time, as the events are
+  for (const auto& event : record.events)
+    if (event.type == "new_session") new_sessions.push_back(event.time);
+  for (auto& line : record.wire)
+    line.session =
+        line.connection == mock::kStatelessHttpConnection
+            ? 1 + static_cast<std::size_t>(std::upper_bound(new_sessions.begin(), new_sessions.end(), line.time) -
+                                           new_sessions.begin())
+            : connections[{line.server, line.connection}].session;
   record.index();
 }
 

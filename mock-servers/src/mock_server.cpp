@@ -52,16 +52,14 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
   if (!params.is_object())
     return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id}};
   std::lock_guard lock(mutex_);
-  auto answer = [&](json m) { return std::vector<Outgoing>{Outgoing{std::move(m), {}, false, id}}; };
   // A request that carries a protocol version in its _meta speaks the stateless era; one that
   // carries none speaks the legacy era, which a stateless-only server does not.
-  if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains(kProtocolVersionMeta))
-    return handle_stateless(id, method, params);
+  if (names_protocol_version(params)) return handle_stateless(id, method, params);
   const auto legacy = legacy_versions();
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
       return answer(rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"));
-    if (legacy.empty()) return refusal(unsupported_version(id, params["protocolVersion"]), 400);
+    if (legacy.empty()) return answer(unsupported_version(id, params["protocolVersion"]), 400);
     std::string version = params["protocolVersion"];
     if (std::find(legacy.begin(), legacy.end(), version) == legacy.end()) version = legacy.front();
     return answer(rpc::result(id, {{"protocolVersion", version},
@@ -71,10 +69,10 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
   if (legacy.empty() || method == "server/discover") {
     if (stateless_versions().empty())  // a legacy server: clients probing the newer era fall back
       return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
-    return refusal(rpc::error(id, rpc::invalid_params,
-                              std::string("Invalid params: _meta has no ") + kProtocolVersionMeta +
-                                  " (this server speaks " + join(spoken_versions(), ", ") + ")"),
-                   400);
+    return answer(rpc::error(id, rpc::invalid_params,
+                             std::string("Invalid params: _meta has no ") + kProtocolVersionMeta +
+                                 " (this server speaks " + join(spoken_versions(), ", ") + ")"),
+                  400);
   }
   if (method == "ping") return answer(rpc::result(id, json::object()));
   if (method == "tools/list") return list_tools(id, params, ProtocolEra::legacy);
@@ -114,8 +112,8 @@ long long MockServer::ttl_ms() const {
   return 300000;
 }
 
-std::vector<Outgoing> MockServer::refusal(json error, int http_status) {
-  Outgoing out{std::move(error)};
+std::vector<Outgoing> MockServer::answer(json message, int http_status) {
+  Outgoing out{std::move(message)};
   out.answers = out.message["id"];
   out.http_status = http_status;
   return {std::move(out)};
@@ -126,12 +124,11 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
   const json& version = meta[kProtocolVersionMeta];
   const auto spoken = stateless_versions();
   if (!version.is_string() || std::find(spoken.begin(), spoken.end(), version.get<std::string>()) == spoken.end())
-    return refusal(unsupported_version(id, version), 400);
+    return answer(unsupported_version(id, version), 400);
   if (!meta.contains(kClientCapabilitiesMeta) || !meta[kClientCapabilitiesMeta].is_object())
-    return refusal(rpc::error(id, rpc::invalid_params,
-                              std::string("Invalid params: _meta ") + kClientCapabilitiesMeta + " must be an object"),
-                   400);
-  auto answer = [&](json m) { return std::vector<Outgoing>{Outgoing{std::move(m), {}, false, id}}; };
+    return answer(rpc::error(id, rpc::invalid_params,
+                             std::string("Invalid params: _meta ") + kClientCapabilitiesMeta + " must be an object"),
+                  400);
   std::vector<Outgoing> out;
   if (method == "server/discover") {
     out = answer(rpc::result(id, {{"supportedVersions", spoken_versions()},
@@ -144,7 +141,7 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
   } else if (method == "tools/call") {
     out = call_tool(id, params, ProtocolEra::stateless);
   } else {  // ping, initialize and the like are gone from this era: 404, as the SDK and the suite say
-    return refusal(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
+    return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
   }
   // Every result of the era says what it is; a scripted one may already (input_required).
   for (auto& o : out)

@@ -172,10 +172,8 @@ class HttpSessions {
 
 // Whether a request speaks the stateless era: it carries a protocol version in its _meta.
 bool is_stateless_request(const json& message) {
-  if (jsonrpc::classify(message) != jsonrpc::Kind::request || !message.contains("params")) return false;
-  const json& params = message["params"];
-  return params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
-         params["_meta"].contains(kProtocolVersionMeta);
+  return jsonrpc::classify(message) == jsonrpc::Kind::request && message.contains("params") &&
+         names_protocol_version(message["params"]);
 }
 
 // What is wrong with a stateless request's mirrored headers; empty when nothing is.
@@ -247,11 +245,14 @@ int serve_http(MockServer& server, const ServeOptions& options) {
     std::string session = req.session_id;
     // A request refused at the HTTP level is recorded with why, and never reaches the engine: it
     // must not use up a scripted step.
-    auto refuse = [&](int status, const std::string& why) {
+    auto record_refusal = [&](const std::string& conn, int status, const std::string& why) {
       if (rec) {
-        rec->message(connection, "in", parsed);
-        rec->event(connection, "refused: HTTP " + std::to_string(status) + " " + why);
+        rec->message(conn, "in", parsed);
+        rec->event(conn, "refused: HTTP " + std::to_string(status) + " " + why);
       }
+    };
+    auto refuse = [&](int status, const std::string& why) {
+      record_refusal(connection, status, why);
       return text_reply(status, why);
     };
     // A request that names a stateless revision, and any sessionless one but initialize to a server
@@ -263,10 +264,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       // The stateless era: no session; the headers mirror the body, for intermediaries (SEP-2243).
       if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();
           !mismatch.empty()) {
-        if (rec) {
-          rec->message(std::string(kStatelessHttpConnection), "in", parsed);
-          rec->event(std::string(kStatelessHttpConnection), "refused: HTTP 400 " + mismatch);
-        }
+        record_refusal(std::string(kStatelessHttpConnection), 400, mismatch);
         HttpReply reply;
         reply.status = 400;
         reply.body = dump(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));
@@ -318,8 +316,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       return reply;
     }
     if (send.size() == 1) {
-      for (const auto& out : outs)
-        if (out.http_status && out.message == send.front()) reply.status = out.http_status;
+      if (refused) reply.status = outs.front().http_status;
       reply.body = dump(send.front());
       return reply;
     }

@@ -506,6 +506,7 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
       {{"certify", "--client", "x", "--transport", "ws"}, "unknown --transport 'ws'"},
       {{"certify", "--client", "x", "--format", "pdf"}, "unknown --format 'pdf'"},
       {{"certify", "--client", "x", "--timeout", "5"}, "--timeout must be 100 to 3600000 ms"},
+      {{"certify", "--client", "x", "--protocol", "2099-01-01"}, "unknown --protocol '2099-01-01'"},
       {{"certify", "--client", "x", "--scenario", "no.such"}, "no scenario file or built-in scenario 'no.such'"},
       {{"certify", "--client", "x", "--scenario", "mock.basic"}, "it is a mock scenario, not a certification scenario"},
       {{"certify", "--client", "x", "--scenario", bad_scenario.string()},

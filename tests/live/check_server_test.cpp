@@ -251,10 +251,11 @@ TEST(CheckServer, UsageErrorsExitTwo) {
   EXPECT_EQ(run_cli({"check-server", "--env", "NOEQUALS", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--call", "x=[1]", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--call", "x={bad", "--", "true"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--protocol", "nope", "--", "true"}).exit_code, 2);
   auto help = run_cli({"check-server", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* o : {"--url", "--timeout", "--request-timeout", "--observe", "--env", "--call",
-                        "--allow-side-effects", "--format", "--fail-on"})
+                        "--allow-side-effects", "--protocol", "--format", "--fail-on"})
     EXPECT_NE(help.out.find(o), std::string::npos) << o;
   auto list = run_cli({"check-server", "--list-checks", "--format", "json"});
   EXPECT_EQ(json::parse(list.out).size(), mcp_hints::all_checks().size());

@@ -65,7 +65,8 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
   return out;
 }
 
-static_assert(std::ranges::all_of(protocol_check::all, has_server_check),
+static_assert(std::ranges::all_of(protocol_check::all,
+                                  [](std::string_view id) { return find_server_check(id) != nullptr; }),
               "every protocol schema check is a server check (server_checks.hpp)");
 
 class Run {
@@ -416,18 +417,12 @@ class Run {
         if (!schema_seen_.insert(std::string(v.check_id) + v.definition + v.pointer + v.message).second) continue;
         const std::size_t n = ++schema_findings_[std::string(v.check_id)];
         if (n > kShownPerCheck) continue;
-        emit(runtime_server_check(v.check_id), v.pointer,
+        emit(*find_server_check(v.check_id), v.pointer,
              which + ": " + std::string(to_string(v.direction)) + (v.method.empty() ? "" : " " + v.method) + " (" +
                  revision + " " + v.definition + "): " + v.message +
                  (n == kShownPerCheck ? " (further violations of this check are counted, not shown)" : ""));
       }
     });
-  }
-
-  static const CheckInfo& runtime_server_check(std::string_view id) {
-    for (const auto& check : kServerChecks)
-      if (check.id == id) return check;
-    return server_check("protocol.message");  // not reached: every protocol check id is a server check
   }
 
   const ServerTarget& target_;

@@ -281,6 +281,18 @@ json McpClientSession::call_tool(const std::string& name, const json& arguments)
   return request("tools/call", json{{"name", name}, {"arguments", arguments}});
 }
 
+std::optional<long long> ToolListing::ttl_ms() const {
+  std::optional<long long> shortest;
+  bool carried = false;
+  for (const auto& page : pages) {
+    const json ttl = page.value("ttlMs", json());
+    carried = carried || !ttl.is_null();
+    const long long fresh_for = ttl.is_number_integer() && ttl.get<long long>() >= 0 ? ttl.get<long long>() : 0;
+    shortest = std::min(shortest.value_or(fresh_for), fresh_for);
+  }
+  return carried ? shortest : std::nullopt;
+}
+
 void McpClientSession::observe(std::chrono::milliseconds window) {
   Deadline deadline = Clock::now() + window;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;

@@ -28,6 +28,11 @@ bool is_stateless_revision(const std::string& version) { return version >= state
 
 std::string to_string(ProtocolEra era) { return era == ProtocolEra::stateless ? "stateless" : "legacy"; }
 
+bool names_protocol_version(const json& params) {
+  return params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
+         params["_meta"].contains(kProtocolVersionMeta);
+}
+
 std::string result_type(const json& result) {
   if (result.is_object() && result.contains("resultType") && result["resultType"].is_string())
     return result["resultType"].get<std::string>();

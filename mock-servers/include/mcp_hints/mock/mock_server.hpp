@@ -59,8 +59,8 @@ class MockServer {
   // Error -32022 for a version it does not speak, with the one requested and those it does.
   nlohmann::json unsupported_version(const nlohmann::json& id, const nlohmann::json& requested) const;
   long long ttl_ms() const;  // of its listings and discover results
-  // An error answer that over HTTP also carries a status (the stateless era's 400s and 404s).
-  static std::vector<Outgoing> refusal(nlohmann::json error, int http_status);
+  // An answer sent at once; over HTTP with this status (the stateless era's 400s and 404s; 0: 200).
+  static std::vector<Outgoing> answer(nlohmann::json message, int http_status = 0);
 
   ServerSpec spec_;
   std::vector<nlohmann::json> tools_;         // the catalog served now (list_changed replaces it)

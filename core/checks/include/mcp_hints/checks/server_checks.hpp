@@ -57,11 +57,12 @@ static_assert(all_check_ids(kServerChecks), "every server check id is area.name"
 static_assert(unique_ids(kServerChecks), "server check ids are unique");
 static_assert(grouped_by_area(kServerChecks), "the server checks of one area are listed together");
 
-// Whether a server check has this id (for checks named at run time, e.g. by a schema validator).
-constexpr bool has_server_check(std::string_view id) {
+// The server check with this id, or nullptr (for checks named at run time, e.g. by a schema
+// validator; check-server holds every such name to this table at compile time).
+constexpr const CheckInfo* find_server_check(std::string_view id) {
   for (const auto& check : kServerChecks)
-    if (check.id == id) return true;
-  return false;
+    if (check.id == id) return &check;
+  return nullptr;
 }
 
 // Declared, never defined: server_check() calls it only for an id no server check has, and a
@@ -70,8 +71,7 @@ void no_server_check_has_this_id();
 
 // The server check with this id, found at compile time: check-server emits every finding through it.
 consteval const CheckInfo& server_check(std::string_view id) {
-  for (const auto& check : kServerChecks)
-    if (check.id == id) return check;
+  if (const CheckInfo* check = find_server_check(id)) return *check;
   no_server_check_has_this_id();
   return kServerChecks.front();  // not reached
 }

@@ -50,12 +50,6 @@ struct InitializeResult {
   std::string fallback_reason;                  // automatic: why the client fell back to initialize
 };
 
-// The caching hints of a stateless-era result (absent in the legacy era).
-struct CacheHints {
-  std::optional<long long> ttl_ms;  // ttlMs, when a non-negative integer
-  std::string cache_scope;          // cacheScope as sent ("public", "private"), empty when absent
-};
-
 struct ToolListing {
   std::vector<nlohmann::json> tools;
   std::size_t page_count = 0;
@@ -64,6 +58,10 @@ struct ToolListing {
   bool over_size_limit = false;          // ... by our bound on tools or bytes, not by the cursors
   std::string incomplete_reason;
   std::vector<nlohmann::json> pages;  // each page's result without its tools, for the era's checks
+
+  // How long the listing may be kept (stateless era): the shortest ttlMs of its pages, a page
+  // without a valid one counting as 0; nullopt when no page carries ttlMs (the legacy era).
+  std::optional<long long> ttl_ms() const;
 };
 
 class McpClientSession {

@@ -56,6 +56,9 @@ std::optional<ProtocolChoice> parse_protocol_choice(const std::string& text);
 // The words parse_protocol_choice takes, for a usage message.
 std::string protocol_choice_words();
 
+// Whether request params carry a protocol version in their _meta: the stateless era's envelope.
+bool names_protocol_version(const nlohmann::json& params);
+
 // The result type of a result: "complete" when absent (results of legacy revisions carry none).
 std::string result_type(const nlohmann::json& result);
 
