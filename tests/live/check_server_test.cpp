@@ -81,12 +81,15 @@ Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) 
   return run_check(args);
 }
 
-// The negative control of every server check: the sample server mode (and arguments) that
-// breaks it, over stdio.
+// The negative control of every server check: the sample server mode (and check-server's and the
+// server's arguments) that breaks it, over stdio unless it is a rule of HTTP.
 struct Control {
   std::string mode;
   std::vector<std::string> extra;
+  std::vector<std::string> server_extra = {};
+  bool http = false;
 };
+const std::vector<std::string> kStateless = {"--protocol", "stateless"};
 const std::map<std::string, Control>& controls() {
   static const std::map<std::string, Control> table = {
       {"server.initialize", {"initialize-error", {}}},
@@ -104,6 +107,18 @@ const std::map<std::string, Control>& controls() {
       {"protocol.notification", {"bad-notification", {}}},
       {"protocol.result", {"bad-server-info", {}}},
       {"protocol.error", {"bad-error", {}}},
+      {"stateless.discover-versions", {"discover-lies", {}, kStateless}},
+      {"stateless.version-unsupported", {"accept-any-version", {}, kStateless}},
+      {"stateless.version-missing", {"ignore-missing-version", {}, kStateless}},
+      {"stateless.result-type", {"result-type-unknown", {}, kStateless}},
+      {"stateless.header-mismatch", {"ignore-headers", {}, kStateless, true}},
+      {"stateless.ttl-changed", {"relist-changes", {}, kStateless}},
+      {"stateless.expiry-weakened", {"expiry-weakens", {}, {"--protocol", "stateless", "--ttl-ms", "150"}}},
+      {"stateless.public-scope",
+       {"per-context-hints",
+        {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env", "MCP_SAMPLE_AUTH=admin"},
+        kStateless}},
+      {"era.mixed", {"mixed-era", {}}},
       {"result.trust-annotations", {"bad-result-annotations", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
       {"result.sensitivity-understated", {"sensitive-result", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
   };
@@ -177,8 +192,16 @@ TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
     auto it = controls().find(id);
     ASSERT_NE(it, controls().end()) << "server check " << id << " has no negative control";
     test_support::TempDir dir;
-    std::vector<std::string> server_extra;
+    std::vector<std::string> server_extra = it->second.server_extra;
     if (it->second.mode == "unstable-hints") server_extra = {"--state", (dir.path() / "state").string()};
+    if (it->second.http) {
+      const auto server = http_sample_server(it->second.mode, server_extra);
+      auto o = check_http(server.url, it->second.extra);
+      EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode
+                                        << " (http): " << o.report.dump(1) << o.err;
+      EXPECT_NE(o.exit_code, 3) << id << ": " << o.err;
+      continue;
+    }
     auto o = check_stdio(it->second.mode, it->second.extra, server_extra);
     EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode << ": "
                                       << o.report.dump(1) << o.err;
@@ -443,4 +466,81 @@ TEST(CheckServer, EveryReportFormatCarriesServerChecks) {
   }());
   EXPECT_EQ(text.exit_code, 1);
   EXPECT_NE(text.out.find("1 server, 5 tools"), std::string::npos) << text.out;
+}
+
+// The stateless era (2026-07-28): the sample server speaking it alone, or both eras, passes every
+// check over stdio and HTTP, reached by negotiation or insisted on.
+TEST(CheckServerStateless, AServerSpeakingTheStatelessEraPassesEveryCheck) {
+  for (const std::string protocol : {"stateless", "both"})
+    for (const std::string asked : {"auto", "2026-07-28"}) {
+      const std::string what = "--protocol " + protocol + ", asked " + asked;
+      auto o = check_stdio("none", {"--protocol", asked}, {"--protocol", protocol});
+      EXPECT_EQ(o.exit_code, 0) << what << ": " << o.err;
+      EXPECT_TRUE(o.checks().empty()) << what << ": " << o.report.dump(1);
+      EXPECT_EQ(o.report["protocol"]["era"], "stateless") << what;
+      EXPECT_TRUE(o.report["protocol"]["fallback"].is_null()) << what;
+      EXPECT_EQ(o.report["tool_count"], 5) << what;
+      const auto server = http_sample_server("none", {"--protocol", protocol});
+      auto h = check_http(server.url, {"--protocol", asked});
+      EXPECT_EQ(h.exit_code, 0) << what << " (http): " << h.err;
+      EXPECT_TRUE(h.checks().empty()) << what << " (http): " << h.report.dump(1);
+      EXPECT_EQ(h.report["protocol"]["era"], "stateless") << what;
+    }
+}
+
+TEST(CheckServerStateless, ALegacyRunSaysWhyNegotiationFellBack) {
+  auto o = check_stdio("none");
+  EXPECT_EQ(o.report["protocol"]["era"], "legacy");
+  EXPECT_NE(o.report["protocol"]["fallback"].get<std::string>().find("it answered server/discover with an error"),
+            std::string::npos)
+      << o.report["protocol"];
+  auto text = run_cli({"check-server", "--observe", "0", "--", kServer, "--catalog", catalog()});
+  EXPECT_NE(text.out.find("protocol: 2025-11-25 (legacy era; fell back to it because it answered server/discover"),
+            std::string::npos)
+      << text.out;
+  // Insisting on the legacy era, there is nothing to fall back from.
+  EXPECT_TRUE(check_stdio("none", {"--protocol", "legacy"}).report["protocol"]["fallback"].is_null());
+}
+
+// The initialize answer is read in the revision offered, not always the newest.
+TEST(CheckServerStateless, TheInitializeAnswerIsHeldToTheRevisionOffered) {
+  auto o = check_stdio("bad-server-info", {"--protocol", "2025-06-18"});
+  ASSERT_TRUE(o.checks().count("protocol.result")) << o.report.dump(1);
+  for (const auto& f : o.report["findings"])
+    if (f["check"] == "protocol.result")
+      EXPECT_NE(f["message"].get<std::string>().find("initialize (2025-06-18 "), std::string::npos) << f;
+}
+
+// What the schema already says is the schema check's: pages without ttlMs or cacheScope are
+// protocol.result findings, and no stateless check repeats them.
+TEST(CheckServerStateless, MissingCacheHintsAreTheSchemaChecksFinding) {
+  auto o = check_stdio("no-cache-hints", {}, kStateless);
+  EXPECT_TRUE(o.checks().count("protocol.result")) << o.report.dump(1);
+  for (const auto& id : o.checks()) EXPECT_FALSE(id.starts_with("stateless.")) << id;
+  std::string messages;
+  for (const auto& f : o.report["findings"]) messages += f["message"].get<std::string>() + "\n";
+  EXPECT_NE(messages.find("ttlMs"), std::string::npos) << messages;
+}
+
+// A ttlMs longer than the observe window is not waited for: no listing after it, no finding.
+TEST(CheckServerStateless, ALongTtlIsNotWaitedFor) {
+  auto o = check_stdio("expiry-weakens", {}, {"--protocol", "stateless", "--ttl-ms", "60000"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  EXPECT_LT(o.seconds, 5.0);
+}
+
+// Hints that differ per authorization context: a finding only under a public cacheScope.
+TEST(CheckServerStateless, PerContextHintsAreCleanWhenPrivateOrIdentical) {
+  const std::vector<std::string> contexts = {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env",
+                                             "MCP_SAMPLE_AUTH=admin"};
+  auto scoped = check_stdio("per-context-hints", contexts, {"--protocol", "stateless", "--cache-scope", "private"});
+  EXPECT_EQ(scoped.exit_code, 0) << scoped.err;
+  EXPECT_TRUE(scoped.checks().empty()) << scoped.report.dump(1);
+  auto same = check_stdio("per-context-hints",
+                          {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env", "MCP_SAMPLE_AUTH=bob"}, kStateless);
+  EXPECT_TRUE(same.checks().empty()) << same.report.dump(1);
+  EXPECT_EQ(run_cli({"check-server", "--auth-header", "Authorization: x", "--", "true"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--auth-env", "NOEQUALS", "--", "true"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"check-server", "--auth-env", "A=b", "--url", "http://127.0.0.1:9/mcp"}).exit_code, 2);
 }

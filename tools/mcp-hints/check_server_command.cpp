@@ -32,6 +32,12 @@ options:
                          initialize if the server does not know it), legacy, stateless, or a
                          revision (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)
   --env K=V              set an environment variable for the server (repeatable; stdio)
+  --auth-header 'H: V'   an authorization context over HTTP: a header sent with every request
+                         (repeatable, one context each; the sessions use the first). With two or
+                         more, the catalog is listed in each, and a tools/list marked cacheScope
+                         public whose hints differ between them is a finding (stateless era)
+  --auth-env K=V         the same over stdio: a variable in the server's environment (a stdio
+                         server takes its credentials from there), one context each
   --call TOOL=JSONARGS   call TOOL with these arguments and check its result (repeatable);
                          a tool whose hints do not say read-only (readOnlyHint true, or a
                          proposal's read effect) is refused unless --allow-side-effects is
@@ -63,7 +69,8 @@ int check_server_command(const std::vector<std::string>& args) {
       "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10),
                                                              "")("observe", po::value<long>()->default_value(1000), "")(
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
-      "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "");
+      "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
+      "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "");
   std::vector<std::string> own_args = {args[0]};
   own_args.insert(own_args.end(), ours.begin(), ours.end());
   const auto parsed = parse_arguments(own_args, options);
@@ -98,6 +105,25 @@ int check_server_command(const std::vector<std::string>& args) {
     }
   }
   CheckServerOptions run;
+  if (vm.count("auth-header")) {
+    if (target.url.empty()) return usage("--auth-header is for a server given with --url; over stdio use --auth-env");
+    for (const auto& header : vm["auth-header"].as<std::vector<std::string>>()) {
+      const auto colon = header.find(':');
+      if (colon == std::string::npos || colon == 0) return usage("--auth-header takes 'Name: value'");
+      const auto value = header.find_first_not_of(' ', colon + 1);
+      run.auth_contexts.push_back(
+          {{{header.substr(0, colon), value == std::string::npos ? "" : header.substr(value)}}, {}});
+    }
+  }
+  if (vm.count("auth-env")) {
+    if (!target.url.empty())
+      return usage("--auth-env is for a server started over stdio; with --url use --auth-header");
+    for (const auto& kv : vm["auth-env"].as<std::vector<std::string>>()) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) return usage("--auth-env takes K=V");
+      run.auth_contexts.push_back({{}, {{kv.substr(0, eq), kv.substr(eq + 1)}}});
+    }
+  }
   run.lint.spec_revision = settings->spec_revision;
   run.lint.pinned = settings->pinned;
   const double timeout = vm["timeout"].as<double>(), request = vm["request-timeout"].as<double>();

@@ -65,6 +65,13 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
   return out;
 }
 
+// The target as a user of the authorization context reaches it.
+ServerTarget in_context(ServerTarget target, const AuthContext& context) {
+  target.headers.insert(target.headers.end(), context.headers.begin(), context.headers.end());
+  target.env.insert(target.env.end(), context.env.begin(), context.env.end());
+  return target;
+}
+
 static_assert(std::ranges::all_of(protocol_check::all,
                                   [](std::string_view id) { return find_server_check(id) != nullptr; }),
               "every protocol schema check is a server check (server_checks.hpp)");
@@ -72,7 +79,7 @@ static_assert(std::ranges::all_of(protocol_check::all,
 class Run {
  public:
   Run(const ServerTarget& target, const CheckServerOptions& options, LintReport& report)
-      : target_(target),
+      : target_(in_context(target, options.auth_contexts.empty() ? AuthContext{} : options.auth_contexts.front())),
         options_(options),
         report_(report),
         linter_(options.lint),
@@ -85,6 +92,7 @@ class Run {
     std::vector<json> first;
     if (!first_session(first)) return;
     second_session(first);
+    other_contexts(first);
   }
 
  private:
@@ -129,10 +137,14 @@ class Run {
       init_ = session->connect();
       report_.protocol_version = init_.protocol_version;
       report_.protocol_era = to_string(init_.era);
+      report_.protocol_fallback = init_.fallback_reason;
     } catch (const ProtocolError& e) {
       const std::string what = e.what();
       const bool version = what.find("protocol version") != std::string::npos;
-      const CheckInfo& check = version ? server_check("server.protocol-version") : server_check("server.initialize");
+      const bool discover_versions = what.find("lists no stateless revision") != std::string::npos;
+      const CheckInfo& check = discover_versions ? server_check("stateless.discover-versions")
+                               : version         ? server_check("server.protocol-version")
+                                                 : server_check("server.initialize");
       emit(check, "", which + ": " + what);
       report_.diagnostics = transport->diagnostics();
       return false;
@@ -195,7 +207,12 @@ class Run {
   bool first_session_steps(Transport& transport, McpClientSession& session, std::vector<json>& tools) {
     ToolListing listing;
     if (!list(session, transport, listing, "session 1")) return false;
+    first_listed_ = Clock::now();
+    first_pages_ = listing.pages;
+    const std::optional<long long> ttl =
+        session.era() == ProtocolEra::stateless ? listing.ttl_ms() : std::optional<long long>();
     tools = std::move(listing.tools);
+    if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
     auto& file = report_.files.front();
     for (std::size_t i = 0; i < tools.size(); ++i) {
       file.tool_revisions.push_back(
@@ -207,7 +224,12 @@ class Run {
     // The same session, listed again.
     ToolListing again;
     if (!list(session, transport, again, "session 1, second listing")) return false;
-    compare(tools, again.tools, server_check("stability.relist"), "a second tools/list in the same session");
+    // Within the ttlMs the first listing promised, a change is one a cache would hide.
+    if (ttl && Clock::now() < first_listed_ + std::chrono::milliseconds(*ttl))
+      compare(tools, again.tools, server_check("stateless.ttl-changed"),
+              "a second tools/list within the ttlMs of " + std::to_string(*ttl) + " the first promised");
+    else
+      compare(tools, again.tools, server_check("stability.relist"), "a second tools/list in the same session");
 
     // Notifications the server sends on its own within the window.
     step("session 1: waiting " + std::to_string(options_.observe_window.count()) + " ms for notifications");
@@ -222,6 +244,7 @@ class Run {
       if (!list(session, transport, changed, "session 1, after tools/list_changed")) return false;
       judge_list_changed(tools, changed.tools);
     }
+    if (ttl && !after_expiry(session, transport, tools, *ttl)) return false;
     return call_tools(session, transport, tools);
   }
 
@@ -251,6 +274,14 @@ class Run {
   }
 
   void judge_list_changed(const std::vector<json>& before, const std::vector<json>& after) {
+    judge_weakening(before, after, server_check("list-changed.weakened"), &server_check("list-changed.changed"),
+                    "after notifications/tools/list_changed");
+  }
+
+  // Hints that became less cautious between two listings are `weakened`; other changes are
+  // `changed` (none: they are not reported).
+  void judge_weakening(const std::vector<json>& before, const std::vector<json>& after, const CheckInfo& weakened_check,
+                       const CheckInfo* changed_check, const std::string& when) {
     const auto& vocabulary = Vocabulary::builtin();
     const auto then = by_name(after);
     for (std::size_t i = 0; i < before.size(); ++i) {
@@ -267,13 +298,12 @@ class Run {
       }
       const std::string pointer = "/tools/" + std::to_string(i);
       if (!weakened.empty())
-        emit(server_check("list-changed.weakened"), pointer,
-             "after notifications/tools/list_changed the tool became less cautious: " + join(weakened, "; ") +
+        emit(weakened_check, pointer,
+             when + " the tool became less cautious: " + join(weakened, "; ") +
                  (changed.empty() ? "" : " (also " + join(changed, "; ") + ")"),
              name);
-      else if (!changed.empty())
-        emit(server_check("list-changed.changed"), pointer,
-             "after notifications/tools/list_changed: " + join(changed, "; "), name);
+      else if (!changed.empty() && changed_check)
+        emit(*changed_check, pointer, when + ": " + join(changed, "; "), name);
     }
   }
 
@@ -392,20 +422,251 @@ class Run {
     return true;
   }
 
+  // A result read in the revision in play: in the stateless era its resultType is one the revision
+  // knows; in the legacy era it carries none of the stateless era's members. Once per session and method.
+  void judge_era(const json& result, const std::string& revision, const std::string& method, const std::string& which) {
+    if (!result.is_object()) return;
+    const std::string about = which + ": the " + (method.empty() ? "" : method + " ") + "result";
+    if (is_stateless_revision(revision)) {
+      if (result.contains("resultType") && result["resultType"].is_string() && result["resultType"] != "complete" &&
+          result["resultType"] != "input_required" && era_seen_.insert("type" + which + method).second)
+        emit(server_check("stateless.result-type"), "/result/resultType",
+             about + " says resultType " + mcp_hints::shown(result["resultType"], 60) + "; " + revision +
+                 " knows complete and input_required");
+      return;
+    }
+    std::vector<std::string> stateless_members;
+    for (const char* key : {"resultType", "ttlMs", "cacheScope", "supportedVersions"})
+      if (result.contains(key)) stateless_members.push_back(key);
+    if (!stateless_members.empty() && era_seen_.insert("mixed" + which + method).second)
+      emit(server_check("era.mixed"), "/result",
+           about + ", in a " + revision + " (legacy era) conversation, carries " + join(stateless_members, ", ") +
+               ", which only the stateless era (2026-07-28) has");
+  }
+
+  // A probe's answer, or why there was none: the JSON-RPC error and HTTP status as text.
+  static std::string answer_text(const McpClientSession::ProbeAnswer& answer) {
+    std::string text = answer.result  ? "a result " + mcp_hints::shown(*answer.result, 100)
+                       : answer.error ? "error " + mcp_hints::shown(*answer.error, 160)
+                                      : "no answer in time";
+    if (answer.http_status) text += " (HTTP " + std::to_string(answer.http_status) + ")";
+    return text;
+  }
+
+  // Sends a probe; a transport error over HTTP (a refusal without a JSON-RPC error) is an answer
+  // too, told in `refused`; false when the server is gone.
+  bool send_probe(McpClientSession& session, Transport& transport, const std::string& method, const json& params,
+                  Transport::HeaderOverrides headers, McpClientSession::ProbeAnswer& answer, std::string& refused) {
+    try {
+      answer = session.probe(method, params, std::move(headers), options_.request_timeout);
+    } catch (const TransportError& e) {
+      if (target_.url.empty() || !transport.alive()) {
+        incomplete("session 1: probing " + method + ": " + e.what(), &transport);
+        return false;
+      }
+      answer.http_status = transport.last_http_status();
+      refused = e.what();
+    }
+    return true;
+  }
+
+  // The stateless era's own rules, each probed once in session 1: what the server says to a
+  // revision it does not speak, to a request naming none, to headers that disagree with the body,
+  // and to the revisions its server/discover result lists.
+  bool stateless_probes(McpClientSession& session, Transport& transport) {
+    step("session 1: probing the stateless era's version and header handling");
+    const bool http = !target_.url.empty();
+    McpClientSession::ProbeAnswer answer;
+    std::string refused;
+    // A revision no server speaks, named in the body and (HTTP) the version header alike.
+    const std::string unknown = "1900-01-01";
+    json params = {{"_meta", session.protocol_meta()}};
+    params["_meta"][kProtocolVersionMeta] = unknown;
+    if (!send_probe(session, transport, "tools/list", params, {{"MCP-Protocol-Version", unknown}}, answer, refused))
+      return false;
+    {
+      std::vector<std::string> wrong;
+      const json data = answer.error ? answer.error->value("data", json()) : json();
+      if (!answer.error || answer.error->value("code", 0) != unsupported_protocol_version)
+        wrong.push_back("it was answered with " + (refused.empty() ? answer_text(answer) : refused));
+      else if (data.is_object() && data.contains("requested") && data["requested"] != unknown)
+        wrong.push_back("its data names " + mcp_hints::shown(data["requested"], 60) + " as requested");
+      if (http && answer.error && answer.http_status != 400)
+        wrong.push_back("over HTTP with status " + std::to_string(answer.http_status) + ", not 400");
+      if (!wrong.empty())
+        emit(server_check("stateless.version-unsupported"), "",
+             "session 1: a tools/list naming protocol version " + unknown + " should get error -32022 with data " +
+                 "{requested, supported}" + (http ? " and HTTP 400" : "") + ", but " + join(wrong, "; "));
+    }
+    // A request whose _meta names no revision (HTTP: the version header still sent).
+    answer = {};
+    refused.clear();
+    if (!send_probe(session, transport, "tools/list", json::object(), {}, answer, refused)) return false;
+    {
+      const bool serves_legacy = std::ranges::any_of(
+          init_.supported_versions, [](const std::string& v) { return !v.empty() && !is_stateless_revision(v); });
+      std::string wrong;
+      if (!answer.answered() && refused.empty())
+        wrong = "it was not answered within " + std::to_string(options_.request_timeout.count()) + " ms";
+      else if (answer.result && (answer.result->contains("resultType") || !serves_legacy))
+        wrong =
+            "it was answered with a result" + std::string(answer.result->contains("resultType")
+                                                              ? " of the stateless era (it carries resultType)"
+                                                              : " although server/discover lists no legacy revision");
+      if (!wrong.empty())
+        emit(server_check("stateless.version-missing"), "",
+             "session 1: a tools/list whose _meta names no protocol version should get an error, but " + wrong);
+    }
+    if (http && !probe_headers(session, transport)) return false;
+    return probe_listed_versions(session, transport);
+  }
+
+  // Over HTTP: Mcp-Method missing or another method's, and for tools/call Mcp-Name missing or
+  // another tool's. The tool named is one the server does not list: a probe never calls a tool.
+  bool probe_headers(McpClientSession& session, Transport& transport) {
+    const std::string absent = "mcp-hints-probe-no-such-tool";
+    const json call = {{"name", absent}, {"arguments", json::object()}, {"_meta", session.protocol_meta()}};
+    const json list = {{"_meta", session.protocol_meta()}};
+    struct HeaderProbe {
+      std::string what, method;
+      json params;
+      Transport::HeaderOverrides headers;
+    };
+    const std::vector<HeaderProbe> probes = {
+        {"a tools/list without Mcp-Method", "tools/list", list, {{"Mcp-Method", std::nullopt}}},
+        {"a tools/list whose Mcp-Method says tools/call", "tools/list", list, {{"Mcp-Method", "tools/call"}}},
+        {"a tools/call without Mcp-Name", "tools/call", call, {{"Mcp-Name", std::nullopt}}},
+        {"a tools/call whose Mcp-Name names another tool", "tools/call", call, {{"Mcp-Name", absent + "-other"}}},
+    };
+    for (const auto& probe : probes) {
+      McpClientSession::ProbeAnswer answer;
+      std::string refused;
+      if (!send_probe(session, transport, probe.method, probe.params, probe.headers, answer, refused)) return false;
+      const bool right =
+          answer.http_status == 400 && answer.error && answer.error->value("code", 0) == header_mismatch_code;
+      if (!right)
+        emit(server_check("stateless.header-mismatch"), "",
+             "session 1: " + probe.what +
+                 " should be refused with HTTP 400 and error -32020, but it was answered with " +
+                 (refused.empty() ? answer_text(answer) : refused));
+    }
+    return true;
+  }
+
+  // Every revision server/discover lists that mcp-hints speaks, besides the one in use, is asked
+  // for: a stateless one with a tools/list naming it, the newest legacy one with an initialize on a
+  // connection of its own. A -32022 answer shows the list lies.
+  bool probe_listed_versions(McpClientSession& session, Transport& transport) {
+    const auto speaks = all_protocol_versions();
+    bool legacy_asked = false;
+    for (const auto& version : init_.supported_versions) {
+      if (version == init_.protocol_version || std::ranges::find(speaks, version) == speaks.end()) continue;
+      json error;
+      if (is_stateless_revision(version)) {
+        json params = {{"_meta", session.protocol_meta()}};
+        params["_meta"][kProtocolVersionMeta] = version;
+        McpClientSession::ProbeAnswer answer;
+        std::string refused;
+        if (!send_probe(session, transport, "tools/list", params, {{"MCP-Protocol-Version", version}}, answer, refused))
+          return false;
+        if (answer.error) error = *answer.error;
+      } else {
+        if (legacy_asked) continue;
+        legacy_asked = true;
+        error = legacy_refusal(version);
+      }
+      if (error.is_object() && error.value("code", 0) == unsupported_protocol_version)
+        emit(server_check("stateless.discover-versions"), "/result/supportedVersions",
+             "session 1: server/discover lists " + version + ", but a request in " + version + " was refused with " +
+                 mcp_hints::shown(error, 160));
+    }
+    return true;
+  }
+
+  // How the server answers an initialize offering `version`, on a connection of its own: the
+  // JSON-RPC error, or null when it accepted (or could not be asked).
+  json legacy_refusal(const std::string& version) {
+    step("session 1: initialize offering " + version + ", which server/discover lists");
+    try {
+      auto transport = connect(target_, options_.transport);
+      ClientOptions client = client_options();
+      client.protocol = {EraChoice::legacy, version};
+      McpClientSession legacy(*transport, client);
+      try {
+        legacy.initialize();
+      } catch (const ProtocolError& e) {
+        transport->close();
+        return e.error;
+      }
+      transport->close();
+    } catch (const std::exception&) {
+      // Not being able to ask is not a refusal.
+    }
+    return json();
+  }
+
+  // After the first listing's ttlMs, if it has passed by now (the observe window is the bound on
+  // waiting for it): the catalog again, its weakening judged like one after list_changed.
+  bool after_expiry(McpClientSession& session, Transport& transport, const std::vector<json>& tools, long long ttl) {
+    if (Clock::now() < first_listed_ + std::chrono::milliseconds(ttl)) {
+      step("session 1: ttlMs " + std::to_string(ttl) + " outlasts the observe window; not listed again after it");
+      return true;
+    }
+    ToolListing expired;
+    if (!list(session, transport, expired, "session 1, after ttlMs expired")) return false;
+    judge_weakening(tools, expired.tools, server_check("stateless.expiry-weakened"), nullptr,
+                    "after the ttlMs of " + std::to_string(ttl) + " expired");
+    return true;
+  }
+
+  // With two or more authorization contexts: the catalog in each of the others, held to session
+  // 1's (the first context's). A public cacheScope lets a shared cache serve either listing to
+  // both, so hints that differ are a finding.
+  void other_contexts(const std::vector<json>& first) {
+    if (report_.protocol_era != to_string(ProtocolEra::stateless)) return;  // no cacheScope to judge
+    for (std::size_t i = 1; i < options_.auth_contexts.size(); ++i) {
+      const ServerTarget first_target = target_;
+      target_ = in_context(first_target, options_.auth_contexts[i]);
+      const std::string which = "authorization context " + std::to_string(i + 1);
+      std::unique_ptr<Transport> transport;
+      std::unique_ptr<McpClientSession> session;
+      ToolListing listing;
+      const bool listed = open_session(transport, session, which) && list(*session, *transport, listing, which);
+      if (transport) transport->close();
+      target_ = first_target;
+      if (!listed || session->era() != ProtocolEra::stateless) continue;
+      std::vector<json> pages = first_pages_;
+      pages.insert(pages.end(), listing.pages.begin(), listing.pages.end());
+      const bool public_scope =
+          std::ranges::any_of(pages, [](const json& page) { return page.value("cacheScope", json()) == "public"; });
+      if (public_scope)
+        compare(first, listing.tools, server_check("stateless.public-scope"),
+                "authorization contexts 1 and " + std::to_string(i + 1) + " of a tools/list marked cacheScope public");
+    }
+  }
+
   // Every message the server sends is held to the schema.json of the revision spoken (before a
   // revision is agreed: the one offered). At most kShownPerCheck findings per check are written.
   void watch_schema(McpClientSession& session, const std::string& which) {
     session.set_message_observer([this, &session, which](const json& message, Direction direction) {
       const std::string id = message.is_object() && message.contains("id") ? message["id"].dump() : "";
       if (direction == Direction::client_to_server) {
-        if (!id.empty() && message.contains("method")) asked_[which + id] = message.value("method", "");
+        if (!id.empty() && message.contains("method")) {
+          asked_[which + id] = message.value("method", "");
+          if (session.era() == ProtocolEra::stateless && !names_protocol_version(message.value("params", json())))
+            unversioned_.insert(which + id);
+        }
         return;
       }
-      const std::string revision =
-          session.protocol_version().empty() ? supported_protocol_versions().front() : session.protocol_version();
+      // A request naming no revision is one of the legacy era: its answer is read in that era.
+      const bool legacy_answer = unversioned_.count(which + id) > 0;
+      const std::string revision = session.revision_in_play().empty() || legacy_answer
+                                       ? supported_protocol_versions().front()
+                                       : session.revision_in_play();
       std::string answered;
       if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method"))
         answered = it->second;
+      if (message.contains("result")) judge_era(message["result"], revision, answered, which);
       std::vector<ProtocolViolation> violations;
       try {
         violations = schemas_.validate_message(revision, message, direction, answered);
@@ -425,7 +686,7 @@ class Run {
     });
   }
 
-  const ServerTarget& target_;
+  ServerTarget target_;
   const CheckServerOptions& options_;
   LintReport& report_;
   Linter linter_;
@@ -437,6 +698,10 @@ class Run {
   std::map<std::string, std::string> asked_;  // session + request id -> method
   std::map<std::string, std::size_t> schema_findings_;
   std::set<std::string> schema_seen_;
+  std::set<std::string> unversioned_;  // session + request id of stateless-era requests naming no revision
+  std::set<std::string> era_seen_;     // era findings already made (check, session, method)
+  std::vector<json> first_pages_;      // session 1's first listing's pages, without their tools
+  Deadline first_listed_{};            // when session 1's first listing came back
 };
 
 }  // namespace

@@ -141,9 +141,12 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                 {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
                 {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
               {"server_log", report.diagnostics},
-              {"protocol", report.protocol_version.empty()
-                               ? json()
-                               : json{{"version", report.protocol_version}, {"era", report.protocol_era}}}};
+              {"protocol",
+               report.protocol_version.empty()
+                   ? json()
+                   : json{{"version", report.protocol_version},
+                          {"era", report.protocol_era},
+                          {"fallback", report.protocol_fallback.empty() ? json() : json(report.protocol_fallback)}}}};
   if (report.server_checks_ran) {
     json calls = json::array();
     for (const auto& c : report.calls)
@@ -230,7 +233,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     out << "\n";
   }
   if (!report.protocol_version.empty())
-    out << "protocol: " << report.protocol_version << " (" << report.protocol_era << " era)\n";
+    out << "protocol: " << report.protocol_version << " (" << report.protocol_era << " era"
+        << (report.protocol_fallback.empty() ? "" : "; fell back to it because " + report.protocol_fallback) << ")\n";
   if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << *report.incomplete << "\n";
   const bool fail = report.fails(options.fail_on) || report.has_input_error() || report.incomplete;
   if (fail && !report.diagnostics.empty()) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <thread>
+#include <utility>
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -85,7 +86,8 @@ class SseReader {
 
 class HttpTransport : public Transport {
  public:
-  HttpTransport(const std::string& url, const TransportLimits& limits) : url_(url), limits_(limits) {
+  HttpTransport(const std::string& url, const TransportLimits& limits, const HttpHeaders& headers)
+      : url_(url), limits_(limits), fixed_headers_(headers) {
     const auto scheme_end = url.find("://");
     if (scheme_end == std::string::npos ||
         (url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0))
@@ -109,6 +111,10 @@ class HttpTransport : public Transport {
     req.headers.emplace("Content-Type", "application/json");
     req.body = message.dump(-1, ' ', false, json::error_handler_t::replace);
     if (stateless_) add_routing_headers(message, req.headers);
+    for (auto& [name, value] : std::exchange(next_overrides_, {})) {
+      req.headers.erase(name);
+      if (value) req.headers.emplace(name, *value);
+    }
     const bool initialize = message.value("method", json()) == "initialize";
     sent_id_ = message.is_object() && message.contains("method") ? message.value("id", json()) : json();
     exchange(req, deadline, "POST", initialize);
@@ -150,6 +156,7 @@ class HttpTransport : public Transport {
     stateless_ = !version.empty() && is_stateless_revision(version);
   }
   int last_http_status() const override { return last_status_; }
+  void override_next_headers(HeaderOverrides overrides) override { next_overrides_ = std::move(overrides); }
 
  private:
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
@@ -182,6 +189,7 @@ class HttpTransport : public Transport {
 
   httplib::Headers headers() const {
     httplib::Headers h;
+    for (const auto& [name, value] : fixed_headers_) h.emplace(name, value);
     if (!session_id_.empty()) h.emplace("Mcp-Session-Id", session_id_);
     if (!protocol_version_.empty()) h.emplace("MCP-Protocol-Version", protocol_version_);
     return h;
@@ -273,6 +281,8 @@ class HttpTransport : public Transport {
 
   std::string url_, origin_, path_;
   TransportLimits limits_;
+  HttpHeaders fixed_headers_;
+  HeaderOverrides next_overrides_;
   std::unique_ptr<httplib::Client> client_;
   std::string session_id_, protocol_version_;
   std::deque<json> queue_;
@@ -310,6 +320,7 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
     view.session_id = req.get_header_value("Mcp-Session-Id");
     view.protocol_version = req.get_header_value("MCP-Protocol-Version");
     view.origin = req.get_header_value("Origin");
+    view.authorization = req.get_header_value("Authorization");
     view.mcp_method = req.get_header_value("Mcp-Method");
     view.mcp_name = req.get_header_value("Mcp-Name");
     view.has_mcp_method = req.has_header("Mcp-Method");
@@ -349,8 +360,9 @@ void HttpServer::stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits) {
-  return std::make_unique<HttpTransport>(url, limits);
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits,
+                                               const HttpHeaders& headers) {
+  return std::make_unique<HttpTransport>(url, limits, headers);
 }
 
 }  // namespace mcp_hints

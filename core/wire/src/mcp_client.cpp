@@ -97,6 +97,30 @@ json McpClientSession::request_within(const std::string& method, const std::opti
   }
 }
 
+McpClientSession::ProbeAnswer McpClientSession::probe(const std::string& method, const json& params,
+                                                      Transport::HeaderOverrides headers,
+                                                      std::chrono::milliseconds timeout) {
+  const long long id = next_id_++;
+  Deadline deadline = Clock::now() + timeout;
+  if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
+  transport_.override_next_headers(std::move(headers));
+  send(jsonrpc::request(id, method, params), deadline);
+  ProbeAnswer answer;
+  while (auto message = receive(deadline)) {
+    const bool ours = message->is_object() && message->contains("id") && (*message)["id"] == id;
+    if (!ours) {
+      handle_unsolicited(*message);
+      continue;
+    }
+    const auto kind = jsonrpc::classify(*message);
+    if (kind == jsonrpc::Kind::result) answer.result = std::move((*message)["result"]);
+    if (kind == jsonrpc::Kind::error) answer.error = std::move((*message)["error"]);
+    answer.http_status = transport_.last_http_status();
+    return answer;
+  }
+  return answer;
+}
+
 InitializeResult McpClientSession::connect() {
   if (options_.protocol.era == EraChoice::legacy) return initialize();
   if (options_.protocol.era == EraChoice::stateless) return discover();
@@ -198,6 +222,7 @@ InitializeResult McpClientSession::initialize() {
   const std::string offered = options_.protocol.era == EraChoice::legacy && !options_.protocol.version.empty()
                                   ? options_.protocol.version
                                   : supported_protocol_versions().front();
+  offered_version_ = offered;
   const json params = {{"protocolVersion", offered},
                        {"capabilities", json::object()},
                        {"clientInfo", {{"name", options_.client_name}, {"version", kVersion}}}};

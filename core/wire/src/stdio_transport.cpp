@@ -82,7 +82,7 @@ std::string ServerTarget::describe() const {
 }
 
 std::unique_ptr<Transport> connect(const ServerTarget& target, const TransportLimits& limits) {
-  if (!target.url.empty()) return make_http_transport(target.url, limits);
+  if (!target.url.empty()) return make_http_transport(target.url, limits, target.headers);
   ProcessOptions process;
   process.argv = target.command;
   process.env = target.env;

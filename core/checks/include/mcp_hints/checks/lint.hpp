@@ -60,6 +60,7 @@ struct LintReport {
   std::string diagnostics;                // what the server said besides protocol (stderr tail)
   std::string protocol_version;           // check-server: the revision spoken, once connected
   std::string protocol_era;               // ... and its era ("legacy", "stateless")
+  std::string protocol_fallback;          // ... why negotiation fell back to the legacy era, if it did
   std::vector<ToolCallRecord> calls;      // check-server: the tools called, in order
 
   std::size_t tool_count() const;

@@ -34,6 +34,44 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      Scope::server},
     {"protocol.error", Level::error, "MCP specification: schema.json of the revision spoken",
      "every error response matches the revision's error definitions (e.g. -32022 with data.supported)", Scope::server},
+    {"stateless.discover-versions", Level::error,
+     "MCP specification 2026-07-28: server/discover (DiscoverResult.supportedVersions)",
+     "the server/discover result lists a revision mcp-hints can speak, and every revision it lists that mcp-hints "
+     "speaks is accepted when asked (one refused with -32022 is a lie); the result's shape is protocol.result's",
+     Scope::server},
+    {"stateless.version-unsupported", Level::error,
+     "MCP specification 2026-07-28: RequestMetaObject protocolVersion (UnsupportedProtocolVersionError)",
+     "a request naming a revision the server does not support is answered with error -32022 whose data names the "
+     "revision requested, over HTTP with status 400 (the rest of the error's shape is protocol.error's)",
+     Scope::server},
+    {"stateless.version-missing", Level::error, "MCP specification 2026-07-28: RequestMetaObject protocolVersion",
+     "a request whose _meta names no protocol version is answered with an error, never silence and never a result "
+     "of the stateless era (a server that lists a legacy revision may answer it in that era)",
+     Scope::server},
+    {"stateless.result-type", Level::error, "MCP specification 2026-07-28: Result.resultType",
+     "every result's resultType is complete or input_required (a missing one is protocol.result's)", Scope::server},
+    {"stateless.header-mismatch", Level::error,
+     "MCP specification 2026-07-28: Streamable HTTP, standard headers (HeaderMismatchError)",
+     "over HTTP, a request whose Mcp-Method header is missing or names another method, or a tools/call whose "
+     "Mcp-Name is missing or names another tool, is refused with HTTP 400 and error -32020",
+     Scope::server},
+    {"stateless.ttl-changed", Level::warning,
+     "MCP specification 2026-07-28: ttlMs; proposal 1: Semantics (stable hints)",
+     "listing tools again within the ttlMs the first listing promised gives every tool the same hints (a cache "
+     "would go on serving the old ones)",
+     Scope::server},
+    {"stateless.expiry-weakened", Level::warning, "MCP specification 2026-07-28: ttlMs; proposal 1: Semantics",
+     "once the first listing's ttlMs has passed (waited when it fits in the observe window), no tool's hints become "
+     "less cautious (a possible rug pull under caching)",
+     Scope::server},
+    {"stateless.public-scope", Level::error, "MCP specification 2026-07-28: cacheScope",
+     "a tools/list marked cacheScope public gives every tool the same hints in every authorization context given "
+     "(else a shared cache serves one user's hints to another)",
+     Scope::server},
+    {"era.mixed", Level::error, "MCP specification: Lifecycle (2025 revisions) and 2026-07-28 Result",
+     "a result of the legacy era carries none of the stateless era's members (resultType, ttlMs, cacheScope, "
+     "supportedVersions): a peer speaks one era at a time",
+     Scope::server},
     {"stability.relist", Level::warning, "proposal 1: Semantics (stable hints)",
      "listing tools twice in one session gives every tool the same hints", Scope::server},
     {"stability.restart", Level::warning, "proposal 1: Semantics (hints SHOULD NOT change between server restarts)",

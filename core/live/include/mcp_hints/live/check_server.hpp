@@ -22,6 +22,14 @@ struct ToolCallRequest {
   nlohmann::json arguments;
 };
 
+// One authorization context: what a user of the server presents. HTTP: headers sent with every
+// request (e.g. Authorization); stdio: variables in the server's environment (a stdio server
+// takes its credentials from there). Never shown: its values may be secrets.
+struct AuthContext {
+  HttpHeaders headers;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
 struct CheckServerOptions {
   LintOptions lint;
   std::chrono::milliseconds timeout{30000};          // the whole run
@@ -30,6 +38,9 @@ struct CheckServerOptions {
   std::vector<ToolCallRequest> calls;                // opt-in tool calls
   bool allow_side_effects = false;                   // call tools whose hints do not say read-only
   ProtocolChoice protocol;                           // the era to speak (automatic: server/discover, else initialize)
+  // The sessions speak in the first context; with two or more, the catalog is listed in each
+  // (stateless era: a public cacheScope with hints that differ between them is a finding).
+  std::vector<AuthContext> auth_contexts;
   TransportLimits transport;
   std::function<void(const std::string&)> progress;  // told each step, e.g. to show on stderr
 };

@@ -78,12 +78,30 @@ class McpClientSession {
   InitializeResult discover();
   ProtocolEra era() const { return era_; }
   const std::string& protocol_version() const { return protocol_version_; }
+  // The revision messages are held to: the one agreed or spoken, or before that the one offered
+  // in the initialize request (a server's answer to it is read in that revision).
+  const std::string& revision_in_play() const {
+    return protocol_version_.empty() ? offered_version_ : protocol_version_;
+  }
   // tools/list following nextCursor, within the page and size bounds.
   ToolListing list_tools();
   // tools/call; returns the result object, or throws ProtocolError with the JSON-RPC error.
   nlohmann::json call_tool(const std::string& name, const nlohmann::json& arguments);
   // Sends a request and waits for its response (the result, or ProtocolError for an error).
   nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params);
+
+  // How a server answered a probe: a result, an error, or neither (no answer in time).
+  struct ProbeAnswer {
+    std::optional<nlohmann::json> result;
+    std::optional<nlohmann::json> error;  // the JSON-RPC error object
+    int http_status = 0;                  // HTTP: the answer's status (0 for stdio)
+    bool answered() const { return result || error; }
+  };
+  // Sends a request exactly as given, to see how the server answers what a correct client would
+  // not send: `params` untouched (no protocol _meta added) and, over HTTP, `headers` replacing the
+  // transport's own for this request. Waits at most `timeout`; TransportError when the server is gone.
+  ProbeAnswer probe(const std::string& method, const nlohmann::json& params, Transport::HeaderOverrides headers,
+                    std::chrono::milliseconds timeout);
 
   // The _meta every stateless-era request carries (protocol version, client capabilities and
   // information); empty in the legacy era.
@@ -116,6 +134,7 @@ class McpClientSession {
   MessageObserver observer_;
   ProtocolEra era_ = ProtocolEra::legacy;
   std::string protocol_version_;
+  std::string offered_version_;
   ClientOptions options_;
   long long next_id_ = 1;
   nlohmann::json request_meta_ = nlohmann::json::object();

@@ -51,6 +51,10 @@ class Transport {
   virtual bool alive() { return true; }
   // The HTTP status of the last answer to a POST (0 for stdio).
   virtual int last_http_status() const { return 0; }
+  // HTTP: headers of the next message sent only, each replacing the one the transport would send
+  // (no value: left out), to probe how a server answers headers a correct client would not send.
+  using HeaderOverrides = std::vector<std::pair<std::string, std::optional<std::string>>>;
+  virtual void override_next_headers(HeaderOverrides) {}
   // Bytes of messages received so far (to bound what a listing may take in).
   std::size_t bytes_received() const { return bytes_received_; }
 
@@ -90,6 +94,7 @@ struct HttpRequestView {
   std::string session_id;        // Mcp-Session-Id, if sent
   std::string protocol_version;  // MCP-Protocol-Version, if sent
   std::string origin;            // Origin, if sent
+  std::string authorization;     // Authorization, if sent
   std::string mcp_method;        // Mcp-Method, if sent (2026-07-28)
   std::string mcp_name;          // Mcp-Name, if sent (2026-07-28)
   bool has_mcp_method = false, has_mcp_name = false, has_protocol_version = false;
@@ -124,15 +129,19 @@ class HttpServer {
   std::unique_ptr<Impl> impl_;
 };
 
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
+
 // A Streamable HTTP client transport to url (POST with JSON or SSE answers, session id and
-// protocol version headers, DELETE on close).
-std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits = {});
+// protocol version headers, DELETE on close); `headers` go with every request (e.g. Authorization).
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits = {},
+                                               const HttpHeaders& headers = {});
 
 // A server to talk to: a command to start over stdio, or a Streamable HTTP endpoint.
 struct ServerTarget {
   std::vector<std::string> command;                      // stdio: the server's command line
   std::string url;                                       // or Streamable HTTP: the endpoint
   std::vector<std::pair<std::string, std::string>> env;  // stdio: added to the environment
+  HttpHeaders headers;                                   // HTTP: sent with every request
   std::string describe() const;
 };
 
