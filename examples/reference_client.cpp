@@ -55,6 +55,8 @@ flags (each breaks one behaviour, for negative controls):
   --silent-retries        retries as the policy allows, but reports no retry event
   --reuse-listing         keeps a server's tool listing from one session to the next
   --nag-after-denial      after a denial, still asks the rest of a multi-approval call's prompts
+  --malformed-cancel      sends a notifications/cancelled whose reason is a number (the schema says
+                          a string): a message its revision's schema.json refuses
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 )";
@@ -63,7 +65,7 @@ struct Flags {
   bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
-       nag_after_denial = false;
+       nag_after_denial = false, malformed_cancel = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -228,6 +230,9 @@ class Client {
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
     sync_annotations(*c);   // the stateless era's server/discover is a later request too
     c->session->connect();  // the stateless era where the server speaks it, else initialize
+    // Broken: cancels its first request (long answered, which the text allows) with a reason that
+    // is no string.
+    if (flags_.malformed_cancel) c->session->notify("notifications/cancelled", json{{"requestId", 1}, {"reason", 408}});
     list(*c);
     return *connections_.emplace(server, std::move(c)).first->second;
   }
@@ -411,6 +416,8 @@ int main(int argc, char** argv) {
       flags.reuse_listing = true;
     else if (a == "--nag-after-denial")
       flags.nag_after_denial = true;
+    else if (a == "--malformed-cancel")
+      flags.malformed_cancel = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

@@ -111,10 +111,13 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   run.scenario = scenario;
   run.transport = options.transport;
   run.protocol = options.protocol;
-  if (!options.protocol.empty())
+  if (!options.protocol.empty()) {
     for (auto& [key, server] : run.scenario.document["servers"].items())
       server["protocolVersions"] = json::array({options.protocol});
-  const auto checks = read_checks(scenario);
+    for (auto& [key, server] : run.scenario.servers) server.protocol_versions = {options.protocol};
+  }
+  auto checks = read_checks(scenario);
+  checks.push_back(client_messages_check(run.scenario));
   run.folder = options.work_dir / run.run_id();
   std::error_code ec;
   fs::remove_all(run.folder, ec);

@@ -37,6 +37,11 @@ const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind() {
   return outcomes;
 }
 
+bool is_implicit_kind(std::string_view kind) {
+  const CheckKind* found = find_check_kind(kind);
+  return found && found->implicit;
+}
+
 const Outcome* find_outcome(std::string_view kind, std::string_view name) {
   const CheckKind* found = find_check_kind(kind);
   if (!found) return nullptr;
@@ -147,7 +152,8 @@ void hold_to_level_rule(CheckSpec& check, const mock::Scenario& scenario, const 
 
 std::string known_kinds() {
   std::string names;
-  for (const CheckKind& kind : check_kinds()) names += (names.empty() ? "" : ", ") + kind.name;
+  for (const CheckKind& kind : check_kinds())
+    if (!kind.implicit) names += (names.empty() ? "" : ", ") + kind.name;
   return names;
 }
 
@@ -168,7 +174,7 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
     check.title = in.text("title");
     check.kind = in.text("kind");
     const CheckKind* kind = find_check_kind(check.kind);
-    if (!kind) in.fail("kind", "no check kind '" + check.kind + "' (known: " + known_kinds() + ")");
+    if (!kind || kind->implicit) in.fail("kind", "no check kind '" + check.kind + "' (known: " + known_kinds() + ")");
     check.level = in.text_or("level", scenario.level);
     if (check.kind == "gate") hold_to_level_rule(check, scenario, c);
     check.proposal = in.text_or("proposal", proposals[0]["proposal"].get<std::string>());

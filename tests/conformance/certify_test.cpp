@@ -56,7 +56,9 @@ TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
   }
   EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull",
                                           "survival", "robustness", "progress"}));
-  EXPECT_EQ(kinds.size(), outcomes_by_kind().size());
+  std::size_t declarable = 0;
+  for (const auto& [kind, outcomes] : outcomes_by_kind()) declarable += is_implicit_kind(kind) ? 0 : 1;
+  EXPECT_EQ(kinds.size(), declarable);
 }
 
 TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
@@ -201,10 +203,11 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",        "--drop-propagation",
-                                            "--retry-anything", "--ignore-list-changed",  "--trust-missing-hints",
-                                            "--prompt-always",  "--leak-across-sessions", "--taint-high-only",
-                                            "--silent-retries", "--reuse-listing",        "--nag-after-denial"};
+const std::vector<std::string> kVariants = {"--never-prompt",    "--ignore-denial",        "--drop-propagation",
+                                            "--retry-anything",  "--ignore-list-changed",  "--trust-missing-hints",
+                                            "--prompt-always",   "--leak-across-sessions", "--taint-high-only",
+                                            "--silent-retries",  "--reuse-listing",        "--nag-after-denial",
+                                            "--malformed-cancel"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -252,6 +255,13 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--retry-anything"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--silent-retries"));
   EXPECT_TRUE(caught_by["retry.idempotent-bounded:bounded"].count("--silent-retries"));
+  // Certify's own check of every run: a malformed message is caught in every scenario, and nothing else is.
+  for (const auto& [name, level] : levels) {
+    if (name.ends_with(":client-messages"))
+      EXPECT_EQ(caught_by[name], std::set<std::string>{"--malformed-cancel"}) << name;
+    else
+      EXPECT_FALSE(caught_by[name].count("--malformed-cancel")) << name;
+  }
   EXPECT_TRUE(caught_by["propagation.new-session-clean:relisted-in-new-session"].count("--reuse-listing"));
   EXPECT_TRUE(caught_by["confirm.risk-approval-multi:denied-not-called"].count("--nag-after-denial"));
 }
@@ -330,7 +340,8 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   for (const auto& run : runs)
     for (const auto& c : run.checks)
       if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server")
-        EXPECT_TRUE(c.expected_failure) << run.scenario.id << ":" << c.spec.id;
+        // What passes is not expected to fail (the messages of a client that drops annotations are valid).
+        EXPECT_EQ(c.expected_failure, c.spec.id != "client-messages") << run.scenario.id << ":" << c.spec.id;
   // Bad lists are refused with the file and line.
   const auto no_reason = dir.write("bad.txt", "confirm.spec-destructive\n");
   EXPECT_THROW(load_expected_failures(no_reason.string()), mcp_hints::InputError);

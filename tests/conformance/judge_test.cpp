@@ -808,20 +808,181 @@ TEST(Judge, AMemberItsKindDoesNotUseIsRefused) {
   EXPECT_EQ(read_error(unchecked_scenario_with(json::array({no_tool}))), "t.json: /expect/0/tool: missing");
 }
 
+// The check certify adds to every run, on records of both eras: each message against the revision
+// it was sent under, every kind of message, and a fault repeated in every request counted once.
+namespace client_messages {
+
+const json kClientInfo = {{"name", "c"}, {"version", "1"}};
+
+json stateless_meta(const std::string& version = "2026-07-28") {
+  return {{"io.modelcontextprotocol/protocolVersion", version},
+          {"io.modelcontextprotocol/clientCapabilities", json::object()},
+          {"io.modelcontextprotocol/clientInfo", kClientInfo}};
+}
+json request(long long id, const std::string& method, const json& params) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+json answer(long long id, const json& result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}; }
+// A legacy connection that agreed `version` in initialize.
+Record& initialized(Record& r, const std::string& version = "2025-11-25", const std::string& connection = "c1") {
+  r.in(request(100, "initialize",
+               {{"protocolVersion", version}, {"capabilities", json::object()}, {"clientInfo", kClientInfo}}),
+       "main", connection);
+  r.out(answer(100, {{"protocolVersion", version},
+                     {"capabilities", {{"tools", json::object()}}},
+                     {"serverInfo", {{"name", "s"}, {"version", "1"}}}}),
+        "main", connection);
+  return r.in({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, "main", connection);
+}
+// The check as certify adds it, for a server served with these revisions.
+CheckSpec check_for(const json& protocol_versions = json()) {
+  json servers = {{"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}};
+  if (!protocol_versions.is_null()) servers["main"]["protocolVersions"] = protocol_versions;
+  return client_messages_check(mock::parse_scenario(scenario_with(json::array(), servers), "t.json"));
+}
+CheckResult judged(const CheckSpec& c, Record& r) { return judge_check(c, r.get(), "stdio"); }
+
+}  // namespace client_messages
+
+TEST(Judge, ClientMessagesInTheLegacyEra) {
+  using namespace client_messages;
+  const auto c = check_for();
+  EXPECT_EQ(c.id, "client-messages");
+  EXPECT_EQ(c.level, "MUST");
+  {
+    Record r;
+    initialized(r).in(request(1, "tools/list", json::object()));
+    const auto result = judged(c, r);
+    EXPECT_EQ(result.outcome, "schema-valid") << result.detail;
+    EXPECT_EQ(result.verdict, Verdict::pass);
+    EXPECT_NE(result.detail.find("3 message(s) from the client checked against the schema.json of 2025-11-25"),
+              std::string::npos)
+        << result.detail;
+  }
+  {  // every kind of message, each under its own check id
+    Record r;
+    initialized(r)
+        .in(request(1, "tools/call", {{"name", 7}}))  // a name that is not a string
+        .in({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", {{"x", 1}}}}}})
+        .out(request(9, "sampling/createMessage", {{"messages", json::array()}, {"maxTokens", 5}}))
+        .in(answer(9, json::object()))  // a CreateMessageResult without role, content, model
+        .out(request(10, "ping", json::object()))
+        .in({{"jsonrpc", "2.0"}, {"id", 10}, {"error", {{"code", "bad"}, {"message", "no"}}}})
+        .in({{"jsonrpc", "1.0"}, {"id", 11}, {"method", "tools/list"}})
+        .in({{"jsonrpc", "2.0"}, {"hello", true}});  // neither a request nor a response
+    const auto result = judged(c, r);
+    EXPECT_EQ(result.outcome, "schema-violation");
+    EXPECT_EQ(result.verdict, Verdict::fail);
+    for (const char* id :
+         {"protocol.request (2 fault(s)), first: tools/call",
+          "protocol.notification (1 fault(s)), first: notifications/cancelled",
+          "protocol.result (1 fault(s)), first: sampling/createMessage", "protocol.error (1 fault(s)), first: ping",
+          "protocol.message (1 fault(s)), first: a message"})
+      EXPECT_NE(result.detail.find(id), std::string::npos) << id << " in " << result.detail;
+  }
+  {  // the revision initialize agreed is the one each connection is held to
+    Record r;
+    initialized(r, "2024-11-05").in(request(1, "tools/list", json::object()));
+    EXPECT_NE(judged(c, r).detail.find("schema.json of 2024-11-05"), std::string::npos);
+  }
+}
+
+TEST(Judge, ClientMessagesInTheStatelessEra) {
+  using namespace client_messages;
+  const auto c = check_for(json::array({"2026-07-28"}));
+  {
+    Record r;
+    r.in(request(1, "server/discover", {{"_meta", stateless_meta()}}))
+        .in(request(2, "tools/list", {{"_meta", stateless_meta()}}))
+        .in(request(3, "tools/call", {{"name", "rm"}, {"arguments", json::object()}, {"_meta", stateless_meta()}}));
+    const auto result = judged(c, r);
+    EXPECT_EQ(result.outcome, "schema-valid") << result.detail;
+  }
+  {  // a request without the per-request _meta: the same fault in every request counts once
+    Record r;
+    for (long long id = 1; id <= 4; ++id) r.in(request(id, "tools/list", json::object()));
+    const auto result = judged(c, r);
+    EXPECT_EQ(result.outcome, "schema-violation");
+    EXPECT_NE(result.detail.find("protocol.request (1 fault(s)), first: tools/list to main (2026-07-28"),
+              std::string::npos)
+        << result.detail;
+  }
+  {  // a request naming a revision in its _meta is held to that one, whatever the server was served with
+    const auto legacy = check_for(json::array({"2025-11-25"}));
+    Record r;
+    r.in(request(1, "tools/list", {{"_meta", stateless_meta()}}));
+    EXPECT_NE(judged(legacy, r).detail.find("schema.json of 2026-07-28"), std::string::npos);
+    Record without;
+    without.in(request(1, "tools/list", json::object()));
+    EXPECT_EQ(judged(legacy, without).outcome, "schema-valid");
+    EXPECT_EQ(judged(c, without).outcome, "schema-violation");
+  }
+  {  // distinct faults are counted by check; the first of each is written out
+    json without_capabilities = stateless_meta();
+    without_capabilities.erase("io.modelcontextprotocol/clientCapabilities");
+    Record r;
+    r.in(request(1, "tools/call", {{"_meta", stateless_meta()}, {"name", 1}}))
+        .in(request(2, "tools/call", {{"_meta", stateless_meta()}, {"name", "rm"}, {"arguments", json::array()}}))
+        .in(request(3, "tools/list", {{"_meta", stateless_meta()}, {"cursor", 3}}))
+        .in(request(4, "server/discover", {{"_meta", without_capabilities}}));
+    const auto result = judged(c, r);
+    EXPECT_EQ(result.outcome, "schema-violation");
+    EXPECT_NE(
+        result.detail.find("protocol.request (4 fault(s)), first: tools/call to main (2026-07-28 CallToolRequest) "
+                           "at /params/name"),
+        std::string::npos)
+        << result.detail;
+  }
+}
+
+TEST(Judge, ClientMessagesNotJudgedWithoutASchema) {
+  using namespace client_messages;
+  {  // nothing sent: the client never reached the point
+    Record r;
+    const auto result = judged(check_for(), r);
+    EXPECT_EQ(result.outcome, "no-messages");
+    EXPECT_EQ(result.verdict, Verdict::not_testable);
+  }
+  {  // input that is not JSON
+    RunRecord record;
+    WireLine line;
+    line.server = "main";
+    line.connection = "c1";
+    line.direction = "in";
+    line.raw = "hello";
+    record.wire.push_back(line);
+    record.index();
+    const auto result = judge_check(check_for(), record, "stdio");
+    EXPECT_EQ(result.outcome, "schema-violation");
+    EXPECT_NE(result.detail.find("protocol.message (1 fault(s)), first: to main: input that is not JSON: hello"),
+              std::string::npos)
+        << result.detail;
+  }
+  // A scenario cannot declare it: certify adds it.
+  EXPECT_EQ(read_error(unchecked_scenario_with(
+                json::array({{{"id", "m"}, {"title", "t"}, {"kind", "client-messages"}, {"traces", json::object()}}}))),
+            "t.json: /expect/0/kind: no check kind 'client-messages' (known: gate, propagation, clean-start, relist, "
+            "escalation, retry, progress)");
+}
+
 TEST(Judge, TheSchemaPublishesEveryOutcome) {
   const json schema = mcp_hints::parse_json(*mcp_hints::embedded_schema("scenario.schema.json"));
   std::set<std::string> published;
   for (const auto& o : schema["definitions"]["Check"]["properties"]["traces"]["propertyNames"]["enum"])
     published.insert(o);
+  // A kind certify adds to every run is not one a scenario may declare: the schema leaves it out.
   std::set<std::string> judged;
   for (const auto& [kind, outcomes] : outcomes_by_kind())
-    for (const auto& o : outcomes) judged.insert(o.name);
+    if (!is_implicit_kind(kind))
+      for (const auto& o : outcomes) judged.insert(o.name);
   EXPECT_EQ(published, judged);
   std::set<std::string> kinds;
   for (const auto& k : schema["definitions"]["Check"]["properties"]["kind"]["enum"]) kinds.insert(k);
   std::set<std::string> judged_kinds;
-  for (const auto& [kind, outcomes] : outcomes_by_kind()) judged_kinds.insert(kind);
+  for (const auto& [kind, outcomes] : outcomes_by_kind())
+    if (!is_implicit_kind(kind)) judged_kinds.insert(kind);
   EXPECT_EQ(kinds, judged_kinds);
+  EXPECT_TRUE(is_implicit_kind("client-messages"));
   // The schema's rules for one kind or another name kinds of the table.
   for (const auto& rule : schema["definitions"]["Check"]["allOf"]) {
     const json& kind = rule["if"]["properties"]["kind"];

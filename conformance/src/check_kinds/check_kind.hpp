@@ -60,6 +60,7 @@ struct CheckKind {
   std::vector<Outcome> outcomes;                                        // every trace it can observe
   std::function<std::any(CheckReader&)> read;                           // its parameters
   std::function<Observation(const std::any&, const RunRecord&)> judge;  // on what read returned
+  bool implicit = false;  // certify adds it to every run; no scenario declares it (nor the scenario schema)
 };
 
 // A kind whose parameters are a Parameters: `read` makes them from the check, `judge` uses them.

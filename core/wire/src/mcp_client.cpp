@@ -19,6 +19,10 @@ void McpClientSession::send(const json& message, Deadline deadline) {
   transport_.send(message, deadline);
 }
 
+void McpClientSession::notify(const std::string& method, const std::optional<json>& params) {
+  send(jsonrpc::notification(method, params), Clock::now() + options_.request_timeout);
+}
+
 std::optional<json> McpClientSession::receive(Deadline deadline) {
   auto message = transport_.receive(deadline);
   if (message && observer_) observer_(*message, Direction::server_to_client);

@@ -60,6 +60,14 @@ struct CheckResult {
   bool expected_failure = false;  // listed in the expected-failures file
 };
 
+// The check certify adds to every run (kind client-messages, id "client-messages"): every message
+// the client sent holds to the schema.json of the revision it was sent under, the one each request
+// names in its _meta, else the one initialize agreed on its connection, else the first the served
+// scenario (as pinned) gives its server.
+CheckSpec client_messages_check(const mock::Scenario& served);
+// Whether a kind is one certify adds to every run, which no scenario declares.
+bool is_implicit_kind(std::string_view kind);
+
 // Judges one check on a run over `transport` ("stdio" or "http").
 CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::string_view transport);
 

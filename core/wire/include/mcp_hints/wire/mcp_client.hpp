@@ -90,6 +90,9 @@ class McpClientSession {
   // Sends a request and waits for its response (the result, or ProtocolError for an error).
   nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params);
 
+  // Sends a notification (e.g. notifications/cancelled); params as given.
+  void notify(const std::string& method, const std::optional<nlohmann::json>& params);
+
   // How a server answered a probe: a result, an error, or neither (no answer in time).
   struct ProbeAnswer {
     std::optional<nlohmann::json> result;
