@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "mcp_hints/conformance/policy.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 namespace {
@@ -55,6 +57,14 @@ flags (each breaks one behaviour, for negative controls):
   --silent-retries        retries as the policy allows, but reports no retry event
   --reuse-listing         keeps a server's tool listing from one session to the next
   --nag-after-denial      after a denial, still asks the rest of a multi-approval call's prompts
+  --auto-answer-input     answers a server's input requests (an input_required result) itself,
+                          accepting, without showing them to the user
+  --keep-first-hints      lists tools again when it should, but keeps the hints of a tool's
+                          first listing
+  --ttl-in-seconds        reads a listing's ttlMs as seconds (so it stays fresh 1000 times too long)
+  --latest-level          carries the latest sensitiveHint seen instead of the highest
+  --per-server-propagation
+                          carries a server's trust annotations only on requests to that server
   --malformed-cancel      sends a notifications/cancelled whose reason is a number (the schema says
                           a string): a message its revision's schema.json refuses
   --events-in-ms          writes event times in milliseconds, against the contract (the events
@@ -65,7 +75,8 @@ struct Flags {
   bool never_prompt = false, ignore_denial = false, drop_propagation = false, retry_anything = false,
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
-       nag_after_denial = false, malformed_cancel = false;
+       nag_after_denial = false, auto_answer_input = false, keep_first_hints = false, ttl_in_seconds = false,
+       latest_level = false, per_server_propagation = false, malformed_cancel = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -230,10 +241,10 @@ class Client {
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
     sync_annotations(*c);   // the stateless era's server/discover is a later request too
     c->session->connect();  // the stateless era where the server speaks it, else initialize
+    list(*c);
     // Broken: cancels its first request (long answered, which the text allows) with a reason that
     // is no string.
     if (flags_.malformed_cancel) c->session->notify("notifications/cancelled", json{{"requestId", 1}, {"reason", 408}});
-    list(*c);
     return *connections_.emplace(server, std::move(c)).first->second;
   }
 
@@ -249,21 +260,92 @@ class Client {
     auto listing = c.session->list_tools();
     for (auto& tool : listing.tools)
       if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
+    if (flags_.keep_first_hints) keep_first_hints(c);
     // In the stateless era a listing is fresh for its ttlMs (none: not at all).
     c.stale_at.reset();
     if (c.session->era() == ProtocolEra::stateless)
-      c.stale_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(listing.ttl_ms().value_or(0));
+      c.stale_at = std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(listing.ttl_ms().value_or(0)) * (flags_.ttl_in_seconds ? 1000 : 1);
     c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
     if (flags_.reuse_listing) first_listings_.emplace(c.server, c.tools);
+  }
+
+  // --keep-first-hints: each tool keeps the hints it was first listed with (broken).
+  void keep_first_hints(Connection& c) {
+    for (auto& [name, tool] : c.tools) {
+      auto [first, added] = first_hints_.emplace(c.server + "\n" + name, tool);
+      if (added) continue;
+      for (const char* where : {"annotations", "_meta"}) {
+        if (first->second.contains(where))
+          tool[where] = first->second[where];
+        else
+          tool.erase(where);
+      }
+    }
   }
 
   // #711: what the session has seen rides on every later request, to every server.
   void sync_annotations(Connection& c, const json& progress_token = json()) {
     json meta = json::object();
-    const json annotations = policy_->request_annotations();
+    json annotations = policy_->request_annotations();
+    if (flags_.latest_level && annotations.contains("sensitiveHint") && !latest_sensitivity_.is_null())
+      annotations["sensitiveHint"] = latest_sensitivity_;  // broken: the latest, not the highest
+    if (flags_.per_server_propagation && !annotating_servers_.count(c.server))
+      annotations = json::object();  // broken: only the servers whose results set them
     if (!flags_.drop_propagation && !annotations.empty()) meta["annotations"] = annotations;
     if (!progress_token.is_null()) meta["progressToken"] = progress_token;
     c.session->set_request_meta(meta);
+  }
+
+  // What only the broken propagation variants need: the latest sensitiveHint, and which servers
+  // set any annotation.
+  void note_result_annotations(const std::string& server, const json& result) {
+    const json annotations =
+        result.is_object() ? result.value("_meta", json::object()).value("annotations", json()) : json();
+    if (!annotations.is_object() || annotations.empty()) return;
+    annotating_servers_.insert(server);
+    if (annotations.contains("sensitiveHint")) latest_sensitivity_ = annotations["sensitiveHint"];
+  }
+
+  // tools/call, and in the stateless era the retries an input_required result asks for: each of
+  // its elicitations is shown to the user, whose answer (accept or decline) goes back with the
+  // requestState. The answer is the user's, never the client's own.
+  json call_answering_input(Connection& c, const std::string& server, const std::string& tool, const json& arguments) {
+    json params = {{"name", tool}, {"arguments", arguments}};
+    for (int round = 1;; ++round) {
+      json result = c.session->request("tools/call", params);
+      if (result_type(result) != "input_required") return result;
+      if (round > 3) throw std::runtime_error(tool + " still asks for input after 3 answers");
+      const json requests = result.value("inputRequests", json::object());
+      json responses = json::object();
+      for (const auto& [key, request] : requests.items()) {
+        if (!request.is_object() || request.value("method", "") != "elicitation/create")
+          throw std::runtime_error(tool + " asks for " + request.value("method", std::string("?")) +
+                                   ", which this client cannot answer");
+        responses[key] = answer_elicitation(server, tool, key, request.value("params", json::object()));
+      }
+      params = {{"name", tool}, {"arguments", arguments}};
+      if (!responses.empty()) params["inputResponses"] = responses;
+      if (result.contains("requestState")) params["requestState"] = result["requestState"];
+    }
+  }
+
+  json answer_elicitation(const std::string& server, const std::string& tool, const std::string& key,
+                          const json& request) {
+    const json schema = request.value("requestedSchema", json::object());
+    if (flags_.auto_answer_input) return {{"action", "accept"}, {"content", example_arguments(schema)}};
+    const std::string message = request.value("message", std::string());
+    events_.emit({{"type", "confirmation_requested"},
+                  {"server", server},
+                  {"tool", tool},
+                  {"input", key},
+                  {"message", message},
+                  {"hints", json::array()},
+                  {"reasons", json::array({"the server asks: " + message})}});
+    const std::string answer = user_.decide(tool);
+    events_.emit({{"type", "user_decision"}, {"server", server}, {"tool", tool}, {"decision", answer}});
+    if (answer != "approve") return {{"action", "decline"}};
+    return {{"action", "accept"}, {"content", example_arguments(schema)}};
   }
 
   // Asks the user as often as the decision says; true when every answer approves.
@@ -329,10 +411,11 @@ class Client {
       sync_annotations(c, flags_.never_prompt ? json() : token);
       const std::size_t before = c.session->notification_count("notifications/progress");
       try {
-        const json result = c.session->call_tool(tool, arguments);
+        const json result = call_answering_input(c, server, tool, arguments);
         if (const auto n = c.session->notification_count("notifications/progress") - before; n > 0)
           events_.emit({{"type", "progress_shown"}, {"server", server}, {"tool", tool}, {"progress", n}});
         policy_->after_result(hints, result);
+        note_result_annotations(server, result);
         for (const auto& why : policy_->take_escalations())
           if (!flags_.never_prompt)
             events_.emit({{"type", "escalated"},
@@ -377,6 +460,9 @@ class Client {
   std::map<std::string, std::unique_ptr<Connection>> connections_;
   std::map<std::string, std::map<std::string, json>> first_listings_;  // by server; --reuse-listing only
   long long calls_ = 0;
+  std::map<std::string, json> first_hints_;   // by server and tool; --keep-first-hints only
+  json latest_sensitivity_;                   // --latest-level only
+  std::set<std::string> annotating_servers_;  // --per-server-propagation only
 };
 
 }  // namespace
@@ -416,6 +502,16 @@ int main(int argc, char** argv) {
       flags.reuse_listing = true;
     else if (a == "--nag-after-denial")
       flags.nag_after_denial = true;
+    else if (a == "--auto-answer-input")
+      flags.auto_answer_input = true;
+    else if (a == "--keep-first-hints")
+      flags.keep_first_hints = true;
+    else if (a == "--ttl-in-seconds")
+      flags.ttl_in_seconds = true;
+    else if (a == "--latest-level")
+      flags.latest_level = true;
+    else if (a == "--per-server-propagation")
+      flags.per_server_propagation = true;
     else if (a == "--malformed-cancel")
       flags.malformed_cancel = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)

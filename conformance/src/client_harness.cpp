@@ -11,8 +11,10 @@
 #include <thread>
 
 #include "mcp_hints/conformance/coverage.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -105,7 +107,22 @@ mock::Scenario load_certification_scenario(const std::string& file_or_id) {
   return mock::load_scenario(file_or_id);
 }
 
+std::vector<std::string> scenario_eras(const mock::Scenario& scenario) {
+  return scenario.document.value(
+      "eras", std::vector<std::string>{to_string(ProtocolEra::legacy), to_string(ProtocolEra::stateless)});
+}
+
+bool applies_under(const mock::Scenario& scenario, const std::string& protocol) {
+  if (protocol.empty()) return true;
+  const auto eras = scenario_eras(scenario);
+  const std::string era = to_string(is_stateless_revision(protocol) ? ProtocolEra::stateless : ProtocolEra::legacy);
+  return std::find(eras.begin(), eras.end(), era) != eras.end();
+}
+
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
+  if (!applies_under(scenario, options.protocol))
+    throw mock::ScenarioError(scenario.source + ": applies to the " + join(scenario_eras(scenario), " and ") +
+                              " era only, not to " + options.protocol);
   const auto started = Clock::now();
   ScenarioRun run;
   run.scenario = scenario;

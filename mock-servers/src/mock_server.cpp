@@ -183,6 +183,8 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
   const std::string name = params["name"];
   const bool listed = std::any_of(tools_.begin(), tools_.end(), [&](const json& t) { return t["name"] == name; });
   if (!listed) return {Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id}};
+  if (era == ProtocolEra::stateless)
+    if (auto asked = answer_open_input(id, name, params)) return std::move(*asked);
   const std::size_t n = calls_[name]++;
   auto script = spec_.scripts.find(name);
   if (script == spec_.scripts.end() || n >= script->second.size())
@@ -224,8 +226,47 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
       break;
     }
     case Step::Kind::close: out.push_back({json(), step.delay, true, id}); break;
+    case Step::Kind::input_required:
+      if (era == ProtocolEra::legacy) {  // the legacy era asks with a server request, which no script makes
+        out.push_back({rpc::error(id, rpc::internal_error,
+                                  "Internal error: the script answers with an InputRequiredResult, which only the "
+                                  "stateless era has"),
+                       step.delay, false, id});
+        break;
+      }
+      open_inputs_[name] = step.payload;
+      json result = step.payload;
+      result["resultType"] = "input_required";
+      out.push_back({rpc::result(id, result), step.delay, false, id});
+      break;
   }
   return out;
+}
+
+std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& id, const std::string& tool,
+                                                                   const json& params) {
+  auto open = open_inputs_.find(tool);
+  if (open == open_inputs_.end()) return std::nullopt;
+  const json& asked = open->second;
+  const bool answers = params.contains("inputResponses") || params.contains("requestState");
+  if (!answers) {  // a fresh call: the server still lacks the input, so it asks again
+    json result = asked;
+    result["resultType"] = "input_required";
+    return answer(rpc::result(id, result));
+  }
+  const json responses = params.value("inputResponses", json::object());
+  std::string wrong;
+  if (!responses.is_object())
+    wrong = "inputResponses is not an object";
+  else
+    for (const auto& [key, request] : asked.value("inputRequests", json::object()).items())
+      if (wrong.empty() && (!responses.contains(key) || !responses[key].is_object()))
+        wrong = "inputResponses has no answer to '" + key + "'";
+  if (wrong.empty() && asked.contains("requestState") && params.value("requestState", json()) != asked["requestState"])
+    wrong = "requestState is not the one the input_required result gave";
+  if (!wrong.empty()) return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + wrong));
+  open_inputs_.erase(open);
+  return std::nullopt;
 }
 
 }  // namespace mcp_hints::mock

@@ -9,6 +9,7 @@
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints {
 // Compiled in by mock-servers/CMakeLists.txt: scenarios/*.json and schemas/scenario.schema.json.
@@ -39,6 +40,9 @@ Step read_step(const json& s) {
   } else if (s.contains("error")) {
     step.kind = Step::Kind::error;
     step.payload = s["error"];
+  } else if (s.contains("inputRequired")) {
+    step.kind = Step::Kind::input_required;
+    step.payload = s["inputRequired"];
   } else if (s.contains("fail")) {
     step.kind = Step::Kind::transient_failure;
     step.payload = {{"transient", true}};
@@ -73,6 +77,9 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     spec.name = s.value("name", key);
     spec.page_size = s.value("pageSize", 0);
     spec.protocol_versions = s.value("protocolVersions", std::vector<std::string>{});
+    // A scenario of the stateless era alone is served in it unless the server says otherwise.
+    if (spec.protocol_versions.empty() && document.value("eras", json::array()) == json::array({"stateless"}))
+      spec.protocol_versions = stateless_protocol_versions();
     if (s.contains("ttlMs")) spec.ttl_ms = s["ttlMs"].get<long long>();
     spec.cache_scope = s.value("cacheScope", spec.cache_scope);
     spec.tools = s["tools"].get<std::vector<json>>();

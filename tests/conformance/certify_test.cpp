@@ -110,30 +110,42 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioInTheStatelessEra) {
   }
 }
 
-// ... and the variants that break what the era changes are caught by the checks named after it.
+// ... and the variants that break what the era changes are caught by the checks named after it:
+// propagation in each request's _meta (at the highest level seen, to every server, cleared when
+// the client's own session ends), input requests shown to the user, and listings kept no longer
+// than their ttlMs.
 TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"--drop-propagation", "propagation.cross-server:sensitive-to-b"},
+      {"--per-server-propagation", "propagation.cross-server:sensitive-to-b"},
       {"--drop-propagation", "propagation.sensitive-carried:carried"},
+      {"--latest-level", "propagation.sensitive-carried:carried"},
       {"--ignore-list-changed", "rugpull.read-only-turns-destructive:relisted"},
       {"--leak-across-sessions", "propagation.new-session-clean:clean-start"},
-      {"--reuse-listing", "propagation.new-session-clean:relisted-in-new-session"}};
-  for (const auto& [variant, check] : expected) {
-    test_support::TempDir dir;
-    HarnessOptions options;
-    options.client_command = kReference + " " + variant;
-    options.transport = "http";
-    options.mock_command = {MCP_HINTS_BIN, "mock"};
-    options.work_dir = dir.path();
-    options.protocol = "2026-07-28";
-    const auto scenario = load_certification_scenario(check.substr(0, check.find(':')));
-    const auto run = run_scenario(scenario, options);
-    const auto it = std::find_if(run.checks.begin(), run.checks.end(),
-                                 [&](const CheckResult& c) { return c.spec.id == check.substr(check.find(':') + 1); });
-    ASSERT_NE(it, run.checks.end()) << check;
-    EXPECT_NE(it->verdict, Verdict::pass) << variant << " " << check << ": " << it->detail;
-    EXPECT_NE(it->verdict, Verdict::not_testable) << variant << " " << check << ": " << it->detail;
-  }
+      {"--reuse-listing", "propagation.new-session-clean:relisted-in-new-session"},
+      {"--auto-answer-input", "confirm.input-required:shown-to-user"},
+      {"--ignore-list-changed", "rugpull.ttl-expiry:relisted-after-expiry"},
+      {"--ttl-in-seconds", "rugpull.ttl-expiry:relisted-after-expiry"},
+      {"--keep-first-hints", "rugpull.ttl-expiry:new-hints-applied"}};
+  for (const auto& [variant, check] : expected)
+    for (const char* transport : {"http", "stdio"}) {
+      test_support::TempDir dir;
+      HarnessOptions options;
+      options.client_command = kReference + " " + variant;
+      options.transport = transport;
+      options.mock_command = {MCP_HINTS_BIN, "mock"};
+      options.work_dir = dir.path();
+      options.protocol = "2026-07-28";
+      const auto scenario = load_certification_scenario(check.substr(0, check.find(':')));
+      const auto run = run_scenario(scenario, options);
+      const auto it = std::find_if(run.checks.begin(), run.checks.end(), [&](const CheckResult& c) {
+        return c.spec.id == check.substr(check.find(':') + 1);
+      });
+      ASSERT_NE(it, run.checks.end()) << check;
+      EXPECT_NE(it->verdict, Verdict::pass) << variant << " " << transport << " " << check << ": " << it->detail;
+      EXPECT_NE(it->verdict, Verdict::not_testable)
+          << variant << " " << transport << " " << check << ": " << it->detail;
+    }
 }
 
 // Over stateless HTTP only the client can say where its agent sessions end: a client that never
@@ -191,6 +203,7 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
     options.timeout = std::chrono::seconds(30);
     std::vector<ScenarioRun> runs;
     for (const auto& s : certification_scenarios()) {
+      if (!applies_under(s, revision)) continue;  // a scenario of the stateless era alone
       json document = s.document;
       for (auto& [key, server] : document["servers"].items()) server["protocolVersions"] = {revision};
       const auto pinned = mock::parse_scenario(document, s.source + " (" + revision + ")");
@@ -203,11 +216,12 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",    "--ignore-denial",        "--drop-propagation",
-                                            "--retry-anything",  "--ignore-list-changed",  "--trust-missing-hints",
-                                            "--prompt-always",   "--leak-across-sessions", "--taint-high-only",
-                                            "--silent-retries",  "--reuse-listing",        "--nag-after-denial",
-                                            "--malformed-cancel"};
+const std::vector<std::string> kVariants = {"--never-prompt",      "--ignore-denial",          "--drop-propagation",
+                                            "--retry-anything",    "--ignore-list-changed",    "--trust-missing-hints",
+                                            "--prompt-always",     "--leak-across-sessions",   "--taint-high-only",
+                                            "--silent-retries",    "--reuse-listing",          "--nag-after-denial",
+                                            "--auto-answer-input", "--keep-first-hints",       "--ttl-in-seconds",
+                                            "--latest-level",      "--per-server-propagation", "--malformed-cancel"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -264,6 +278,12 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   }
   EXPECT_TRUE(caught_by["propagation.new-session-clean:relisted-in-new-session"].count("--reuse-listing"));
   EXPECT_TRUE(caught_by["confirm.risk-approval-multi:denied-not-called"].count("--nag-after-denial"));
+  EXPECT_TRUE(failed_by["confirm.input-required:shown-to-user"].count("--auto-answer-input"));
+  EXPECT_TRUE(caught_by["rugpull.ttl-expiry:relisted-after-expiry"].count("--ttl-in-seconds"));
+  EXPECT_TRUE(caught_by["rugpull.ttl-expiry:relisted-after-expiry"].count("--ignore-list-changed"));
+  EXPECT_TRUE(caught_by["rugpull.ttl-expiry:new-hints-applied"].count("--keep-first-hints"));
+  EXPECT_TRUE(failed_by["propagation.sensitive-carried:carried"].count("--latest-level"));
+  EXPECT_TRUE(failed_by["propagation.cross-server:sensitive-to-b"].count("--per-server-propagation"));
 }
 
 TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {
@@ -530,6 +550,8 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
       {{"certify", "--client", "x", "--all", "--scenario", "confirm.spec-destructive"},
        "--all and --scenario exclude each other"},
       {{"certify", "--bogus"}, "unrecognised option"},
+      {{"certify", "--client", "x", "--scenario", "confirm.input-required", "--protocol", "2025-11-25"},
+       "confirm.input-required applies to the stateless era only"},
   };
   for (const auto& [args, message] : cases) {
     auto with_output = args;
@@ -539,6 +561,31 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   const auto list = test_support::run_cli({"certify", "--list"});
   EXPECT_EQ(list.exit_code, 0);
   EXPECT_NE(list.out.find("confirm.risk-approval-multi:approved-called"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("(stateless era only)"), std::string::npos) << list.out;
+}
+
+// A scenario of one era has no run in the other: certify --protocol all makes one run of it, and
+// the harness refuses to make the other.
+TEST(Certify, AScenarioOfOneEraRunsOnlyInIt) {
+  test_support::TempDir dir;
+  const auto r =
+      test_support::run_cli({"certify", "--client", "true", "--scenario", "confirm.input-required", "--protocol", "all",
+                             "--format", "json", "--output", (dir.path() / "o").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // `true` does nothing: not testable
+  const json results = json::parse(r.out);
+  ASSERT_EQ(results["scenarios"].size(), 1u) << r.out.substr(0, 500);
+  EXPECT_EQ(results["scenarios"][0]["run"], "confirm.input-required@2026-07-28");
+  const auto scenario = load_certification_scenario("confirm.input-required");
+  EXPECT_TRUE(applies_under(scenario, "2026-07-28"));
+  EXPECT_TRUE(applies_under(scenario, ""));
+  EXPECT_FALSE(applies_under(scenario, "2025-11-25"));
+  EXPECT_TRUE(applies_under(load_certification_scenario("confirm.spec-destructive"), "2025-11-25"));
+  HarnessOptions options;
+  options.client_command = "true";
+  options.mock_command = {MCP_HINTS_BIN, "mock"};
+  options.work_dir = dir.path();
+  options.protocol = "2025-11-25";
+  EXPECT_THROW(run_scenario(scenario, options), mock::ScenarioError);
 }
 
 }  // namespace

@@ -611,6 +611,137 @@ TEST(Judge, RelistInEveryNewSession) {
   }
 }
 
+// Stateless era: a call made once its listing's ttlMs ran out must come after a fresh listing.
+TEST(Judge, RelistOnceTheListingsTtlRunsOut) {
+  const auto relist = check("relist", {{"when", "ttl-expiry"}});
+  auto listing = [](Record& r, int id, long long ttl_ms) -> Record& {
+    r.in({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/list"}, {"params", json::object()}});
+    return r.out({{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"tools", json::array()}, {"ttlMs", ttl_ms}}}});
+  };
+  {
+    Record r;  // every call within the listing's ttlMs: nothing to judge
+    listing(r, 100, 300).call("a").wait(0.1).call("a");
+    EXPECT_EQ(outcome(relist, r), "not-reached");
+  }
+  {
+    Record r;
+    listing(r, 100, 300).call("a").wait(0.5);
+    listing(r, 101, 300).call("a");
+    EXPECT_EQ(outcome(relist, r), "relisted-before-call");
+  }
+  {
+    Record r;  // the stale listing used: 500 ms after a listing fresh for 300
+    listing(r, 100, 300).call("a").wait(0.5).call("a");
+    const auto result = judge_check(relist, r.get(), "stdio");
+    EXPECT_EQ(result.outcome, "called-without-relist");
+    EXPECT_NE(result.detail.find("whose ttlMs was 300"), std::string::npos) << result.detail;
+  }
+  {
+    Record r;  // ttlMs 0: stale at once (past the slack for the way back)
+    listing(r, 100, 0).call("a").wait(0.2).call("a");
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+  }
+  {
+    Record r;  // the way back is not the client's fault: a call within the slack is fresh
+    listing(r, 100, 300).wait(0.35).call("a");
+    EXPECT_EQ(outcome(relist, r), "not-reached");
+  }
+}
+
+TEST(Judge, InputRequestOutcomes) {
+  const auto input = check("input-request", {{"tool", "archive"}});
+  const json requests = {{"ok", {{"method", "elicitation/create"}, {"params", {{"message", "Archive?"}}}}}};
+  auto call = [](Record& r, int id, const json& extra = json::object()) -> Record& {
+    json params = {{"name", "archive"}};
+    params.update(extra);
+    return r.in({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}});
+  };
+  auto asks = [&](Record& r, int id) -> Record& {
+    call(r, id);
+    return r.out({{"jsonrpc", "2.0"},
+                  {"id", id},
+                  {"result", {{"resultType", "input_required"}, {"inputRequests", requests}, {"requestState", "s1"}}}});
+  };
+  auto answer = [](const std::string& action, bool state = true) {
+    json extra = {{"inputResponses", {{"ok", {{"action", action}}}}}};
+    if (state) extra["requestState"] = "s1";
+    return extra;
+  };
+  {
+    Record r;
+    r.call("archive").result();
+    EXPECT_EQ(outcome(input, r), "not-reached");
+  }
+  {
+    Record r;
+    asks(r, 1).prompt("archive", "approve");
+    call(r, 2, answer("accept"));
+    EXPECT_EQ(outcome(input, r), "answered-by-user");
+  }
+  {
+    Record r;  // a denial answered with decline, or not retried at all
+    asks(r, 1).prompt("archive", "deny");
+    call(r, 2, answer("decline"));
+    EXPECT_EQ(outcome(input, r), "answered-by-user");
+    Record quiet;
+    asks(quiet, 1).prompt("archive", "deny");
+    EXPECT_EQ(outcome(input, quiet), "answered-by-user");
+  }
+  {
+    Record r;  // the client answered for the user
+    asks(r, 1);
+    call(r, 2, answer("accept"));
+    EXPECT_EQ(outcome(input, r), "answered-without-user");
+  }
+  {
+    Record r;  // a prompt before the call covers nothing asked after it
+    r.prompt("archive", "approve");
+    asks(r, 1);
+    call(r, 2, answer("accept"));
+    EXPECT_EQ(outcome(input, r), "answered-without-user");
+  }
+  {
+    Record r;
+    asks(r, 1).prompt("archive", "deny");
+    call(r, 2, answer("accept"));
+    EXPECT_EQ(outcome(input, r), "answer-not-users");
+  }
+  {
+    Record r;  // neither shown nor answered: called again as if nothing was asked, or dropped
+    asks(r, 1);
+    call(r, 2);
+    EXPECT_EQ(outcome(input, r), "not-shown");
+    Record dropped;
+    asks(dropped, 1);
+    EXPECT_EQ(outcome(input, dropped), "not-shown");
+  }
+  {
+    Record r;
+    asks(r, 1).prompt("archive", "approve");
+    call(r, 2, answer("accept", false));
+    EXPECT_EQ(outcome(input, r), "retry-incomplete");
+    Record unanswered;
+    asks(unanswered, 1).prompt("archive", "approve");
+    call(unanswered, 2, {{"inputResponses", json::object()}, {"requestState", "s1"}});
+    EXPECT_EQ(outcome(input, unanswered), "retry-incomplete");
+  }
+  {
+    Record r;
+    asks(r, 1).prompt("archive", "approve");
+    EXPECT_EQ(outcome(input, r), "approved-not-retried");
+  }
+  {
+    Record r;  // the worst of several decides
+    asks(r, 1).prompt("archive", "approve");
+    call(r, 2, answer("accept"));
+    asks(r, 3);
+    call(r, 4, answer("accept"));
+    const auto result = judge_check(input, r.get(), "stdio");
+    EXPECT_EQ(result.outcome, "answered-without-user");
+    EXPECT_NE(result.detail.find("the 2nd"), std::string::npos) << result.detail;
+  }
+}
+
 // A denial ends the call: more prompts than the task's calls justify, after a denial, is nagging.
 TEST(Judge, AskingAgainAfterADenialIsNagging) {
   const auto bounded = check("gate", {{"tool", "rm"}, {"confirmations", 2}, {"promptsAtMost", 1}});
@@ -962,7 +1093,7 @@ TEST(Judge, ClientMessagesNotJudgedWithoutASchema) {
   EXPECT_EQ(read_error(unchecked_scenario_with(
                 json::array({{{"id", "m"}, {"title", "t"}, {"kind", "client-messages"}, {"traces", json::object()}}}))),
             "t.json: /expect/0/kind: no check kind 'client-messages' (known: gate, propagation, clean-start, relist, "
-            "escalation, retry, progress)");
+            "escalation, retry, progress, input-request)");
 }
 
 TEST(Judge, TheSchemaPublishesEveryOutcome) {

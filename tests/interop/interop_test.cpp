@@ -400,12 +400,13 @@ TEST(Interop, TheTypeScriptSdkV2AdapterNegotiatingAutoIsCertifiedAsItsListSaysOv
 }
 // Pinned to 2026-07-28 against mocks that speak only that revision: the stateless era end to end
 // (over stdio the SDK probes server/discover on a server process of its own; over HTTP its agent
-// sessions are what its new_session events divide): it fails exactly what it fails in the session era.
+// sessions are what its new_session events divide): it fails what it fails in the session era, and
+// the stateless era's confirm.input-required (it shows no input request to the user).
 TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverStdio) {
-  expect_certified_as_listed("typescript-sdk-v2-client.mjs", " --negotiation pin", "stdio", {{}, {}, 7, "2026-07-28"});
+  expect_certified_as_listed("typescript-sdk-v2-client.mjs", " --negotiation pin", "stdio", {{}, {}, 8, "2026-07-28"});
 }
 TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverHttp) {
-  expect_certified_as_listed("typescript-sdk-v2-client.mjs", " --negotiation pin", "http", {{}, {}, 7, "2026-07-28"});
+  expect_certified_as_listed("typescript-sdk-v2-client.mjs", " --negotiation pin", "http", {{}, {}, 8, "2026-07-28"});
 }
 
 // The official conformance suite's server scenarios against the mock over HTTP, serving the

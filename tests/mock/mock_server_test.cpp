@@ -273,6 +273,53 @@ TEST(MockServer, TheStatelessEraChangesTheCatalogWithoutAListChangedNotification
   }
 }
 
+// confirm.input-required: the first call is answered with an InputRequiredResult; the server stays
+// open on it until a call answers every input request and returns the requestState.
+TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
+  const auto scenario = mcp_hints::mock::load_scenario("confirm.input-required");
+  auto spec = scenario.servers.at("main");
+  // A scenario of the stateless era alone is served in it.
+  EXPECT_EQ(spec.protocol_versions, mcp_hints::stateless_protocol_versions());
+  mcp_hints::mock::MockServer server(spec);
+  auto result_of = [&](const json& params) {
+    const auto out = server.handle(stateless(1, "tools/call", params));
+    EXPECT_EQ(out.size(), 1u);
+    return out.at(0).message;
+  };
+  const json archive = {{"name", "archive_project"}, {"arguments", {{"id", "apollo"}}}};
+  const json asked = result_of(archive)["result"];
+  EXPECT_EQ(asked["resultType"], "input_required");
+  ASSERT_TRUE(asked["inputRequests"].contains("confirm_archive"));
+  EXPECT_EQ(asked["inputRequests"]["confirm_archive"]["method"], "elicitation/create");
+  const std::string state = asked["requestState"];
+  // A call that answers nothing is asked again; a partial answer or a wrong state is refused.
+  EXPECT_EQ(result_of(archive)["result"], asked);
+  json partial = archive;
+  partial["inputResponses"] = json::object();
+  partial["requestState"] = state;
+  EXPECT_NE(result_of(partial)["error"]["message"].get<std::string>().find("no answer to 'confirm_archive'"),
+            std::string::npos);
+  json answered = archive;
+  answered["inputResponses"] = {{"confirm_archive", {{"action", "accept"}, {"content", {{"confirm", true}}}}}};
+  json wrong_state = answered;
+  wrong_state["requestState"] = "forged";
+  EXPECT_EQ(result_of(wrong_state)["error"]["code"], -32602);
+  answered["requestState"] = state;
+  const json done = result_of(answered)["result"];
+  EXPECT_EQ(done["resultType"], "complete");
+  EXPECT_EQ(done["content"][0]["text"], "apollo archived");
+  // The script goes on: the next call asks again, with its own state.
+  const json again = result_of(archive)["result"];
+  EXPECT_EQ(again["resultType"], "input_required");
+  EXPECT_NE(again["requestState"], state);
+  // The legacy era has no such result: the step is answered with an error.
+  spec.protocol_versions = {"2025-11-25"};
+  mcp_hints::mock::MockServer legacy(spec);
+  const auto refused = legacy.handle(call("archive_project", 2));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].message["error"]["code"], -32603);
+}
+
 TEST(MockServer, PagesTheCatalog) {
   auto server = server_of("mock.basic");
   std::vector<std::string> names;

@@ -45,6 +45,22 @@ TEST(Scenario, ReadsStepsByCallNumber) {
   EXPECT_EQ(s.servers.at("main").scripts.at("hang_up")[0].kind, Kind::close);
 }
 
+TEST(Scenario, ReadsAnInputRequiredStep) {
+  const auto s = mcp_hints::mock::load_scenario("confirm.input-required");
+  const auto& steps = s.servers.at("main").scripts.at("archive_project");
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[0].kind, mcp_hints::mock::Step::Kind::input_required);
+  EXPECT_EQ(steps[0].payload["inputRequests"]["confirm_archive"]["method"], "elicitation/create");
+  EXPECT_TRUE(steps[0].payload.contains("requestState"));
+  EXPECT_EQ(steps[1].kind, mcp_hints::mock::Step::Kind::result);
+  // A step does one thing: an input request and a result at once is refused.
+  json doc = s.document;
+  doc["servers"]["main"]["scripts"]["archive_project"][0]["result"] = {{"content", json::array()}};
+  EXPECT_THROW(mcp_hints::mock::parse_scenario(doc, "both"), ScenarioError);
+  doc["servers"]["main"]["scripts"]["archive_project"][0] = {{"inputRequired", json::object()}};
+  EXPECT_THROW(mcp_hints::mock::parse_scenario(doc, "empty"), ScenarioError);
+}
+
 TEST(Scenario, ErrorsNameTheFileAndThePointer) {
   test_support::TempDir dir;
   json doc = test_support::read_json(test_support::source_dir() / "scenarios" / "mock.basic.json");

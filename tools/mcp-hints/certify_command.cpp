@@ -46,7 +46,8 @@ options:
   --transport T            stdio (default) or http
   --protocol P             the protocol revision the mock servers speak: all (default: every
                            scenario in each era, 2026-07-28 and 2025-11-25), or one revision
-                           (2026-07-28 for the stateless era, 2025-11-25 ... 2024-11-05)
+                           (2026-07-28 for the stateless era, 2025-11-25 ... 2024-11-05);
+                           a scenario of one era (--list says which) runs only in it
   --format F               what to print: text (default), json, junit, markdown or html
   --output DIR             where results.json, junit.xml, report.html and each scenario's wire
                            records and events go (default: mcp-hints-certify)
@@ -74,7 +75,9 @@ could not be run at all.
 
 void list_scenarios() {
   for (const auto& scenario : certification_scenarios()) {
-    std::cout << std::left << std::setw(44) << scenario.id << std::setw(8) << scenario.level << scenario.title << "\n";
+    const auto eras = scenario_eras(scenario);
+    std::cout << std::left << std::setw(44) << scenario.id << std::setw(8) << scenario.level << scenario.title
+              << (eras.size() == 1 ? " (" + eras.front() + " era only)" : "") << "\n";
     for (const auto& check : read_checks(scenario))
       std::cout << "    " << std::setw(40) << (scenario.id + ":" + check.id) << std::setw(8) << check.level
                 << check.title << "\n";
@@ -164,6 +167,13 @@ int certify_command(const std::vector<std::string>& args) {
   fs::create_directories(output, ec);
   if (!fs::is_directory(output, ec)) return usage("cannot create the output folder " + output.string());
 
+  // A scenario of one era asked for under the other alone would make no run at all.
+  if (std::none_of(protocols.begin(), protocols.end(), [&](const std::string& protocol) {
+        return std::any_of(scenarios.begin(), scenarios.end(),
+                           [&](const mock::Scenario& s) { return applies_under(s, protocol); });
+      }))
+    return usage("no scenario given applies to protocol " + join(protocols, ", ") + " (" + scenarios.front().id +
+                 " applies to the " + join(scenario_eras(scenarios.front()), " and ") + " era only)");
   HarnessOptions harness;
   harness.client_command = vm["client"].as<std::string>();
   harness.transport = transport;
@@ -178,10 +188,13 @@ int certify_command(const std::vector<std::string>& args) {
   const auto started = std::chrono::steady_clock::now();
   {
     Progress progress;
-    const std::size_t total = scenarios.size() * protocols.size();
+    std::size_t total = 0;
+    for (const auto& protocol : protocols)
+      for (const auto& scenario : scenarios) total += applies_under(scenario, protocol);
     for (const auto& protocol : protocols) {
       harness.protocol = protocol;
       for (const auto& scenario : scenarios) {
+        if (!applies_under(scenario, protocol)) continue;  // a scenario of one era has no run in the other
         progress.show("certify: " + std::to_string(certification.runs.size() + 1) + "/" + std::to_string(total) + " " +
                       scenario.id + " (" + protocol + ")");
         certification.runs.push_back(run_scenario(scenario, harness));

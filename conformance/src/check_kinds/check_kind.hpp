@@ -55,6 +55,17 @@ class CheckReader {
   std::set<std::string> read_;
 };
 
+// The parameters of a kind that judges one tool of one server (its "server" and "tool").
+struct ToolOnServer {
+  std::string server, tool;
+};
+inline ToolOnServer read_tool_on_server(CheckReader& in) {
+  ToolOnServer check;
+  check.server = in.server("server");
+  check.tool = in.tool("tool", check.server);
+  return check;
+}
+
 struct CheckKind {
   std::string name;                                                     // the scenario's "kind"
   std::vector<Outcome> outcomes;                                        // every trace it can observe

@@ -11,16 +11,7 @@ using json = nlohmann::json;
 
 namespace {
 
-struct Progress {
-  std::string server, tool;
-};
-
-Progress read_progress(CheckReader& in) {
-  Progress progress;
-  progress.server = in.server("server");
-  progress.tool = in.tool("tool", progress.server);
-  return progress;
-}
+using Progress = ToolOnServer;
 
 Observation judge_progress(const Progress& check, const RunRecord& record) {
   std::size_t calls = 0, requested = 0, sent = 0;
@@ -53,7 +44,7 @@ CheckKind progress_kind() {
                           {"not-shown", "the server sent progress the client asked for, but the client showed none"},
                           {"not-requested", "the client called without a progressToken, so no progress could be sent"},
                           {"not-reached", "the tool was never called", true}},
-                         read_progress, judge_progress);
+                         read_tool_on_server, judge_progress);
 }
 
 }  // namespace mcp_hints::conformance

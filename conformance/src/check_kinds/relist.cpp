@@ -1,24 +1,75 @@
 // relist: whether the client lists tools again before it calls one, after the server's
 // tools/list_changed or, with "when": "new-session", at the start of every later session (a
-// listing never outlives the session it came from).
+// listing never outlives the session it came from), or, with "when": "ttl-expiry", once the
+// stateless era's listing has outlived its ttlMs.
 #include <map>
+#include <vector>
 
 #include "check_kind.hpp"
 #include "record_queries.hpp"
 
 namespace mcp_hints::conformance {
 
+using json = nlohmann::json;
+
 namespace {
 
 struct Relist {
   std::string server;
   bool new_session = false;
+  bool ttl_expiry = false;
 };
 
 Relist read_relist(CheckReader& in) {
   Relist relist{in.server("server")};
-  relist.new_session = in.text_or("when", "list-changed") == "new-session";
+  const std::string when = in.text_or("when", "list-changed");
+  relist.new_session = when == "new-session";
+  relist.ttl_expiry = when == "ttl-expiry";
   return relist;
+}
+
+// A listing is fresh for ttlMs "after receiving the response"; the record times the answer when
+// it was sent, so the client gets this much more for the way back.
+constexpr double kTtlSlackSeconds = 0.1;
+
+// Each call against the listing it was made under (the session's latest tools/list answer before
+// it): a call after that listing's ttlMs ran out used a stale catalog.
+Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
+  struct Listing {
+    std::size_t session;
+    double time, ttl_seconds;
+  };
+  std::vector<Listing> listings;
+  std::size_t judged = 0;
+  std::string stale;
+  for (const auto& line : record.wire) {
+    if (line.server != check.server || !record.is_request_in(line)) continue;
+    const auto method = line.message["method"];
+    if (method == "tools/list") {
+      const WireLine* answer = record.answer_to(line);
+      const json* ttl = answer ? member(answer->message, {"result", "ttlMs"}) : nullptr;
+      if (ttl && ttl->is_number_integer()) listings.push_back({line.session, answer->time, ttl->get<double>() / 1000});
+      continue;
+    }
+    if (method != "tools/call") continue;
+    const Listing* under = nullptr;
+    bool one_expired = false;  // some listing of the session ran out before this call
+    for (const auto& l : listings) {
+      if (l.session != line.session || l.time > line.time) continue;
+      under = &l;
+      one_expired = one_expired || line.time > l.time + l.ttl_seconds + kTtlSlackSeconds;
+    }
+    if (!under || !one_expired) continue;
+    ++judged;
+    const double age = line.time - under->time;
+    if (age > under->ttl_seconds + kTtlSlackSeconds && stale.empty())
+      stale = "; " + describe_request(line) + " came " + std::to_string(static_cast<long long>(age * 1000)) +
+              " ms after the listing it used, whose ttlMs was " +
+              std::to_string(static_cast<long long>(under->ttl_seconds * 1000));
+  }
+  if (judged == 0) return {"not-reached", "no call of " + check.server + " came after a listing's ttlMs ran out"};
+  return {stale.empty() ? "relisted-before-call" : "called-without-relist",
+          std::to_string(judged) + " call(s) to " + check.server + " after a listing's ttlMs ran out" + stale};
 }
 
 // In each session of the server after the first: a tools/list before the first tools/call?
@@ -53,6 +104,7 @@ Observation judge_new_sessions(const Relist& check, const RunRecord& record) {
 
 Observation judge_relist(const Relist& check, const RunRecord& record) {
   if (check.new_session) return judge_new_sessions(check, record);
+  if (check.ttl_expiry) return judge_ttl_expiry(check, record);
   std::size_t changes = 0;
   std::string result = "not-reached", detail;
   for (std::size_t i = 0; i < record.wire.size(); ++i) {
@@ -94,11 +146,15 @@ CheckKind relist_kind() {
   return make_check_kind(
       "relist",
       {{"relisted-before-call",
-        "after tools/list_changed (or in a new session) the client listed tools again before its next call"},
+        "after tools/list_changed (or in a new session, or once its listing's ttlMs ran out) the client listed tools "
+        "again before its next call"},
        {"relisted", "after tools/list_changed (or in a new session) the client listed tools again and made no call"},
        {"called-without-relist",
-        "after tools/list_changed (or in a new session) the client called a tool without listing again"},
-       {"not-reached", "tools/list_changed was never sent (or no new session began), or nothing followed", true}},
+        "after tools/list_changed (or in a new session, or once its listing's ttlMs ran out) the client called a tool "
+        "without listing again"},
+       {"not-reached",
+        "tools/list_changed was never sent (or no new session began, or no listing ran out), or nothing followed",
+        true}},
       read_relist, judge_relist);
 }
 

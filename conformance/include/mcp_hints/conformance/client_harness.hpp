@@ -59,7 +59,14 @@ std::vector<mock::Scenario> certification_scenarios();
 // A certification scenario by id (built-in or generated) or a scenario file.
 mock::Scenario load_certification_scenario(const std::string& file_or_id);
 
-// Runs a scenario (as loaded by mock::load_scenario) against the client.
+// The protocol eras a scenario applies to (its "eras": "legacy", "stateless"; default both), and
+// whether it applies under a revision (an empty one: the scenario's own, always). certify makes
+// no run of a scenario in an era it does not apply to.
+std::vector<std::string> scenario_eras(const mock::Scenario& scenario);
+bool applies_under(const mock::Scenario& scenario, const std::string& protocol);
+
+// Runs a scenario (as loaded by mock::load_scenario) against the client; a mock::ScenarioError
+// when it does not apply under options.protocol.
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options);
 
 // Quotes an argument for /bin/sh.

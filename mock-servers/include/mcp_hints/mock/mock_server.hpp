@@ -51,6 +51,11 @@ class MockServer {
   std::vector<Outgoing> handle_stateless(const nlohmann::json& id, const std::string& method,
                                          const nlohmann::json& params);
   std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era);
+  // A call of a tool whose last answer asked for input (an InputRequiredResult): asked again when
+  // it carries no answer, refused when its answer is partial or its requestState wrong; nullopt
+  // when it answers in full (the script goes on) or nothing is open.
+  std::optional<std::vector<Outgoing>> answer_open_input(const nlohmann::json& id, const std::string& tool,
+                                                         const nlohmann::json& params);
   std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era);
   // The revisions it speaks (the scenario's, else the legacy ones), and those of each era.
   std::vector<std::string> spoken_versions() const;
@@ -63,8 +68,9 @@ class MockServer {
   static std::vector<Outgoing> answer(nlohmann::json message, int http_status = 0);
 
   ServerSpec spec_;
-  std::vector<nlohmann::json> tools_;         // the catalog served now (list_changed replaces it)
-  std::map<std::string, std::size_t> calls_;  // calls so far, by tool
+  std::vector<nlohmann::json> tools_;                  // the catalog served now (list_changed replaces it)
+  std::map<std::string, std::size_t> calls_;           // calls so far, by tool
+  std::map<std::string, nlohmann::json> open_inputs_;  // by tool: the input_required result awaiting an answer
   std::mutex mutex_;
 };
 

@@ -21,10 +21,12 @@ class ScenarioError : public Error {
 
 // One scripted answer to one call.
 struct Step {
-  enum class Kind { result, error, transient_failure, close };
+  enum class Kind { result, error, transient_failure, close, input_required };
   Kind kind = Kind::result;
   std::chrono::milliseconds delay{0};
-  nlohmann::json payload;  // the result, the error object, or a transient failure's error data
+  // the result, the error object, a transient failure's error data, or an InputRequiredResult's
+  // inputRequests and requestState
+  nlohmann::json payload;
   std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
   int progress = 0;                                         // notifications/progress before the answer
 };

@@ -1,0 +1,122 @@
+// input-request: in the stateless era a server asks for input by answering a call with an
+// InputRequiredResult; the client retries the call with inputResponses. Each elicitation must
+// reach the user (confirmation_requested, then user_decision, between that answer and the retry),
+// and the retry must carry the user's answer, never one the client made up.
+#include <algorithm>
+
+#include "check_kind.hpp"
+#include "record_queries.hpp"
+
+namespace mcp_hints::conformance {
+
+using json = nlohmann::json;
+
+namespace {
+
+using InputRequest = ToolOnServer;
+
+bool asks_for_input(const WireLine* answer) {
+  const json* type = answer ? member(answer->message, {"result", "resultType"}) : nullptr;
+  return type && *type == "input_required";
+}
+
+// The outcomes, worst first: the one a run with several input requests is judged by.
+const std::vector<std::string>& by_severity() {
+  static const std::vector<std::string> order = {"answered-without-user", "answer-not-users",     "not-shown",
+                                                 "retry-incomplete",      "approved-not-retried", "answered-by-user"};
+  return order;
+}
+
+// One input_required answer, judged up to the next call of the tool (its retry), if any.
+std::string judge_one(const InputRequest& check, const RunRecord& record, const WireLine& answer, const WireLine* retry,
+                      std::string& detail) {
+  const double until = retry ? retry->time : kNever;
+  std::size_t prompts = 0;
+  std::string decision;
+  for (const auto& e : record.events) {
+    if (e.time < answer.time || e.time > until || !event_is_for(e, check.server, check.tool)) continue;
+    if (e.type == "confirmation_requested") ++prompts;
+    if (e.type == "user_decision" && prompts > 0) decision = text_or(e.data, "decision", "");
+  }
+  detail = std::to_string(prompts) + " prompt(s)" + (decision.empty() ? "" : ", the user's decision: " + decision);
+  if (!retry) {
+    if (prompts == 0) return "not-shown";
+    return decision == "approve" || decision.empty() ? "approved-not-retried" : "answered-by-user";
+  }
+  const json* responses = member(retry->message, {"params", "inputResponses"});
+  if (prompts == 0 && !responses) {
+    detail += "; the call was made again without an answer";
+    return "not-shown";
+  }
+  if (prompts == 0 || decision.empty()) {
+    detail += responses ? "; the retry carried inputResponses " + responses->dump() : "; the retry carried no answer";
+    return "answered-without-user";
+  }
+  const json* requests = member(answer.message, {"result", "inputRequests"});
+  const json* state = member(answer.message, {"result", "requestState"});
+  if (state && member(retry->message, {"params", "requestState"}) == nullptr) {
+    detail += "; the retry did not return the requestState";
+    return "retry-incomplete";
+  }
+  if (!requests || !requests->is_object()) return "answered-by-user";
+  for (const auto& [key, request] : requests->items()) {
+    const json* response = responses ? member(*responses, {key.c_str()}) : nullptr;
+    if (!response) {
+      detail += "; the retry has no answer to '" + key + "'";
+      return "retry-incomplete";
+    }
+    if (!request.is_object() || request.value("method", "") != "elicitation/create") continue;
+    const std::string action = text_or(*response, "action", "");
+    if ((action == "accept") != (decision == "approve")) {
+      detail += "; the retry answered '" + key + "' with " + (action.empty() ? "no action" : action);
+      return "answer-not-users";
+    }
+  }
+  return "answered-by-user";
+}
+
+Observation judge_input_request(const InputRequest& check, const RunRecord& record) {
+  std::size_t asked = 0;
+  std::string worst, detail;
+  for (std::size_t i = 0; i < record.wire.size(); ++i) {
+    const auto& line = record.wire[i];
+    if (!is_call_of(record, line, check.server, check.tool)) continue;
+    const WireLine* answer = record.answer_to(line);
+    if (!asks_for_input(answer)) continue;
+    ++asked;
+    const WireLine* retry = nullptr;
+    for (std::size_t j = i + 1; j < record.wire.size() && !retry; ++j)
+      if (record.wire[j].session == line.session && record.wire[j].time >= answer->time &&
+          is_call_of(record, record.wire[j], check.server, check.tool))
+        retry = &record.wire[j];
+    std::string here_detail;
+    const std::string here = judge_one(check, record, *answer, retry, here_detail);
+    const auto& order = by_severity();
+    if (worst.empty() || std::find(order.begin(), order.end(), here) < std::find(order.begin(), order.end(), worst)) {
+      worst = here;
+      detail = "; the " + ordinal(asked) + ": " + here_detail;
+    }
+  }
+  if (asked == 0)
+    return {"not-reached", "no call of " + check.tool + " on " + check.server + " was answered input_required"};
+  return {worst, std::to_string(asked) + " input_required answer(s) to " + check.tool + detail};
+}
+
+}  // namespace
+
+CheckKind input_request_kind() {
+  return make_check_kind(
+      "input-request",
+      {{"answered-by-user",
+        "each input request reached the user, and the retry carried the user's answer (or, after a denial, no retry)"},
+       {"answered-without-user", "the client answered an input request without showing it to the user"},
+       {"answer-not-users",
+        "the retry's answer contradicts the user's decision (accept after a denial, or the reverse)"},
+       {"not-shown", "the client neither showed an input request to the user nor answered it"},
+       {"retry-incomplete", "the retry lacked an answer to an input request, or the requestState"},
+       {"approved-not-retried", "the user approved, but the client never retried the call with the answer"},
+       {"not-reached", "no call of the tool was answered with input_required", true}},
+      read_tool_on_server, judge_input_request);
+}
+
+}  // namespace mcp_hints::conformance
