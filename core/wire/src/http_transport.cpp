@@ -85,7 +85,8 @@ class SseReader {
 
 class HttpTransport : public Transport {
  public:
-  HttpTransport(const std::string& url, const TransportLimits& limits) : url_(url), limits_(limits) {
+  HttpTransport(const std::string& url, const TransportLimits& limits, std::string authorization)
+      : url_(url), limits_(limits), authorization_(std::move(authorization)) {
     const auto scheme_end = url.find("://");
     if (scheme_end == std::string::npos ||
         (url.compare(0, scheme_end, "http") != 0 && url.compare(0, scheme_end, "https") != 0))
@@ -184,6 +185,7 @@ class HttpTransport : public Transport {
     httplib::Headers h;
     if (!session_id_.empty()) h.emplace("Mcp-Session-Id", session_id_);
     if (!protocol_version_.empty()) h.emplace("MCP-Protocol-Version", protocol_version_);
+    if (!authorization_.empty()) h.emplace("Authorization", authorization_);
     return h;
   }
 
@@ -274,6 +276,7 @@ class HttpTransport : public Transport {
   std::string url_, origin_, path_;
   TransportLimits limits_;
   std::unique_ptr<httplib::Client> client_;
+  std::string authorization_;  // the Authorization header of every request; empty: none
   std::string session_id_, protocol_version_;
   std::deque<json> queue_;
   json sent_id_;  // the id of the request last POSTed (null for other messages)
@@ -310,6 +313,7 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
     view.session_id = req.get_header_value("Mcp-Session-Id");
     view.protocol_version = req.get_header_value("MCP-Protocol-Version");
     view.origin = req.get_header_value("Origin");
+    view.authorization = req.get_header_value("Authorization");
     view.mcp_method = req.get_header_value("Mcp-Method");
     view.mcp_name = req.get_header_value("Mcp-Name");
     view.has_mcp_method = req.has_header("Mcp-Method");
@@ -349,8 +353,9 @@ void HttpServer::stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits) {
-  return std::make_unique<HttpTransport>(url, limits);
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits,
+                                               const std::string& authorization) {
+  return std::make_unique<HttpTransport>(url, limits, authorization);
 }
 
 }  // namespace mcp_hints

@@ -90,6 +90,7 @@ struct HttpRequestView {
   std::string session_id;        // Mcp-Session-Id, if sent
   std::string protocol_version;  // MCP-Protocol-Version, if sent
   std::string origin;            // Origin, if sent
+  std::string authorization;     // Authorization, if sent (e.g. "Bearer TOKEN")
   std::string mcp_method;        // Mcp-Method, if sent (2026-07-28)
   std::string mcp_name;          // Mcp-Name, if sent (2026-07-28)
   bool has_mcp_method = false, has_mcp_name = false, has_protocol_version = false;
@@ -125,8 +126,10 @@ class HttpServer {
 };
 
 // A Streamable HTTP client transport to url (POST with JSON or SSE answers, session id and
-// protocol version headers, DELETE on close).
-std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits = {});
+// protocol version headers, DELETE on close). authorization, when given, is sent as the
+// Authorization header of every request (e.g. "Bearer TOKEN": one authorization context).
+std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits = {},
+                                               const std::string& authorization = {});
 
 // A server to talk to: a command to start over stdio, or a Streamable HTTP endpoint.
 struct ServerTarget {
