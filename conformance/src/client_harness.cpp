@@ -11,8 +11,10 @@
 #include <thread>
 
 #include "mcp_hints/conformance/coverage.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -28,6 +30,10 @@ std::string shell_quote(const std::string& argument) {
 
 Verdict ScenarioRun::verdict() const {
   if (could_not_run) return Verdict::not_testable;
+  // A run where no check applies (a scenario of the other era) neither passes nor fails.
+  if (!checks.empty() && std::all_of(checks.begin(), checks.end(),
+                                     [](const CheckResult& c) { return c.verdict == Verdict::not_applicable; }))
+    return Verdict::not_applicable;
   Verdict worst = Verdict::pass;
   for (const auto& c : checks) {
     const Verdict v = c.expected_failure && is_failure(c.verdict) ? Verdict::info : c.verdict;
@@ -115,6 +121,16 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
     for (auto& [key, server] : run.scenario.document["servers"].items())
       server["protocolVersions"] = json::array({options.protocol});
   const auto checks = read_checks(scenario);
+  // A scenario of one era only (what it checks does not exist in the other) is not run there.
+  if (const std::string era =
+          to_string(is_stateless_revision(run.protocol) ? ProtocolEra::stateless : ProtocolEra::legacy);
+      !run.protocol.empty() && !scenario.applies_to_era(era)) {
+    for (const auto& check : checks)
+      run.checks.push_back(not_applicable(check, "applies in the " + join(scenario.eras, ", ") +
+                                                     " era only; this run speaks " + run.protocol + " (" + era +
+                                                     " era): the client was not run"));
+    return run;
+  }
   run.folder = options.work_dir / run.run_id();
   std::error_code ec;
   fs::remove_all(run.folder, ec);
@@ -175,6 +191,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
                  {"trustLevel", semantics::scenario_trust_level(scenario)},
                  {"events", events}};
   if (!run.protocol.empty()) run.context["protocolVersion"] = run.protocol;
+  if (doc.contains("authorizations")) run.context["authorizations"] = doc["authorizations"];
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 
   ProcessOptions client;

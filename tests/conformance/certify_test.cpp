@@ -55,7 +55,7 @@ TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
     for (const auto& c : read_checks(s)) kinds.insert(c.kind);
   }
   EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull",
-                                          "survival", "robustness", "progress"}));
+                                          "survival", "robustness", "progress", "gateway"}));
   EXPECT_EQ(kinds.size(), outcomes_by_kind().size());
 }
 
@@ -115,7 +115,9 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       {"--drop-propagation", "propagation.sensitive-carried:carried"},
       {"--ignore-list-changed", "rugpull.read-only-turns-destructive:relisted"},
       {"--leak-across-sessions", "propagation.new-session-clean:clean-start"},
-      {"--reuse-listing", "propagation.new-session-clean:relisted-in-new-session"}};
+      {"--reuse-listing", "propagation.new-session-clean:relisted-in-new-session"},
+      {"--share-private-cache", "gateway.cache-scope-per-context:cache-per-context"},
+      {"--share-private-cache", "gateway.cache-scope-per-context:bob-confirmed"}};
   for (const auto& [variant, check] : expected) {
     test_support::TempDir dir;
     HarnessOptions options;
@@ -201,10 +203,11 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",   "--ignore-denial",        "--drop-propagation",
-                                            "--retry-anything", "--ignore-list-changed",  "--trust-missing-hints",
-                                            "--prompt-always",  "--leak-across-sessions", "--taint-high-only",
-                                            "--silent-retries", "--reuse-listing",        "--nag-after-denial"};
+const std::vector<std::string> kVariants = {"--never-prompt",       "--ignore-denial",        "--drop-propagation",
+                                            "--retry-anything",     "--ignore-list-changed",  "--trust-missing-hints",
+                                            "--prompt-always",      "--leak-across-sessions", "--taint-high-only",
+                                            "--silent-retries",     "--reuse-listing",        "--nag-after-denial",
+                                            "--share-private-cache"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -254,6 +257,33 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["retry.idempotent-bounded:bounded"].count("--silent-retries"));
   EXPECT_TRUE(caught_by["propagation.new-session-clean:relisted-in-new-session"].count("--reuse-listing"));
   EXPECT_TRUE(caught_by["confirm.risk-approval-multi:denied-not-called"].count("--nag-after-denial"));
+  EXPECT_TRUE(failed_by["gateway.cache-scope-per-context:cache-per-context"].count("--share-private-cache"));
+  EXPECT_TRUE(caught_by["gateway.cache-scope-per-context:bob-confirmed"].count("--share-private-cache"));
+}
+
+// A scenario of one era only is not run in the other: every check is not applicable, saying why,
+// and an expected failure listed for it is not stale there.
+TEST(Certify, AScenarioOfTheStatelessEraIsNotApplicableInTheLegacyEra) {
+  test_support::TempDir dir;
+  HarnessOptions options;
+  options.client_command = "false";
+  options.transport = "stdio";
+  options.mock_command = {MCP_HINTS_BIN, "mock"};
+  options.work_dir = dir.path();
+  options.protocol = "2025-11-25";
+  std::vector<ScenarioRun> runs = {
+      run_scenario(load_certification_scenario("gateway.cache-scope-per-context"), options)};
+  const auto& run = runs.front();
+  EXPECT_FALSE(run.client.started);
+  ASSERT_EQ(run.checks.size(), 4u);
+  for (const auto& c : run.checks) {
+    EXPECT_EQ(c.verdict, Verdict::not_applicable) << c.spec.id;
+    EXPECT_EQ(c.detail,
+              "applies in the stateless era only; this run speaks 2025-11-25 (legacy era): the client was not run");
+  }
+  EXPECT_EQ(run.verdict(), Verdict::not_applicable);
+  const auto list = dir.write("expected.txt", "gateway.cache-scope-per-context  the adapter acts for one user only\n");
+  EXPECT_EQ(apply_expected_failures(load_expected_failures(list.string()), runs, false), std::vector<std::string>{});
 }
 
 TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {

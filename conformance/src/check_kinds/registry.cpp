@@ -12,11 +12,12 @@ CheckKind relist_kind();
 CheckKind escalation_kind();
 CheckKind retry_kind();
 CheckKind progress_kind();
+CheckKind cache_scope_kind();
 
 const std::vector<CheckKind>& check_kinds() {
   static const std::vector<CheckKind> kinds = {
       gate_kind(),       propagation_kind(), clean_start_kind(), relist_kind(),
-      escalation_kind(), retry_kind(),       progress_kind(),
+      escalation_kind(), retry_kind(),       progress_kind(),    cache_scope_kind(),
   };
   return kinds;
 }

@@ -60,6 +60,9 @@ struct CheckResult {
   bool expected_failure = false;  // listed in the expected-failures file
 };
 
+// A check that does not apply to a run (its transport, its protocol era), saying why.
+CheckResult not_applicable(const CheckSpec& check, const std::string& why);
+
 // Judges one check on a run over `transport` ("stdio" or "http").
 CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::string_view transport);
 
