@@ -67,6 +67,9 @@ flags (each breaks one behaviour, for negative controls):
                           carries a server's trust annotations only on requests to that server
   --malformed-cancel      sends a notifications/cancelled whose reason is a number (the schema says
                           a string): a message its revision's schema.json refuses
+  --share-private-cache   a gateway that keeps one tool listing per server for every
+                          authorization context, cacheScope private or not: one user's hints
+                          decide another user's calls
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 )";
@@ -76,7 +79,7 @@ struct Flags {
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
        nag_after_denial = false, auto_answer_input = false, keep_first_hints = false, ttl_in_seconds = false,
-       latest_level = false, per_server_propagation = false, malformed_cancel = false;
+       latest_level = false, per_server_propagation = false, malformed_cancel = false, share_private_cache = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -130,6 +133,7 @@ struct Connection {
   std::size_t list_changes_seen = 0;
   bool listed_before = false;  // --reuse-listing: this connection's first listing is done
   std::string server;          // the scenario's name for it
+  std::string authorization;   // the authorization context it acts for (the context's name); empty: none
   // Stateless era: when the listing stops being fresh (its ttlMs; no list_changed comes then).
   std::optional<std::chrono::steady_clock::time_point> stale_at;
 };
@@ -153,13 +157,14 @@ class Client {
     for (const auto& item : task) {
       if (item.value("newSession", false)) {
         connections_.clear();                     // closing ends each session (stdio: the server exits)
+        shared_listings_.clear();                 // a listing never outlives the session it came from
         events_.emit({{"type", "new_session"}});  // the stateless era has no protocol session to end
         if (!flags_.leak_across_sessions) policy_ = std::make_unique<SessionPolicy>(config_);
         continue;
       }
       try {
         perform(item.value("server", default_server()), item.at("tool").get<std::string>(),
-                item.value("arguments", json::object()));
+                item.value("arguments", json::object()), item.value("authorization", std::string()));
       } catch (const std::exception& e) {
         std::cerr << "reference_client: " << item.dump() << ": " << e.what() << "\n";
       }
@@ -213,10 +218,15 @@ class Client {
     return servers.empty() ? "main" : servers.begin().key();
   }
 
-  Connection& connect(const std::string& server) {
-    if (auto it = connections_.find(server); it != connections_.end()) return *it->second;
+  // One connection per server and authorization context: a credential belongs to a connection
+  // (over stdio, to the server process's environment).
+  Connection& connect(const std::string& server, const std::string& authorization = {}) {
+    const std::string key = server + '\n' + authorization;
+    if (auto it = connections_.find(key); it != connections_.end()) return *it->second;
     auto c = std::make_unique<Connection>();
     c->server = server;
+    c->authorization = authorization;
+    const std::string credential = authorization.empty() ? std::string() : "Bearer " + token_of(authorization);
     const json spec = context_.value("servers", json::object()).value(server, json::object());
     std::string url = spec.value("url", std::string());
     std::string command = spec.value("command", std::string());
@@ -225,10 +235,12 @@ class Client {
       if (const char* env = std::getenv("MCP_HINTS_SERVER_COMMAND"); url.empty() && env) command = env;
     }
     if (!url.empty()) {
-      c->transport = make_http_transport(url);
+      c->transport =
+          make_http_transport(url, {}, credential.empty() ? HttpHeaders{} : HttpHeaders{{"Authorization", credential}});
     } else if (!command.empty()) {
       ProcessOptions process;
       process.argv = {"/bin/sh", "-c", "exec " + command};
+      if (!credential.empty()) process.env = {{"MCP_HINTS_AUTHORIZATION", credential}};
       c->transport = std::make_unique<StdioTransport>(process);
     } else {
       throw std::runtime_error("no URL, command or MCP_HINTS_SERVER_COMMAND for server " + server);
@@ -241,11 +253,42 @@ class Client {
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
     sync_annotations(*c);   // the stateless era's server/discover is a later request too
     c->session->connect();  // the stateless era where the server speaks it, else initialize
-    list(*c);
+    if (!reuse_shared_listing(*c)) list(*c);
     // Broken: cancels its first request (long answered, which the text allows) with a reason that
     // is no string.
     if (flags_.malformed_cancel) c->session->notify("notifications/cancelled", json{{"requestId", 1}, {"reason", 408}});
-    return *connections_.emplace(server, std::move(c)).first->second;
+    return *connections_.emplace(key, std::move(c)).first->second;
+  }
+
+  std::string token_of(const std::string& authorization) const {
+    const json* token = nullptr;
+    if (const auto all = context_.find("authorizations"); all != context_.end() && all->is_object())
+      if (const auto one = all->find(authorization); one != all->end() && one->is_object() && one->contains("token"))
+        token = &(*one)["token"];
+    if (!token || !token->is_string())
+      throw std::runtime_error("the context has no token for the authorization context " + authorization);
+    return token->get<std::string>();
+  }
+
+  // A gateway's listing cache across authorization contexts (stateless era): a listing whose
+  // cacheScope is public may serve every context while fresh; a private one only its own, which
+  // its own connection holds.
+  bool reuse_shared_listing(Connection& c) {
+    if (c.authorization.empty()) return false;
+    auto it = shared_listings_.find(c.server);
+    if (it == shared_listings_.end() || !it->second.stale_at ||
+        std::chrono::steady_clock::now() >= *it->second.stale_at)
+      return false;
+    c.tools = it->second.tools;
+    c.stale_at = it->second.stale_at;
+    return true;
+  }
+
+  void share_listing(const Connection& c, const ToolListing& listing) {
+    if (c.authorization.empty() || !c.stale_at) return;
+    bool is_public = !listing.pages.empty();
+    for (const auto& page : listing.pages) is_public = is_public && page.value("cacheScope", json()) == "public";
+    if (is_public || flags_.share_private_cache) shared_listings_[c.server] = {c.tools, c.stale_at};
   }
 
   void list(Connection& c) {
@@ -267,6 +310,7 @@ class Client {
       c.stale_at = std::chrono::steady_clock::now() +
                    std::chrono::milliseconds(listing.ttl_ms().value_or(0)) * (flags_.ttl_in_seconds ? 1000 : 1);
     c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
+    share_listing(c, listing);
     if (flags_.reuse_listing) first_listings_.emplace(c.server, c.tools);
   }
 
@@ -391,8 +435,9 @@ class Client {
     return true;
   }
 
-  void perform(const std::string& server, const std::string& tool, const json& arguments) {
-    Connection& c = connect(server);
+  void perform(const std::string& server, const std::string& tool, const json& arguments,
+               const std::string& authorization = {}) {
+    Connection& c = connect(server, authorization);
     if (!flags_.ignore_list_changed &&
         (c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen ||
          (c.stale_at && std::chrono::steady_clock::now() >= *c.stale_at)))
@@ -459,6 +504,11 @@ class Client {
   std::unique_ptr<SessionPolicy> policy_;
   std::map<std::string, std::unique_ptr<Connection>> connections_;
   std::map<std::string, std::map<std::string, json>> first_listings_;  // by server; --reuse-listing only
+  struct SharedListing {
+    std::map<std::string, json> tools;
+    std::optional<std::chrono::steady_clock::time_point> stale_at;
+  };
+  std::map<std::string, SharedListing> shared_listings_;  // by server: listings any context may use
   long long calls_ = 0;
   std::map<std::string, json> first_hints_;   // by server and tool; --keep-first-hints only
   json latest_sensitivity_;                   // --latest-level only
@@ -514,6 +564,8 @@ int main(int argc, char** argv) {
       flags.per_server_propagation = true;
     else if (a == "--malformed-cancel")
       flags.malformed_cancel = true;
+    else if (a == "--share-private-cache")
+      flags.share_private_cache = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

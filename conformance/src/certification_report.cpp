@@ -67,6 +67,7 @@ json observed_trace(const ScenarioRun& run, std::size_t limit) {
     } else {
       const auto& line = run.record.wire[w++];
       json item = {{"ms", (line.time - start) * 1000}, {"server", line.server}, {"connection", line.connection}};
+      if (!line.authorization.empty()) item["authorization"] = line.authorization;
       if (!line.event.empty())
         item["event"] = line.event;
       else if (!line.raw.empty())
@@ -148,23 +149,24 @@ json certification_json(const Certification& c) {
     json checks = json::array();
     for (const auto& check : run.checks) {
       const Outcome* outcome = find_outcome(check.spec.kind, check.outcome);
-      checks.push_back({{"id", check.spec.id},
-                        {"name", run.run_id() + ":" + check.spec.id},
-                        {"title", check.spec.title},
-                        {"kind", check.spec.kind},
-                        {"level", check.spec.level},
-                        {"levelReason", check.spec.level_reason},
-                        {"proposal", check.spec.proposal},
-                        {"section", check.spec.section},
-                        {"outcome", check.outcome},
-                        {"outcomeDescription", outcome ? outcome->description
-                                               : check.outcome == kEventsUnusable
-                                                   ? std::string("the events file cannot be ordered against the wire")
-                                                   : std::string("not applicable on this transport")},
-                        {"verdict", verdict_name(check.verdict)},
-                        {"expectedFailure", check.expected_failure},
-                        {"detail", check.detail},
-                        {"acceptableTraces", acceptable_traces(check.spec)}});
+      checks.push_back(
+          {{"id", check.spec.id},
+           {"name", run.run_id() + ":" + check.spec.id},
+           {"title", check.spec.title},
+           {"kind", check.spec.kind},
+           {"level", check.spec.level},
+           {"levelReason", check.spec.level_reason},
+           {"proposal", check.spec.proposal},
+           {"section", check.spec.section},
+           {"outcome", check.outcome},
+           {"outcomeDescription", outcome ? outcome->description
+                                  : check.outcome == kEventsUnusable
+                                      ? std::string("the events file cannot be ordered against the wire")
+                                      : std::string("not applicable to this run (its transport or protocol era)")},
+           {"verdict", verdict_name(check.verdict)},
+           {"expectedFailure", check.expected_failure},
+           {"detail", check.detail},
+           {"acceptableTraces", acceptable_traces(check.spec)}});
     }
     json events = json::array();
     for (const auto& e : run.record.events) events.push_back(e.data);

@@ -30,6 +30,10 @@ std::string shell_quote(const std::string& argument) {
 
 Verdict ScenarioRun::verdict() const {
   if (could_not_run) return Verdict::not_testable;
+  // A run where no check applies (a scenario of the other era) neither passes nor fails.
+  if (!checks.empty() && std::all_of(checks.begin(), checks.end(),
+                                     [](const CheckResult& c) { return c.verdict == Verdict::not_applicable; }))
+    return Verdict::not_applicable;
   Verdict worst = Verdict::pass;
   for (const auto& c : checks) {
     const Verdict v = c.expected_failure && is_failure(c.verdict) ? Verdict::info : c.verdict;
@@ -108,15 +112,13 @@ mock::Scenario load_certification_scenario(const std::string& file_or_id) {
 }
 
 std::vector<std::string> scenario_eras(const mock::Scenario& scenario) {
-  return scenario.document.value(
-      "eras", std::vector<std::string>{to_string(ProtocolEra::legacy), to_string(ProtocolEra::stateless)});
+  if (!scenario.eras.empty()) return scenario.eras;
+  return {to_string(ProtocolEra::legacy), to_string(ProtocolEra::stateless)};
 }
 
 bool applies_under(const mock::Scenario& scenario, const std::string& protocol) {
-  if (protocol.empty()) return true;
-  const auto eras = scenario_eras(scenario);
-  const std::string era = to_string(is_stateless_revision(protocol) ? ProtocolEra::stateless : ProtocolEra::legacy);
-  return std::find(eras.begin(), eras.end(), era) != eras.end();
+  return protocol.empty() || scenario.applies_to_era(to_string(is_stateless_revision(protocol) ? ProtocolEra::stateless
+                                                                                               : ProtocolEra::legacy));
 }
 
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
@@ -195,6 +197,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
                  {"trustLevel", semantics::scenario_trust_level(scenario)},
                  {"events", events}};
   if (!run.protocol.empty()) run.context["protocolVersion"] = run.protocol;
+  if (doc.contains("authorizations")) run.context["authorizations"] = doc["authorizations"];
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 
   ProcessOptions client;

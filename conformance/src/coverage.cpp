@@ -89,7 +89,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       if (kind != "gate" || check.contains("after")) continue;
       const std::string verdict = unprompted_verdict(check);
       const bool demands = verdict != "pass" && verdict != "info";
-      const json* tool = semantics::scenario_tool(scenario, check.value("server", ""), check.value("tool", ""));
+      const json* tool = semantics::scenario_tool(scenario, check.value("server", ""), check.value("tool", ""),
+                                                  check.value("authorization", ""));
       if (!tool) continue;
       const auto values = semantics::asserted_values(*tool, vocabulary);
       if (!check.contains("requires")) {

@@ -6,6 +6,7 @@
 
 #include "check_kinds/check_kind.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -126,6 +127,14 @@ std::vector<std::string> CheckReader::servers(std::string_view path) {
   return names;
 }
 
+std::string CheckReader::authorization(std::string_view path) {
+  if (!find(path)) return {};
+  const std::string name = text(path);
+  const json& declared = scenario_.document.value("authorizations", json::object());
+  if (!declared.contains(name)) fail(path, "no authorization context '" + name + "' in this scenario");
+  return name;
+}
+
 namespace {
 
 Verdict verdict_from_name(const std::string& name) {
@@ -139,7 +148,8 @@ Verdict verdict_from_name(const std::string& name) {
 // vocabularies whose values decide the call (proposal 1's effect external is advisory, so a gate
 // that needs it to know the data leaves is a SHOULD, whatever the scenario's source says).
 void hold_to_level_rule(CheckSpec& check, const mock::Scenario& scenario, const json& c) {
-  const json* tool = semantics::scenario_tool(scenario, c.value("server", ""), c.value("tool", ""));
+  const json* tool =
+      semantics::scenario_tool(scenario, c.value("server", ""), c.value("tool", ""), c.value("authorization", ""));
   if (!tool) return;  // read_checks refuses it with the pointer
   std::string why;
   const std::string cap =
@@ -208,6 +218,15 @@ Verdict scale(Verdict verdict, const std::string& level) {
 
 }  // namespace
 
+CheckResult not_applicable(const CheckSpec& check, const std::string& why) {
+  CheckResult result;
+  result.spec = check;
+  result.outcome = "not-applicable";
+  result.verdict = Verdict::not_applicable;
+  result.detail = why;
+  return result;
+}
+
 CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::string_view transport) {
   const CheckKind* kind = find_check_kind(check.kind);
   if (!kind || !check.parameters.has_value())
@@ -216,16 +235,8 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
   CheckResult result;
   result.spec = check;
   if (!check.transports.empty() &&
-      std::find(check.transports.begin(), check.transports.end(), transport) == check.transports.end()) {
-    result.outcome = "not-applicable";
-    result.verdict = Verdict::not_applicable;
-    result.detail = "applies over " + [&] {
-      std::string s;
-      for (const auto& t : check.transports) s += (s.empty() ? "" : ", ") + t;
-      return s;
-    }() + " only";
-    return result;
-  }
+      std::find(check.transports.begin(), check.transports.end(), transport) == check.transports.end())
+    return not_applicable(check, "applies over " + join(check.transports, ", ") + " only");
   if (!record.events_unusable.empty()) {
     result.outcome = kEventsUnusable;
     result.verdict = Verdict::not_testable;

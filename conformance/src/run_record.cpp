@@ -92,6 +92,8 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
             w.direction = line["direction"].get<std::string>();
           if (line.contains("message")) w.message = line["message"];
           if (line.contains("raw") && line["raw"].is_string()) w.raw = line["raw"].get<std::string>();
+          if (line.contains("authorization") && line["authorization"].is_string())
+            w.authorization = line["authorization"].get<std::string>();
           record.wire.push_back(std::move(w));
         });
     if (!whole)

@@ -144,11 +144,13 @@ int scenario_trust_level(const mock::Scenario& scenario) {
   return document.contains("client") ? document["client"].value("trustLevel", kDefaultTrustLevel) : kDefaultTrustLevel;
 }
 
-const json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name) {
+const json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name,
+                          const std::string& authorization) {
   const auto it =
       server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
   if (it == scenario.servers.end()) return nullptr;
-  for (const auto& tool : it->second.tools)
+  const auto own = it->second.tools_by_authorization.find(authorization);
+  for (const auto& tool : own == it->second.tools_by_authorization.end() ? it->second.tools : own->second)
     if (tool.value("name", "") == name) return &tool;
   return nullptr;
 }

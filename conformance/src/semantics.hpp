@@ -20,9 +20,11 @@ inline constexpr int kDefaultTrustLevel = 3;
 
 // The client's trust level in a scenario (client.trustLevel, else the default).
 int scenario_trust_level(const mock::Scenario& scenario);
-// A tool a scenario's server lists first, by name; server empty: the scenario's only server.
+// A tool a scenario's server lists first, by name, under an authorization context (its own
+// catalog, else the server's; empty: the server's); server empty: the scenario's only server.
 // nullptr when there is no such server or tool.
-const nlohmann::json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name);
+const nlohmann::json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name,
+                                    const std::string& authorization = {});
 
 // Confirmation: the specification's destructive tools ("clients SHOULD ... confirm"), a
 // server's confirmation preference (proposal 1 requiresConfirmation, SEP-2793

@@ -17,8 +17,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const requireFromPeers = createRequire(path.join(here, '..', '..', 'node', 'package.json'));
 export const loadPeer = (specifier) => import(pathToFileURL(requireFromPeers.resolve(specifier)).href);
 
-// Runs the task of MCP_CONFORMANCE_CONTEXT. open({ url, command, onToolListChanged }) returns a
-// connected client of the adapter's SDK: over http the URL, over stdio a /bin/sh command line.
+// Runs the task of MCP_CONFORMANCE_CONTEXT. open({ url, command, authorization, onToolListChanged })
+// returns a connected client of the adapter's SDK: over http the URL, over stdio a /bin/sh command
+// line; authorization (e.g. 'Bearer TOKEN', or undefined) goes in the Authorization header over
+// http and in the server's environment (MCP_HINTS_AUTHORIZATION) over stdio.
 export async function runTask(open, label) {
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
   const lastArgument = process.argv.at(-1);
@@ -39,16 +41,21 @@ export async function runTask(open, label) {
   const connections = new Map();
   let carried = {};
 
-  async function connect(name) {
-    if (connections.has(name)) return connections.get(name);
+  // One connection per server and authorization context, each with its own listing.
+  async function connect(name, as) {
+    const key = `${name}\n${as ?? ''}`;
+    if (connections.has(key)) return connections.get(key);
     const spec = context.servers?.[name] ?? {};
+    const token = as === undefined ? undefined : context.authorizations?.[as]?.token;
+    if (as !== undefined && token === undefined) throw new Error(`no token for the authorization context ${as}`);
     const connection = { tools: new Map(), stale: true };
     connection.client = await open({
       url: spec.url ?? urlArgument,
       command: spec.command ?? process.env.MCP_HINTS_SERVER_COMMAND,
+      authorization: token === undefined ? undefined : `Bearer ${token}`,
       onToolListChanged: () => { connection.stale = true; },
     });
-    connections.set(name, connection);
+    connections.set(key, connection);
     return connection;
   }
 
@@ -90,7 +97,7 @@ export async function runTask(open, label) {
     }
     const server = item.server ?? serverNames[0] ?? 'main';
     try {
-      const connection = await connect(server);
+      const connection = await connect(server, item.authorization);
       if (connection.stale) await relist(connection);
       const tool = connection.tools.get(item.tool);
       if (!tool) throw new Error(`the server lists no tool ${item.tool}`);

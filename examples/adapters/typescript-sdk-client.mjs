@@ -9,10 +9,14 @@ const { StdioClientTransport } = await loadPeer('@modelcontextprotocol/sdk/clien
 const { StreamableHTTPClientTransport } = await loadPeer('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { ToolListChangedNotificationSchema } = await loadPeer('@modelcontextprotocol/sdk/types.js');
 
-await runTask(async ({ url, command, onToolListChanged }) => {
+await runTask(async ({ url, command, authorization, onToolListChanged }) => {
   const transport = url
-    ? new StreamableHTTPClientTransport(new URL(url))
-    : new StdioClientTransport({ command: '/bin/sh', args: ['-c', `exec ${command}`], stderr: 'ignore' });
+    ? new StreamableHTTPClientTransport(new URL(url),
+      authorization ? { requestInit: { headers: { Authorization: authorization } } } : undefined)
+    : new StdioClientTransport({
+      command: '/bin/sh', args: ['-c', `exec ${command}`], stderr: 'ignore',
+      ...(authorization ? { env: { ...process.env, MCP_HINTS_AUTHORIZATION: authorization } } : {}),
+    });
   const client = new Client({ name: 'mcp-hints-typescript-sdk-adapter', version: '0.1.0' });
   client.setNotificationHandler(ToolListChangedNotificationSchema, onToolListChanged);
   await client.connect(transport);

@@ -17,10 +17,14 @@ if (!(negotiation in modes)) {
 const { Client, StreamableHTTPClientTransport } = await loadPeer('@modelcontextprotocol/client');
 const { StdioClientTransport } = await loadPeer('@modelcontextprotocol/client/stdio');
 
-await runTask(async ({ url, command, onToolListChanged }) => {
+await runTask(async ({ url, command, authorization, onToolListChanged }) => {
   const transport = url
-    ? new StreamableHTTPClientTransport(new URL(url))
-    : new StdioClientTransport({ command: '/bin/sh', args: ['-c', `exec ${command}`], stderr: 'ignore' });
+    ? new StreamableHTTPClientTransport(new URL(url),
+      authorization ? { requestInit: { headers: { Authorization: authorization } } } : undefined)
+    : new StdioClientTransport({
+      command: '/bin/sh', args: ['-c', `exec ${command}`], stderr: 'ignore',
+      ...(authorization ? { env: { ...process.env, MCP_HINTS_AUTHORIZATION: authorization } } : {}),
+    });
   const client = new Client({ name: 'mcp-hints-typescript-sdk-v2-adapter', version: '0.1.0' },
     { versionNegotiation: { mode: modes[negotiation] } });
   client.setNotificationHandler('notifications/tools/list_changed', onToolListChanged);

@@ -1,5 +1,7 @@
 #include "mcp_hints/mock/mock_server.hpp"
 
+#include <cctype>
+
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
@@ -21,7 +23,23 @@ std::optional<json> MockServer::cancelled_request(const json& message) {
   return params["requestId"];
 }
 
-std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed) {
+std::string MockServer::authorization_context(std::string_view credential) const {
+  constexpr std::string_view scheme = "bearer ";
+  if (credential.size() <= scheme.size()) return {};
+  for (std::size_t i = 0; i < scheme.size(); ++i)  // the scheme is case-insensitive (RFC 9110)
+    if (std::tolower(static_cast<unsigned char>(credential[i])) != scheme[i]) return {};
+  const std::string_view token = credential.substr(scheme.size());
+  for (const auto& [name, known] : spec_.authorizations)
+    if (known == token) return name;
+  return {};
+}
+
+const std::vector<json>& MockServer::catalog_for(const std::string& context) const {
+  auto own = spec_.tools_by_authorization.find(context);
+  return own == spec_.tools_by_authorization.end() ? tools_ : own->second;
+}
+
+std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed, const std::string& context) {
   json message;
   try {
     message = parse_json(text);
@@ -29,10 +47,10 @@ std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parse
     return {Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())}};
   }
   if (parsed) *parsed = message;
-  return handle(message);
+  return handle(message, context);
 }
 
-std::vector<Outgoing> MockServer::handle(const json& message) {
+std::vector<Outgoing> MockServer::handle(const json& message, const std::string& context) {
   const auto kind = rpc::classify(message);
   if (message.is_array())
     return {Outgoing{
@@ -54,7 +72,7 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
   std::lock_guard lock(mutex_);
   // A request that carries a protocol version in its _meta speaks the stateless era; one that
   // carries none speaks the legacy era, which a stateless-only server does not.
-  if (names_protocol_version(params)) return handle_stateless(id, method, params);
+  if (names_protocol_version(params)) return handle_stateless(id, method, params, context);
   const auto legacy = legacy_versions();
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
@@ -75,8 +93,8 @@ std::vector<Outgoing> MockServer::handle(const json& message) {
                   400);
   }
   if (method == "ping") return answer(rpc::result(id, json::object()));
-  if (method == "tools/list") return list_tools(id, params, ProtocolEra::legacy);
-  if (method == "tools/call") return call_tool(id, params, ProtocolEra::legacy);
+  if (method == "tools/list") return list_tools(id, params, ProtocolEra::legacy, context);
+  if (method == "tools/call") return call_tool(id, params, ProtocolEra::legacy, context);
   return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
 }
 
@@ -119,7 +137,8 @@ std::vector<Outgoing> MockServer::answer(json message, int http_status) {
   return {std::move(out)};
 }
 
-std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::string& method, const json& params) {
+std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::string& method, const json& params,
+                                                   const std::string& context) {
   const json& meta = params["_meta"];
   const json& version = meta[kProtocolVersionMeta];
   const auto spoken = stateless_versions();
@@ -137,9 +156,9 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
                                   {"ttlMs", ttl_ms()},
                                   {"cacheScope", spec_.cache_scope}}));
   } else if (method == "tools/list") {
-    out = list_tools(id, params, ProtocolEra::stateless);
+    out = list_tools(id, params, ProtocolEra::stateless, context);
   } else if (method == "tools/call") {
-    out = call_tool(id, params, ProtocolEra::stateless);
+    out = call_tool(id, params, ProtocolEra::stateless, context);
   } else {  // ping, initialize and the like are gone from this era: 404, as the SDK and the suite say
     return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
   }
@@ -151,22 +170,24 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
   return out;
 }
 
-std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params, ProtocolEra era) {
+std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params, ProtocolEra era,
+                                             const std::string& context) {
+  const auto& tools = catalog_for(context);
   std::size_t start = 0;
   if (params.contains("cursor")) {
     const json& cursor = params["cursor"];
     const std::string text = cursor.is_string() ? cursor.get<std::string>() : "";
     char* end = nullptr;
     const unsigned long value = text.rfind("page-", 0) == 0 ? std::strtoul(text.c_str() + 5, &end, 10) : 0;
-    if (!cursor.is_string() || text.rfind("page-", 0) != 0 || *end != '\0' || value >= tools_.size() || value == 0)
+    if (!cursor.is_string() || text.rfind("page-", 0) != 0 || *end != '\0' || value >= tools.size() || value == 0)
       return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: unknown cursor"), {}, false, id}};
     start = value;
   }
-  const std::size_t size = spec_.page_size ? spec_.page_size : tools_.size();
+  const std::size_t size = spec_.page_size ? spec_.page_size : tools.size();
   json page = json::array();
-  for (std::size_t i = start; i < tools_.size() && i < start + size; ++i) page.push_back(tools_[i]);
+  for (std::size_t i = start; i < tools.size() && i < start + size; ++i) page.push_back(tools[i]);
   json result = {{"tools", std::move(page)}};
-  if (start + size < tools_.size()) result["nextCursor"] = "page-" + std::to_string(start + size);
+  if (start + size < tools.size()) result["nextCursor"] = "page-" + std::to_string(start + size);
   if (era == ProtocolEra::stateless) {
     result["ttlMs"] = ttl_ms();
     result["cacheScope"] = spec_.cache_scope;
@@ -174,14 +195,16 @@ std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params,
   return {Outgoing{rpc::result(id, result), {}, false, id}};
 }
 
-std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, ProtocolEra era) {
+std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, ProtocolEra era,
+                                            const std::string& context) {
   if (!params.contains("name") || !params["name"].is_string())
     return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: name must be a string"), {}, false, id}};
   if (params.contains("arguments") && !params["arguments"].is_object())
     return {
         Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id}};
   const std::string name = params["name"];
-  const bool listed = std::any_of(tools_.begin(), tools_.end(), [&](const json& t) { return t["name"] == name; });
+  const auto& tools = catalog_for(context);
+  const bool listed = std::any_of(tools.begin(), tools.end(), [&](const json& t) { return t["name"] == name; });
   if (!listed) return {Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id}};
   if (era == ProtocolEra::stateless)
     if (auto asked = answer_open_input(id, name, params)) return std::move(*asked);

@@ -37,8 +37,11 @@ void Recorder::write_line(json&& line) {
   }
 }
 
-void Recorder::message(const std::string& connection, std::string_view direction, const json& message) {
-  write_line({{"connection", connection}, {"direction", direction}, {"message", message}});
+void Recorder::message(const std::string& connection, std::string_view direction, const json& message,
+                       const std::string& authorization) {
+  json line = {{"connection", connection}, {"direction", direction}, {"message", message}};
+  if (!authorization.empty()) line["authorization"] = authorization;
+  write_line(std::move(line));
 }
 
 void Recorder::raw(const std::string& connection, std::string_view text) {

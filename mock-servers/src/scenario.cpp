@@ -71,6 +71,21 @@ Scenario parse_scenario(const json& document, const std::string& source) {
   scenario.level = document["level"];
   scenario.source = source;
   scenario.document = document;
+  scenario.eras = document.value("eras", std::vector<std::string>{});
+  std::map<std::string, std::string> authorizations;
+  const json declared = document.value("authorizations", json::object());
+  for (const auto& [name, context] : declared.items()) authorizations[name] = context["token"].get<std::string>();
+  auto require_authorization = [&](const std::string& name, const std::string& pointer) {
+    if (authorizations.count(name)) return;
+    std::vector<std::string> declared;
+    for (const auto& [known, token] : authorizations) declared.push_back(known);
+    throw ScenarioError(source + ": " + pointer + ": an authorization context the scenario does not declare ('" + name +
+                        "'; declared: " + (declared.empty() ? std::string("none") : join(declared)) + ")");
+  };
+  const json task = document.value("task", json::array());
+  for (std::size_t i = 0; i < task.size(); ++i)
+    if (task[i].contains("authorization"))
+      require_authorization(task[i]["authorization"], "/task/" + std::to_string(i) + "/authorization");
   for (const auto& [key, s] : document["servers"].items()) {
     ServerSpec spec;
     spec.key = key;
@@ -83,6 +98,13 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     if (s.contains("ttlMs")) spec.ttl_ms = s["ttlMs"].get<long long>();
     spec.cache_scope = s.value("cacheScope", spec.cache_scope);
     spec.tools = s["tools"].get<std::vector<json>>();
+    spec.authorizations = authorizations;
+    const json by_authorization = s.value("toolsByAuthorization", json::object());
+    for (const auto& [name, tools] : by_authorization.items()) {
+      require_authorization(
+          name, "/servers/" + escape_pointer_token(key) + "/toolsByAuthorization/" + escape_pointer_token(name));
+      spec.tools_by_authorization[name] = tools.get<std::vector<json>>();
+    }
     spec.default_result =
         s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
     if (s.contains("scripts")) {

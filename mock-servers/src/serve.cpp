@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -53,6 +54,16 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
   const std::string connection = "stdio:" + std::to_string(::getpid());
   Recorder* rec = options.recorder;
   if (rec) rec->event(connection, "open");
+  // Over stdio a credential comes from the environment: one process serves one context.
+  const char* credential = std::getenv(kAuthorizationEnv);
+  const std::string context = server.authorization_context(credential ? credential : "");
+  if (server.requires_authorization() && context.empty()) {
+    const std::string why = std::string(credential ? "the credential in " : "no credential in ") + kAuthorizationEnv +
+                            (credential ? " is none of the scenario's authorization contexts" : " (Bearer TOKEN)");
+    std::cerr << "mcp-hints mock: " << why << "\n";
+    if (rec) rec->event(connection, "close (unauthorized: " + why + ")");
+    return 1;
+  }
   std::vector<Pending> pending;  // in the order they were produced
   std::string buffer;
   char chunk[65536];
@@ -71,7 +82,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (it->out.close) return finish("close (scripted)", 0);
       if (rec && !it->out.note.empty()) rec->event(connection, it->out.note);
       if (!it->out.message.is_null()) {
-        if (rec) rec->message(connection, "out", it->out.message);
+        if (rec) rec->message(connection, "out", it->out.message, context);
         if (!write_all(STDOUT_FILENO, dump(it->out.message) + "\n")) return finish("close (client gone)", 0);
       }
       it = pending.erase(it);
@@ -107,12 +118,12 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       json parsed;
-      auto outs = server.handle_text(line, &parsed);
+      auto outs = server.handle_text(line, &parsed, context);
       if (rec) {
         if (parsed.is_null())
           rec->raw(connection, line);
         else
-          rec->message(connection, "in", parsed);
+          rec->message(connection, "in", parsed, context);
       }
       if (auto cancelled = MockServer::cancelled_request(parsed)) {
         std::erase_if(pending, [&](const Pending& p) { return p.out.answers == *cancelled; });
@@ -242,12 +253,13 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       parsed = json();  // handle_text below answers with the parse error
     }
     const bool initialize = parsed.is_object() && parsed.value("method", json()) == "initialize";
+    const std::string context = server.authorization_context(req.authorization);
     std::string session = req.session_id;
     // A request refused at the HTTP level is recorded with why, and never reaches the engine: it
     // must not use up a scripted step.
     auto record_refusal = [&](const std::string& conn, int status, const std::string& why) {
       if (rec) {
-        rec->message(conn, "in", parsed);
+        rec->message(conn, "in", parsed, context);
         rec->event(conn, "refused: HTTP " + std::to_string(status) + " " + why);
       }
     };
@@ -255,6 +267,16 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       record_refusal(connection, status, why);
       return text_reply(status, why);
     };
+    // A scenario with authorization contexts wants one of them on every message (RFC 6750).
+    if (server.requires_authorization() && context.empty()) {
+      const std::string why = req.authorization.empty()
+                                  ? "Unauthorized: no Authorization header (Bearer TOKEN)"
+                                  : "Unauthorized: the bearer token is none of the scenario's authorization contexts";
+      record_refusal(is_stateless_request(parsed) ? std::string(kStatelessHttpConnection) : connection, 401, why);
+      HttpReply reply = text_reply(401, why);
+      reply.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return reply;
+    }
     // A request that names a stateless revision, and any sessionless one but initialize to a server
     // that speaks that era (the engine then says what is missing), have no session to check.
     const bool stateless =
@@ -283,9 +305,9 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       if (parsed.is_null())
         rec->raw(conn, req.body);
       else
-        rec->message(conn, "in", parsed);
+        rec->message(conn, "in", parsed, context);
     }
-    auto outs = parsed.is_null() ? server.handle_text(req.body) : server.handle(parsed);
+    auto outs = parsed.is_null() ? server.handle_text(req.body, nullptr, context) : server.handle(parsed, context);
     if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
     HttpReply reply;
     // A refused initialize opens no session.
@@ -306,7 +328,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
       }
       if (rec && !out.note.empty()) rec->event(conn, out.note);
       if (!out.message.is_null()) {
-        if (rec) rec->message(conn, "out", out.message);
+        if (rec) rec->message(conn, "out", out.message, context);
         send.push_back(out.message);
       }
     }

@@ -55,7 +55,7 @@ TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
     for (const auto& c : read_checks(s)) kinds.insert(c.kind);
   }
   EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull",
-                                          "survival", "robustness", "progress"}));
+                                          "survival", "robustness", "progress", "gateway"}));
   std::size_t declarable = 0;
   for (const auto& [kind, outcomes] : outcomes_by_kind()) declarable += is_implicit_kind(kind) ? 0 : 1;
   EXPECT_EQ(kinds.size(), declarable);
@@ -126,7 +126,9 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       {"--auto-answer-input", "confirm.input-required:shown-to-user"},
       {"--ignore-list-changed", "rugpull.ttl-expiry:relisted-after-expiry"},
       {"--ttl-in-seconds", "rugpull.ttl-expiry:relisted-after-expiry"},
-      {"--keep-first-hints", "rugpull.ttl-expiry:new-hints-applied"}};
+      {"--keep-first-hints", "rugpull.ttl-expiry:new-hints-applied"},
+      {"--share-private-cache", "gateway.cache-scope-per-context:cache-per-context"},
+      {"--share-private-cache", "gateway.cache-scope-per-context:bob-confirmed"}};
   for (const auto& [variant, check] : expected)
     for (const char* transport : {"http", "stdio"}) {
       test_support::TempDir dir;
@@ -216,12 +218,12 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",      "--ignore-denial",          "--drop-propagation",
-                                            "--retry-anything",    "--ignore-list-changed",    "--trust-missing-hints",
-                                            "--prompt-always",     "--leak-across-sessions",   "--taint-high-only",
-                                            "--silent-retries",    "--reuse-listing",          "--nag-after-denial",
-                                            "--auto-answer-input", "--keep-first-hints",       "--ttl-in-seconds",
-                                            "--latest-level",      "--per-server-propagation", "--malformed-cancel"};
+const std::vector<std::string> kVariants = {
+    "--never-prompt",           "--ignore-denial",       "--drop-propagation",   "--retry-anything",
+    "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",      "--leak-across-sessions",
+    "--taint-high-only",        "--silent-retries",      "--reuse-listing",      "--nag-after-denial",
+    "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",     "--latest-level",
+    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -284,6 +286,8 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["rugpull.ttl-expiry:new-hints-applied"].count("--keep-first-hints"));
   EXPECT_TRUE(failed_by["propagation.sensitive-carried:carried"].count("--latest-level"));
   EXPECT_TRUE(failed_by["propagation.cross-server:sensitive-to-b"].count("--per-server-propagation"));
+  EXPECT_TRUE(failed_by["gateway.cache-scope-per-context:cache-per-context"].count("--share-private-cache"));
+  EXPECT_TRUE(caught_by["gateway.cache-scope-per-context:bob-confirmed"].count("--share-private-cache"));
 }
 
 TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {
@@ -580,6 +584,10 @@ TEST(Certify, AScenarioOfOneEraRunsOnlyInIt) {
   EXPECT_TRUE(applies_under(scenario, ""));
   EXPECT_FALSE(applies_under(scenario, "2025-11-25"));
   EXPECT_TRUE(applies_under(load_certification_scenario("confirm.spec-destructive"), "2025-11-25"));
+  EXPECT_EQ(scenario_eras(load_certification_scenario("gateway.cache-scope-per-context")),
+            std::vector<std::string>{"stateless"});
+  EXPECT_EQ(scenario_eras(load_certification_scenario("confirm.spec-destructive")),
+            (std::vector<std::string>{"legacy", "stateless"}));
   HarnessOptions options;
   options.client_command = "true";
   options.mock_command = {MCP_HINTS_BIN, "mock"};

@@ -50,6 +50,18 @@ class Record {
                 {"id", last_id_},
                 {"error", {{"code", -32603}, {"message", "try again"}, {"data", data}}}});
   }
+  // Answers the last request (a tools/list) with a listing of this cacheScope.
+  Record& listing(const std::string& cache_scope, const std::string& server = "main",
+                  const std::string& connection = "c1") {
+    return out(
+        {{"jsonrpc", "2.0"}, {"id", last_id_}, {"result", {{"tools", json::array()}, {"cacheScope", cache_scope}}}},
+        server, connection);
+  }
+  // The lines from now on come under this authorization context ("": none).
+  Record& as(const std::string& authorization) {
+    authorization_ = authorization;
+    return *this;
+  }
   // The clock jumps: the next line comes `seconds` later.
   Record& wait(double seconds) {
     time_ += seconds;
@@ -86,6 +98,7 @@ class Record {
     w.direction = direction;
     w.time = tick();
     w.message = message;
+    w.authorization = authorization_;
     record_.wire.push_back(std::move(w));
     return *this;
   }
@@ -94,6 +107,7 @@ class Record {
   double time_ = 1000;
   long long id_ = 0, last_id_ = 0;
   std::map<std::string, std::map<std::string, std::size_t>> sessions_;
+  std::string authorization_;
 };
 
 json scenario_with(const json& expect,
@@ -1093,7 +1107,7 @@ TEST(Judge, ClientMessagesNotJudgedWithoutASchema) {
   EXPECT_EQ(read_error(unchecked_scenario_with(
                 json::array({{{"id", "m"}, {"title", "t"}, {"kind", "client-messages"}, {"traces", json::object()}}}))),
             "t.json: /expect/0/kind: no check kind 'client-messages' (known: gate, propagation, clean-start, relist, "
-            "escalation, retry, progress, input-request)");
+            "escalation, retry, progress, input-request, cache-scope)");
 }
 
 TEST(Judge, TheSchemaPublishesEveryOutcome) {
@@ -1162,3 +1176,95 @@ TEST(RunRecord, ReadsWireAndEventsAndNotesWhatIsWrong) {
 }
 
 }  // namespace
+
+namespace {
+
+// A scenario with two authorization contexts, alice and bob, and the check (its kind and members).
+CheckSpec check_with_authorizations(const std::string& kind, json members) {
+  members.update({{"id", "c"}, {"title", "t"}, {"kind", kind}, {"level", "MUST"}, {"traces", json::object()}});
+  json document = scenario_with(json::array());
+  document["authorizations"] = {{"alice", {{"token", "a"}}}, {"bob", {{"token", "b"}}}};
+  auto scenario = mock::parse_scenario(document, "t.json");
+  scenario.document["expect"] = json::array({members});
+  return read_checks(scenario).at(0);
+}
+
+}  // namespace
+
+TEST(Judge, CacheScopeOutcomes) {
+  const auto cache = check_with_authorizations("cache-scope", json::object());
+  {  // each context listed for itself, over one connection (stateless HTTP) or one each (stdio)
+    Record r;
+    r.as("alice").list().listing("private").call("rm").result();
+    r.as("bob").list("", "main", "c2").listing("private", "main", "c2").call("rm", json(), "main", "c2").result();
+    EXPECT_EQ(outcome(cache, r), "listed-in-context");
+  }
+  {  // bob served from alice's private listing
+    Record r;
+    r.as("alice").list().listing("private").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(cache, r), "reused-private");
+    EXPECT_NE(judge_check(cache, r.get(), "http").detail.find("only alice's private one"), std::string::npos);
+  }
+  {  // from alice's public one: allowed
+    Record r;
+    r.as("alice").list().listing("public").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(cache, r), "reused-public");
+  }
+  {  // a listing with no cacheScope is private: it may hold user-specific data
+    Record r;
+    r.as("alice").list().result().call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(cache, r), "reused-private");
+  }
+  {  // a listing bob asked for after his call does not serve it
+    Record r;
+    r.as("alice").list().listing("private").call("rm").result();
+    r.as("bob").call("rm").result().list().listing("private");
+    EXPECT_EQ(outcome(cache, r), "reused-private");
+  }
+  {
+    Record r;
+    r.as("alice").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(cache, r), "called-unlisted");
+  }
+  {  // one context, or calls under none, reach nothing
+    Record r;
+    r.as("alice").list().listing("private").call("rm").result();
+    r.as("").call("rm").result();
+    EXPECT_EQ(outcome(cache, r), "not-reached");
+    EXPECT_EQ(judge_check(cache, r.get(), "http").verdict, Verdict::not_testable);
+  }
+}
+
+TEST(Judge, AGateForOneAuthorizationContextJudgesOnlyItsCalls) {
+  const auto bob = check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "bob"}});
+  {  // alice's call needs no prompt; bob's was confirmed
+    Record r;
+    r.as("alice").call("rm").result();
+    r.as("bob").prompt("rm", "approve").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "confirmed-called");
+  }
+  {  // bob's call decided on alice's hints: no prompt
+    Record r;
+    r.as("alice").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "called-unprompted");
+    EXPECT_NE(judge_check(bob, r.get(), "http").detail.find("1 call(s) of rm under bob"), std::string::npos);
+  }
+  {  // an approval alice's call used up does not cover bob's
+    Record r;
+    r.prompt("rm", "approve").as("alice").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "repeated-without-confirmation");
+  }
+  {
+    Record r;
+    r.as("alice").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "not-reached");
+  }
+  // A context the scenario does not declare is refused when the scenario is read.
+  EXPECT_THROW(check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "carol"}}), mock::ScenarioError);
+}

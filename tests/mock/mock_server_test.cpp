@@ -637,3 +637,61 @@ TEST(MockServer, CheckServerSpeaksEachEraTheMockSpeaks) {
     }
   }
 }
+
+// Authorization contexts: each request's credential picks its catalog and is recorded by name;
+// over HTTP it is the Authorization header (none: 401), over stdio the server process's
+// environment (none: the process refuses to start serving).
+TEST(MockServer, ServesEachAuthorizationContextItsOwnCatalogAndRecordsIt) {
+  auto engine = server_of("gateway.cache-scope-per-context", "workspace");
+  EXPECT_EQ(engine.authorization_context("Bearer alice-7f3a9c"), "alice");
+  EXPECT_EQ(engine.authorization_context("bearer bob-c91e04"), "bob");
+  EXPECT_EQ(engine.authorization_context("Bearer nobody"), "");
+  EXPECT_EQ(engine.authorization_context("bob-c91e04"), "");
+  const auto hints = [&](const std::string& context) {
+    return engine.handle(stateless(1, "tools/list"), context)[0].message["result"]["tools"][0]["annotations"];
+  };
+  EXPECT_EQ(hints("alice")["readOnlyHint"], true);
+  EXPECT_EQ(hints("bob")["destructiveHint"], true);
+
+  test_support::TempDir dir;
+  const auto record = (dir.path() / "record.jsonl").string();
+  const auto mock =
+      http_mock({"--scenario", "gateway.cache-scope-per-context", "--server", "workspace", "--record", record});
+  auto bob = mcp_hints::make_http_transport(mock.url, {}, {{"Authorization", "Bearer bob-c91e04"}});
+  mcp_hints::McpClientSession session(*bob);
+  session.connect();
+  const auto listing = session.list_tools();
+  ASSERT_EQ(listing.tools.size(), 1u);
+  EXPECT_EQ(listing.tools[0]["annotations"]["destructiveHint"], true);
+  EXPECT_EQ(listing.pages.at(0)["cacheScope"], "private");
+  const std::string body = stateless(9, "tools/list").dump();
+  EXPECT_EQ(curl({"-X", "POST", "-H", "Content-Type: application/json", "-H", "MCP-Protocol-Version: 2026-07-28", "-H",
+                  "Mcp-Method: tools/list", "-d", body, mock.url})
+                .out,
+            "401");
+  std::ifstream in(record);
+  std::set<std::string> contexts;
+  std::vector<std::string> refusals;
+  for (std::string line; std::getline(in, line);) {
+    const json l = json::parse(line);
+    if (l.contains("message")) contexts.insert(l.value("authorization", "(none)"));
+    if (l.value("event", "").starts_with("refused: ")) refusals.push_back(l["event"]);
+  }
+  EXPECT_EQ(contexts, (std::set<std::string>{"bob", "(none)"}));
+  EXPECT_EQ(refusals,
+            std::vector<std::string>{"refused: HTTP 401 Unauthorized: no Authorization header (Bearer TOKEN)"});
+
+  mcp_hints::ProcessOptions o;
+  o.argv = {MCP_HINTS_BIN, "mock", "--scenario", "gateway.cache-scope-per-context", "--server", "workspace"};
+  o.env = {{"MCP_HINTS_AUTHORIZATION", "Bearer alice-7f3a9c"}};
+  mcp_hints::StdioTransport alice(o);
+  mcp_hints::McpClientSession over_stdio(alice);
+  over_stdio.connect();
+  EXPECT_EQ(over_stdio.list_tools().tools.at(0)["annotations"]["readOnlyHint"], true);
+  o.env = {{"MCP_HINTS_AUTHORIZATION", "Bearer nobody"}};
+  mcp_hints::StdioTransport stranger(o);
+  mcp_hints::McpClientSession refused(stranger);
+  EXPECT_THROW(refused.connect(), mcp_hints::Error);
+  EXPECT_NE(stranger.diagnostics().find("is none of the scenario's authorization contexts"), std::string::npos)
+      << stranger.diagnostics();
+}

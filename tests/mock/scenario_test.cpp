@@ -77,3 +77,29 @@ TEST(Scenario, ErrorsNameTheFileAndThePointer) {
   EXPECT_NE(error_of(dir.write("broken.json", "{").string()).find("broken.json: not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("no.such-scenario").find("mock.basic"), std::string::npos);
 }
+
+TEST(Scenario, ReadsErasAndAuthorizationContextsAndRefusesAnUndeclaredOne) {
+  const auto s = mcp_hints::mock::load_scenario("gateway.cache-scope-per-context");
+  EXPECT_EQ(s.eras, std::vector<std::string>{"stateless"});
+  EXPECT_TRUE(s.applies_to_era("stateless"));
+  EXPECT_FALSE(s.applies_to_era("legacy"));
+  EXPECT_TRUE(mcp_hints::mock::load_scenario("mock.basic").applies_to_era("legacy"));
+  const auto& server = s.servers.at("workspace");
+  EXPECT_EQ(server.authorizations,
+            (std::map<std::string, std::string>{{"alice", "alice-7f3a9c"}, {"bob", "bob-c91e04"}}));
+  ASSERT_EQ(server.tools_by_authorization.count("bob"), 1u);
+  test_support::TempDir dir;
+  json document = s.document;
+  document["task"][1]["authorization"] = "carol";
+  EXPECT_NE(error_of(dir.write("task.json", document.dump()).string())
+                .find("/task/1/authorization: an authorization context the scenario does not declare ('carol'; "
+                      "declared: alice, bob)"),
+            std::string::npos);
+  document = s.document;
+  document["servers"]["workspace"]["toolsByAuthorization"]["carol"] = json::array();
+  EXPECT_NE(error_of(dir.write("tools.json", document.dump()).string())
+                .find("/servers/workspace/toolsByAuthorization/carol: an authorization context"),
+            std::string::npos);
+  document.erase("authorizations");
+  EXPECT_NE(error_of(dir.write("none.json", document.dump()).string()).find("declared: none"), std::string::npos);
+}

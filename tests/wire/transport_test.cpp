@@ -188,3 +188,26 @@ TEST(HttpTransport, ARefusalThatAnswersNoRequestOfOursStaysATransportError) {
     EXPECT_NE(std::string(e.what()).find("answered HTTP 400"), std::string::npos) << e.what();
   }
 }
+
+TEST(HttpTransport, SendsTheAuthorizationItIsGivenOnEveryRequestAndTheServerSeesIt) {
+  std::vector<std::string> seen;
+  std::mutex m;
+  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+    std::lock_guard lock(m);
+    seen.push_back(req.authorization);
+    mcp_hints::HttpReply reply;
+    reply.body = mcp_hints::jsonrpc::result(json::parse(req.body)["id"], json::object()).dump();
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto with = mcp_hints::make_http_transport(server.url(), {}, {{"Authorization", "Bearer token-bob"}});
+  with->set_protocol_version("2026-07-28");
+  with->send(mcp_hints::jsonrpc::request(1, "tools/list"), soon());
+  ASSERT_TRUE(with->receive(soon()));
+  auto without = mcp_hints::make_http_transport(server.url());
+  without->set_protocol_version("2026-07-28");
+  without->send(mcp_hints::jsonrpc::request(2, "tools/list"), soon());
+  ASSERT_TRUE(without->receive(soon()));
+  std::lock_guard lock(m);
+  EXPECT_EQ(seen, (std::vector<std::string>{"Bearer token-bob", ""}));
+}

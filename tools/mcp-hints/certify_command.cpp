@@ -63,7 +63,8 @@ options:
 
 verdicts: pass; warning (a SHOULD not met, or an acceptable but not ideal trace); info (a MAY);
 fail (a MUST not met); not testable (the client never reached the decision point: a failure);
-not applicable (the check does not apply on this transport).
+not applicable (the check does not apply on this transport, or the scenario not in this
+protocol era: the client is not run).
 
 tiers: "certified" when no check failed and every check was testable; "certified, strict" when
 no check warned either. The report names the tier reached and what blocks the next one.

@@ -41,6 +41,8 @@ class CheckReader {
   std::string server(std::string_view path);
   // The tool named at path (required), which `server` must list, at first or after list_changed.
   std::string tool(std::string_view path, const std::string& server);
+  // The authorization context named at path, which the scenario must declare; empty when not given.
+  std::string authorization(std::string_view path);
   // The servers named at path, each one the scenario has; empty when not given.
   std::vector<std::string> servers(std::string_view path);
 

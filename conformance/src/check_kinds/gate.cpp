@@ -17,6 +17,7 @@ struct Gate {
   int prompts_at_most = 0;                     // the most prompts the task's calls justify; 0: no bound
   bool after_list_changed = false;             // judge only what follows the server's tools/list_changed
   std::string requires_server, requires_tool;  // a call that must have been answered with a result first
+  std::string authorization;                   // judge only the calls under this context; empty: every call
 };
 
 Gate read_gate(CheckReader& in) {
@@ -26,6 +27,7 @@ Gate read_gate(CheckReader& in) {
   gate.confirmations = in.integer_or("confirmations", 1);
   gate.prompts_at_most = in.integer_or("promptsAtMost", 0);
   gate.after_list_changed = in.find("after") != nullptr;
+  gate.authorization = in.authorization("authorization");
   if (in.find("requires")) {
     gate.requires_server = in.server("requires/server");
     gate.requires_tool = in.tool("requires/tool", gate.requires_server);
@@ -59,6 +61,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
     int order;  // a new session, then events, then calls at the same instant
     const ClientEvent* event;
     bool new_session = false;
+    bool judged = true;  // a call under another authorization context uses up approvals, unjudged
   };
   std::vector<Item> items;
   // Approvals and denials never cross a session boundary: a new session of the gated server
@@ -74,7 +77,8 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       items.push_back({e.time, 0, &e});
   for (const auto& line : record.wire)
     if (line.time >= start && is_call_of(record, line, check.server, check.tool))
-      items.push_back({line.time, 1, nullptr});
+      items.push_back(
+          {line.time, 1, nullptr, false, check.authorization.empty() || line.authorization == check.authorization});
   std::stable_sort(items.begin(), items.end(),
                    [](const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.order < b.order; });
   int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, denied = 0, blocked = 0;
@@ -108,6 +112,10 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       }
       continue;
     }
+    if (!item.judged) {  // each approval covers one call, whoever it was for
+      approvals = std::max(0, approvals - check.confirmations);
+      continue;
+    }
     ++calls;
     if (approvals >= check.confirmations) {
       approvals -= check.confirmations;
@@ -125,9 +133,11 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
     bad_detail = "; the " + ordinal(calls) + " call had " + std::to_string(approvals) + " of " +
                  std::to_string(check.confirmations) + " approval(s) it needed";
   }
-  const std::string counts = std::to_string(calls) + " call(s) of " + check.tool + " on the wire, " +
+  const std::string counts = std::to_string(calls) + " call(s) of " + check.tool +
+                             (check.authorization.empty() ? "" : " under " + check.authorization) + " on the wire, " +
                              std::to_string(prompts) + " prompt(s), " + std::to_string(approved) + " approval(s), " +
                              std::to_string(denied) + " denial(s), " + std::to_string(blocked) + " block(s)" +
+                             (check.authorization.empty() ? "" : " (prompts and decisions of every context)") +
                              (check.after_list_changed ? " after tools/list_changed" : "");
   if (calls > 0) return {first_bad.empty() ? "confirmed-called" : first_bad, counts + bad_detail};
   // A denial ends the call: asking again for it (the rest of a multi-approval) is nagging.

@@ -13,12 +13,13 @@ CheckKind escalation_kind();
 CheckKind retry_kind();
 CheckKind progress_kind();
 CheckKind input_request_kind();
+CheckKind cache_scope_kind();
 CheckKind client_messages_kind();
 
 const std::vector<CheckKind>& check_kinds() {
   static const std::vector<CheckKind> kinds = {
-      gate_kind(),  propagation_kind(), clean_start_kind(),   relist_kind(),          escalation_kind(),
-      retry_kind(), progress_kind(),    input_request_kind(), client_messages_kind(),
+      gate_kind(),  propagation_kind(), clean_start_kind(),   relist_kind(),      escalation_kind(),
+      retry_kind(), progress_kind(),    input_request_kind(), cache_scope_kind(), client_messages_kind(),
   };
   return kinds;
 }

@@ -47,7 +47,8 @@ struct ScenarioRun {
   nlohmann::json context;  // what the client was given
   double seconds = 0;
 
-  // The worst verdict of the run: not testable when the client could not run.
+  // The worst verdict of the run: not testable when the client could not run, not applicable when
+  // no check applies.
   Verdict verdict() const;
   // The scenario's id, with the protocol revision when one was pinned ("id@2026-07-28").
   std::string run_id() const;

@@ -67,6 +67,8 @@ struct CheckResult {
 CheckSpec client_messages_check(const mock::Scenario& served);
 // Whether a kind is one certify adds to every run, which no scenario declares.
 bool is_implicit_kind(std::string_view kind);
+// A check that does not apply to a run (its transport, its protocol era), saying why.
+CheckResult not_applicable(const CheckSpec& check, const std::string& why);
 
 // Judges one check on a run over `transport` ("stdio" or "http").
 CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::string_view transport);

@@ -11,14 +11,15 @@
 namespace mcp_hints::conformance {
 
 struct WireLine {
-  std::string server;       // the scenario's key for the mock server that recorded it
-  std::string connection;   // "stdio:PID" or "http:SESSION"
-  std::size_t session = 0;  // 1 for the server's first session, 2 for the next ... (number_sessions)
-  std::string direction;    // "in" (from the client), "out" (to it), or empty for a connection event
-  double time = 0;          // Unix time, seconds
-  nlohmann::json message;   // null for events and for input that was not JSON
-  std::string event;        // "open", "close (stdin closed)" ...
-  std::string raw;          // input that was not JSON
+  std::string server;         // the scenario's key for the mock server that recorded it
+  std::string connection;     // "stdio:PID" or "http:SESSION"
+  std::size_t session = 0;    // 1 for the server's first session, 2 for the next ... (number_sessions)
+  std::string direction;      // "in" (from the client), "out" (to it), or empty for a connection event
+  double time = 0;            // Unix time, seconds
+  nlohmann::json message;     // null for events and for input that was not JSON
+  std::string event;          // "open", "close (stdin closed)" ...
+  std::string raw;            // input that was not JSON
+  std::string authorization;  // the scenario's name for the authorization context it came under; empty: none
 };
 
 // The event types of the adapter contract (conformance/ADAPTER.md).

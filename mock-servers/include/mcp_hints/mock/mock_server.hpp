@@ -35,11 +35,18 @@ class MockServer {
  public:
   explicit MockServer(ServerSpec spec);
 
-  // One message from a client (any JSON value); what to send back. Thread-safe.
-  std::vector<Outgoing> handle(const nlohmann::json& message);
+  // One message from a client (any JSON value), under an authorization context (its name in the
+  // scenario; empty: none); what to send back. Thread-safe.
+  std::vector<Outgoing> handle(const nlohmann::json& message, const std::string& context = {});
   // One line or body of text: a parse error is answered with -32700. parsed (if given) gets
   // the message when the text was JSON, for the record.
-  std::vector<Outgoing> handle_text(std::string_view text, nlohmann::json* parsed = nullptr);
+  std::vector<Outgoing> handle_text(std::string_view text, nlohmann::json* parsed = nullptr,
+                                    const std::string& context = {});
+  // The authorization context a credential names ("Bearer TOKEN": an Authorization header, or
+  // over stdio the MCP_HINTS_AUTHORIZATION environment variable); empty when it names none.
+  std::string authorization_context(std::string_view credential) const;
+  // Whether the scenario declares authorization contexts: a request must then carry one.
+  bool requires_authorization() const { return !spec_.authorizations.empty(); }
   // A request id the client cancelled (notifications/cancelled), if this message is one.
   static std::optional<nlohmann::json> cancelled_request(const nlohmann::json& message);
 
@@ -49,14 +56,18 @@ class MockServer {
 
  private:
   std::vector<Outgoing> handle_stateless(const nlohmann::json& id, const std::string& method,
-                                         const nlohmann::json& params);
-  std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era);
+                                         const nlohmann::json& params, const std::string& context);
+  std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
+                                  const std::string& context);
   // A call of a tool whose last answer asked for input (an InputRequiredResult): asked again when
   // it carries no answer, refused when its answer is partial or its requestState wrong; nullopt
   // when it answers in full (the script goes on) or nothing is open.
   std::optional<std::vector<Outgoing>> answer_open_input(const nlohmann::json& id, const std::string& tool,
                                                          const nlohmann::json& params);
-  std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era);
+  std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
+                                   const std::string& context);
+  // The catalog served under an authorization context: its own, else the one served now.
+  const std::vector<nlohmann::json>& catalog_for(const std::string& context) const;
   // The revisions it speaks (the scenario's, else the legacy ones), and those of each era.
   std::vector<std::string> spoken_versions() const;
   std::vector<std::string> legacy_versions() const;
@@ -82,6 +93,11 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 0;
 };
+
+// The environment variable that gives a stdio mock server its authorization context, as the
+// Authorization header would over HTTP ("Bearer TOKEN"): over stdio credentials come from the
+// environment, so a client acting for two contexts starts one server process for each.
+inline constexpr const char* kAuthorizationEnv = "MCP_HINTS_AUTHORIZATION";
 
 // Serves on stdin/stdout; returns the process exit code.
 int serve_stdio(MockServer& server, const ServeOptions& options);

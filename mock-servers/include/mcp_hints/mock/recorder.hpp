@@ -30,8 +30,10 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
-  // direction: "in" (from the client) or "out" (to it).
-  void message(const std::string& connection, std::string_view direction, const nlohmann::json& message);
+  // direction: "in" (from the client) or "out" (to it); authorization: the scenario's name for the
+  // authorization context it came in or went out under (empty: none, and not recorded).
+  void message(const std::string& connection, std::string_view direction, const nlohmann::json& message,
+               const std::string& authorization = {});
   // What came in but was not JSON: kept as text (cut at 64 KiB).
   void raw(const std::string& connection, std::string_view text);
   // A connection event: "open", "close", "session-end" ...

@@ -1,6 +1,7 @@
 #pragma once
 // Scenario files (schemas/scenario.schema.json): metadata, named mock servers with catalogs and
 // scripted results, and the client-side fields the mock server only carries through.
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -39,6 +40,10 @@ struct ServerSpec {
   std::optional<long long> ttl_ms;             // stateless era: ttlMs of its listings (default by catalog)
   std::string cache_scope = "private";         // stateless era: cacheScope of its listings
   std::vector<nlohmann::json> tools;
+  // Authorization contexts: the scenario's, name -> bearer token (empty: requests need none), and
+  // the catalog served under a context instead of tools.
+  std::map<std::string, std::string> authorizations;
+  std::map<std::string, std::vector<nlohmann::json>> tools_by_authorization;
   std::map<std::string, std::vector<Step>> scripts;  // by tool name
   nlohmann::json default_result;
 };
@@ -47,7 +52,12 @@ struct Scenario {
   std::string id, title, checks, level;
   std::string source;  // the file, or "built-in ID"
   std::map<std::string, ServerSpec> servers;
-  nlohmann::json document;  // the whole file, for the fields carried through
+  std::vector<std::string> eras;  // the protocol eras it applies to ("legacy", "stateless"); empty: both
+  nlohmann::json document;        // the whole file, for the fields carried through
+
+  bool applies_to_era(const std::string& era) const {
+    return eras.empty() || std::find(eras.begin(), eras.end(), era) != eras.end();
+  }
 };
 
 // Reads a scenario from a file, or a built-in one by id; validates it against its schema.
