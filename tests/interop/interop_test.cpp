@@ -624,4 +624,13 @@ TEST(Interop, TheOfficialSuiteClientScenariosPassTheReferenceClient) {
   EXPECT_EQ(official_client_checks("tools_call", "2025-11-25"), tools_call);
   EXPECT_EQ(official_client_checks("request-metadata", "2026-07-28"), request_metadata);
   EXPECT_EQ(official_client_checks("http-standard-headers", "2026-07-28"), headers);
+  // An input_required result is answered by a new request (its own id) echoing requestState as
+  // given, never inventing one, and parallel calls keep their own state.
+  EXPECT_EQ(official_client_checks("sep-2322-client-request-state", "2026-07-28"),
+            (std::vector<std::string>{
+                "SUCCESS sep-2322-client-request-state-echoed", "SUCCESS sep-2322-client-jsonrpc-id-different",
+                "SUCCESS sep-2322-default-result-type-complete", "SUCCESS sep-2322-client-no-state-omitted",
+                "SUCCESS sep-2322-client-parallel-isolation"}));
+  EXPECT_EQ(official_client_checks("initialize", "2025-11-25"),
+            (std::vector<std::string>{"SUCCESS mcp-client-initialization", "INFO server-info"}));
 }
