@@ -531,7 +531,7 @@ TEST(CheckServerStateless, ALongTtlIsNotWaitedFor) {
 }
 
 // Hints that differ per authorization context: a finding only under a public cacheScope.
-TEST(CheckServerStateless, PerContextHintsAreCleanWhenPrivateOrIdentical) {
+TEST(CheckServerStateless, PerContextHintsAreAFindingOnlyUnderAPublicScope) {
   const std::vector<std::string> contexts = {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env",
                                              "MCP_SAMPLE_AUTH=admin"};
   auto scoped = check_stdio("per-context-hints", contexts, {"--protocol", "stateless", "--cache-scope", "private"});
@@ -540,6 +540,21 @@ TEST(CheckServerStateless, PerContextHintsAreCleanWhenPrivateOrIdentical) {
   auto same = check_stdio("per-context-hints",
                           {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env", "MCP_SAMPLE_AUTH=bob"}, kStateless);
   EXPECT_TRUE(same.checks().empty()) << same.report.dump(1);
+  // Over HTTP each context is a header, and each listing carries its own context's alone (the
+  // first context's Authorization going along too would hide the difference).
+  for (const std::string scope : {"public", "private"}) {
+    const auto server = http_sample_server("per-context-hints", {"--protocol", "stateless", "--cache-scope", scope});
+    auto h = check_http(
+        server.url, {"--auth-header", "Authorization: Bearer alice", "--auth-header", "Authorization: Bearer admin"});
+    EXPECT_EQ(h.checks(),
+              (scope == "public" ? std::set<std::string>{"stateless.public-scope"} : std::set<std::string>{}))
+        << scope << ": " << h.report.dump(1) << h.err;
+    for (const auto& f : h.report["findings"]) {
+      const std::string message = f["message"];
+      EXPECT_NE(message.find("authorization contexts 1 and 2"), std::string::npos) << message;
+      EXPECT_EQ(message.find("Bearer"), std::string::npos) << "a context's value is shown: " << message;
+    }
+  }
   EXPECT_EQ(run_cli({"check-server", "--auth-header", "Authorization: x", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--auth-env", "NOEQUALS", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--auth-env", "A=b", "--url", "http://127.0.0.1:9/mcp"}).exit_code, 2);

@@ -79,7 +79,8 @@ static_assert(std::ranges::all_of(protocol_check::all,
 class Run {
  public:
   Run(const ServerTarget& target, const CheckServerOptions& options, LintReport& report)
-      : target_(in_context(target, options.auth_contexts.empty() ? AuthContext{} : options.auth_contexts.front())),
+      : given_(target),
+        target_(in_context(target, options.auth_contexts.empty() ? AuthContext{} : options.auth_contexts.front())),
         options_(options),
         report_(report),
         linter_(options.lint),
@@ -626,7 +627,8 @@ class Run {
     if (report_.protocol_era != to_string(ProtocolEra::stateless)) return;  // no cacheScope to judge
     for (std::size_t i = 1; i < options_.auth_contexts.size(); ++i) {
       const ServerTarget first_target = target_;
-      target_ = in_context(first_target, options_.auth_contexts[i]);
+      // From the target as given: the first context's credentials must not go along too.
+      target_ = in_context(given_, options_.auth_contexts[i]);
       const std::string which = "authorization context " + std::to_string(i + 1);
       std::unique_ptr<Transport> transport;
       std::unique_ptr<McpClientSession> session;
@@ -686,7 +688,8 @@ class Run {
     });
   }
 
-  ServerTarget target_;
+  const ServerTarget& given_;  // the target outside any authorization context
+  ServerTarget target_;        // ... as the context in play reaches it
   const CheckServerOptions& options_;
   LintReport& report_;
   Linter linter_;
