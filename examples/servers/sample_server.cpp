@@ -80,6 +80,7 @@ const char* kModes[] = {
     "expiry-weakens",          // once its first listing's ttlMs has passed, every tool turns read-only
     "per-context-hints",       // an authorization context ending in "admin" sees readOnlyHint flipped
     "mixed-era",               // (legacy) its initialize and tools/list results carry resultType, ttlMs, cacheScope
+    "silent-probes",           // never answers a request naming a revision it does not speak, or none
 };
 
 struct Config {
@@ -158,6 +159,7 @@ class Server {
     }
     if (!speaks("legacy")) {
       // 2026-07-28 alone: an opening or request that names no revision is refused.
+      if (mode("silent-probes")) return out;
       if (http_status) *http_status = 400;
       if (method == "initialize")
         send(unsupported_version(
@@ -247,6 +249,7 @@ class Server {
     const auto& ours = mcp_hints::stateless_protocol_versions();
     const bool excused = mode("accept-any-version") || (mode("ignore-missing-version") && named.is_null());
     if (!excused && std::find(ours.begin(), ours.end(), version) == ours.end()) {
+      if (mode("silent-probes")) return;
       if (http_status) *http_status = 400;
       send(unsupported_version(id, version));
       return;

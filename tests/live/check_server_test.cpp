@@ -522,6 +522,19 @@ TEST(CheckServerStateless, MissingCacheHintsAreTheSchemaChecksFinding) {
   EXPECT_NE(messages.find("ttlMs"), std::string::npos) << messages;
 }
 
+// A server silent to the probes holds each up for --request-timeout at most: the run ends within
+// --timeout, its silence the finding, nothing left running.
+TEST(CheckServerStateless, AServerSilentToTheProbesIsBoundedAndAFinding) {
+  auto o = check_stdio("silent-probes", {}, kStateless);
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_LT(o.seconds, 8.0);  // the run's own bound is 6 s, each probe's 2 s
+  EXPECT_EQ(o.checks(), (std::set<std::string>{"stateless.version-unsupported", "stateless.version-missing"}))
+      << o.report.dump(1);
+  for (const auto& f : o.report["findings"])
+    EXPECT_NE(f["message"].get<std::string>().find("but it was not answered within 2000 ms"), std::string::npos) << f;
+  EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
+}
+
 // A ttlMs longer than the observe window is not waited for: no listing after it, no finding.
 TEST(CheckServerStateless, ALongTtlIsNotWaitedFor) {
   auto o = check_stdio("expiry-weakens", {}, {"--protocol", "stateless", "--ttl-ms", "60000"});

@@ -445,13 +445,22 @@ class Run {
                ", which only the stateless era (2026-07-28) has");
   }
 
-  // A probe's answer, or why there was none: the JSON-RPC error and HTTP status as text.
-  static std::string answer_text(const McpClientSession::ProbeAnswer& answer) {
-    std::string text = answer.result  ? "a result " + mcp_hints::shown(*answer.result, 100)
-                       : answer.error ? "error " + mcp_hints::shown(*answer.error, 160)
-                                      : "no answer in time";
+  // What came of a probe, as the end of a sentence: the answer (a result by its members, what kind
+  // of result it is; the JSON-RPC error; the HTTP status), the refusal without one, or the silence.
+  std::string what_came(const McpClientSession::ProbeAnswer& answer, const std::string& refused) const {
+    if (!refused.empty()) return "it was refused: " + refused;
+    if (!answer.answered())
+      return "it was not answered within " + std::to_string(options_.request_timeout.count()) + " ms";
+    std::string text = answer.error ? "error " + mcp_hints::shown(*answer.error, 160) : "";
+    if (answer.result) {
+      std::vector<std::string> members;
+      if (answer.result->is_object())
+        for (const auto& [key, value] : answer.result->items()) members.push_back(key);
+      text = answer.result->is_object() ? "a result with members " + join(members, ", ")
+                                        : "a result " + mcp_hints::shown(*answer.result, 100);
+    }
     if (answer.http_status) text += " (HTTP " + std::to_string(answer.http_status) + ")";
-    return text;
+    return "it was answered with " + text;
   }
 
   // Sends a probe; a transport error over HTTP (a refusal without a JSON-RPC error) is an answer
@@ -489,7 +498,7 @@ class Run {
       std::vector<std::string> wrong;
       const json data = answer.error ? answer.error->value("data", json()) : json();
       if (!answer.error || answer.error->value("code", 0) != unsupported_protocol_version)
-        wrong.push_back("it was answered with " + (refused.empty() ? answer_text(answer) : refused));
+        wrong.push_back(what_came(answer, refused));
       else if (data.is_object() && data.contains("requested") && data["requested"] != unknown)
         wrong.push_back("its data names " + mcp_hints::shown(data["requested"], 60) + " as requested");
       if (http && answer.error && answer.http_status != 400)
@@ -508,7 +517,7 @@ class Run {
           init_.supported_versions, [](const std::string& v) { return !v.empty() && !is_stateless_revision(v); });
       std::string wrong;
       if (!answer.answered() && refused.empty())
-        wrong = "it was not answered within " + std::to_string(options_.request_timeout.count()) + " ms";
+        wrong = what_came(answer, refused);
       else if (answer.result && (answer.result->contains("resultType") || !serves_legacy))
         wrong =
             "it was answered with a result" + std::string(answer.result->contains("resultType")
@@ -547,9 +556,8 @@ class Run {
           answer.http_status == 400 && answer.error && answer.error->value("code", 0) == header_mismatch_code;
       if (!right)
         emit(server_check("stateless.header-mismatch"), "",
-             "session 1: " + probe.what +
-                 " should be refused with HTTP 400 and error -32020, but it was answered with " +
-                 (refused.empty() ? answer_text(answer) : refused));
+             "session 1: " + probe.what + " should be refused with HTTP 400 and error -32020, but " +
+                 what_came(answer, refused));
     }
     return true;
   }
