@@ -81,6 +81,7 @@ const char* kModes[] = {
     "per-context-hints",       // an authorization context ending in "admin" sees readOnlyHint flipped
     "mixed-era",               // (legacy) its initialize and tools/list results carry resultType, ttlMs, cacheScope
     "silent-probes",           // never answers a request naming a revision it does not speak, or none
+    "slow-discover",           // answers its first server/discover after 2.5 s (a server still starting)
 };
 
 struct Config {
@@ -255,6 +256,7 @@ class Server {
       return;
     }
     if (method == "server/discover") {
+      if (mode("slow-discover") && discovers_++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2500));
       json result = json::parse("{" + cache_fields().substr(1) + "}");
       result["supportedVersions"] = supported_versions();
       result["capabilities"] = {{"tools", {{"listChanged", false}}}};
@@ -371,6 +373,7 @@ class Server {
   Config config_;
   std::mutex mutex_;
   int lists_ = 0;
+  int discovers_ = 0;
   bool pulled_ = false;
   std::chrono::steady_clock::time_point first_list_;
 };

@@ -535,6 +535,21 @@ TEST(CheckServerStateless, AServerSilentToTheProbesIsBoundedAndAFinding) {
   EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
 }
 
+// A server of the stateless era alone, slower to answer server/discover than negotiation waits
+// (one still starting): its -32022 to the initialize that follows names 2026-07-28, which is then
+// asked for with the whole request timeout; its late discover answer is read in the stateless era.
+TEST(CheckServerStateless, ASlowDiscoverAnswerIsWaitedForOnceTheServerNamesItsEra) {
+  test_support::TempDir dir;
+  const std::string pid_file = (dir.path() / "pid").string();
+  auto o = run_check({"check-server", "--format", "json", "--timeout", "20", "--request-timeout", "2", "--observe", "0",
+                      "--", kServer, "--catalog", catalog(), "--misbehave", "slow-discover", "--protocol", "stateless",
+                      "--pid-file", pid_file});
+  EXPECT_EQ(o.exit_code, 0) << o.err << o.report.dump(1);
+  EXPECT_EQ(o.report["protocol"]["era"], "stateless") << o.report["protocol"];
+  EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  EXPECT_EQ(o.report["tool_count"], 5);
+}
+
 // A ttlMs longer than the observe window is not waited for: no listing after it, no finding.
 TEST(CheckServerStateless, ALongTtlIsNotWaitedFor) {
   auto o = check_stdio("expiry-weakens", {}, {"--protocol", "stateless", "--ttl-ms", "60000"});

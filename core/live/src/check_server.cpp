@@ -656,26 +656,30 @@ class Run {
   }
 
   // Every message the server sends is held to the schema.json of the revision spoken (before a
-  // revision is agreed: the one offered). At most kShownPerCheck findings per check are written.
+  // revision is agreed: the one offered); an answer, to the revision of the request it answers
+  // (a late server/discover answer is read in the stateless era even after a fall back to the
+  // legacy one). At most kShownPerCheck findings per check are written.
   void watch_schema(McpClientSession& session, const std::string& which) {
     session.set_message_observer([this, &session, which](const json& message, Direction direction) {
       const std::string id = message.is_object() && message.contains("id") ? message["id"].dump() : "";
+      const auto in_play = [&session] {
+        return session.revision_in_play().empty() ? supported_protocol_versions().front() : session.revision_in_play();
+      };
       if (direction == Direction::client_to_server) {
         if (!id.empty() && message.contains("method")) {
-          asked_[which + id] = message.value("method", "");
-          if (session.era() == ProtocolEra::stateless && !names_protocol_version(message.value("params", json())))
-            unversioned_.insert(which + id);
+          // A stateless-era request naming no revision is one of the legacy era: its answer is read in that era.
+          const bool unversioned =
+              session.era() == ProtocolEra::stateless && !names_protocol_version(message.value("params", json()));
+          asked_[which + id] = {message.value("method", ""),
+                                unversioned ? supported_protocol_versions().front() : in_play()};
         }
         return;
       }
-      // A request naming no revision is one of the legacy era: its answer is read in that era.
-      const bool legacy_answer = unversioned_.count(which + id) > 0;
-      const std::string revision = session.revision_in_play().empty() || legacy_answer
-                                       ? supported_protocol_versions().front()
-                                       : session.revision_in_play();
-      std::string answered;
-      if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method"))
-        answered = it->second;
+      std::string answered, revision = in_play();
+      if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method")) {
+        answered = it->second.method;
+        revision = it->second.revision;
+      }
       if (message.contains("result")) judge_era(message["result"], revision, answered, which);
       std::vector<ProtocolViolation> violations;
       try {
@@ -706,13 +710,15 @@ class Run {
   InitializeResult init_;
   static constexpr std::size_t kShownPerCheck = 20;
   ProtocolSchemas schemas_;
-  std::map<std::string, std::string> asked_;  // session + request id -> method
+  struct Asked {
+    std::string method, revision;  // the revision its answer is read in
+  };
+  std::map<std::string, Asked> asked_;  // session + request id -> what was asked
   std::map<std::string, std::size_t> schema_findings_;
   std::set<std::string> schema_seen_;
-  std::set<std::string> unversioned_;  // session + request id of stateless-era requests naming no revision
-  std::set<std::string> era_seen_;     // era findings already made (check, session, method)
-  std::vector<json> first_pages_;      // session 1's first listing's pages, without their tools
-  Deadline first_listed_{};            // when session 1's first listing came back
+  std::set<std::string> era_seen_;  // era findings already made (check, session, method)
+  std::vector<json> first_pages_;   // session 1's first listing's pages, without their tools
+  Deadline first_listed_{};         // when session 1's first listing came back
 };
 
 }  // namespace
