@@ -586,8 +586,9 @@ class Run {
       }
       if (error.is_object() && error.value("code", 0) == unsupported_protocol_version)
         emit(server_check("stateless.discover-versions"), "/result/supportedVersions",
-             "session 1: server/discover lists " + version + ", but a request in " + version + " was refused with " +
-                 mcp_hints::shown(error, 160));
+             "session 1: server/discover lists " + version + ", but " +
+                 (is_stateless_revision(version) ? "a tools/list naming it" : "an initialize offering it") +
+                 " was refused with " + mcp_hints::shown(error, 160));
     }
     return true;
   }
@@ -671,16 +672,19 @@ class Run {
           const bool unversioned =
               session.era() == ProtocolEra::stateless && !names_protocol_version(message.value("params", json()));
           asked_[which + id] = {message.value("method", ""),
-                                unversioned ? supported_protocol_versions().front() : in_play()};
+                                unversioned ? supported_protocol_versions().front() : in_play(), unversioned};
         }
         return;
       }
       std::string answered, revision = in_play();
+      bool unversioned = false;
       if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method")) {
         answered = it->second.method;
         revision = it->second.revision;
+        unversioned = it->second.unversioned;
       }
-      if (message.contains("result")) judge_era(message["result"], revision, answered, which);
+      // The answer to the probe naming no revision is stateless.version-missing's to judge.
+      if (message.contains("result") && !unversioned) judge_era(message["result"], revision, answered, which);
       std::vector<ProtocolViolation> violations;
       try {
         violations = schemas_.validate_message(revision, message, direction, answered);
@@ -712,6 +716,7 @@ class Run {
   ProtocolSchemas schemas_;
   struct Asked {
     std::string method, revision;  // the revision its answer is read in
+    bool unversioned = false;      // a stateless-era request naming no revision (a probe)
   };
   std::map<std::string, Asked> asked_;  // session + request id -> what was asked
   std::map<std::string, std::size_t> schema_findings_;
