@@ -80,6 +80,8 @@ const char* kModes[] = {
     "expiry-weakens",          // once its first listing's ttlMs has passed, every tool turns read-only
     "per-context-hints",       // an authorization context ending in "admin" sees readOnlyHint flipped
     "mixed-era",               // (legacy) its initialize and tools/list results carry resultType, ttlMs, cacheScope
+    "silent-probes",           // never answers a request naming a revision it does not speak, or none
+    "slow-discover",           // answers its first server/discover after 2.5 s (a server still starting)
 };
 
 struct Config {
@@ -158,6 +160,7 @@ class Server {
     }
     if (!speaks("legacy")) {
       // 2026-07-28 alone: an opening or request that names no revision is refused.
+      if (mode("silent-probes")) return out;
       if (http_status) *http_status = 400;
       if (method == "initialize")
         send(unsupported_version(
@@ -247,11 +250,13 @@ class Server {
     const auto& ours = mcp_hints::stateless_protocol_versions();
     const bool excused = mode("accept-any-version") || (mode("ignore-missing-version") && named.is_null());
     if (!excused && std::find(ours.begin(), ours.end(), version) == ours.end()) {
+      if (mode("silent-probes")) return;
       if (http_status) *http_status = 400;
       send(unsupported_version(id, version));
       return;
     }
     if (method == "server/discover") {
+      if (mode("slow-discover") && discovers_++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2500));
       json result = json::parse("{" + cache_fields().substr(1) + "}");
       result["supportedVersions"] = supported_versions();
       result["capabilities"] = {{"tools", {{"listChanged", false}}}};
@@ -368,6 +373,7 @@ class Server {
   Config config_;
   std::mutex mutex_;
   int lists_ = 0;
+  int discovers_ = 0;
   bool pulled_ = false;
   std::chrono::steady_clock::time_point first_list_;
 };

@@ -82,12 +82,14 @@ Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) 
 }
 
 // The negative control of every server check: the sample server mode (and check-server's and the
-// server's arguments) that breaks it, over stdio unless it is a rule of HTTP.
+// server's arguments) that breaks it, over stdio unless it is a rule of HTTP; for the protocol
+// eras' checks, what its finding says (what was expected, then what came).
 struct Control {
   std::string mode;
   std::vector<std::string> extra;
   std::vector<std::string> server_extra = {};
   bool http = false;
+  std::string says = {};
 };
 const std::vector<std::string> kStateless = {"--protocol", "stateless"};
 const std::map<std::string, Control>& controls() {
@@ -107,18 +109,65 @@ const std::map<std::string, Control>& controls() {
       {"protocol.notification", {"bad-notification", {}}},
       {"protocol.result", {"bad-server-info", {}}},
       {"protocol.error", {"bad-error", {}}},
-      {"stateless.discover-versions", {"discover-lies", {}, kStateless}},
-      {"stateless.version-unsupported", {"accept-any-version", {}, kStateless}},
-      {"stateless.version-missing", {"ignore-missing-version", {}, kStateless}},
-      {"stateless.result-type", {"result-type-unknown", {}, kStateless}},
-      {"stateless.header-mismatch", {"ignore-headers", {}, kStateless, true}},
-      {"stateless.ttl-changed", {"relist-changes", {}, kStateless}},
-      {"stateless.expiry-weakened", {"expiry-weakens", {}, {"--protocol", "stateless", "--ttl-ms", "150"}}},
+      {"stateless.discover-versions",
+       {"discover-lies",
+        {},
+        kStateless,
+        false,
+        "server/discover lists 2025-11-25, but an initialize offering it was refused with {\"code\":-32022"}},
+      {"stateless.version-unsupported",
+       {"accept-any-version",
+        {},
+        kStateless,
+        false,
+        "naming protocol version 1900-01-01 should get error -32022 with data {requested, supported}, but it was "
+        "answered with a result with members cacheScope, resultType, tools, ttlMs"}},
+      {"stateless.version-missing",
+       {"ignore-missing-version",
+        {},
+        kStateless,
+        false,
+        "names no protocol version should get an error, but it was answered with a result of the stateless era"}},
+      {"stateless.result-type",
+       {"result-type-unknown",
+        {},
+        kStateless,
+        false,
+        "the tools/list result says resultType \"done\"; 2026-07-28 knows complete and input_required"}},
+      {"stateless.header-mismatch",
+       {"ignore-headers",
+        {},
+        kStateless,
+        true,
+        "a tools/list without Mcp-Method should be refused with HTTP 400 and error -32020, but it was answered with "
+        "a result with members cacheScope, resultType, tools, ttlMs (HTTP 200)"}},
+      {"stateless.ttl-changed",
+       {"relist-changes",
+        {},
+        kStateless,
+        false,
+        "the hints changed across a second tools/list within the ttlMs of 60000 the first promised: readOnlyHint "
+        "true -> false"}},
+      {"stateless.expiry-weakened",
+       {"expiry-weakens",
+        {},
+        {"--protocol", "stateless", "--ttl-ms", "150"},
+        false,
+        "after the ttlMs of 150 expired the tool became less cautious: "}},
       {"stateless.public-scope",
        {"per-context-hints",
         {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env", "MCP_SAMPLE_AUTH=admin"},
-        kStateless}},
-      {"era.mixed", {"mixed-era", {}}},
+        kStateless,
+        false,
+        "the hints changed across authorization contexts 1 and 2 of a tools/list marked cacheScope public: "
+        "readOnlyHint true -> false"}},
+      {"era.mixed",
+       {"mixed-era",
+        {},
+        {},
+        false,
+        "the initialize result, in a 2025-11-25 (legacy era) conversation, carries resultType, ttlMs, cacheScope, "
+        "which only the stateless era (2026-07-28) has"}},
       {"result.trust-annotations", {"bad-result-annotations", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
       {"result.sensitivity-understated", {"sensitive-result", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
   };
@@ -194,20 +243,27 @@ TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
     test_support::TempDir dir;
     std::vector<std::string> server_extra = it->second.server_extra;
     if (it->second.mode == "unstable-hints") server_extra = {"--state", (dir.path() / "state").string()};
+    Outcome o;
     if (it->second.http) {
       const auto server = http_sample_server(it->second.mode, server_extra);
-      auto o = check_http(server.url, it->second.extra);
-      EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode
-                                        << " (http): " << o.report.dump(1) << o.err;
-      EXPECT_NE(o.exit_code, 3) << id << ": " << o.err;
-      continue;
+      o = check_http(server.url, it->second.extra);
+    } else {
+      o = check_stdio(it->second.mode, it->second.extra, server_extra);
+      EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid)) << id;
     }
-    auto o = check_stdio(it->second.mode, it->second.extra, server_extra);
-    EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode << ": "
-                                      << o.report.dump(1) << o.err;
+    EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode
+                                      << (it->second.http ? " (http)" : "") << ": " << o.report.dump(1) << o.err;
     EXPECT_NE(o.exit_code, 3) << id << ": " << o.err;
-    EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid)) << id;
-    // The well-behaved server does not trip it.
+    if (!id.starts_with("stateless.") && !id.starts_with("era.")) continue;
+    // An era's control trips its own check and no other of the eras', and says what it expected and saw.
+    std::set<std::string> era_checks;
+    for (const auto& c : o.checks())
+      if (c.starts_with("stateless.") || c.starts_with("era.")) era_checks.insert(c);
+    EXPECT_EQ(era_checks, std::set<std::string>{id}) << o.report.dump(1);
+    std::string messages;
+    for (const auto& f : o.report["findings"])
+      if (f["check"] == id) messages += f["message"].get<std::string>() + "\n";
+    EXPECT_NE(messages.find(it->second.says), std::string::npos) << id << ": " << messages;
   }
 }
 
@@ -506,9 +562,10 @@ TEST(CheckServerStateless, ALegacyRunSaysWhyNegotiationFellBack) {
 TEST(CheckServerStateless, TheInitializeAnswerIsHeldToTheRevisionOffered) {
   auto o = check_stdio("bad-server-info", {"--protocol", "2025-06-18"});
   ASSERT_TRUE(o.checks().count("protocol.result")) << o.report.dump(1);
-  for (const auto& f : o.report["findings"])
-    if (f["check"] == "protocol.result")
-      EXPECT_NE(f["message"].get<std::string>().find("initialize (2025-06-18 "), std::string::npos) << f;
+  for (const auto& f : o.report["findings"]) {
+    if (f["check"] != "protocol.result") continue;
+    EXPECT_NE(f["message"].get<std::string>().find("initialize (2025-06-18 "), std::string::npos) << f;
+  }
 }
 
 // What the schema already says is the schema check's: pages without ttlMs or cacheScope are
@@ -522,6 +579,34 @@ TEST(CheckServerStateless, MissingCacheHintsAreTheSchemaChecksFinding) {
   EXPECT_NE(messages.find("ttlMs"), std::string::npos) << messages;
 }
 
+// A server silent to the probes holds each up for --request-timeout at most: the run ends within
+// --timeout, its silence the finding, nothing left running.
+TEST(CheckServerStateless, AServerSilentToTheProbesIsBoundedAndAFinding) {
+  auto o = check_stdio("silent-probes", {}, kStateless);
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_LT(o.seconds, 8.0);  // the run's own bound is 6 s, each probe's 2 s
+  EXPECT_EQ(o.checks(), (std::set<std::string>{"stateless.version-unsupported", "stateless.version-missing"}))
+      << o.report.dump(1);
+  for (const auto& f : o.report["findings"])
+    EXPECT_NE(f["message"].get<std::string>().find("but it was not answered within 2000 ms"), std::string::npos) << f;
+  EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
+}
+
+// A server of the stateless era alone, slower to answer server/discover than negotiation waits
+// (one still starting): its -32022 to the initialize that follows names 2026-07-28, which is then
+// asked for with the whole request timeout; its late discover answer is read in the stateless era.
+TEST(CheckServerStateless, ASlowDiscoverAnswerIsWaitedForOnceTheServerNamesItsEra) {
+  test_support::TempDir dir;
+  const std::string pid_file = (dir.path() / "pid").string();
+  auto o = run_check({"check-server", "--format", "json", "--timeout", "20", "--request-timeout", "2", "--observe", "0",
+                      "--", kServer, "--catalog", catalog(), "--misbehave", "slow-discover", "--protocol", "stateless",
+                      "--pid-file", pid_file});
+  EXPECT_EQ(o.exit_code, 0) << o.err << o.report.dump(1);
+  EXPECT_EQ(o.report["protocol"]["era"], "stateless") << o.report["protocol"];
+  EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
+  EXPECT_EQ(o.report["tool_count"], 5);
+}
+
 // A ttlMs longer than the observe window is not waited for: no listing after it, no finding.
 TEST(CheckServerStateless, ALongTtlIsNotWaitedFor) {
   auto o = check_stdio("expiry-weakens", {}, {"--protocol", "stateless", "--ttl-ms", "60000"});
@@ -531,7 +616,7 @@ TEST(CheckServerStateless, ALongTtlIsNotWaitedFor) {
 }
 
 // Hints that differ per authorization context: a finding only under a public cacheScope.
-TEST(CheckServerStateless, PerContextHintsAreCleanWhenPrivateOrIdentical) {
+TEST(CheckServerStateless, PerContextHintsAreAFindingOnlyUnderAPublicScope) {
   const std::vector<std::string> contexts = {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env",
                                              "MCP_SAMPLE_AUTH=admin"};
   auto scoped = check_stdio("per-context-hints", contexts, {"--protocol", "stateless", "--cache-scope", "private"});
@@ -540,6 +625,21 @@ TEST(CheckServerStateless, PerContextHintsAreCleanWhenPrivateOrIdentical) {
   auto same = check_stdio("per-context-hints",
                           {"--auth-env", "MCP_SAMPLE_AUTH=alice", "--auth-env", "MCP_SAMPLE_AUTH=bob"}, kStateless);
   EXPECT_TRUE(same.checks().empty()) << same.report.dump(1);
+  // Over HTTP each context is a header, and each listing carries its own context's alone (the
+  // first context's Authorization going along too would hide the difference).
+  for (const std::string scope : {"public", "private"}) {
+    const auto server = http_sample_server("per-context-hints", {"--protocol", "stateless", "--cache-scope", scope});
+    auto h = check_http(
+        server.url, {"--auth-header", "Authorization: Bearer alice", "--auth-header", "Authorization: Bearer admin"});
+    EXPECT_EQ(h.checks(),
+              (scope == "public" ? std::set<std::string>{"stateless.public-scope"} : std::set<std::string>{}))
+        << scope << ": " << h.report.dump(1) << h.err;
+    for (const auto& f : h.report["findings"]) {
+      const std::string message = f["message"];
+      EXPECT_NE(message.find("authorization contexts 1 and 2"), std::string::npos) << message;
+      EXPECT_EQ(message.find("Bearer"), std::string::npos) << "a context's value is shown: " << message;
+    }
+  }
   EXPECT_EQ(run_cli({"check-server", "--auth-header", "Authorization: x", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--auth-env", "NOEQUALS", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--auth-env", "A=b", "--url", "http://127.0.0.1:9/mcp"}).exit_code, 2);

@@ -79,7 +79,8 @@ static_assert(std::ranges::all_of(protocol_check::all,
 class Run {
  public:
   Run(const ServerTarget& target, const CheckServerOptions& options, LintReport& report)
-      : target_(in_context(target, options.auth_contexts.empty() ? AuthContext{} : options.auth_contexts.front())),
+      : given_(target),
+        target_(in_context(target, options.auth_contexts.empty() ? AuthContext{} : options.auth_contexts.front())),
         options_(options),
         report_(report),
         linter_(options.lint),
@@ -444,13 +445,22 @@ class Run {
                ", which only the stateless era (2026-07-28) has");
   }
 
-  // A probe's answer, or why there was none: the JSON-RPC error and HTTP status as text.
-  static std::string answer_text(const McpClientSession::ProbeAnswer& answer) {
-    std::string text = answer.result  ? "a result " + mcp_hints::shown(*answer.result, 100)
-                       : answer.error ? "error " + mcp_hints::shown(*answer.error, 160)
-                                      : "no answer in time";
+  // What came of a probe, as the end of a sentence: the answer (a result by its members, what kind
+  // of result it is; the JSON-RPC error; the HTTP status), the refusal without one, or the silence.
+  std::string what_came(const McpClientSession::ProbeAnswer& answer, const std::string& refused) const {
+    if (!refused.empty()) return "it was refused: " + refused;
+    if (!answer.answered())
+      return "it was not answered within " + std::to_string(options_.request_timeout.count()) + " ms";
+    std::string text = answer.error ? "error " + mcp_hints::shown(*answer.error, 160) : "";
+    if (answer.result) {
+      std::vector<std::string> members;
+      if (answer.result->is_object())
+        for (const auto& [key, value] : answer.result->items()) members.push_back(key);
+      text = answer.result->is_object() ? "a result with members " + join(members, ", ")
+                                        : "a result " + mcp_hints::shown(*answer.result, 100);
+    }
     if (answer.http_status) text += " (HTTP " + std::to_string(answer.http_status) + ")";
-    return text;
+    return "it was answered with " + text;
   }
 
   // Sends a probe; a transport error over HTTP (a refusal without a JSON-RPC error) is an answer
@@ -488,7 +498,7 @@ class Run {
       std::vector<std::string> wrong;
       const json data = answer.error ? answer.error->value("data", json()) : json();
       if (!answer.error || answer.error->value("code", 0) != unsupported_protocol_version)
-        wrong.push_back("it was answered with " + (refused.empty() ? answer_text(answer) : refused));
+        wrong.push_back(what_came(answer, refused));
       else if (data.is_object() && data.contains("requested") && data["requested"] != unknown)
         wrong.push_back("its data names " + mcp_hints::shown(data["requested"], 60) + " as requested");
       if (http && answer.error && answer.http_status != 400)
@@ -507,7 +517,7 @@ class Run {
           init_.supported_versions, [](const std::string& v) { return !v.empty() && !is_stateless_revision(v); });
       std::string wrong;
       if (!answer.answered() && refused.empty())
-        wrong = "it was not answered within " + std::to_string(options_.request_timeout.count()) + " ms";
+        wrong = what_came(answer, refused);
       else if (answer.result && (answer.result->contains("resultType") || !serves_legacy))
         wrong =
             "it was answered with a result" + std::string(answer.result->contains("resultType")
@@ -546,9 +556,8 @@ class Run {
           answer.http_status == 400 && answer.error && answer.error->value("code", 0) == header_mismatch_code;
       if (!right)
         emit(server_check("stateless.header-mismatch"), "",
-             "session 1: " + probe.what +
-                 " should be refused with HTTP 400 and error -32020, but it was answered with " +
-                 (refused.empty() ? answer_text(answer) : refused));
+             "session 1: " + probe.what + " should be refused with HTTP 400 and error -32020, but " +
+                 what_came(answer, refused));
     }
     return true;
   }
@@ -577,8 +586,9 @@ class Run {
       }
       if (error.is_object() && error.value("code", 0) == unsupported_protocol_version)
         emit(server_check("stateless.discover-versions"), "/result/supportedVersions",
-             "session 1: server/discover lists " + version + ", but a request in " + version + " was refused with " +
-                 mcp_hints::shown(error, 160));
+             "session 1: server/discover lists " + version + ", but " +
+                 (is_stateless_revision(version) ? "a tools/list naming it" : "an initialize offering it") +
+                 " was refused with " + mcp_hints::shown(error, 160));
     }
     return true;
   }
@@ -626,7 +636,8 @@ class Run {
     if (report_.protocol_era != to_string(ProtocolEra::stateless)) return;  // no cacheScope to judge
     for (std::size_t i = 1; i < options_.auth_contexts.size(); ++i) {
       const ServerTarget first_target = target_;
-      target_ = in_context(first_target, options_.auth_contexts[i]);
+      // From the target as given: the first context's credentials must not go along too.
+      target_ = in_context(given_, options_.auth_contexts[i]);
       const std::string which = "authorization context " + std::to_string(i + 1);
       std::unique_ptr<Transport> transport;
       std::unique_ptr<McpClientSession> session;
@@ -646,27 +657,34 @@ class Run {
   }
 
   // Every message the server sends is held to the schema.json of the revision spoken (before a
-  // revision is agreed: the one offered). At most kShownPerCheck findings per check are written.
+  // revision is agreed: the one offered); an answer, to the revision of the request it answers
+  // (a late server/discover answer is read in the stateless era even after a fall back to the
+  // legacy one). At most kShownPerCheck findings per check are written.
   void watch_schema(McpClientSession& session, const std::string& which) {
     session.set_message_observer([this, &session, which](const json& message, Direction direction) {
       const std::string id = message.is_object() && message.contains("id") ? message["id"].dump() : "";
+      const auto in_play = [&session] {
+        return session.revision_in_play().empty() ? supported_protocol_versions().front() : session.revision_in_play();
+      };
       if (direction == Direction::client_to_server) {
         if (!id.empty() && message.contains("method")) {
-          asked_[which + id] = message.value("method", "");
-          if (session.era() == ProtocolEra::stateless && !names_protocol_version(message.value("params", json())))
-            unversioned_.insert(which + id);
+          // A stateless-era request naming no revision is one of the legacy era: its answer is read in that era.
+          const bool unversioned =
+              session.era() == ProtocolEra::stateless && !names_protocol_version(message.value("params", json()));
+          asked_[which + id] = {message.value("method", ""),
+                                unversioned ? supported_protocol_versions().front() : in_play(), unversioned};
         }
         return;
       }
-      // A request naming no revision is one of the legacy era: its answer is read in that era.
-      const bool legacy_answer = unversioned_.count(which + id) > 0;
-      const std::string revision = session.revision_in_play().empty() || legacy_answer
-                                       ? supported_protocol_versions().front()
-                                       : session.revision_in_play();
-      std::string answered;
-      if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method"))
-        answered = it->second;
-      if (message.contains("result")) judge_era(message["result"], revision, answered, which);
+      std::string answered, revision = in_play();
+      bool unversioned = false;
+      if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method")) {
+        answered = it->second.method;
+        revision = it->second.revision;
+        unversioned = it->second.unversioned;
+      }
+      // The answer to the probe naming no revision is stateless.version-missing's to judge.
+      if (message.contains("result") && !unversioned) judge_era(message["result"], revision, answered, which);
       std::vector<ProtocolViolation> violations;
       try {
         violations = schemas_.validate_message(revision, message, direction, answered);
@@ -686,7 +704,8 @@ class Run {
     });
   }
 
-  ServerTarget target_;
+  const ServerTarget& given_;  // the target outside any authorization context
+  ServerTarget target_;        // ... as the context in play reaches it
   const CheckServerOptions& options_;
   LintReport& report_;
   Linter linter_;
@@ -695,13 +714,16 @@ class Run {
   InitializeResult init_;
   static constexpr std::size_t kShownPerCheck = 20;
   ProtocolSchemas schemas_;
-  std::map<std::string, std::string> asked_;  // session + request id -> method
+  struct Asked {
+    std::string method, revision;  // the revision its answer is read in
+    bool unversioned = false;      // a stateless-era request naming no revision (a probe)
+  };
+  std::map<std::string, Asked> asked_;  // session + request id -> what was asked
   std::map<std::string, std::size_t> schema_findings_;
   std::set<std::string> schema_seen_;
-  std::set<std::string> unversioned_;  // session + request id of stateless-era requests naming no revision
-  std::set<std::string> era_seen_;     // era findings already made (check, session, method)
-  std::vector<json> first_pages_;      // session 1's first listing's pages, without their tools
-  Deadline first_listed_{};            // when session 1's first listing came back
+  std::set<std::string> era_seen_;  // era findings already made (check, session, method)
+  std::vector<json> first_pages_;   // session 1's first listing's pages, without their tools
+  Deadline first_listed_{};         // when session 1's first listing came back
 };
 
 }  // namespace

@@ -125,6 +125,22 @@ McpClientSession::ProbeAnswer McpClientSession::probe(const std::string& method,
   return answer;
 }
 
+namespace {
+
+// From a -32022 error, the first stateless revision mcp-hints speaks that the server says it
+// supports; empty when there is none (or the error is another).
+std::string supported_stateless_version(const json& error) {
+  if (!error.is_object() || error.value("code", 0) != unsupported_protocol_version || !error.contains("data") ||
+      !error["data"].is_object() || !error["data"].contains("supported") || !error["data"]["supported"].is_array())
+    return {};
+  for (const auto& ours : stateless_protocol_versions())
+    for (const auto& theirs : error["data"]["supported"])
+      if (theirs == ours) return ours;
+  return {};
+}
+
+}  // namespace
+
 InitializeResult McpClientSession::connect() {
   if (options_.protocol.era == EraChoice::legacy) return initialize();
   if (options_.protocol.era == EraChoice::stateless) return discover();
@@ -144,34 +160,29 @@ InitializeResult McpClientSession::connect() {
     why = "server/discover was refused (" + std::string(e.what()) + ")";
   }
   speak(ProtocolEra::legacy, "");
-  InitializeResult result = initialize();
-  result.fallback_reason = why;
-  return result;
+  try {
+    InitializeResult result = initialize();
+    result.fallback_reason = why;
+    return result;
+  } catch (const ProtocolError& e) {
+    // A server slower to answer server/discover than the probe allows (one still starting) that
+    // refuses initialize with -32022 naming a stateless revision we speak has said which era it
+    // speaks: asked again, it has the whole request timeout.
+    if (supported_stateless_version(e.error).empty()) throw;
+  }
+  return discover(options_.request_timeout);
 }
-
-namespace {
-
-// From a -32022 error, the first stateless revision mcp-hints speaks that the server says it
-// supports; empty when there is none (or the error is another).
-std::string supported_stateless_version(const json& error) {
-  if (!error.is_object() || error.value("code", 0) != unsupported_protocol_version || !error.contains("data") ||
-      !error["data"].is_object() || !error["data"].contains("supported") || !error["data"]["supported"].is_array())
-    return {};
-  for (const auto& ours : stateless_protocol_versions())
-    for (const auto& theirs : error["data"]["supported"])
-      if (theirs == ours) return ours;
-  return {};
-}
-
-}  // namespace
 
 InitializeResult McpClientSession::discover() {
+  return discover(options_.protocol.era == EraChoice::automatic
+                      ? std::min(options_.request_timeout, options_.discover_probe_timeout)
+                      : options_.request_timeout);
+}
+
+InitializeResult McpClientSession::discover(std::chrono::milliseconds timeout) {
   const std::string asked = options_.protocol.era == EraChoice::stateless && !options_.protocol.version.empty()
                                 ? options_.protocol.version
                                 : stateless_protocol_versions().front();
-  const auto timeout = options_.protocol.era == EraChoice::automatic
-                           ? std::min(options_.request_timeout, options_.discover_probe_timeout)
-                           : options_.request_timeout;
   speak(ProtocolEra::stateless, asked);
   json result;
   try {

@@ -127,6 +127,7 @@ class McpClientSession {
   const std::vector<nlohmann::json>& server_requests() const { return server_requests_; }
 
  private:
+  InitializeResult discover(std::chrono::milliseconds timeout);
   void handle_unsolicited(const nlohmann::json& message);
   void send(const nlohmann::json& message, Deadline deadline);
   std::optional<nlohmann::json> receive(Deadline deadline);
