@@ -294,28 +294,28 @@ std::string certification_text(const Certification& c, bool colour) {
   auto pad = [](const std::string& s, std::size_t n) {
     return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " ";
   };
-  std::string out = "mcp-hints certify: " + c.client_command + " over " + c.transport + "\n";
+  std::string out = "mcp-hints certify: " + visible(c.client_command) + " over " + c.transport + "\n";
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
     const std::string label = scenario_verdict(run) == "expected failure" ? "XFAIL" : title_case(verdict_name(v));
-    out += paint(pad(label, 13), v) + pad(run.run_id(), 44) + seconds_text(run.seconds) + "\n";
-    for (const auto& note : run.notes) out += "    note: " + note + "\n";
+    out += paint(pad(label, 13), v) + pad(visible(run.run_id()), 44) + seconds_text(run.seconds) + "\n";
+    for (const auto& note : run.notes) out += "    note: " + visible(note) + "\n";
     for (const auto& check : run.checks) {
       if (check.verdict == Verdict::pass || check.verdict == Verdict::not_applicable) continue;
       out +=
-          "    " + check.spec.id + " [" + check.spec.level + "] " +
+          "    " + visible(check.spec.id) + " [" + visible(check.spec.level) + "] " +
           paint(check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict)), check.verdict) +
-          ": " + check.outcome + " — " + check.detail + "\n";
+          ": " + visible(check.outcome) + " — " + visible(check.detail) + "\n";
     }
   }
-  for (const auto& p : c.list_problems) out += paint("LIST", Verdict::fail) + "          " + p + "\n";
+  for (const auto& p : c.list_problems) out += paint("LIST", Verdict::fail) + "          " + visible(p) + "\n";
   out += summary_line(c) + "\n";
   const auto tier = tier_lines(c);
   const Verdict tier_colour = c.tier() == Tier::strict      ? Verdict::pass
                               : c.tier() == Tier::certified ? Verdict::warning
                                                             : Verdict::fail;
-  out += paint(tier.front(), tier_colour) + "\n";
-  for (std::size_t i = 1; i < tier.size(); ++i) out += "    " + tier[i] + "\n";
+  out += paint(visible(tier.front()), tier_colour) + "\n";
+  for (std::size_t i = 1; i < tier.size(); ++i) out += "    " + visible(tier[i]) + "\n";
   return out;
 }
 

@@ -42,8 +42,20 @@ TEST(Text, ValuesAreShownAsJsonAndStringsAsTheyAre) {
 }
 
 TEST(Text, EscapersMakeTextSafeForTheirFormat) {
-  EXPECT_EQ(mcp_hints::markdown_cell("a|b\nc\rd"), "a\\|b c d");
+  EXPECT_EQ(mcp_hints::markdown_cell("a|b\nc\rd\x1b"), "a\\|b\\nc\\rd\\x1b");
   EXPECT_EQ(mcp_hints::html_escape(R"(<a href="x">'&'</a>)"),
             "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
-  EXPECT_EQ(mcp_hints::html_escape("a\x01\tb"), "a?\tb");
+  EXPECT_EQ(mcp_hints::html_escape("a\x01\tb\n<\xff"), "a\\x01\tb\n&lt;\\xff");
+}
+
+TEST(Text, VisibleEscapesEveryControlCharacterAndKeepsPrintableText) {
+  EXPECT_EQ(mcp_hints::visible("\x1b[2J\x1b[31mred"), "\\x1b[2J\\x1b[31mred");
+  EXPECT_EQ(mcp_hints::visible("a\tb\nc\rd\x07\x7f"), "a\\tb\\nc\\rd\\x07\\x7f");
+  EXPECT_EQ(mcp_hints::visible("\xc2\x9b"
+                               "1m"),
+            "\\u009b1m");  // C1 CSI
+  EXPECT_EQ(mcp_hints::visible("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82"),
+            "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82");
+  EXPECT_EQ(mcp_hints::visible("\xff\xc3"), "\\xff\\xc3");                             // invalid, cut short
+  EXPECT_EQ(mcp_hints::visible("\xc0\xaf\xed\xa0\x80"), "\\xc0\\xaf\\xed\\xa0\\x80");  // overlong, surrogate
 }

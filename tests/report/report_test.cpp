@@ -118,7 +118,7 @@ TEST(Report, XmlEscapingCoversMarkupAndControlCharacters) {
   EXPECT_EQ(mcp_hints::html_escape(std::string("a\x01"
                                                "b\tc\n",
                                                6)),
-            "a?b\tc\n");
+            "a\\x01b\tc\n");
 }
 
 TEST(Report, TextGroupsByToolAndUsesColourOnlyWhenAsked) {

@@ -229,7 +229,8 @@ int certify_command(const std::vector<std::string>& args) {
   if (!written) return incomplete;
   if (certification.incomplete()) {
     std::cerr << "mcp-hints certify: the client could not be run: "
-              << (certification.runs.front().notes.empty() ? "" : certification.runs.front().notes.back()) << "\n";
+              << (certification.runs.front().notes.empty() ? "" : visible(certification.runs.front().notes.back()))
+              << "\n";
     return incomplete;
   }
   return certification.failed() ? findings : pass;

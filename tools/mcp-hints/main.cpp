@@ -1,4 +1,5 @@
 // mcp-hints: the command line over the mcp-hints library.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/report/report.hpp"
 
@@ -82,10 +84,19 @@ int without_command(const std::vector<std::string>& args) {
 }
 
 // Says on one line why the run stopped ("mcp-hints COMMAND: WHY") and returns its exit code.
-// It allocates nothing, so it still works when memory has run out.
+// WHY may quote a catalog or a server, so its line breaks become spaces and its other control
+// characters are shown escaped; when memory has run out even for that, every byte but printable
+// ASCII is shown as '?'.
 int stopped(const Command* command, const char* kind, const char* what, mcp_hints::ExitCode code) {
   std::fprintf(stderr, "mcp-hints%s%s: %s", command ? " " : "", command ? command->name : "", kind);
-  for (const char* c = what; *c; ++c) std::fputc(*c == '\n' || *c == '\r' ? ' ' : *c, stderr);
+  try {
+    std::string line = what;  // one line: line breaks become spaces
+    std::replace_if(
+        line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    std::fputs(mcp_hints::visible(line).c_str(), stderr);
+  } catch (const std::bad_alloc&) {
+    for (const char* c = what; *c; ++c) std::fputc(*c >= 0x20 && *c < 0x7f ? *c : '?', stderr);
+  }
   std::fputc('\n', stderr);
   std::fflush(stderr);
   return static_cast<int>(code);

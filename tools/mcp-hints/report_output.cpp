@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
@@ -72,7 +73,7 @@ std::optional<int> parse_command(const std::vector<std::string>& args, const po:
 }
 
 int usage_error(const std::string& command, const std::string& why) {
-  std::cerr << "mcp-hints " << command << ": " << why << "\n";
+  std::cerr << "mcp-hints " << command << ": " << visible(why) << "\n";  // WHY may quote the input
   return bad_input;
 }
 
@@ -191,9 +192,10 @@ int write_report(const LintReport& report, const ReportSettings& settings, const
   // format (the text report on stdout says them already).
   const bool said = settings.format == "text" && !settings.output;
   for (const auto& f : report.files)
-    if (f.error && !said) std::cerr << "mcp-hints " << command << ": " << f.file << ": " << *f.error << "\n";
+    if (f.error && !said)
+      std::cerr << "mcp-hints " << command << ": " << visible(f.file) << ": " << visible(*f.error) << "\n";
   if (report.incomplete && !said)
-    std::cerr << "mcp-hints " << command << ": incomplete: " << *report.incomplete << "\n";
+    std::cerr << "mcp-hints " << command << ": incomplete: " << visible(*report.incomplete) << "\n";
   if (report.incomplete) return incomplete;
   if (report.has_input_error()) return bad_input;
   return report.fails(settings.report.fail_on) ? findings : pass;

@@ -212,7 +212,8 @@ int check(const std::string& path, const std::string& format) {
     std::cout << json{{"file", path}, {"findings", out}}.dump(2) << "\n";
   } else {
     std::cout << path << ": " << findings.size() << " finding(s)\n";
-    for (const auto& f : findings) std::cout << "  " << f.kind << "  " << f.pointer << "\n      " << f.message << "\n";
+    for (const auto& f : findings)
+      std::cout << "  " << f.kind << "  " << visible(f.pointer) << "\n      " << visible(f.message) << "\n";
   }
   return findings.empty() ? pass : static_cast<int>(Exit::findings);
 }

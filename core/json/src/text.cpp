@@ -29,6 +29,72 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
   return shorten(out, max_bytes);
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence that starts `text` (2 to 4), or 0 if there is none:
+// no overlong forms, no surrogates, nothing above U+10FFFF.
+std::size_t utf8_sequence_length(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xbf;  // the range allowed for the second byte
+  if (lead >= 0xc2 && lead <= 0xdf)
+    length = 2;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead == 0xe0) low = 0xa0;
+    if (lead == 0xed) high = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead == 0xf0) low = 0x90;
+    if (lead == 0xf4) high = 0x8f;
+  }
+  if (length == 0 || text.size() < length || byte(1) < low || byte(1) > high) return 0;
+  for (std::size_t i = 2; i < length; ++i)
+    if ((byte(i) & 0xc0) != 0x80) return 0;
+  return length;
+}
+
+void append_hex_escape(std::string& out, std::string_view prefix, unsigned value, int digits) {
+  constexpr char hex[] = "0123456789abcdef";
+  out += prefix;
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out += hex[(value >> shift) & 0xf];
+}
+
+}  // namespace
+
+std::string visible(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+      ++i;
+    } else if (c < 0x80) {
+      if (c == '\n')
+        out += "\\n";
+      else if (c == '\t')
+        out += "\\t";
+      else if (c == '\r')
+        out += "\\r";
+      else
+        append_hex_escape(out, "\\x", c, 2);
+      ++i;
+    } else if (const std::size_t length = utf8_sequence_length(text.substr(i)); length == 0) {
+      append_hex_escape(out, "\\x", c, 2);
+      ++i;
+    } else {
+      if (c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0)  // C1: U+0080 to U+009F
+        append_hex_escape(out, "\\u", static_cast<unsigned char>(text[i + 1]), 4);
+      else
+        out += text.substr(i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
 std::string value_text(const nlohmann::json& value) {
   return value.is_string() ? value.get<std::string>()
                            : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -41,11 +107,9 @@ std::string shown(const nlohmann::json& value, std::size_t max_bytes) {
 std::string markdown_cell(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (char c : visible(text)) {
     if (c == '|')
       out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
     else
       out += c;
   }
@@ -55,19 +119,22 @@ std::string markdown_cell(std::string_view text) {
 std::string html_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (unsigned char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          out += '?';
-        else
-          out += static_cast<char>(c);
+  // Tabs and line breaks stay (a <pre> keeps its layout); every other control character and
+  // every invalid byte is shown escaped: XML 1.0 cannot hold them at all.
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find_first_of("\t\n\r", start), text.size());
+    for (char c : visible(text.substr(start, end - start))) {
+      switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default: out += c;
+      }
     }
+    if (end < text.size()) out += text[end];
+    start = end + 1;
   }
   return out;
 }

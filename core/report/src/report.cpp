@@ -168,7 +168,7 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
   };
   for (const auto& file : report.files) {
     if (file.error) {
-      out << file.file << ": " << paint(Level::error, "error") << ": " << *file.error << "\n";
+      out << visible(file.file) << ": " << paint(Level::error, "error") << ": " << visible(*file.error) << "\n";
       continue;
     }
     std::vector<const Finding*> mine;
@@ -176,7 +176,7 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       if (f.file == file.file) mine.push_back(&f);
     std::size_t e = 0, w = 0, i = 0;
     for (const auto* f : mine) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
-    out << bold(file.file) << ": " << plural(file.tool_count, "tool") << ", " << counts_text(e, w, i) << "\n";
+    out << bold(visible(file.file)) << ": " << plural(file.tool_count, "tool") << ", " << counts_text(e, w, i) << "\n";
     // Which revision of each proposal the catalog speaks, detected from the tools' keys.
     if (const auto counts = revision_counts(file); !counts.empty()) {
       out << "  vocabularies:";
@@ -190,14 +190,14 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       const std::string tool_key = f->tool + "\n" + std::to_string(f->line);
       if (tool_key != current) {
         current = tool_key;
-        out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : f->tool);
+        out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : visible(f->tool));
         if (f->line) out << "  line " << f->line;
         out << "\n";
       }
       std::string level(level_name(f->level));
       level.resize(7, ' ');
-      out << "    " << paint(f->level, level) << " " << f->check << "  " << f->pointer << "\n"
-          << "            " << f->message << "\n"
+      out << "    " << paint(f->level, level) << " " << f->check << "  " << visible(f->pointer) << "\n"
+          << "            " << visible(f->message) << "\n"
           << "            [" << f->proposal << "]\n";
     }
   }
@@ -206,9 +206,9 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     out << bold("tools/call") << " (" << plural(report.calls.size(), "call") << ")\n";
     for (const auto& call : report.calls) {
       const bool ok = call.outcome == ToolCallRecord::Outcome::succeeded;
-      out << "  " << call_name(call) << ": "
+      out << "  " << visible(call_name(call)) << ": "
           << (ok ? std::string(outcome_name(call.outcome)) : paint(Level::error, outcome_name(call.outcome)))
-          << (call.detail.empty() ? "" : ": " + call.detail) << "\n";
+          << (call.detail.empty() ? "" : ": " + visible(call.detail)) << "\n";
     }
   }
   // The findings table: one row per check that fired.
@@ -233,9 +233,10 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     out << "\n";
   }
   if (!report.protocol_version.empty())
-    out << "protocol: " << report.protocol_version << " (" << report.protocol_era << " era"
-        << (report.protocol_fallback.empty() ? "" : "; fell back to it because " + report.protocol_fallback) << ")\n";
-  if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << *report.incomplete << "\n";
+    out << "protocol: " << visible(report.protocol_version) << " (" << report.protocol_era << " era"
+        << (report.protocol_fallback.empty() ? "" : "; fell back to it because " + visible(report.protocol_fallback))
+        << ")\n";
+  if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << visible(*report.incomplete) << "\n";
   const bool fail = report.fails(options.fail_on) || report.has_input_error() || report.incomplete;
   if (fail && !report.diagnostics.empty()) {
     // The server's own words help most when something went wrong: its last stderr lines.
@@ -249,7 +250,7 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     }
     const std::size_t first = lines.size() > 20 ? lines.size() - 20 : 0;
     out << "server stderr (last " << lines.size() - first << " lines):\n";
-    for (std::size_t i = first; i < lines.size(); ++i) out << "  | " << lines[i] << "\n";
+    for (std::size_t i = first; i < lines.size(); ++i) out << "  | " << visible(lines[i]) << "\n";
   }
   out << plural(report.files.size(), report.server_checks_ran ? "server" : "file") << ", "
       << plural(report.tool_count(), "tool") << ": "

@@ -1,0 +1,63 @@
+// Strings from a catalog or a server never reach the terminal as control characters: text output
+// shows them escaped, so a hostile tool name cannot clear or recolour the user's screen.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.hpp"
+
+namespace {
+
+using test_support::fixture;
+using test_support::run_cli;
+
+const std::string kHostile = fixture("terminal/hostile-strings.json").string();
+
+// The first control byte of `text` that is not a newline (C0, DEL, or a UTF-8 encoded C1 unless
+// the format's own encoder keeps C1 as text, as JSON does), as its offset, or npos.
+std::size_t first_control(const std::string& text, bool c1_too = true) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\n') || c == 0x7f) return i;
+    if (c1_too && c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0) return i;
+  }
+  return std::string::npos;
+}
+
+// `text` without our own colour codes (the frame), which only --color always adds.
+std::string without_our_colours(std::string text) {
+  for (const std::string code : {"\033[0m", "\033[1m", "\033[31m", "\033[32m", "\033[33m", "\033[36m"})
+    for (auto at = text.find(code); at != std::string::npos; at = text.find(code)) text.erase(at, code.size());
+  return text;
+}
+
+TEST(Terminal, LintShowsControlCharactersInAToolNameEscaped) {
+  const auto r = run_cli({"lint", kHostile, "--color", "never"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // a warning: the exit code is not what this tests
+  EXPECT_EQ(first_control(r.out), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J\\x1b[31mwipe\\u009b"), std::string::npos) << r.out;
+}
+
+TEST(Terminal, OurColoursStayAndTheDataIsStillEscaped) {
+  const auto r = run_cli({"lint", kHostile, "--color", "always"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // a warning: the exit code is not what this tests
+  EXPECT_NE(without_our_colours(r.out), r.out) << "our colours are gone";
+  EXPECT_EQ(first_control(without_our_colours(r.out)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J\\x1b[31mwipe\\u009b"), std::string::npos) << r.out;
+}
+
+TEST(Terminal, EveryReportFormatKeepsControlCharactersOut) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"lint", kHostile, "--format", "junit"},
+                                                                {"lint", kHostile, "--format", "json"},
+                                                                {"lint", kHostile, "--format", "sarif"},
+                                                                {"report", kHostile, "--format", "markdown"},
+                                                                {"report", kHostile, "--format", "html"}}) {
+    const auto r = run_cli(args);
+    EXPECT_LE(r.exit_code, 1) << args[2] << args[3] << "\n" << r.err;
+    EXPECT_FALSE(r.out.empty()) << args[3];
+    const bool json_encoded = args[3] == "json" || args[3] == "sarif";
+    EXPECT_EQ(first_control(r.out, !json_encoded), std::string::npos) << args[3] << "\n" << r.out;
+  }
+}
+
+}  // namespace
