@@ -81,10 +81,26 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
   EXPECT_EQ(first["inferred"]["effect"]["inferred"], true);
   EXPECT_FALSE(first["inferred"]["effect"]["evidence"].empty());
   EXPECT_EQ(first["keys"]["/annotations"]["category"], "read");
+  EXPECT_EQ(first["keys"]["/_meta"]["mcp-hints.inferred/category"], "read");  // mirrored by default
   // The applied catalog lints without error, and its delete tools now ask for confirmation.
   const auto lint = test_support::run_cli({"lint", applied, "--format", "json"});
   EXPECT_EQ(lint.exit_code, 0) << lint.out.substr(0, 2000);
   EXPECT_EQ(test_support::read_json(applied)["tools"][4]["annotations"]["approvalRecommendation"], "single");
+  // ... and without a placement finding; annotations only, as before, gets one per tool.
+  auto placement_findings = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"infer", catalog, "--apply", applied};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto infer = test_support::run_cli(args);
+    EXPECT_EQ(infer.exit_code, 0) << infer.err;
+    const json lint = json::parse(test_support::run_cli({"lint", applied, "--format", "json"}).out);
+    std::size_t count = 0;
+    for (const auto& f : lint["findings"]) count += f["check"].get<std::string>().rfind("placement.", 0) == 0;
+    return count;
+  };
+  EXPECT_EQ(placement_findings({}), 0u);
+  EXPECT_EQ(placement_findings({"--placement", "meta", "--meta-prefix", "com.example"}), 0u);
+  EXPECT_EQ(placement_findings({"--to", "policy-hints@seed"}), 0u);
+  EXPECT_GT(placement_findings({"--placement", "annotations"}), 30u);
   // Tools that declare hints are left alone unless --all.
   const auto good = (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string();
   EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json"}).out)["skipped_declared"], 5);
@@ -93,6 +109,10 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
            {{"infer"}, "give one catalog FILE"},
            {{"infer", catalog, "--to", "nope@1"}, "--to: no vocabulary revision 'nope@1'"},
            {{"infer", catalog, "--format", "xml"}, "unknown --format 'xml'"},
+           {{"infer", catalog, "--placement", "sideways"}, "unknown --placement 'sideways'"},
+           {{"infer", catalog, "--meta-prefix", "a/b"}, "--meta-prefix: 'a/b' is not a prefix of your own"},
+           {{"infer", catalog, "--placement", "meta", "--meta-prefix", ""},
+            "--meta-prefix: risk-metadata@sep-2793 defines no _meta home"},
            {{"infer", dir.write("bad.json", "[").string()}, "bad.json: "},
        }) {
     test_support::expect_usage_error(args, message);

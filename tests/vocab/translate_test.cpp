@@ -133,6 +133,28 @@ TEST(Translate, WhatTheTargetCannotSayIsReportedAndKept) {
   EXPECT_EQ(risk.tool["_meta"]["mcp.dev/effect"], "external");
 }
 
+TEST(Translate, ValuesItCannotReadAreReportedAndKeptAndOwnValuesStayAsWritten) {
+  // "Secret" is no seed sensitivity: it stays, said, and Source still moves.
+  const json secret = json::parse(R"({"name":"t","inputSchema":{"type":"object"},
+    "annotations":{"returnMetadata":{"Source":"System","Sensitivity":["Secret"]}}})");
+  const auto camel = translate_tool(secret, to("trust-annotations@sep-1913"));
+  EXPECT_EQ(camel.tool["annotations"]["returnMetadata"]["Sensitivity"], json::array({"Secret"}));
+  EXPECT_EQ(camel.tool["annotations"]["returnMetadata"]["source"], "system");
+  ASSERT_EQ(camel.losses.size(), 1u);
+  EXPECT_NE(camel.losses[0].message.find("[\"Secret\"] is not a value of returnMetadata.Sensitivity"),
+            std::string::npos)
+      << camel.losses[0].message;
+  // Into its own revision, mirrored: category "read" stays "read" (not "observe", which means the same).
+  const json read = json::parse(R"({"name":"t","inputSchema":{"type":"object"},
+    "annotations":{"category":"read","sideEffects":["cache"]}})");
+  const auto both =
+      translate_tool(read, to("risk-metadata@sep-2793", TranslateOptions::Placement::both, "com.example"));
+  EXPECT_EQ(both.tool["annotations"]["category"], "read");
+  EXPECT_EQ(both.tool["_meta"]["com.example/category"], "read");
+  EXPECT_EQ(both.tool["_meta"]["com.example/sideEffects"], json::array({"cache"}));
+  EXPECT_TRUE(both.losses.empty());
+}
+
 TEST(Translate, PlacementsInMetaAndBoth) {
   const json tool = json::parse(R"({"name":"t","inputSchema":{"type":"object"},
     "annotations":{"readOnlyHint":false,"riskLevel":"high","inputMetadata":{"Destination":"Public","Sensitivity":"None","Outcomes":"Irreversible"}}})");

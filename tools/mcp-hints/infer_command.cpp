@@ -10,6 +10,7 @@
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/infer.hpp"
+#include "placement_options.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -19,6 +20,7 @@ using json = nlohmann::json;
 namespace {
 
 const char* kHelp = R"(usage: mcp-hints infer FILE [--to NAME@REV] [--all] [--format text|json] [--apply PATH]
+                          [--placement P] [--meta-prefix P]
 
 Infers hints for the tools of a saved tools/list that declare none, as SEP-2793's reference
 implementation does: the verbs of the tool's name in ordered classes (delete/destroy/drop... ->
@@ -35,6 +37,11 @@ options:
   --format F             text (default) or json
   --apply PATH           write the catalog to PATH with the inferred hints added to the tools
                          that had none (keys already there are never overwritten)
+  --placement P          both (default), annotations or meta: where a revision that lives in
+                         annotations is written; both mirrors each key in _meta, where SDK
+                         clients keep it, so the output lints without placement warnings
+  --meta-prefix P        the reverse-DNS prefix of those _meta mirrors when the revision has no
+                         _meta home of its own (default mcp-hints.inferred: put yours)
   -h, --help             this text
 
 'mcp-hints lint' uses the same inference to warn where declared hints contradict a name's strong
@@ -42,6 +49,14 @@ evidence (infer.contradicts-name: a delete_* tool declared read-only).
 
 exit codes: 0 done, 2 usage error or bad input, 3 the output could not be written.
 )";
+
+// In annotations and mirrored in _meta, where SDK clients keep hints: lint warns of neither.
+const TranslateOptions kDefaultPlacement = [] {
+  TranslateOptions o;
+  o.placement = TranslateOptions::Placement::both;
+  o.meta_prefix = "mcp-hints.inferred";
+  return o;
+}();
 
 bool declares_hints(const json& tool) {
   const auto hints = read_tool_hints(tool, Vocabulary::builtin(), kDefaultSpecRevision);
@@ -57,16 +72,19 @@ int infer_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "")("to", po::value<std::string>()->default_value("risk-metadata@sep-2793"), "")(
       "all", "")("format", po::value<std::string>()->default_value("text"), "")("apply", po::value<std::string>(), "")(
       "file", po::value<std::vector<std::string>>(), "");
+  add_placement_options(options, kDefaultPlacement);
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
   auto usage = [](const std::string& why) { return usage_error("infer", why); };
   const std::string format = vm["format"].as<std::string>();
   if (format != "text" && format != "json") return usage("unknown --format '" + format + "' (text, json)");
   const std::string to = vm["to"].as<std::string>();
+  TranslateOptions placement;
+  if (const auto exit = read_placement_options(vm, "infer", placement)) return *exit;
   try {
-    validate_inference_target(to);
+    validate_inference_target(to, placement);
   } catch (const OptionError& e) {
-    return option_error("infer", e, {{"target", "--to"}});
+    return option_error("infer", e, {{"target", "--to"}, {"meta_prefix", "--meta-prefix"}});
   }
   const auto input = open_single_catalog(vm, "infer");
   if (!input) return bad_input;
@@ -81,7 +99,7 @@ int infer_command(const std::vector<std::string>& args) {
         return;
       }
       const Inference inference = infer_tool(entry.tool);
-      const json applied = apply_inference(entry.tool, inference, to);
+      const json applied = apply_inference(entry.tool, inference, to, placement);
       json values = json::object();
       for (const auto& v : inference.values)
         values[v.facet] = {{"value", v.value}, {"inferred", true}, {"evidence", v.evidence}};

@@ -11,6 +11,7 @@
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/translate.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "placement_options.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -52,12 +53,11 @@ input, 3 the output could not be written.
 
 int translate_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("help,h", "")("to", po::value<std::string>(), "")(
-      "placement", po::value<std::string>()->default_value("annotations"), "")(
-      "meta-prefix", po::value<std::string>()->default_value(""), "")("output", po::value<std::string>(), "")(
+  options.add_options()("help,h", "")("to", po::value<std::string>(), "")("output", po::value<std::string>(), "")(
       "report", po::value<std::string>(), "")(
       "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "file", po::value<std::vector<std::string>>(), "");
+  add_placement_options(options, TranslateOptions{});
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
   auto usage = [](const std::string& why) { return usage_error("translate", why); };
@@ -66,16 +66,7 @@ int translate_command(const std::vector<std::string>& args) {
   translate.target = Vocabulary::builtin().find(vm["to"].as<std::string>());
   if (!translate.target)
     return usage("--to " + vm["to"].as<std::string>() + " names no vocabulary revision (see 'mcp-hints vocab list')");
-  const std::string placement = vm["placement"].as<std::string>();
-  if (placement == "annotations")
-    translate.placement = TranslateOptions::Placement::annotations;
-  else if (placement == "meta")
-    translate.placement = TranslateOptions::Placement::meta;
-  else if (placement == "both")
-    translate.placement = TranslateOptions::Placement::both;
-  else
-    return usage("unknown --placement '" + placement + "' (annotations, meta, both)");
-  translate.meta_prefix = vm["meta-prefix"].as<std::string>();
+  if (const auto exit = read_placement_options(vm, "translate", translate)) return *exit;
   translate.spec_revision = vm["spec-revision"].as<std::string>();
   const auto specs = Vocabulary::builtin().spec_revisions();
   if (std::find(specs.begin(), specs.end(), translate.spec_revision) == specs.end())
@@ -117,11 +108,12 @@ int translate_command(const std::vector<std::string>& args) {
   else
     std::cout << text;
   if (vm.count("report"))
-    write_file_atomically(
-        vm["report"].as<std::string>(),
-        json{{"to", translate.target->ref()}, {"placement", placement}, {"written", written}, {"losses", losses}}.dump(
-            2) +
-            "\n");
+    write_file_atomically(vm["report"].as<std::string>(), json{{"to", translate.target->ref()},
+                                                               {"placement", placement_name(translate.placement)},
+                                                               {"written", written},
+                                                               {"losses", losses}}
+                                                                  .dump(2) +
+                                                              "\n");
   std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in "
             << translate.target->ref() << ", " << losses.size() << " loss(es)\n";
   return losses.empty() ? pass : static_cast<int>(findings);

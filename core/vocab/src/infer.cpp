@@ -303,17 +303,18 @@ Inference infer_tool(const json& tool) {
   return out;
 }
 
-void validate_inference_target(const std::string& revision_ref) {
+void validate_inference_target(const std::string& revision_ref, const TranslateOptions& placement) {
   const auto* revision = Vocabulary::builtin().find(revision_ref);
   if (revision_ref == "spec" || (revision && revision->id == "spec")) return;
   if (!revision) throw OptionError("target", "no vocabulary revision '" + revision_ref + "'");
-  if (revision->ref() == "policy-hints@seed" || revision->ref() == "risk-metadata@sep-2793") return;
-  TranslateOptions options;
+  if (revision->ref() == "policy-hints@seed") return;  // its keys live in _meta: no placement to choose
+  TranslateOptions options = placement;
   options.target = revision;
   validate_translate_options(options);  // the others are reached by translation
 }
 
-json apply_inference(const json& tool, const Inference& inference, const std::string& revision_ref) {
+json apply_inference(const json& tool, const Inference& inference, const std::string& revision_ref,
+                     const TranslateOptions& placement) {
   json out = tool;
   if (inference.values.empty() || !out.is_object()) return out;
   auto value_of = [&](const char* facet) -> json {
@@ -352,8 +353,8 @@ json apply_inference(const json& tool, const Inference& inference, const std::st
   set_if_absent({"annotations", "riskLevel"}, value_of("risk"));
   set_if_absent({"annotations", "blastRadius"}, value_of("blast-radius"));
   set_if_absent({"annotations", "approvalRecommendation"}, value_of("confirmation"));
-  if (revision->ref() == "risk-metadata@sep-2793") return out;
-  TranslateOptions options;
+  // Translation writes them in the target's keys and places them (into itself for SEP-2793).
+  TranslateOptions options = placement;
   options.target = revision;
   validate_translate_options(options);
   return translate_tool(out, options).tool;

@@ -72,6 +72,16 @@ json regulated_scopes(const json* raw) {
 // The value a target field writes for a facet value, if one of its values means exactly that.
 std::optional<json> inverse(const Field& field, std::string_view facet, const json& value, const json* raw,
                             std::string& note) {
+  // A value as written that the target has too, meaning the same, is kept (SEP-2793's category
+  // "read" stays "read", not the "observe" that means the same effect).
+  if (raw)
+    for (const json& w : raw->is_array() ? *raw : json::array({*raw})) {
+      if (!w.is_string()) continue;
+      auto it = field.map.find(w.get<std::string>());
+      if (it != field.map.end() && it->second.size() == 1 && it->second[0].facet == facet &&
+          it->second[0].value == value)
+        return w;
+    }
   for (const auto& [key, targets] : field.map) {
     if (targets.size() != 1 || targets[0].facet != facet) continue;
     if (targets[0].value == "*") return value;
@@ -123,6 +133,22 @@ void erase_path(json& root, const Tokens& tokens) {
 
 }  // namespace
 
+std::optional<TranslateOptions::Placement> placement_named(std::string_view name) {
+  if (name == "annotations") return TranslateOptions::Placement::annotations;
+  if (name == "meta") return TranslateOptions::Placement::meta;
+  if (name == "both") return TranslateOptions::Placement::both;
+  return std::nullopt;
+}
+
+std::string placement_name(TranslateOptions::Placement placement) {
+  switch (placement) {
+    case TranslateOptions::Placement::meta: return "meta";
+    case TranslateOptions::Placement::both: return "both";
+    case TranslateOptions::Placement::annotations: break;
+  }
+  return "annotations";
+}
+
 void validate_translate_options(const TranslateOptions& options) {
   if (!options.target) throw OptionError("target", "no target revision");
   const auto& vocabulary = Vocabulary::builtin();
@@ -172,6 +198,33 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
     out.losses.push_back({describe_source(c->source), std::move(message)});
     reported.insert(c);
   };
+  // A key the target is meant to take over (same vocabulary, one it replaced or that replaced it,
+  // or one that shares a facet with it) but cannot express whole: said. Other vocabularies' keys
+  // are left alone, and not a loss.
+  auto related = [&](const Field* source) {
+    const auto* rev = source->latest;
+    if (rev->id == target.id) return true;
+    for (const auto& old : target.supersedes)
+      if (old == rev->ref()) return true;
+    for (const auto& old : rev->supersedes)
+      if (old == target.ref()) return true;
+    const auto theirs = source->facets();
+    return std::any_of(target_fields.begin(), target_fields.end(), [&](const Field* ft) {
+      const auto ours = ft->facets();
+      return std::any_of(ours.begin(), ours.end(), [&](const std::string& f) {
+        return std::find(theirs.begin(), theirs.end(), f) != theirs.end();
+      });
+    });
+  };
+  // A value the crosswalk cannot read is not translated: it stays where it was, said, so a member
+  // left behind (and what its schema then misses) is never a surprise.
+  std::set<const Field*> unread;
+  for (const auto& u : hints.unread) {
+    if (!u.source.field || u.source.field->vocabulary == "spec" || !related(u.source.field)) continue;
+    unread.insert(u.source.field);
+    out.losses.push_back({describe_source(u.source), value_text(u.value) + " is not a value of " + u.source.field->key +
+                                                         " the crosswalk knows: kept as it was, not translated"});
+  }
   json result = tool;
   for (const Field* ft : target_fields) {
     std::vector<json> written;
@@ -206,7 +259,8 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
       written.insert(written.end(), values.begin(), values.end());
     }
     if (written.empty()) continue;
-    const json value = written.size() == 1 ? written.front() : json(written);
+    // The target's schema decides the shape: a key that is always an array stays one.
+    const json value = written.size() == 1 && !ft->array_only ? written.front() : json(written);
     for (const auto& tokens : destinations(*ft, options, vocabulary)) {
       json* slot = at_path(result, tokens, true);
       if (!slot) {
@@ -220,10 +274,11 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
   // The target's own keys in annotations leave when the placement is _meta only.
   if (options.placement == TranslateOptions::Placement::meta)
     for (const Field* ft : target_fields)
-      if (!ft->tokens.empty() && ft->tokens.front() == "annotations") erase_path(result, ft->tokens);
+      if (!ft->tokens.empty() && ft->tokens.front() == "annotations" && !unread.count(ft))
+        erase_path(result, ft->tokens);
   // A source key whose every claim the target took is moved, not copied.
   for (const Field* source : sources) {
-    if (source->latest == &target || kept.count(source)) continue;
+    if (source->latest == &target || kept.count(source) || unread.count(source)) continue;
     const bool all_taken = std::all_of(hints.claims.begin(), hints.claims.end(), [&](const Claim& c) {
       return c.source.field != source || c.defaulted || taken.count(&c);
     });
@@ -231,25 +286,7 @@ TranslatedTool translate_tool(const json& tool, const TranslateOptions& options,
       erase_path(result, source->tokens);
       continue;
     }
-    // A key the target is meant to take over (same vocabulary, one it replaced or that replaced
-    // it, or one that shares a facet with it) but cannot express whole: said. Other
-    // vocabularies' keys are left alone, and not a loss.
-    const auto related = [&] {
-      const auto* rev = source->latest;
-      if (rev->id == target.id) return true;
-      for (const auto& old : target.supersedes)
-        if (old == rev->ref()) return true;
-      for (const auto& old : rev->supersedes)
-        if (old == target.ref()) return true;
-      const auto theirs = source->facets();
-      return std::any_of(target_fields.begin(), target_fields.end(), [&](const Field* ft) {
-        const auto ours = ft->facets();
-        return std::any_of(ours.begin(), ours.end(), [&](const std::string& f) {
-          return std::find(theirs.begin(), theirs.end(), f) != theirs.end();
-        });
-      });
-    }();
-    if (!related) continue;
+    if (!related(source)) continue;
     for (const auto& c : hints.claims)  // what nothing in the target means
       if (c.source.field == source && !c.defaulted && !taken.count(&c) && !reported.count(&c))
         lose(&c, target.ref() + " has no field for " + std::string(c.facet) + " (" + value_text(c.value) +

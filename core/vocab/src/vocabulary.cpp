@@ -138,6 +138,7 @@ Vocabulary::Vocabulary(const json& doc) {
           Condition{pointer_tokens(c.at("pointer").get<std::string>()), c.at("equals"), c.value("default", json())};
     }
     field.set_valued = f.value("setValued", false);
+    field.array_only = f.value("arrayOnly", false);
     if (f.contains("map")) {
       for (const auto& [value, targets] : f.at("map").items()) {
         auto& out = field.map[value];

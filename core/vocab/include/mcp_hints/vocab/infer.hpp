@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/vocab/translate.hpp"
 
 namespace mcp_hints {
 
@@ -44,9 +45,13 @@ Inference classify_name(const std::string& name);
 // The inferred values as keys of a vocabulary revision, written into a copy of the tool:
 // risk-metadata@sep-2793 (category, riskLevel, blastRadius, approvalRecommendation),
 // policy-hints@seed (mcp.dev/*), spec (readOnlyHint, destructiveHint, idempotentHint), or any
-// other tool revision through translation. Throws OptionError ("target") for an unknown one.
-nlohmann::json apply_inference(const nlohmann::json& tool, const Inference& inference, const std::string& revision_ref);
-// Throws OptionError ("target"), saying why, when apply_inference cannot write in that revision.
-void validate_inference_target(const std::string& revision_ref);
+// other tool revision through translation. The placement's placement and meta_prefix say where
+// keys that live in annotations are written, as translate's do (its target is revision_ref).
+// Throws OptionError ("target") for an unknown revision.
+nlohmann::json apply_inference(const nlohmann::json& tool, const Inference& inference, const std::string& revision_ref,
+                               const TranslateOptions& placement = {});
+// Throws OptionError ("target" or "meta_prefix"), saying why, when apply_inference cannot write in
+// that revision and placement.
+void validate_inference_target(const std::string& revision_ref, const TranslateOptions& placement = {});
 
 }  // namespace mcp_hints

@@ -2,7 +2,9 @@
 // Rewriting a tool's hints into another vocabulary revision or placement: every hint the target
 // can express is written in the target's keys (and removed from where it was), with a report of
 // what could not be carried over. Knows nothing of the wire.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,10 @@ struct TranslatedTool {
   std::vector<TranslationLoss> losses;
   std::size_t written = 0;  // target keys written
 };
+
+// A placement by its name: "annotations", "meta" or "both" (nullopt for any other), and back.
+std::optional<TranslateOptions::Placement> placement_named(std::string_view name);
+std::string placement_name(TranslateOptions::Placement placement);
 
 // Throws OptionError when the options cannot work: naming "target" (none, the specification's, a
 // message-only one) or "meta_prefix" (a _meta placement without a home or a prefix).

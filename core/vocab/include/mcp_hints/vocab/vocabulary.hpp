@@ -50,6 +50,7 @@ struct Field {
   std::optional<nlohmann::json> default_value;  // the specification's default, if any
   std::optional<Condition> meaningful_when;
   bool set_valued = false;                             // a value or an array of values
+  bool array_only = false;                             // ... always an array, even of one value
   std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
   bool is_message_field = false;                       // lives on requests/results, not on tools
   std::vector<std::string> revisions;                  // the revisions of its vocabulary that have it (empty: all)
