@@ -1,9 +1,11 @@
 #include "mcp_hints/conformance/expected_failures.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -44,6 +46,17 @@ std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailu
   std::vector<std::string> problems;
   for (const auto& entry : entries) {
     const std::string name = entry.scenario + (entry.check.empty() ? "" : ":" + entry.check);
+    const std::string where = " (line " + std::to_string(entry.line) + "): ";
+    // An entry for a certification scenario this run did not include waits for a run that does;
+    // one that names no scenario at all is a typo.
+    if (std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& r) { return r.scenario.id == entry.scenario; })) {
+      std::vector<std::string> ids;
+      for (const auto& s : certification_scenarios()) ids.push_back(s.id);
+      for (const auto& r : runs) ids.push_back(r.scenario.id);
+      if (std::find(ids.begin(), ids.end(), entry.scenario) == ids.end())
+        problems.push_back("expected failure " + name + where + "no such scenario" + did_you_mean(entry.scenario, ids));
+      continue;
+    }
     for (auto& run : runs) {
       if (run.scenario.id != entry.scenario) continue;
       bool named = entry.check.empty(), failing = run.could_not_run;
@@ -55,12 +68,14 @@ std::vector<std::string> apply_expected_failures(const std::vector<ExpectedFailu
           failing = true;
         }
       }
-      if (!named)
-        problems.push_back("expected failure " + name + " (line " + std::to_string(entry.line) +
-                           "): the scenario has no such check");
-      else if (!failing)
-        problems.push_back("stale expected failure " + name + " (line " + std::to_string(entry.line) +
-                           "): it passes now; remove it");
+      if (!named) {
+        std::vector<std::string> checks;
+        for (const auto& check : run.checks) checks.push_back(check.spec.id);
+        problems.push_back("expected failure " + name + where + "the scenario has no such check" +
+                           did_you_mean(entry.check, checks));
+      } else if (!failing) {
+        problems.push_back("stale expected failure " + name + where + "it passes now; remove it");
+      }
     }
   }
   return problems;

@@ -60,9 +60,13 @@ Step read_step(const json& s) {
 Scenario parse_scenario(const json& document, const std::string& source) {
   const auto violations = scenario_schema().validate("scenario.schema.json", document);
   if (!violations.empty()) {
-    const auto& v = violations.front();
-    throw ScenarioError(source + ": " + (v.pointer.empty() ? std::string("/") : v.pointer) + ": " + v.message +
-                        (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)" : ""));
+    // Every violation, so one edit can fix them all (a scenario is small: the list is short).
+    std::vector<std::string> problems;
+    for (const auto& v : violations)
+      problems.push_back((v.pointer.empty() ? std::string("/") : v.pointer) + ": " + v.message);
+    throw ScenarioError(source + ": " +
+                        (problems.size() > 1 ? std::to_string(problems.size()) + " problems: " : std::string()) +
+                        join(problems, "; "));
   }
   Scenario scenario;
   scenario.id = document["id"];
@@ -137,8 +141,9 @@ Scenario load_scenario(const std::string& file_or_id) {
   for (const auto& file : embedded_scenarios()) {
     if (file.name == file_or_id + ".json") return parse_scenario(parse_json(file.content), "built-in " + file_or_id);
   }
-  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id +
-                      "' (built-in: " + join(builtin_scenario_ids()) + ")");
+  const auto ids = builtin_scenario_ids();
+  throw ScenarioError("no scenario file or built-in scenario '" + file_or_id + "'" + did_you_mean(file_or_id, ids) +
+                      " (built-in: " + join(ids) + ")");
 }
 
 std::vector<std::string> builtin_scenario_ids() {

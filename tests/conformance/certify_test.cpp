@@ -349,18 +349,27 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
                               "propagation.cross-server                 not carried yet\n"
                               "confirm.spec-destructive                 passes, so stale\n"
                               "retry.idempotent-bounded:no-such-check   a typo\n"
-                              "unknown.scenario                         not run: ignored\n");
+                              "retry.idempotent-bounded:bonded          a typo that is close\n"
+                              "confirm.spec-destructiv                  a scenario typo\n"
+                              "unknown.scenario                         no such scenario\n");
   const auto entries = load_expected_failures(list.string());
-  ASSERT_EQ(entries.size(), 5u);
+  ASSERT_EQ(entries.size(), 7u);
   EXPECT_EQ(entries[0].check, "carried");
   EXPECT_EQ(entries[1].reason, "not carried yet");
   auto runs = certify(kReference + " --drop-propagation", "stdio", dir.path() / "runs");
   const auto problems = apply_expected_failures(entries, runs);
-  ASSERT_EQ(problems.size(), 2u);
+  ASSERT_EQ(problems.size(), 5u);
   EXPECT_NE(problems[0].find("stale expected failure confirm.spec-destructive (line 4)"), std::string::npos)
       << problems[0];
   EXPECT_NE(problems[1].find("retry.idempotent-bounded:no-such-check (line 5): the scenario has no such check"),
             std::string::npos);
+  EXPECT_EQ(problems[1].find("did you mean"), std::string::npos) << problems[1];
+  EXPECT_NE(problems[2].find("(line 6): the scenario has no such check (did you mean 'bounded'?)"), std::string::npos)
+      << problems[2];
+  EXPECT_NE(problems[3].find("(line 7): no such scenario (did you mean 'confirm.spec-destructive'?)"),
+            std::string::npos)
+      << problems[3];
+  EXPECT_NE(problems[4].find("unknown.scenario (line 8): no such scenario"), std::string::npos) << problems[4];
   for (const auto& run : runs)
     for (const auto& c : run.checks)
       if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server")
@@ -564,7 +573,12 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   }
   const auto list = test_support::run_cli({"certify", "--list"});
   EXPECT_EQ(list.exit_code, 0);
-  EXPECT_NE(list.out.find("confirm.risk-approval-multi:approved-called"), std::string::npos) << list.out;
+  // Each check under its scenario (an expected-failures line names it SCENARIO:CHECK).
+  const auto scenario_row = list.out.find("\nconfirm.risk-approval-multi ");
+  ASSERT_NE(scenario_row, std::string::npos) << list.out;
+  const auto next_scenario = list.out.find("\nconfirm.risk-approval-single ", scenario_row);
+  const auto check_row = list.out.find("\n  approved-called ", scenario_row);
+  EXPECT_LT(check_row, next_scenario) << list.out;
   EXPECT_NE(list.out.find("(stateless era only)"), std::string::npos) << list.out;
 }
 

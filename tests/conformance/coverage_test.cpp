@@ -127,7 +127,9 @@ TEST(Coverage, GeneratedScenariosAreListedLoadableAndPrinted) {
                          "exfiltration.sources.action-security.seed"})
     EXPECT_TRUE(ids.count(id)) << id;
   const auto list = test_support::run_cli({"certify", "--list"});
-  EXPECT_NE(list.out.find("confirm.triggers.risk-metadata:mintrustlevel-4"), std::string::npos);
+  const auto generated_row = list.out.find("\nconfirm.triggers.risk-metadata ");
+  ASSERT_NE(generated_row, std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("\n  mintrustlevel-4 ", generated_row), std::string::npos);
   const auto table = test_support::run_cli({"certify", "--coverage"});
   EXPECT_EQ(table.exit_code, 0) << table.out;
   EXPECT_NE(table.out.find(" rows exercised\n"), std::string::npos);

@@ -59,3 +59,37 @@ TEST(Text, VisibleEscapesEveryControlCharacterAndKeepsPrintableText) {
   EXPECT_EQ(mcp_hints::visible("\xff\xc3"), "\\xff\\xc3");                             // invalid, cut short
   EXPECT_EQ(mcp_hints::visible("\xc0\xaf\xed\xa0\x80"), "\\xc0\\xaf\\xed\\xa0\\x80");  // overlong, surrogate
 }
+
+TEST(Text, ClosestNameFindsSmallTyposAndNothingFarOff) {
+  const std::vector<std::string> names = {"lint", "check-server", "certify", "confirm.min-trust", "confirm.min-risk"};
+  EXPECT_EQ(mcp_hints::closest_name("lnit", names), "lint");
+  EXPECT_EQ(mcp_hints::closest_name("certfy", names), "certify");
+  EXPECT_EQ(mcp_hints::closest_name("confirm.min-trus", names), "confirm.min-trust");
+  EXPECT_EQ(mcp_hints::closest_name("check", names), "check-server");  // the only one it starts
+  EXPECT_EQ(mcp_hints::closest_name("confirm", names), std::nullopt);  // starts two: ambiguous
+  EXPECT_EQ(mcp_hints::closest_name("vocabulary", names), std::nullopt);
+  EXPECT_EQ(mcp_hints::closest_name("", names), std::nullopt);
+  EXPECT_EQ(mcp_hints::did_you_mean("lnt", names), " (did you mean 'lint'?)");
+  EXPECT_EQ(mcp_hints::did_you_mean("zzz", names), "");
+}
+
+TEST(Text, WrapBreaksBetweenWordsAtTheWidthAndKeepsInnerSpacing) {
+  EXPECT_EQ(mcp_hints::wrap("aa bb cc dd", 5), "aa bb\ncc dd");
+  EXPECT_EQ(mcp_hints::wrap("aa bb cc", 5, 2), "aa bb\n  cc");
+  EXPECT_EQ(mcp_hints::wrap("MUST    title", 80), "MUST    title");
+  EXPECT_EQ(mcp_hints::wrap("a-word-longer-than-the-width x", 5), "a-word-longer-than-the-width\nx");
+  EXPECT_EQ(mcp_hints::wrap("\xc3\xa9\xc3\xa9\xc3\xa9 abc", 7), "\xc3\xa9\xc3\xa9\xc3\xa9 abc");  // é counts once
+  EXPECT_EQ(mcp_hints::padded("MUST", 8), "MUST    ");
+  EXPECT_EQ(mcp_hints::padded("TOO-LONG-LEVEL", 8), "TOO-LONG-LEVEL ");
+}
+
+TEST(Text, ColumnsAlignTheSecondColumnAndWrapItUnderItself) {
+  const std::vector<mcp_hints::Row> rows = {
+      {"a", "one two three"}, {"bbb", "four"}, {"a-very-long-first-cell", "five"}};
+  EXPECT_EQ(mcp_hints::columns(rows, 2, 5, 14),
+            "  a    one two\n"
+            "       three\n"
+            "  bbb  four\n"
+            "  a-very-long-first-cell\n"
+            "       five\n");
+}

@@ -331,6 +331,10 @@ TEST(CheckServer, UsageErrorsExitTwo) {
   EXPECT_EQ(run_cli({"check-server", "--call", "x=[1]", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--call", "x={bad", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--protocol", "nope", "--", "true"}).exit_code, 2);
+  // A server command given without "--" gets the command line it meant.
+  test_support::expect_usage_error({"check-server", "--timeout", "5", "node", "server.js"},
+                                   "a server's command line goes after '--' (did you mean 'mcp-hints check-server "
+                                   "[OPTIONS] -- node server.js'?)");
   auto help = run_cli({"check-server", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* o : {"--url", "--timeout", "--request-timeout", "--observe", "--env", "--call",
@@ -493,7 +497,12 @@ TEST(CheckServer, HostileHttpServersEndWithinBounds) {
   // Nothing listening: refused at once.
   auto nobody = check_http("http://127.0.0.1:9/mcp");
   EXPECT_EQ(nobody.exit_code, 3);
-  EXPECT_NE(nobody.err.find("session 1: initialize: POST http://127.0.0.1:9/mcp"), std::string::npos) << nobody.err;
+  EXPECT_NE(nobody.err.find("session 1: initialize: POST http://127.0.0.1:9/mcp: connection refused"),
+            std::string::npos)
+      << nobody.err;
+  auto unknown_host = check_http("http://no-such-host.invalid:9/mcp");
+  EXPECT_EQ(unknown_host.exit_code, 3);
+  EXPECT_NE(unknown_host.err.find("cannot resolve 'no-such-host.invalid'"), std::string::npos) << unknown_host.err;
 }
 
 TEST(CheckServer, EveryReportFormatCarriesServerChecks) {

@@ -509,6 +509,11 @@ TEST(MockServer, TheCommandRefusesWhatItCannotServe) {
   EXPECT_EQ(test_support::run_cli({"mock"}).exit_code, 2);
   EXPECT_EQ(test_support::run_cli({"mock", "--scenario", "nonesuch"}).exit_code, 2);
   EXPECT_EQ(test_support::run_cli({"mock", "--scenario", "mock.basic", "--transport", "tcp"}).exit_code, 2);
+  // An option with no effect in the chosen mode is refused, not ignored.
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--transport", "stdio", "--port", "8080"},
+                                   "--port has no effect over stdio");
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--port", "8080"},
+                                   "--port has no effect over stdio");
   EXPECT_EQ(test_support::run_cli({"mock", "--scenario", "mock.basic", "--record", "/nonexistent/dir/r"}).exit_code, 2);
   auto list = test_support::run_cli({"mock", "--list"});
   EXPECT_NE(list.out.find("mock.script-steps"), std::string::npos);

@@ -30,6 +30,28 @@ TEST(Scenario, EveryBuiltInScenarioLoads) {
   }
 }
 
+// One edit fixes a scenario: every schema violation is named, none summarised as "and N more".
+TEST(Scenario, EverySchemaViolationIsListed) {
+  json doc = json::parse(mcp_hints::mock::load_scenario("mock.basic").document.dump());
+  doc.erase("title");
+  doc["level"] = "SOMETIMES";
+  doc["id"] = 5;
+  try {
+    mcp_hints::mock::parse_scenario(doc, "broken.json");
+    FAIL() << "a broken scenario loaded";
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("broken.json: 3 problems: "), std::string::npos) << what;
+    for (const char* named : {"title", "/level", "/id"}) EXPECT_NE(what.find(named), std::string::npos) << what;
+    EXPECT_EQ(what.find("more)"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+TEST(Scenario, AMistypedIdGetsADidYouMean) {
+  EXPECT_NE(error_of("mock.basik").find("did you mean 'mock.basic'?"), std::string::npos) << error_of("mock.basik");
+}
+
 TEST(Scenario, ReadsStepsByCallNumber) {
   const auto s = mcp_hints::mock::load_scenario("mock.script-steps");
   const auto& steps = s.servers.at("main").scripts.at("fetch_record");

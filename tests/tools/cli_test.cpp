@@ -41,6 +41,70 @@ TEST(Cli, HelpDescribesEveryOption) {
   EXPECT_TRUE(std::regex_match(std::string(mcp_hints::kVersion), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+)")));
 }
 
+// Help and lists are read in an 100-column terminal: no line is wider, and a list's second
+// column starts at one offset on every row.
+TEST(Cli, HelpAndListsFitIn100ColumnsAndAlignTheirColumns) {
+  std::vector<std::vector<std::string>> outputs = {{"--help"}, {"certify", "--list"}, {"mock", "--list"}};
+  for (const char* command : {"lint", "check-server", "report", "infer", "translate", "mock", "certify", "vocab"})
+    outputs.push_back({command, "--help"});
+  for (const auto& args : outputs) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << args[0];
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      EXPECT_LE(line.size(), 100u) << args[0] << " " << args.back() << ": " << line;
+  }
+  // The top level: each command and its summary in two columns, in the README's order.
+  const auto top = run_cli({"--help"}).out;
+  std::vector<std::size_t> summary_at;
+  std::istringstream lines(top);
+  for (std::string line; std::getline(lines, line);) {
+    static const std::regex command_row(R"(  ([a-z-]+)( +)\S.*)");
+    std::smatch m;
+    if (!std::regex_match(line, m, command_row)) continue;
+    summary_at.push_back(2 + m[1].length() + m[2].length());
+  }
+  ASSERT_EQ(summary_at.size(), 8u) << top;
+  EXPECT_TRUE(std::all_of(summary_at.begin(), summary_at.end(), [&](std::size_t at) { return at == summary_at[0]; }))
+      << top;
+  const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
+  const std::string glance = readme.substr(readme.find("## Commands at a glance"), 2000);
+  std::size_t last = 0, last_in_readme = 0;
+  for (const char* command : {"lint", "check-server", "report", "infer", "translate", "mock", "certify", "vocab"}) {
+    const std::size_t in_help = top.find("\n  " + std::string(command) + " ");
+    const std::size_t in_readme = glance.find("| `" + std::string(command));
+    ASSERT_NE(in_help, std::string::npos) << command;
+    ASSERT_NE(in_readme, std::string::npos) << command;
+    EXPECT_GT(in_help, last) << command << " is out of the README's order";
+    EXPECT_GE(in_readme, last_in_readme) << command << ": the README's table has another order";
+    last = in_help;
+    last_in_readme = in_readme;
+  }
+  // certify --list: every level starts in one column, even after the longest check id.
+  const auto list = run_cli({"certify", "--list"}).out;
+  std::set<std::size_t> level_at;
+  std::istringstream list_lines(list);
+  for (std::string line; std::getline(list_lines, line);) {
+    static const std::regex row(R"((\s*\S+\s+)(MUST|SHOULD|MAY)  .*)");
+    std::smatch m;
+    if (std::regex_match(line, m, row)) level_at.insert(m[1].length());
+  }
+  EXPECT_EQ(level_at.size(), 1u) << list;
+  EXPECT_EQ(list.find("SHOULDNever"), std::string::npos);
+}
+
+TEST(Cli, MistypedNamesGetADidYouMean) {
+  const auto command = run_cli({"lnt"});
+  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_NE(command.err.find("did you mean 'lint'?"), std::string::npos) << command.err;
+  const auto scenario = run_cli({"mock", "--scenario", "confirm.min-trus"});
+  EXPECT_EQ(scenario.exit_code, 2);
+  EXPECT_NE(scenario.err.find("did you mean 'confirm.min-trust'?"), std::string::npos) << scenario.err;
+  const auto far = run_cli({"mock", "--scenario", "nothing-like-it"});
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+}
+
 TEST(Cli, ListChecksNamesEveryRegisteredCheck) {
   auto text = run_cli({"lint", "--list-checks"});
   auto j = run_cli({"lint", "--list-checks", "--format", "json"});

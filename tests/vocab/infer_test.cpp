@@ -107,7 +107,7 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
   EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json", "--all"}).out)["tools"].size(), 5u);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"infer"}, "give one catalog FILE"},
-           {{"infer", catalog, "--to", "nope@1"}, "--to: no vocabulary revision 'nope@1'"},
+           {{"infer", catalog, "--to", "nope@1"}, "--to: 'nope@1' names no vocabulary revision"},
            {{"infer", catalog, "--format", "xml"}, "unknown --format 'xml'"},
            {{"infer", catalog, "--placement", "sideways"}, "unknown --placement 'sideways'"},
            {{"infer", catalog, "--meta-prefix", "a/b"}, "--meta-prefix: 'a/b' is not a prefix of your own"},

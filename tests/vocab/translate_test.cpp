@@ -204,6 +204,9 @@ TEST(TranslateCommand, ExitCodesOutputAndReport) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"translate", good}, "--to NAME@REV is required"},
            {{"translate", good, "--to", "nope@1"}, "names no vocabulary revision"},
+           {{"translate", good, "--to", "trust-annotations"},
+            "'trust-annotations' has several revisions: name one (trust-annotations@issue-711, "
+            "trust-annotations@sep-1913, trust-annotations@ext-2026-06)"},
            {{"translate", good, "--to", "risk-metadata", "--placement", "sideways"}, "unknown --placement 'sideways'"},
            {{"translate", good, "--to", "risk-metadata", "--placement", "meta"},
             "--meta-prefix: risk-metadata@sep-2793 defines no _meta home"},

@@ -74,15 +74,18 @@ stale expected failure or, with --strict, a warning; 2 usage error or bad input,
 could not be run at all.
 )";
 
+// One row per scenario and, under it, one per check, the level and title in a column of their
+// own. An expected-failures line names a check as SCENARIO:CHECK.
 void list_scenarios() {
+  std::vector<Row> rows;
   for (const auto& scenario : certification_scenarios()) {
     const auto eras = scenario_eras(scenario);
-    std::cout << std::left << std::setw(44) << scenario.id << std::setw(8) << scenario.level << scenario.title
-              << (eras.size() == 1 ? " (" + eras.front() + " era only)" : "") << "\n";
+    rows.push_back({scenario.id, padded(scenario.level, 8) + scenario.title +
+                                     (eras.size() == 1 ? " (" + eras.front() + " era only)" : "")});
     for (const auto& check : read_checks(scenario))
-      std::cout << "    " << std::setw(40) << (scenario.id + ":" + check.id) << std::setw(8) << check.level
-                << check.title << "\n";
+      rows.push_back({"  " + check.id, padded(check.level, 8) + check.title});
   }
+  std::cout << columns(rows, 0, 42);
 }
 
 // Each output is tried even when another could not be written.

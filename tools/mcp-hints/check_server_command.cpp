@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/live/check_server.hpp"
 #include "report_output.hpp"
 
@@ -70,10 +71,14 @@ int check_server_command(const std::vector<std::string>& args) {
                                                              "")("observe", po::value<long>()->default_value(1000), "")(
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
       "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
-      "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "");
+      "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "")(
+      "command-without-dashes", po::value<std::vector<std::string>>(), "");
+  // Words before "--" that belong to no option are a server command given without "--".
+  po::positional_options_description stray;
+  stray.add("command-without-dashes", -1);
   std::vector<std::string> own_args = {args[0]};
   own_args.insert(own_args.end(), ours.begin(), ours.end());
-  const auto parsed = parse_arguments(own_args, options);
+  const auto parsed = parse_arguments(own_args, options, &stray);
   if (!parsed) return bad_input;
   const auto& vm = *parsed;
   if (vm.count("help")) {
@@ -86,10 +91,12 @@ int check_server_command(const std::vector<std::string>& args) {
     print_checks(settings->format, true);
     return pass;
   }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcp-hints check-server: " << why << "\n";
-    return static_cast<int>(bad_input);
-  };
+  auto usage = [](const std::string& why) { return usage_error("check-server", why); };
+  if (vm.count("command-without-dashes")) {
+    const auto& words = vm["command-without-dashes"].as<std::vector<std::string>>();
+    return usage("a server's command line goes after '--' (did you mean 'mcp-hints check-server [OPTIONS] -- " +
+                 join(words, " ") + "'?)");
+  }
   ServerTarget target;
   if (vm.count("url")) target.url = vm["url"].as<std::string>();
   target.command = command;

@@ -22,6 +22,7 @@ struct Command {
   int (*run)(const std::vector<std::string>&);
 };
 
+// In the README's order ("Commands at a glance"): server authors, client vendors, spec editors.
 const Command kCommands[] = {
     {"lint", "check saved tools/list results against every proposal's schema and the cross-proposal rules",
      &mcp_hints::cli::lint_command},
@@ -29,6 +30,13 @@ const Command kCommands[] = {
      "certify a live server (stdio or Streamable HTTP): lint its catalog, then protocol, stability, "
      "list_changed and result checks",
      &mcp_hints::cli::check_server_command},
+    {"report",
+     "the safety table of a catalog (Markdown or HTML): per tool, each hint a client acts on, its key, and findings",
+     &mcp_hints::cli::report_command},
+    {"infer", "infer hints for tools that declare none, from their names and input schemas, with the evidence",
+     &mcp_hints::cli::infer_command},
+    {"translate", "rewrite a catalog's hints into another vocabulary revision or placement, reporting what is lost",
+     &mcp_hints::cli::translate_command},
     {"mock", "serve a scenario's scripted mock server over stdio or Streamable HTTP, recording every message",
      &mcp_hints::cli::mock_command},
     {"certify",
@@ -37,13 +45,6 @@ const Command kCommands[] = {
      &mcp_hints::cli::certify_command},
     {"vocab", "for spec editors: list the vocabulary revisions, print the crosswalk, diff two revisions, check a draft",
      &mcp_hints::cli::vocab_command},
-    {"report",
-     "the safety table of a catalog (Markdown or HTML): per tool, each hint a client acts on, its key, and findings",
-     &mcp_hints::cli::report_command},
-    {"translate", "rewrite a catalog's hints into another vocabulary revision or placement, reporting what is lost",
-     &mcp_hints::cli::translate_command},
-    {"infer", "infer hints for tools that declare none, from their names and input schemas, with the evidence",
-     &mcp_hints::cli::infer_command},
 };
 
 void usage(std::ostream& out) {
@@ -53,7 +54,9 @@ void usage(std::ostream& out) {
          "annotations, action security metadata, SEP-1938 agencyHint, and the specification's own hints).\n"
          "\n"
          "commands:\n";
-  for (const auto& c : kCommands) out << "  " << c.name << "    " << c.summary << "\n";
+  std::vector<mcp_hints::Row> rows;
+  for (const auto& c : kCommands) rows.push_back({c.name, c.summary});
+  out << mcp_hints::columns(rows, 2);
   out << "\n"
          "Run 'mcp-hints COMMAND --help' for a command's options.\n"
          "Exit codes: 0 pass, 1 findings, 2 usage or bad input, 3 incomplete run.\n";
@@ -79,7 +82,10 @@ int without_command(const std::vector<std::string>& args) {
     std::cout << "mcp-hints " << mcp_hints::kVersion << "\n";
     return mcp_hints::cli::pass;
   }
-  std::cerr << "mcp-hints: unknown command '" << args[0] << "' (try 'mcp-hints --help')\n";
+  std::vector<std::string> names;
+  for (const auto& c : kCommands) names.emplace_back(c.name);
+  std::cerr << "mcp-hints: unknown command '" << mcp_hints::visible(args[0]) << "'"
+            << mcp_hints::did_you_mean(args[0], names) << " (try 'mcp-hints --help')\n";
   return mcp_hints::cli::bad_input;
 }
 

@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/mock/scenario.hpp"
 #include "report_output.hpp"
@@ -51,10 +52,12 @@ int mock_command(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
+    std::vector<Row> rows;
     for (const auto& id : mock::builtin_scenario_ids()) {
       const auto scenario = mock::load_scenario(id);
-      std::cout << id << "  " << scenario.level << "  " << scenario.title << "\n";
+      rows.push_back({id, padded(scenario.level, 8) + scenario.title});
     }
+    std::cout << columns(rows, 0, 48);
     return pass;
   }
   auto usage = [](const std::string& why) { return usage_error("mock", why); };
@@ -64,6 +67,8 @@ int mock_command(const std::vector<std::string>& args) {
     return usage("unknown --transport '" + transport + "' (stdio, http)");
   const int port = vm["port"].as<int>();
   if (port < 0 || port > 65535) return usage("--port must be 0 to 65535");
+  if (transport == "stdio" && !vm["port"].defaulted())
+    return usage("--port has no effect over stdio (give --transport http to serve on a port)");
   // A scenario that cannot be used, or a record file that cannot be opened, is an Error: main says it.
   const auto scenario = mock::load_scenario(vm["scenario"].as<std::string>());
   std::string names;

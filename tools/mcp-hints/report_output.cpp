@@ -20,7 +20,8 @@ namespace po = boost::program_options;
 
 const char* kReportOptionsHelp = R"(  --format FORMAT        text (default), json, sarif (2.1.0) or junit
   --output PATH          write the report to PATH instead of standard output
-  --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that fails
+  --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that
+                         fails the run
   --strict               same as --fail-on warning
   --spec-revision REV    specification revision for the Tool schema and the _meta prefix rule:
                          2025-06-18, 2025-11-25 (default) or 2026-07-28

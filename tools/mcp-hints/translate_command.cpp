@@ -65,7 +65,7 @@ int translate_command(const std::vector<std::string>& args) {
   TranslateOptions translate;
   translate.target = Vocabulary::builtin().find(vm["to"].as<std::string>());
   if (!translate.target)
-    return usage("--to " + vm["to"].as<std::string>() + " names no vocabulary revision (see 'mcp-hints vocab list')");
+    return usage("--to: " + Vocabulary::builtin().not_found(vm["to"].as<std::string>(), Vocabulary::builtin().refs()));
   if (const auto exit = read_placement_options(vm, "translate", translate)) return *exit;
   translate.spec_revision = vm["spec-revision"].as<std::string>();
   const auto specs = Vocabulary::builtin().spec_revisions();

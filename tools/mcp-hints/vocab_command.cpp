@@ -139,12 +139,7 @@ int diff(const std::string& a, const std::string& b, const std::string& format) 
   const auto* from = vocabulary.find(a);
   const auto* to = vocabulary.find(b);
   for (const auto& [ref, rev] : {std::pair{a, from}, std::pair{b, to}})
-    if (!rev) {
-      std::cerr << "mcp-hints vocab: no vocabulary revision '" << ref
-                << "' (see 'mcp-hints vocab list'; name the revision when a "
-                << "vocabulary has several)\n";
-      return bad_input;
-    }
+    if (!rev) return usage_error("vocab", "diff: " + vocabulary.not_found(ref, vocabulary.refs()));
   const auto d = diff_revisions(vocabulary, *from, *to);
   if (format == "json") {
     auto changes = [](const std::vector<FieldChange>& list) {

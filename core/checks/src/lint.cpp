@@ -66,12 +66,10 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
   for (const auto& ref : options_.pinned) {
     const auto* rev = vocabulary.find(ref);
     if (!rev || rev->id == "spec" || rev->scope == "message") {
-      std::string known;
-      for (const auto& r : vocabulary.revisions())
-        if (r.id != "spec" && r.scope != "message") known += (known.empty() ? "" : ", ") + r.ref();
-      throw OptionError(
-          "pinned", "'" + ref + "' names no vocabulary revision of tool hints (known: " + known +
-                        "; the specification's own revision is not pinned but chosen as the specification revision)");
+      if (ref.starts_with("spec"))
+        throw OptionError("pinned",
+                          "the specification's own revision is not pinned but chosen as the specification revision");
+      throw OptionError("pinned", vocabulary.not_found(ref, vocabulary.tool_hint_refs()));
     }
     for (const auto* other : pinned_)
       if (other->id == rev->id) throw OptionError("pinned", rev->id + " is pinned twice");

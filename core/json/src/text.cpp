@@ -1,6 +1,7 @@
 #include "mcp_hints/json/text.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace mcp_hints {
 
@@ -9,6 +10,120 @@ std::string join(std::span<const std::string> items, std::string_view separator)
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) out += separator;
     out += items[i];
+  }
+  return out;
+}
+
+namespace {
+
+// Edit distance counting a swap of two neighbours as one edit (optimal string alignment), the
+// typo people make most.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        current[j] = std::min(current[j], before[j - 2] + 1);
+    }
+    std::swap(before, previous);
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+// The display width of UTF-8 text, one column per code point (continuation bytes do not count).
+std::size_t text_width(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
+}
+
+}  // namespace
+
+std::optional<std::string> closest_name(std::string_view name, std::span<const std::string> candidates) {
+  if (name.empty()) return std::nullopt;
+  const std::size_t allowed = std::min<std::size_t>(3, std::max<std::size_t>(1, name.size() / 3));
+  std::optional<std::string> best, prefixed;
+  std::size_t best_distance = allowed + 1, starting = 0;
+  for (const auto& candidate : candidates) {
+    if (candidate.starts_with(name)) {
+      ++starting;
+      prefixed = candidate;
+    }
+    const std::size_t d = edit_distance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  if (best) return best;
+  return starting == 1 ? prefixed : std::nullopt;
+}
+
+std::string did_you_mean(std::string_view name, std::span<const std::string> candidates) {
+  const auto match = closest_name(name, candidates);
+  return match ? " (did you mean '" + *match + "'?)" : std::string();
+}
+
+namespace {
+
+// Words from `column` on, wrapped at `width`, continuation lines indented by `hanging`. Spaces
+// between words are kept as written (they may align a column) except where a line breaks.
+std::string wrap_from(std::string_view text, std::size_t width, std::size_t hanging, std::size_t column) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t word_start = text.find_first_not_of(' ', at);
+    if (word_start == std::string_view::npos) break;
+    const std::size_t word_end = std::min(text.find(' ', word_start), text.size());
+    const std::size_t spaces = out.empty() ? 0 : word_start - at;
+    const std::string_view word = text.substr(word_start, word_end - word_start);
+    const std::size_t length = text_width(word);
+    if (!out.empty() && column + spaces + length > width) {
+      out += "\n" + std::string(hanging, ' ');
+      column = hanging;
+    } else {
+      out += std::string(spaces, ' ');
+      column += spaces;
+    }
+    out += word;
+    column += length;
+    at = word_end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string padded(std::string_view text, std::size_t width) {
+  const std::size_t w = text_width(text);
+  return std::string(text) + std::string(w < width ? width - w : 1, ' ');
+}
+
+std::string wrap(std::string_view text, std::size_t width, std::size_t hanging) {
+  return wrap_from(text, width, hanging, 0);
+}
+
+std::string columns(std::span<const Row> rows, std::size_t indent, std::size_t max_first, std::size_t width) {
+  std::size_t first = 0;
+  for (const auto& row : rows)
+    if (const std::size_t w = text_width(row.first); w <= max_first) first = std::max(first, w);
+  const std::size_t second_at = indent + first + 2;
+  std::string out;
+  for (const auto& row : rows) {
+    out += std::string(indent, ' ') + row.first;
+    const std::size_t w = text_width(row.first);
+    if (row.second.empty()) {
+      out += "\n";
+      continue;
+    }
+    if (w > first)
+      out += "\n" + std::string(second_at, ' ');
+    else
+      out += std::string(second_at - indent - w, ' ');
+    out += wrap_from(row.second, width, second_at, second_at) + "\n";
   }
   return out;
 }

@@ -306,7 +306,11 @@ Inference infer_tool(const json& tool) {
 void validate_inference_target(const std::string& revision_ref, const TranslateOptions& placement) {
   const auto* revision = Vocabulary::builtin().find(revision_ref);
   if (revision_ref == "spec" || (revision && revision->id == "spec")) return;
-  if (!revision) throw OptionError("target", "no vocabulary revision '" + revision_ref + "'");
+  if (!revision) {
+    std::vector<std::string> known = Vocabulary::builtin().tool_hint_refs();
+    known.insert(known.begin(), "spec");
+    throw OptionError("target", Vocabulary::builtin().not_found(revision_ref, known));
+  }
   if (revision->ref() == "policy-hints@seed") return;  // its keys live in _meta: no placement to choose
   TranslateOptions options = placement;
   options.target = revision;

@@ -7,6 +7,7 @@
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 
 namespace mcp_hints {
@@ -206,6 +207,32 @@ const VocabularyRevision* Vocabulary::find(std::string_view ref) const {
     only = &r;
   }
   return only;
+}
+
+std::vector<std::string> Vocabulary::refs() const {
+  std::vector<std::string> out;
+  for (const auto& r : revisions_) out.push_back(r.ref());
+  return out;
+}
+
+std::vector<std::string> Vocabulary::tool_hint_refs() const {
+  std::vector<std::string> out;
+  for (const auto& r : revisions_)
+    if (r.id != "spec" && r.scope != "message") out.push_back(r.ref());
+  return out;
+}
+
+std::string Vocabulary::not_found(std::string_view ref, std::span<const std::string> known) const {
+  const std::string id(ref.substr(0, ref.find('@')));
+  std::vector<std::string> of_id;
+  for (const auto& k : known)
+    if (k.starts_with(id + "@")) of_id.push_back(k);
+  const std::string quoted = "'" + std::string(ref) + "'";
+  if (!of_id.empty() && id.size() == ref.size())
+    return of_id.size() > 1 ? quoted + " has several revisions: name one (" + join(of_id, ", ") + ")"
+                            : quoted + " needs its revision: " + of_id.front();
+  if (!of_id.empty()) return quoted + " names no revision of " + id + " (its revisions: " + join(of_id, ", ") + ")";
+  return quoted + " names no vocabulary revision" + did_you_mean(ref, known) + " (known: " + join(known, ", ") + ")";
 }
 
 std::vector<const Field*> Vocabulary::fields_of(const VocabularyRevision& revision) const {

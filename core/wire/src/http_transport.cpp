@@ -2,8 +2,16 @@
 // JSON body or an SSE stream; server-initiated messages may come on a GET SSE stream. The only
 // translation unit that includes cpp-httplib (compiled with Debian's library flags).
 #include <httplib.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <memory>
 #include <thread>
 #include <utility>
 
@@ -20,6 +28,69 @@ using json = nlohmann::json;
 namespace {
 
 std::string excerpt(std::string_view text) { return printable(text, 120); }
+
+// A system message in our style: "connection refused", not "Connection refused".
+std::string lower_first(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+// Why a TCP connection to an origin ("http://host:port") fails, in the socket's words ("connection
+// refused"): httplib names only its error class ("Connection"), so a second, bounded attempt
+// asks the kernel. Empty when the address cannot be read or the attempt now succeeds.
+std::string connect_failure(const std::string& origin) {
+  const auto scheme_end = origin.find("://");
+  std::string host = origin.substr(scheme_end + 3), port = origin.compare(0, scheme_end, "https") == 0 ? "443" : "80";
+  if (host.starts_with('[')) {  // [v6]:port
+    const auto close = host.find(']');
+    if (close == std::string::npos) return {};
+    if (host.size() > close + 2 && host[close + 1] == ':') port = host.substr(close + 2);
+    host = host.substr(1, close - 1);
+  } else if (const auto colon = host.rfind(':'); colon != std::string::npos) {
+    port = host.substr(colon + 1);
+    host.resize(colon);
+  }
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (const int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
+    return "cannot resolve '" + printable(host, 80) + "': " + lower_first(::gai_strerror(rc));
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> addresses(found, &::freeaddrinfo);
+  const int fd = ::socket(found->ai_family, found->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, found->ai_protocol);
+  if (fd < 0) return {};
+  int error = 0;
+  if (::connect(fd, found->ai_addr, found->ai_addrlen) != 0) {
+    error = errno;
+    if (error == EINPROGRESS) {
+      pollfd wait{fd, POLLOUT, 0};
+      socklen_t length = sizeof error;
+      error = ::poll(&wait, 1, 2000) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 ? error
+                                                                                                          : ETIMEDOUT;
+    }
+  }
+  ::close(fd);
+  if (error == 0) return {};
+  return lower_first(std::strerror(error));
+}
+
+// What went wrong, in words: httplib names only its error class ("Connection").
+std::string failure_text(httplib::Error error, const std::string& origin) {
+  switch (error) {
+    case httplib::Error::Connection: {
+      const std::string reason = connect_failure(origin);
+      return reason.empty() ? "could not connect" : reason;
+    }
+    case httplib::Error::ConnectionTimeout: return "connection timed out";
+    case httplib::Error::BindIPAddress: return "could not bind the local address";
+    case httplib::Error::Write: return "the connection closed while the request was sent";
+    case httplib::Error::Canceled: return "the request was cancelled";
+    case httplib::Error::SSLConnection:
+    case httplib::Error::SSLLoadingCerts:
+    case httplib::Error::SSLServerVerification: return "TLS failed (" + httplib::to_string(error) + ")";
+    case httplib::Error::ExceedRedirectCount: return "too many redirects";
+    default: return "the request failed (" + httplib::to_string(error) + ")";
+  }
+}
 
 // Reads a text/event-stream incrementally: complete events become messages.
 class SseReader {
@@ -251,7 +322,7 @@ class HttpTransport : public Transport {
             std::string(verb) + " " + url_ + ": " +
             (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
                     : "no response in time"));
-      throw TransportError(std::string(verb) + " " + url_ + ": " + httplib::to_string(error));
+      throw TransportError(std::string(verb) + " " + url_ + ": " + failure_text(error, origin_));
     }
     last_status_ = status;
     if (status == 202 || status == 204) return;  // a notification or response accepted

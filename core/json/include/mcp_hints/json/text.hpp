@@ -2,6 +2,7 @@
 // Small text helpers shared by messages and reports: one of each, so every output says a list,
 // a value or an escaped string the same way.
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,6 +13,28 @@ namespace mcp_hints {
 
 // "a, b, c" (or any separator).
 std::string join(std::span<const std::string> items, std::string_view separator = ", ");
+
+// The candidate a mistyped name most likely meant ("did you mean"): the closest by edit distance
+// when that distance is small for the name's length (at most a third of it, and at most 3), or
+// the only candidate that starts with the name; nullopt when none is close enough.
+std::optional<std::string> closest_name(std::string_view name, std::span<const std::string> candidates);
+
+// " (did you mean 'X'?)" for `closest_name`, or "" when nothing is close.
+std::string did_you_mean(std::string_view name, std::span<const std::string> candidates);
+
+// Rows of two columns for help and lists: the first column padded to its widest entry (at most
+// `max_first`; a longer entry puts its second column on the next line), the second wrapped at
+// `width` characters and continued under itself. Each row starts with `indent` spaces.
+struct Row {
+  std::string first, second;
+};
+std::string columns(std::span<const Row> rows, std::size_t indent, std::size_t max_first = 32, std::size_t width = 100);
+
+// Text and at least one space after it, padded to `width` characters.
+std::string padded(std::string_view text, std::size_t width);
+
+// Words wrapped at `width` characters, each continuation line starting with `hanging` spaces.
+std::string wrap(std::string_view text, std::size_t width, std::size_t hanging = 0);
 
 // At most `max_bytes` bytes of text: cut on a UTF-8 character boundary and ended with "..."
 // when cut (the result, "..." included, is never longer than max_bytes; max_bytes >= 4).

@@ -2,6 +2,7 @@
 // The crosswalk (schemas/vocabulary.json) as typed data: facets, vocabulary revisions, fields.
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,6 +123,14 @@ class Vocabulary {
   std::vector<const VocabularyRevision*> detect(const nlohmann::json& tool) const;
   // "id@revision" (or a bare id with a single revision) to a revision; nullptr if unknown.
   const VocabularyRevision* find(std::string_view ref) const;
+  // Every revision's ref ("id@revision"), in the crosswalk's order.
+  std::vector<std::string> refs() const;
+  // The refs of the proposals' tool hints: neither the specification's own nor message-scoped.
+  std::vector<std::string> tool_hint_refs() const;
+  // Why `find` finds nothing for `ref` among the refs `known` (those a command accepts): a bare
+  // id of several revisions lists them; an unknown revision of a known id lists its revisions;
+  // anything else says "did you mean" when one is close, and lists what is known.
+  std::string not_found(std::string_view ref, std::span<const std::string> known) const;
   // The fields a revision has.
   std::vector<const Field*> fields_of(const VocabularyRevision& revision) const;
   // The revision of a vocabulary a lint run applies (the chosen one for the specification).
