@@ -13,7 +13,9 @@ using json = nlohmann::json;
 
 Recorder::Recorder(const std::string& path) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error(Error::Category::bad_input, "cannot record to " + path + ": " + std::strerror(errno));
+  // The record is the run's output: one that cannot be written makes the run incomplete (exit 3),
+  // as every output mcp-hints cannot write does.
+  if (fd_ < 0) throw Error(Error::Category::incomplete, "cannot record to " + path + ": " + std::strerror(errno));
 }
 
 double unix_seconds() {

@@ -514,7 +514,7 @@ TEST(MockServer, TheCommandRefusesWhatItCannotServe) {
                                    "--port has no effect over stdio");
   test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--port", "8080"},
                                    "--port has no effect over stdio");
-  EXPECT_EQ(test_support::run_cli({"mock", "--scenario", "mock.basic", "--record", "/nonexistent/dir/r"}).exit_code, 2);
+  EXPECT_EQ(test_support::run_cli({"mock", "--scenario", "mock.basic", "--record", "/nonexistent/dir/r"}).exit_code, 3);
   auto list = test_support::run_cli({"mock", "--list"});
   EXPECT_NE(list.out.find("mock.script-steps"), std::string::npos);
   // A client that goes away mid-request: the server ends at once, exit 0.

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -132,7 +133,43 @@ TEST(Report, TextGroupsByToolAndUsesColourOnlyWhenAsked) {
   EXPECT_NE(p.find("  destroy_env  line "), std::string::npos) << p;
   EXPECT_NE(p.find("risk.understated"), std::string::npos);
   EXPECT_NE(p.find("/nonexistent/file.json: error: cannot open"), std::string::npos);
-  EXPECT_NE(p.find("4 files, 15 tools: 2 errors, 3 warnings, 0 info — FAIL (fail on error)"), std::string::npos) << p;
+  // A file that could not be read outranks the findings: the run's verdict is its exit code's word.
+  EXPECT_NE(p.find("4 files, 15 tools: 2 errors, 3 warnings, 0 info — BAD INPUT (fail on error)"), std::string::npos)
+      << p;
+}
+
+// Each verdict, worst first, as the text summary, the JSON summary and JUnit say it: an
+// incomplete run never reads as a failure with "0 errors", nor its unrun checks as passed.
+TEST(Report, EveryFormatSaysTheVerdictOfItsExitCode) {
+  mcp_hints::Linter linter({});
+  const std::string clean = test_support::fixture("lint/clean.json").string();
+  const std::string failing = test_support::fixture("lint/negative/risk.understated.json").string();
+  auto incomplete = linter.lint_files({clean});
+  incomplete.server_checks_ran = true;
+  incomplete.incomplete = "session 1: initialize: connection refused";
+  const std::vector<std::tuple<mcp_hints::LintReport, std::string, std::string>> cases = {
+      {linter.lint_files({clean}), "pass", "pass"},
+      {linter.lint_files({failing}), "fail", "FAIL"},
+      {linter.lint_files({clean, "/nonexistent/file.json"}), "bad input", "BAD INPUT"},
+      {incomplete, "incomplete", "INCOMPLETE"},
+  };
+  for (const auto& [report, name, text] : cases) {
+    std::ostringstream out;
+    mcp_hints::render_text(out, report, {});
+    EXPECT_NE(out.str().find(" — " + text + " (fail on error)"), std::string::npos) << name << ": " << out.str();
+    const json j = mcp_hints::report_json(report, {});
+    EXPECT_EQ(j["summary"]["verdict"], name);
+    EXPECT_TRUE(mcp_hints::published_schemas().validate("lint-report.schema.json", j).empty()) << name;
+    std::ostringstream junit;
+    mcp_hints::render_junit(junit, report, {});
+    const bool skips = junit.str().find("<skipped message=\"not known to have run") != std::string::npos;
+    EXPECT_EQ(skips, name == "incomplete") << junit.str();
+    if (name == "incomplete") {
+      EXPECT_NE(junit.str().find("name=\"run\"><error message=\"incomplete: session 1"), std::string::npos)
+          << junit.str();
+      EXPECT_EQ(junit.str().find(" skipped=\"0\">"), std::string::npos) << junit.str();
+    }
+  }
 }
 
 // A check-server run's tool calls: each one, whatever came of it, in every format, with the shape

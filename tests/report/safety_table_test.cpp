@@ -75,10 +75,33 @@ TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {
 
 TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
   test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
-  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md", 1);
   test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"},
-                              "report-bad-catalog.html");
+                              "report-bad-catalog.html", 1);
   test_support::expect_golden({"report", "tests/fixtures/infer/catalog.json", "--infer"}, "report-inferred.md");
+}
+
+// report follows the exit-code contract as lint does: the table is written, and a finding at the
+// fail-on level makes the run exit 1.
+TEST(ReportCommand, FindingsAtTheFailOnLevelExitOne) {
+  const std::string bad = (test_support::source_dir() / "examples/catalogs/bad-catalog.json").string();
+  const std::string warnings_only = test_support::fixture("lint/negative/hints.readonly-and-destructive.json").string();
+  const std::vector<std::pair<std::vector<std::string>, int>> cases = {
+      {{"report", bad}, 1},
+      {{"report", bad, "--fail-on", "never"}, 0},
+      {{"report", warnings_only}, 0},
+      {{"report", warnings_only, "--strict"}, 1},
+      {{"report", warnings_only, "--fail-on", "warning"}, 1},
+      {{"report", warnings_only, "--fail-on", "warning", "--format", "html"}, 1},
+  };
+  for (const auto& [args, code] : cases) {
+    const auto r = test_support::run_cli(args);
+    EXPECT_EQ(r.exit_code, code) << args.back() << ": " << r.err;
+    EXPECT_NE(r.out.find("hint"), std::string::npos);  // the table is written whatever the verdict
+  }
+  test_support::expect_usage_error({"report", bad, "--strict", "--fail-on", "never"},
+                                   "--strict means --fail-on warning, not --fail-on never");
+  test_support::expect_usage_error({"report", bad, "--fail-on", "sometimes"}, "unknown --fail-on 'sometimes'");
 }
 
 TEST(ReportCommand, BadInputIsAOneLineUsageError) {

@@ -304,7 +304,7 @@ TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
 // file name that is not UTF-8 into JSON: a type_error, which is no mcp_hints::Error.
 TEST(Cli, AnExceptionNoCommandExpectsEndsTheRunWithOneLine) {
   test_support::TempDir dir;
-  const auto draft = dir.write("draft-\xff.json", "{}");
+  const auto draft = dir.write("draft-\xff.json", R"({"properties": {"x": {}}})");
   const auto r = run_cli({"vocab", "check", draft.string(), "--format", "json"});
   EXPECT_EQ(r.exit_code, 3) << r.err;  // incomplete: nothing says the input is at fault
   EXPECT_EQ(test_support::count_lines(r.err), 1u) << r.err;
@@ -317,8 +317,11 @@ TEST(Cli, AnExceptionNoCommandExpectsEndsTheRunWithOneLine) {
 // An mcp_hints::Error that the command leaves to main ends the run with its category's exit code.
 TEST(Cli, AnErrorTheCommandLeavesToMainEndsByItsCategory) {
   const auto r = run_cli({"mock", "--scenario", "mock.basic", "--record", "/nonexistent/dir/record.jsonl"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // an output that cannot be written: incomplete
   EXPECT_EQ(r.err, "mcp-hints mock: cannot record to /nonexistent/dir/record.jsonl: No such file or directory\n");
+  const auto bad = run_cli({"mock", "--scenario", "/nonexistent/scenario.json"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;  // input that cannot be used: bad input
+  EXPECT_EQ(test_support::count_lines(bad.err), 1u) << bad.err;
 }
 
 // Memory running out is no crash either: the limits allow a 64 MB name, the machine (here a

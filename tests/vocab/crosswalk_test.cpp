@@ -129,6 +129,10 @@ TEST(VocabCommand, BadInputIsAOneLineUsageError) {
   test_support::TempDir dir;
   const auto not_json = dir.write("x.json", "{nope");
   const auto array = dir.write("a.json", "[]");
+  // JSON that is not a draft of hints: a catalog, and a schema whose field is not a schema.
+  const auto catalog = test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json";
+  const auto no_fields = dir.write("n.json", R"({"tools": []})");
+  const auto bad_field = dir.write("b.json", R"({"properties": {"annotations": {"properties": {"x": 5}}}})");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"vocab"}, "say what: list, table, diff or check"},
       {{"vocab", "fly"}, "unknown 'vocab fly'"},
@@ -142,6 +146,12 @@ TEST(VocabCommand, BadInputIsAOneLineUsageError) {
       {{"vocab", "check", (dir.path() / "none.json").string()}, "cannot open"},
       {{"vocab", "check", not_json.string()}, "x.json: "},
       {{"vocab", "check", array.string()}, "a JSON Schema is an object"},
+      {{"vocab", "check", catalog.string()},
+       "good-catalog.json: not a draft schema of tool hints: it declares no field"},
+      {{"vocab", "check", no_fields.string()}, "n.json: not a draft schema of tool hints"},
+      {{"vocab", "check", bad_field.string()},
+       "b.json: not a JSON Schema: the schema of \"x\" is number (a schema is an object or a boolean) at "
+       "/properties/annotations/properties/x"},
   };
   for (const auto& [args, message] : cases) {
     test_support::expect_usage_error(args, message);

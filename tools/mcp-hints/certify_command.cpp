@@ -19,10 +19,12 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/wire/protocol.hpp"
+#include "option_values.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
+using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 using namespace conformance;
 
@@ -53,7 +55,8 @@ options:
                            records and events go (default: mcp-hints-certify)
   --expected-failures FILE known failures, one per line: SCENARIO[:CHECK] REASON; an entry that
                            passes now fails the run as stale
-  --timeout MS             the longest a client may take per scenario (default 30000)
+  --timeout T              the longest a client may take per scenario (default 30s; a bare number
+                           is milliseconds)
   --color WHEN             auto (default), always, never (text on a terminal only)
   --strict                 require the strict tier: a warning (a SHOULD not met) fails the run
   --list                   list the certification scenarios and their checks, then exit
@@ -107,8 +110,9 @@ int certify_command(const std::vector<std::string>& args) {
       "scenario", po::value<std::vector<std::string>>()->composing(), "")("all", "")(
       "transport", po::value<std::string>()->default_value("stdio"), "")(
       "format", po::value<std::string>()->default_value("text"), "")(
-      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
-      "expected-failures", po::value<std::string>(), "")("timeout", po::value<long>()->default_value(30000), "")(
+      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")("expected-failures",
+                                                                                  po::value<std::string>(), "")(
+      "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
       "protocol", po::value<std::string>()->default_value("all"), "");
   po::variables_map vm;
@@ -148,8 +152,8 @@ int certify_command(const std::vector<std::string>& args) {
       return usage("unknown --protocol '" + protocol + "' (all, " + join(versions, ", ") + ")");
     protocols = {protocol};
   }
-  const long timeout = vm["timeout"].as<long>();
-  if (timeout < 100 || timeout > 3600000) return usage("--timeout must be 100 to 3600000 ms");
+  const auto timeout = vm["timeout"].as<DurationMillis>().value;
+  if (timeout < 100ms || timeout > 1h) return usage("--timeout must be 100ms to 1h, not " + duration_text(timeout));
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
 
   // A scenario or an expected-failures list that cannot be used is an Error: main says it.
@@ -183,7 +187,7 @@ int certify_command(const std::vector<std::string>& args) {
   harness.transport = transport;
   harness.mock_command = {fs::read_symlink("/proc/self/exe", ec).string(), "mock"};
   harness.work_dir = fs::absolute(output) / "scenarios";
-  harness.timeout = std::chrono::milliseconds(timeout);
+  harness.timeout = timeout;
 
   Certification certification;
   certification.client_command = harness.client_command;

@@ -7,10 +7,12 @@
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/live/check_server.hpp"
+#include "option_values.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -26,9 +28,10 @@ and, only with --call, the trust annotations of a tool's result. No tool is call
 
 options:
 )") + kReportOptionsHelp + R"(  --url URL              a Streamable HTTP endpoint instead of a command
-  --timeout SECONDS      bound on the whole run (default 30)
-  --request-timeout S    bound on one request (default 10)
-  --observe MS           how long to wait for notifications/tools/list_changed (default 1000)
+  --timeout T            bound on the whole run (default 30s; a bare number is seconds)
+  --request-timeout T    bound on one request (default 10s; a bare number is seconds)
+  --observe T            how long to wait for notifications/tools/list_changed (default 1000ms; a
+                         bare number is milliseconds)
   --protocol P           the protocol era to speak: auto (default: server/discover, then
                          initialize if the server does not know it), legacy, stateless, or a
                          revision (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)
@@ -67,8 +70,9 @@ int check_server_command(const std::vector<std::string>& args) {
   po::options_description options;
   add_report_options(options);
   options.add_options()("help,h", "")("url", po::value<std::string>(), "")(
-      "timeout", po::value<double>()->default_value(30), "")("request-timeout", po::value<double>()->default_value(10),
-                                                             "")("observe", po::value<long>()->default_value(1000), "")(
+      "timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(30s), "30s"), "")(
+      "request-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(10s), "10s"), "")(
+      "observe", po::value<DurationMillis>()->default_value(DurationMillis(1000ms), "1000ms"), "")(
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
       "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
       "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "")(
@@ -133,11 +137,11 @@ int check_server_command(const std::vector<std::string>& args) {
   }
   run.lint.spec_revision = settings->spec_revision;
   run.lint.pinned = settings->pinned;
-  const double timeout = vm["timeout"].as<double>(), request = vm["request-timeout"].as<double>();
-  if (timeout <= 0 || request <= 0 || vm["observe"].as<long>() < 0) return usage("timeouts must be positive");
-  run.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000));
-  run.request_timeout = std::chrono::milliseconds(static_cast<long long>(request * 1000));
-  run.observe_window = std::chrono::milliseconds(vm["observe"].as<long>());
+  run.timeout = vm["timeout"].as<DurationSeconds>().value;
+  run.request_timeout = vm["request-timeout"].as<DurationSeconds>().value;
+  run.observe_window = vm["observe"].as<DurationMillis>().value;
+  if (run.timeout.count() <= 0 || run.request_timeout.count() <= 0)
+    return usage("--timeout and --request-timeout must be longer than 0");
   run.allow_side_effects = vm.count("allow-side-effects") > 0;
   const auto protocol = parse_protocol_choice(vm["protocol"].as<std::string>());
   if (!protocol)

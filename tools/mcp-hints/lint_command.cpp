@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "mcp_hints/checks/lint.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "option_values.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -36,11 +37,14 @@ unreadable or invalid input, 3 the report could not be written.
 int lint_command(const std::vector<std::string>& args) {
   po::options_description options;
   add_report_options(options);
-  options.add_options()("help,h", "")("max-bytes", po::value<std::size_t>()->default_value(InputLimits{}.max_bytes),
-                                      "")("max-depth", po::value<std::size_t>()->default_value(InputLimits{}.max_depth),
-                                          "")("max-string",
-                                              po::value<std::size_t>()->default_value(InputLimits{}.max_string),
-                                              "")("files", po::value<std::vector<std::string>>(), "");
+  options.add_options()("help,h", "")(
+      "max-bytes",
+      po::value<Count>()->default_value(Count(InputLimits{}.max_bytes), std::to_string(InputLimits{}.max_bytes)), "")(
+      "max-depth",
+      po::value<Count>()->default_value(Count(InputLimits{}.max_depth), std::to_string(InputLimits{}.max_depth)),
+      "")("max-string",
+          po::value<Count>()->default_value(Count(InputLimits{}.max_string), std::to_string(InputLimits{}.max_string)),
+          "")("files", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("files", -1);
   const auto parsed = parse_arguments(args, options, &positional);
@@ -63,9 +67,9 @@ int lint_command(const std::vector<std::string>& args) {
   LintOptions lint_options;
   lint_options.spec_revision = settings->spec_revision;
   lint_options.pinned = settings->pinned;
-  lint_options.limits.max_bytes = vm["max-bytes"].as<std::size_t>();
-  lint_options.limits.max_depth = vm["max-depth"].as<std::size_t>();
-  lint_options.limits.max_string = vm["max-string"].as<std::size_t>();
+  lint_options.limits.max_bytes = vm["max-bytes"].as<Count>().value;
+  lint_options.limits.max_depth = vm["max-depth"].as<Count>().value;
+  lint_options.limits.max_string = vm["max-string"].as<Count>().value;
   Progress progress;
   lint_options.progress = [&](const std::string& file, std::size_t tools) {
     progress.show("lint: " + file + ": " + std::to_string(tools) + " tools...");

@@ -13,6 +13,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "report_output.hpp"
 
 namespace {
 
@@ -118,7 +119,13 @@ int main(int argc, char** argv) {
   // the run counts as incomplete.
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
-    return command ? command->run(args) : without_command(args);
+    const int code = command ? command->run(args) : without_command(args);
+    // Output that did not reach its reader makes the run incomplete; a reader that has gone (a
+    // closed pipe) is not told, anyone else is.
+    if (std::cout.flush()) return code;
+    if (!mcp_hints::cli::output_reader_gone())
+      return stopped(command, "", "cannot write standard output", mcp_hints::ExitCode::incomplete);
+    return static_cast<int>(mcp_hints::ExitCode::incomplete);
   } catch (const mcp_hints::Error& e) {
     return stopped(command, "", e.what(), mcp_hints::exit_code(e.category()));
   } catch (const std::bad_alloc&) {

@@ -9,6 +9,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/mock/scenario.hpp"
+#include "option_values.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -48,7 +49,7 @@ int mock_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "")("scenario", po::value<std::string>(), "")("server", po::value<std::string>(), "")(
       "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0),
                                                                          "")("record", po::value<std::string>(), "")(
-      "max-message", po::value<std::size_t>()->default_value(std::size_t{4} << 20), "")("list", "");
+      "max-message", po::value<Count>()->default_value(Count(std::size_t{4} << 20), "4194304"), "")("list", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -88,7 +89,7 @@ int mock_command(const std::vector<std::string>& args) {
   mock::MockServer server(scenario.servers.at(server_key));
   mock::ServeOptions serve;
   serve.recorder = recorder ? &*recorder : nullptr;
-  serve.max_message = vm["max-message"].as<std::size_t>();
+  serve.max_message = vm["max-message"].as<Count>().value;
   serve.port = port;
   return transport == "http" ? mock::serve_http(server, serve) : mock::serve_stdio(server, serve);
 }

@@ -1,4 +1,5 @@
 // mcp-hints report: the safety table of a catalog, in Markdown or HTML.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -32,9 +33,13 @@ options:
                          suggest (as 'mcp-hints infer' does), marked inferred with the evidence
   --spec-revision REV    2025-06-18, 2025-11-25 (default) or 2026-07-28
   --vocab NAME@REV       pin a vocabulary revision, as for lint
+  --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that
+                         fails the run, as for lint
+  --strict               same as --fail-on warning
   -h, --help             this text
 
-exit codes: 0 the table was written, 2 usage error or bad input, 3 the output could not be written.
+exit codes: 0 the table was written and no finding is at the fail-on level, 1 the table was written
+and a finding is at or above it, 2 usage error or bad input, 3 the output could not be written.
 )";
 
 }  // namespace
@@ -46,11 +51,14 @@ int report_command(const std::vector<std::string>& args) {
       "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")(
       "file", po::value<std::vector<std::string>>(), "");
+  add_fail_on_options(options);
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
   auto usage = [](const std::string& why) { return usage_error("report", why); };
   const std::string format = vm["format"].as<std::string>();
   if (format != "markdown" && format != "html") return usage("unknown --format '" + format + "' (markdown, html)");
+  const auto fail_on = read_fail_on(vm, "report");
+  if (!fail_on) return bad_input;
   LintOptions lint;
   lint.spec_revision = vm["spec-revision"].as<std::string>();
   if (vm.count("vocab")) lint.pinned = vm["vocab"].as<std::vector<std::string>>();
@@ -66,12 +74,13 @@ int report_command(const std::vector<std::string>& args) {
     return input_error("report", file, e);
   }
   const std::string text = format == "html" ? safety_table_html(table) : safety_table_markdown(table);
-  if (!vm.count("output")) {
-    std::cout << text;
-    return std::cout.flush() ? pass : static_cast<int>(incomplete);
-  }
-  write_file_atomically(vm["output"].as<std::string>(), text);
-  return pass;
+  if (vm.count("output"))
+    write_file_atomically(vm["output"].as<std::string>(), text);  // OutputError: main says it, exit 3
+  else
+    std::cout << text;  // a failed write: main says it, exit 3
+  const bool fails = std::any_of(table.rows.begin(), table.rows.end(),
+                                 [&](const SafetyRow& row) { return fails_at(row.findings, *fail_on); });
+  return fails ? findings : pass;
 }
 
 }  // namespace mcp_hints::cli

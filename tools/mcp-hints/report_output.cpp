@@ -1,5 +1,6 @@
 #include "report_output.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -34,12 +35,30 @@ const char* kReportOptionsHelp = R"(  --format FORMAT        text (default), jso
   --list-checks          list every check (id, level, proposal, summary) and exit
 )";
 
+void add_fail_on_options(po::options_description& options) {
+  options.add_options()("fail-on", po::value<std::string>()->default_value("error"), "")("strict", "");
+}
+
 void add_report_options(po::options_description& options) {
-  options.add_options()("format", po::value<std::string>()->default_value("text"), "")(
-      "output", po::value<std::string>(), "")("fail-on", po::value<std::string>()->default_value("error"), "")(
-      "strict", "")("spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
+  add_fail_on_options(options);
+  options.add_options()("format", po::value<std::string>()->default_value("text"), "")("output",
+                                                                                       po::value<std::string>(), "")(
+      "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "");
+}
+
+std::optional<std::optional<Level>> read_fail_on(const po::variables_map& vm, const std::string& command) {
+  const std::string given = vm["fail-on"].as<std::string>();
+  if (vm.count("strict") && !vm["fail-on"].defaulted() && given != "warning") {
+    usage_error(command, "--strict means --fail-on warning, not --fail-on " + given + ": give one of them");
+    return std::nullopt;
+  }
+  const std::string fail_on = vm.count("strict") ? "warning" : given;
+  if (fail_on == "never") return std::optional<Level>();
+  if (auto level = parse_level(fail_on)) return std::optional<Level>(level);
+  usage_error(command, "unknown --fail-on '" + fail_on + "' (error, warning, info, never)");
+  return std::nullopt;
 }
 
 std::optional<po::variables_map> parse_arguments(const std::vector<std::string>& args,
@@ -73,6 +92,11 @@ std::optional<int> parse_command(const std::vector<std::string>& args, const po:
   return std::nullopt;
 }
 
+bool output_reader_gone() {
+  pollfd out{STDOUT_FILENO, 0, 0};
+  return ::poll(&out, 1, 0) == 1 && (out.revents & (POLLERR | POLLHUP)) != 0;
+}
+
 int usage_error(const std::string& command, const std::string& why) {
   std::cerr << "mcp-hints " << command << ": " << visible(why) << "\n";  // WHY may quote the input
   return bad_input;
@@ -97,18 +121,16 @@ std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, 
     std::cerr << "mcp-hints " << command << ": unknown --format '" << s.format << "' (text, json, sarif, junit)\n";
     return std::nullopt;
   }
-  const std::string fail_on = vm.count("strict") ? "warning" : vm["fail-on"].as<std::string>();
-  if (fail_on == "never") {
-    s.report.fail_on = std::nullopt;
-  } else if (auto level = parse_level(fail_on)) {
-    s.report.fail_on = level;
-  } else {
-    std::cerr << "mcp-hints " << command << ": unknown --fail-on '" << fail_on << "' (error, warning, info, never)\n";
-    return std::nullopt;
-  }
+  const auto fail_on = read_fail_on(vm, command);
+  if (!fail_on) return std::nullopt;
+  s.report.fail_on = *fail_on;
   const std::string color = vm["color"].as<std::string>();
   if (color != "auto" && color != "always" && color != "never") {
     std::cerr << "mcp-hints " << command << ": unknown --color '" << color << "' (auto, always, never)\n";
+    return std::nullopt;
+  }
+  if (color == "always" && s.format != "text") {
+    usage_error(command, "--color always has no effect on --format " + s.format + " (colour is for text)");
     return std::nullopt;
   }
   if (vm.count("output")) s.output = vm["output"].as<std::string>();
@@ -185,7 +207,7 @@ int write_report(const LintReport& report, const ReportSettings& settings, const
     render_text(out, report, settings.report);
   out.flush();
   if (!out) {
-    std::cerr << "mcp-hints " << command << ": writing the report failed\n";
+    if (!output_reader_gone()) std::cerr << "mcp-hints " << command << ": writing the report failed\n";
     return incomplete;
   }
   if (settings.output) write_file_atomically(*settings.output, file_out.str());  // OutputError: main says it, exit 3

@@ -45,6 +45,10 @@ std::optional<int> parse_command(const std::vector<std::string>& args,
                                  const boost::program_options::options_description& options, const char* help,
                                  boost::program_options::variables_map& vm, const char* positional = nullptr);
 
+// Whether standard output's reader has gone (a closed pipe: `mcp-hints ... | head`). Output that
+// fails for that reason ends the run quietly, with exit code 3: nobody is left to read a message.
+bool output_reader_gone();
+
 // Prints "mcp-hints COMMAND: WHY" and returns bad_input.
 int usage_error(const std::string& command, const std::string& why);
 
@@ -57,6 +61,13 @@ using OptionFlags = std::vector<std::pair<std::string, std::string>>;
 extern const OptionFlags kLintOptionFlags;
 // Prints "mcp-hints COMMAND: --FLAG: WHY" for an option the library refused and returns bad_input.
 int option_error(const std::string& command, const OptionError& e, const OptionFlags& flags);
+
+// Adds --fail-on and --strict (add_report_options has them already).
+void add_fail_on_options(boost::program_options::options_description& options);
+// The level findings fail the run at (nullopt: never), from --fail-on and --strict; nullopt after
+// printing a one-line usage error (an unknown level, or --strict beside another --fail-on).
+std::optional<std::optional<Level>> read_fail_on(const boost::program_options::variables_map& vm,
+                                                 const std::string& command);
 
 // Reads the options; nullopt after printing a one-line usage error for a bad value.
 std::optional<ReportSettings> read_report_settings(const boost::program_options::variables_map& vm,

@@ -196,11 +196,12 @@ int check(const std::string& path, const std::string& format) {
     std::cerr << "mcp-hints vocab: " << path << ": " << e.what() << "\n";
     return bad_input;
   }
-  if (!draft.is_object()) {
-    std::cerr << "mcp-hints vocab: " << path << ": a JSON Schema is an object, this is " << draft.type_name() << "\n";
-    return bad_input;
+  std::vector<DraftFinding> findings;
+  try {
+    findings = check_draft_schema(Vocabulary::builtin(), draft);
+  } catch (const InputError& e) {
+    return input_error("vocab", path, e);
   }
-  const auto findings = check_draft_schema(Vocabulary::builtin(), draft);
   if (format == "json") {
     json out = json::array();
     for (const auto& f : findings) out.push_back({{"kind", f.kind}, {"pointer", f.pointer}, {"message", f.message}});

@@ -1,5 +1,6 @@
 #include "mcp_hints/checks/lint.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -49,12 +50,12 @@ bool LintReport::has_input_error() const {
   return false;
 }
 
-bool LintReport::fails(std::optional<Level> fail_on) const {
-  if (!fail_on) return false;
-  for (const auto& f : findings)
-    if (f.level >= *fail_on) return true;
-  return false;
+bool fails_at(const std::vector<Finding>& findings, std::optional<Level> fail_on) {
+  return fail_on &&
+         std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.level >= *fail_on; });
 }
+
+bool LintReport::fails(std::optional<Level> fail_on) const { return fails_at(findings, fail_on); }
 
 Linter::Linter(LintOptions options) : options_(std::move(options)) {
   const auto revisions = Vocabulary::builtin().spec_revisions();

@@ -3,6 +3,7 @@
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -42,6 +43,22 @@ const char* sarif_level(Level level) {
     case Level::info: return "note";
   }
   return "error";
+}
+
+// The run's verdict, worst first: it could not finish; its input could not be used; a finding at
+// the fail-on level; none. "incomplete", "bad input", "fail", "pass".
+std::string verdict_name(const LintReport& report, const ReportOptions& options) {
+  if (report.incomplete) return "incomplete";
+  if (report.has_input_error()) return "bad input";
+  return report.fails(options.fail_on) ? "fail" : "pass";
+}
+
+// The verdict as the text summary ends: INCOMPLETE, BAD INPUT, FAIL, or pass.
+std::string verdict_text(const LintReport& report, const ReportOptions& options) {
+  std::string name = verdict_name(report, options);
+  if (name != "pass")
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
 }
 
 // A finding whose check no registry lists is a bug in mcp-hints, not in the input: SARIF and
@@ -139,7 +156,8 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                 {"input_errors", std::count_if(report.files.begin(), report.files.end(),
                                                [](const auto& f) { return f.error.has_value(); })},
                 {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
-                {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete}}},
+                {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete},
+                {"verdict", verdict_name(report, options)}}},
               {"server_log", report.diagnostics},
               {"protocol",
                report.protocol_version.empty()
@@ -255,7 +273,7 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
   out << plural(report.files.size(), report.server_checks_ran ? "server" : "file") << ", "
       << plural(report.tool_count(), "tool") << ": "
       << counts_text(report.count(Level::error), report.count(Level::warning), report.count(Level::info)) << " — "
-      << (fail ? paint(Level::error, "FAIL") : std::string("pass")) << " (fail on "
+      << (fail ? paint(Level::error, verdict_text(report, options)) : verdict_text(report, options)) << " (fail on "
       << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
 }
 
@@ -328,15 +346,22 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
   // check in a check-server run: a finding at or above the fail-on level is a failure, one below
   // it is written to the testcase's output.
   const auto checks = all_checks();
-  std::size_t total_tests = 0, total_failures = 0, total_errors = 0;
+  std::size_t total_tests = 0, total_failures = 0, total_errors = 0, total_skipped = 0;
   std::string body;
   for (const auto& file : report.files) {
     std::string cases;
-    std::size_t tests = 0, failures = 0, errors = 0;
-    auto testcase = [&](const std::string& classname, std::string_view check,
-                        const std::vector<const Finding*>* found) {
+    std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+    // `unproven`: a check with no finding that may not have run (the run ended early), so it is
+    // skipped, not passed.
+    auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found,
+                        bool unproven = false) {
       ++tests;
       cases += "    <testcase classname=\"" + html_escape(classname) + "\" name=\"" + html_escape(check) + "\"";
+      if (!found && unproven) {
+        ++skipped;
+        cases += "><skipped message=\"not known to have run: the run was incomplete\"/></testcase>\n";
+        return;
+      }
       if (!found) {
         cases += "/>\n";
         return;
@@ -396,7 +421,8 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
       for (const auto& check : checks) {
         if (check.scope != Scope::server) continue;
         auto it = by_server_check.find(std::string(check.id));
-        testcase(file.file, check.id, it == by_server_check.end() ? nullptr : &it->second);
+        testcase(file.file, check.id, it == by_server_check.end() ? nullptr : &it->second,
+                 report.incomplete.has_value());
       }
       for (std::size_t i = 0; i < report.calls.size(); ++i) {
         const auto& call = report.calls[i];
@@ -411,12 +437,14 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     total_tests += tests;
     total_failures += failures;
     total_errors += errors;
+    total_skipped += skipped;
     body += "  <testsuite name=\"" + html_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
-            std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\">\n" + cases + "  </testsuite>\n";
+            std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" +
+            std::to_string(skipped) + "\">\n" + cases + "  </testsuite>\n";
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"mcp-hints\" tests=\"" << total_tests << "\" failures=\"" << total_failures
-      << "\" errors=\"" << total_errors << "\">\n"
+      << "\" errors=\"" << total_errors << "\" skipped=\"" << total_skipped << "\">\n"
       << body << "</testsuites>\n";
 }
 

@@ -251,7 +251,7 @@ RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevisi
 
 std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const json& draft) {
   std::vector<DraftFinding> findings;
-  if (!draft.is_object()) return {{"schema", "", "the draft is not a JSON Schema object"}};
+  if (!draft.is_object()) throw InputError(std::string("a JSON Schema is an object, this is ") + draft.type_name());
   struct DraftField {
     std::string key, pointer;
     bool in_meta = false;
@@ -283,6 +283,17 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
   if (annotations.node) gather(annotations, "/properties/annotations", "", false);
   if (meta.node) gather(meta, "/properties/_meta", "", true);
   if (!annotations.node && !meta.node) gather(root, "", "", false);
+  // A file that declares no field is not a draft of hints (a catalog, a report, another schema):
+  // "no findings" would say it was read and is fine.
+  if (fields.empty())
+    throw InputError(
+        "not a draft schema of tool hints: it declares no field (expected properties at its root, under "
+        "properties.annotations or under properties._meta)");
+  for (const auto& f : fields)
+    if (f.node.node && !f.node.node->is_object() && !f.node.node->is_boolean())
+      throw InputError("not a JSON Schema: the schema of \"" + f.key + "\" is " + f.node.node->type_name() +
+                           " (a schema is an object or a boolean)",
+                       f.pointer);
 
   // The latest specification revision's naming rule and reservation.
   std::string spec_rule, latest_spec;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcp_hints {
 
@@ -24,5 +25,8 @@ struct Finding {
   std::string message;   // what was expected and what was seen
   std::string proposal;  // the proposal and section enforced
 };
+
+// Whether any finding is at or above the level that fails a run (nullopt: nothing fails it).
+bool fails_at(const std::vector<Finding>& findings, std::optional<Level> fail_on);
 
 }  // namespace mcp_hints

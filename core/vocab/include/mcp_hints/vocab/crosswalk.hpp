@@ -59,7 +59,9 @@ struct DraftFinding {
 // Reads a draft schema for tool hints (fields under properties.annotations and
 // properties._meta, or at its root) and reports what duplicates an existing facet, enum values
 // that already mean something else in another vocabulary, and _meta keys that break the
-// specification's naming rule (under the latest revision's reservation).
+// specification's naming rule (under the latest revision's reservation). Throws InputError for
+// a document that is not a draft of hints: not an object, no field declared, or a field whose
+// schema is neither an object nor a boolean.
 std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const nlohmann::json& draft);
 
 }  // namespace mcp_hints

@@ -1,0 +1,78 @@
+#include "option_values.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <boost/program_options.hpp>
+
+namespace mcp_hints::cli {
+namespace po = boost::program_options;
+
+std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms) {
+  double number = 0;
+  const char* end = text.data() + text.size();
+  const auto [rest, ec] = std::from_chars(text.data(), end, number);
+  if (ec != std::errc() || text.empty() || text[0] == '-' || text[0] == '+' || !std::isfinite(number))
+    throw std::invalid_argument("not a duration (write 30s, 500ms or 2m)");
+  const std::string unit(rest, end);
+  double ms_per_unit = 0;
+  if (unit.empty())
+    ms_per_unit = bare_ms;
+  else if (unit == "ms")
+    ms_per_unit = 1;
+  else if (unit == "s")
+    ms_per_unit = 1000;
+  else if (unit == "m" || unit == "min")
+    ms_per_unit = 60000;
+  else
+    throw std::invalid_argument("unknown unit '" + unit + "' (ms, s or m)");
+  const double ms = number * ms_per_unit;
+  if (ms > 24.0 * 3600 * 1000) throw std::invalid_argument("longer than a day");
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(ms)));
+}
+
+std::size_t parse_count(const std::string& text) {
+  std::size_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [rest, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || rest != end)
+    throw std::invalid_argument(text.starts_with('-') ? "must not be negative" : "not a whole number");
+  return value;
+}
+
+std::string duration_text(std::chrono::milliseconds value) {
+  const auto ms = value.count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
+
+namespace {
+
+// One value, or Boost's own error; a value it cannot read becomes an error naming the option.
+template <class T, class Parse>
+void validate_one(boost::any& out, const std::vector<std::string>& values, Parse parse) {
+  po::validators::check_first_occurrence(out);
+  const std::string& text = po::validators::get_single_string(values);
+  try {
+    out = T(parse(text));
+  } catch (const std::invalid_argument& e) {
+    throw po::error_with_option_name("'" + text + "' for option '%canonical_option%': " + e.what());
+  }
+}
+
+}  // namespace
+
+void validate(boost::any& out, const std::vector<std::string>& values, DurationSeconds*, int) {
+  validate_one<DurationSeconds>(out, values, [](const std::string& t) { return parse_duration(t, 1000); });
+}
+
+void validate(boost::any& out, const std::vector<std::string>& values, DurationMillis*, int) {
+  validate_one<DurationMillis>(out, values, [](const std::string& t) { return parse_duration(t, 1); });
+}
+
+void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {
+  validate_one<Count>(out, values, parse_count);
+}
+
+}  // namespace mcp_hints::cli

@@ -1,0 +1,47 @@
+#pragma once
+// Option values every command reads the same way: durations with units and sizes that cannot be
+// negative. Boost.Program_options reads each through its `validate` overload, so a bad value is
+// refused while parsing, with the option's name, as every other usage error.
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <boost/any.hpp>
+
+namespace mcp_hints::cli {
+
+// A duration: "30s", "500ms", "2m", "1.5s", or a bare number in the option's documented unit
+// (BareUnit: std::chrono::seconds or std::chrono::milliseconds), so older command lines keep
+// working. Never negative.
+template <class BareUnit>
+struct Duration {
+  std::chrono::milliseconds value{};
+  Duration() = default;
+  explicit Duration(std::chrono::milliseconds v) : value(v) {}
+};
+using DurationSeconds = Duration<std::chrono::seconds>;      // a bare number is seconds
+using DurationMillis = Duration<std::chrono::milliseconds>;  // a bare number is milliseconds
+
+// A count or a size in bytes: digits only (no sign), so "-1" is refused rather than wrapped.
+struct Count {
+  std::size_t value = 0;
+  Count() = default;
+  explicit Count(std::size_t v) : value(v) {}
+};
+
+// "30s"-style text to milliseconds, a bare number read in `bare_ms` milliseconds per unit; throws
+// std::invalid_argument saying what is wrong.
+std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms);
+// Digits to a size; throws std::invalid_argument for anything else (a sign, a unit, overflow).
+std::size_t parse_count(const std::string& text);
+
+// "30s", "500ms": how help and messages write a duration.
+std::string duration_text(std::chrono::milliseconds value);
+
+// The overloads Boost.Program_options calls to read the values above (found by argument-dependent lookup).
+void validate(boost::any& out, const std::vector<std::string>& values, DurationSeconds*, int);
+void validate(boost::any& out, const std::vector<std::string>& values, DurationMillis*, int);
+void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
+
+}  // namespace mcp_hints::cli
