@@ -28,8 +28,8 @@ TEST(Text, ShortenKeepsShortTextAndCutsLongTextOnACharacterBoundary) {
   EXPECT_LE(cut.size(), 6u);
 }
 
-TEST(Text, PrintableMasksEverythingButPrintableAscii) {
-  EXPECT_EQ(mcp_hints::printable("a\x1b[2Jb\n\xc3\xa9", 80), "a?[2Jb???");
+TEST(Text, PrintableShowsControlCharactersEscapedOnOneShortLine) {
+  EXPECT_EQ(mcp_hints::printable("a\x1b[2Jb\n\xc3\xa9\xff", 80), "a\\x1b[2Jb\\n\xc3\xa9\\xff");
   EXPECT_EQ(mcp_hints::printable(std::string(200, 'x'), 120).size(), 120u);
 }
 

@@ -60,4 +60,31 @@ TEST(Terminal, EveryReportFormatKeepsControlCharactersOut) {
   }
 }
 
+// The live paths: what a server lists and what a client writes reach the terminal escaped too.
+TEST(Terminal, CheckServerShowsAHostileServersStringsEscaped) {
+  const auto r = run_cli({"check-server", "--timeout", "20s", "--observe", "0", "--color", "never", "--",
+                          MCP_HINTS_SAMPLE_SERVER, "--catalog", kHostile});
+  EXPECT_LE(r.exit_code, 1) << r.err;
+  EXPECT_EQ(first_control(r.out), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J\\x1b[31mwipe\\u009b"), std::string::npos) << r.out;
+  EXPECT_EQ(first_control(r.err), std::string::npos) << r.err;
+}
+
+TEST(Terminal, CertifyShowsAHostileClientsWordsEscaped) {
+  test_support::TempDir dir;
+  // Its command line (echoed in every report) and its stderr (kept in the records) carry control bytes.
+  const std::string client = "printf '\\033[2J\\033[31mclient says\\007\\n' >&2; exit 1 # \x1b[2J\x1b]0;title\x07";
+  const auto r =
+      run_cli({"certify", "--client", client, "--scenario", "confirm.spec-destructive", "--protocol", "2025-11-25",
+               "--timeout", "5s", "--color", "never", "--output", (dir.path() / "o").string()});
+  EXPECT_GE(r.exit_code, 1) << r.err;
+  EXPECT_EQ(first_control(r.out), std::string::npos) << r.out;
+  EXPECT_EQ(first_control(r.err), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("# \\x1b[2J\\x1b]0;title\\x07"), std::string::npos) << r.out;
+  const auto markdown =
+      run_cli({"certify", "--client", client, "--scenario", "confirm.spec-destructive", "--protocol", "2025-11-25",
+               "--timeout", "5s", "--format", "markdown", "--output", (dir.path() / "m").string()});
+  EXPECT_EQ(first_control(markdown.out), std::string::npos) << markdown.out;
+}
+
 }  // namespace

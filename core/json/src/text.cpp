@@ -137,12 +137,7 @@ std::string shorten(std::string_view text, std::size_t max_bytes) {
   return std::string(text.substr(0, cut)) + std::string(ellipsis);
 }
 
-std::string printable(std::string_view text, std::size_t max_bytes) {
-  std::string out;
-  out.reserve(std::min(text.size(), max_bytes));
-  for (unsigned char c : text) out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  return shorten(out, max_bytes);
-}
+std::string printable(std::string_view text, std::size_t max_bytes) { return shorten(visible(text), max_bytes); }
 
 namespace {
 

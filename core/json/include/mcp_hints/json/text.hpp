@@ -40,8 +40,8 @@ std::string wrap(std::string_view text, std::size_t width, std::size_t hanging =
 // when cut (the result, "..." included, is never longer than max_bytes; max_bytes >= 4).
 std::string shorten(std::string_view text, std::size_t max_bytes);
 
-// Untrusted bytes for one line of a message: anything but printable ASCII becomes '?', and long
-// text is shortened.
+// Untrusted bytes for one line of a message: shown as `visible` shows them (so a line break or an
+// escape sequence is seen, not obeyed), and long text shortened.
 std::string printable(std::string_view text, std::size_t max_bytes);
 
 // Untrusted text as a terminal may show it: printable UTF-8 is kept, and every control character
