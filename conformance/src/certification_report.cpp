@@ -15,6 +15,13 @@ using json = nlohmann::json;
 
 namespace {
 
+// The verdict as results.json says it: "certified", "not certified", "incomplete".
+std::string overall_json_name(Overall overall) {
+  std::string name(overall_name(overall));
+  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name;
+}
+
 std::string effective(const CheckResult& check) {
   return check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict));
 }
@@ -89,15 +96,7 @@ std::map<std::string, std::size_t> Certification::counts() const {
   return counts;
 }
 
-bool Certification::failed() const {
-  if (!list_problems.empty()) return true;
-  for (const auto& run : runs) {
-    if (run.could_not_run) return true;
-    for (const auto& check : run.checks)
-      if (blocks(check.verdict, strict) && !check.expected_failure) return true;
-  }
-  return false;
-}
+bool Certification::failed() const { return !list_problems.empty() || !failing_checks().empty(); }
 
 std::string_view tier_name(Tier tier) {
   switch (tier) {
@@ -141,6 +140,47 @@ bool Certification::incomplete() const {
   for (const auto& run : runs)
     if (!run.could_not_run) return false;
   return true;
+}
+
+std::string_view overall_name(Overall overall) {
+  switch (overall) {
+    case Overall::certified: return "CERTIFIED";
+    case Overall::not_certified: return "NOT CERTIFIED";
+    case Overall::incomplete: return "INCOMPLETE";
+  }
+  return "INCOMPLETE";
+}
+
+Overall Certification::overall() const {
+  if (runs.empty() || !run_problems.empty() ||
+      std::any_of(runs.begin(), runs.end(), [](const ScenarioRun& r) { return r.could_not_run; }))
+    return Overall::incomplete;
+  return failed() ? Overall::not_certified : Overall::certified;
+}
+
+std::vector<std::pair<const ScenarioRun*, const CheckResult*>> Certification::failing_checks() const {
+  std::vector<std::pair<const ScenarioRun*, const CheckResult*>> out;
+  for (const auto& run : runs) {
+    if (run.could_not_run) out.emplace_back(&run, nullptr);
+    for (const auto& check : run.checks)
+      if (blocks(check.verdict, strict) && !check.expected_failure) out.emplace_back(&run, &check);
+  }
+  return out;
+}
+
+std::string run_line(const ScenarioRun& run, std::size_t number, std::size_t total, bool strict) {
+  const std::string width = std::to_string(std::to_string(total).size());
+  char counter[48];
+  std::snprintf(counter, sizeof counter, ("[%" + width + "zu/%zu] ").c_str(), number, total);
+  const std::string verdict =
+      scenario_verdict(run) == "expected failure" ? "XFAIL" : title_case(verdict_name(run.verdict()));
+  std::string line = counter + padded(verdict, 13) + padded(visible(run.run_id()), 44) + seconds_text(run.seconds);
+  std::vector<std::string> failed;
+  for (const auto& check : run.checks)
+    if (blocks(check.verdict, strict) && !check.expected_failure) failed.push_back(visible(check.spec.id));
+  if (run.could_not_run) line += "  could not run";
+  if (!failed.empty()) line += "  failed: " + join(failed);
+  return line;
 }
 
 json certification_json(const Certification& c) {
@@ -200,6 +240,8 @@ json certification_json(const Certification& c) {
           {"counts", counts},
           {"listProblems", c.list_problems},
           {"passed", !c.failed()},
+          {"verdict", overall_json_name(c.overall())},
+          {"runProblems", c.run_problems},
           {"strict", c.strict},
           {"tier", std::string(tier_name(c.tier()))},
           {"blockingNextTier", c.blocking_next_tier()},
@@ -208,7 +250,7 @@ json certification_json(const Certification& c) {
 
 std::string certification_junit(const Certification& c) {
   std::string body;
-  std::size_t tests = 0, failures = 0, skipped = 0;
+  std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
   for (const auto& run : c.runs) {
     std::size_t suite_failures = 0, suite_skipped = 0;
     std::string cases;
@@ -216,11 +258,18 @@ std::string certification_junit(const Certification& c) {
       cases += "    <testcase classname=\"" + html_escape(run.run_id()) + "\" name=\"" + html_escape(name) +
                "\" time=\"" + std::to_string(run.seconds) + "\">" + inner + "</testcase>\n";
     };
+    std::size_t suite_errors = 0, never_ran = 0;
     if (run.could_not_run) {
-      ++suite_failures;
+      // The run's own problem is an error, not the client's failure; its checks never ran.
+      ++suite_errors;
       std::string why;
       for (const auto& n : run.notes) why += n + "\n";
-      add_case("run", "<failure message=\"not testable: the run could not start\">" + html_escape(why) + "</failure>");
+      add_case("run", "<error message=\"the run could not start\">" + html_escape(why) + "</error>");
+      for (const auto& spec : read_checks(run.scenario)) {
+        ++never_ran;
+        add_case(spec.id, "<skipped message=\"never ran: the run could not start\"/>");
+      }
+      suite_skipped += never_ran;
     }
     for (const auto& check : run.checks) {
       const std::string message =
@@ -238,13 +287,15 @@ std::string certification_junit(const Certification& c) {
       }
       add_case(check.spec.id, inner);
     }
-    const std::size_t n = run.checks.size() + (run.could_not_run ? 1 : 0);
+    const std::size_t n = run.checks.size() + suite_errors + never_ran;
     tests += n;
     failures += suite_failures;
+    errors += suite_errors;
     skipped += suite_skipped;
     body += "  <testsuite name=\"" + html_escape(run.run_id()) + "\" tests=\"" + std::to_string(n) + "\" failures=\"" +
-            std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(suite_skipped) +
-            "\" time=\"" + std::to_string(run.seconds) + "\">\n" + cases + "  </testsuite>\n";
+            std::to_string(suite_failures) + "\" errors=\"" + std::to_string(suite_errors) + "\" skipped=\"" +
+            std::to_string(suite_skipped) + "\" time=\"" + std::to_string(run.seconds) + "\">\n" + cases +
+            "  </testsuite>\n";
   }
   if (!c.list_problems.empty()) {
     std::string cases;
@@ -257,9 +308,21 @@ std::string certification_junit(const Certification& c) {
             "\" failures=\"" + std::to_string(c.list_problems.size()) + "\" errors=\"0\" skipped=\"0\">\n" + cases +
             "  </testsuite>\n";
   }
+  if (!c.run_problems.empty()) {
+    std::string cases;
+    for (const auto& p : c.run_problems)
+      cases +=
+          "    <testcase classname=\"run\" name=\"output\"><error message=\"" + html_escape(p) + "\"/></testcase>\n";
+    tests += c.run_problems.size();
+    errors += c.run_problems.size();
+    body += "  <testsuite name=\"run\" tests=\"" + std::to_string(c.run_problems.size()) +
+            "\" failures=\"0\" errors=\"" + std::to_string(c.run_problems.size()) + "\" skipped=\"0\">\n" + cases +
+            "  </testsuite>\n";
+  }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-hints certify\" tests=\"" +
-         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" +
-         std::to_string(skipped) + "\" time=\"" + std::to_string(c.seconds) + "\">\n" + body + "</testsuites>\n";
+         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+         "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + std::to_string(c.seconds) + "\">\n" + body +
+         "</testsuites>\n";
 }
 
 namespace {
@@ -316,12 +379,47 @@ std::string certification_text(const Certification& c, bool colour) {
                                                             : Verdict::fail;
   out += paint(visible(tier.front()), tier_colour) + "\n";
   for (std::size_t i = 1; i < tier.size(); ++i) out += "    " + visible(tier[i]) + "\n";
+  // The recap: each check that keeps the client from certification, what was acceptable, what
+  // was seen, and the proposal's words it enforces.
+  const auto failing = c.failing_checks();
+  if (!failing.empty() || !c.list_problems.empty() || !c.run_problems.empty())
+    out +=
+        "\nFailed checks (" + std::to_string(failing.size() + c.list_problems.size() + c.run_problems.size()) + "):\n";
+  for (const auto& [run, check] : failing) {
+    if (!check) {
+      out += "  " + paint(visible(run->run_id()), Verdict::fail) + ": could not run\n";
+      for (const auto& note : run->notes) out += "      " + visible(note) + "\n";
+      continue;
+    }
+    std::vector<std::string> acceptable;
+    for (const auto& t : acceptable_traces(check->spec))
+      if (t["verdict"] == "pass") acceptable.push_back(t["outcome"].get<std::string>());
+    out += "  " + paint(visible(run->run_id() + ":" + check->spec.id), check->verdict) + " [" +
+           visible(check->spec.level) + "] " + std::string(verdict_name(check->verdict)) + "\n";
+    out +=
+        "      expected: " + visible(acceptable.empty() ? std::string("(no trace passes)") : join(acceptable, " or ")) +
+        "\n";
+    out += "      observed: " + visible(check->outcome) +
+           (check->detail.empty() ? "" : " — " + visible(check->detail)) + "\n";
+    out += "      enforces: " + visible(check->spec.proposal + ", " + check->spec.section) + ": " +
+           visible(check->spec.title) + "\n";
+  }
+  for (const auto& p : c.list_problems)
+    out += "  " + paint("expected-failures list", Verdict::fail) + ": " + visible(p) + "\n";
+  for (const auto& p : c.run_problems) out += "  " + paint("run", Verdict::fail) + ": " + visible(p) + "\n";
+  const Overall overall = c.overall();
+  out += "\n" +
+         paint("OVERALL: " + std::string(overall_name(overall)),
+               overall == Overall::certified ? Verdict::pass : Verdict::fail) +
+         " (" + summary_line(c) + ")\n";
   return out;
 }
 
 std::string certification_markdown(const Certification& c) {
   std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " +
                     c.transport + ". " + summary_line(c) + ".\n\n";
+  out += "**OVERALL: " + std::string(overall_name(c.overall())) + "**\n\n";
+  for (const auto& p : c.run_problems) out += "- **run:** " + markdown_cell(p) + "\n";
   const auto tier = tier_lines(c);
   out += "**" + markdown_cell(tier.front()) + "**\n\n";
   for (std::size_t i = 1; i < tier.size(); ++i) out += "- " + markdown_cell(tier[i]) + "\n";
@@ -344,8 +442,13 @@ std::string certification_html(const Certification& c) {
       if (ch == ' ') ch = '-';
     return out;
   };
-  std::string out = "<h1>mcp-hints certification</h1>\n<p>Client <code>" + html_escape(c.client_command) +
-                    "</code> over " + html_escape(c.transport) + ": " + html_escape(summary_line(c)) + ".</p>\n";
+  const Overall overall = c.overall();
+  std::string out = "<h1>mcp-hints certification</h1>\n<p id=\"verdict\" class=\"" +
+                    std::string(overall == Overall::certified ? "pass" : "fail") +
+                    "\"><strong>OVERALL: " + std::string(overall_name(overall)) + "</strong></p>\n";
+  for (const auto& p : c.run_problems) out += "<p class=\"fail\">Run: " + html_escape(p) + "</p>\n";
+  out += "<p>Client <code>" + html_escape(c.client_command) + "</code> over " + html_escape(c.transport) + ": " +
+         html_escape(summary_line(c)) + ".</p>\n";
   const auto tier = tier_lines(c);
   out += "<p class=\"" +
          cls(c.tier() == Tier::strict      ? "pass"

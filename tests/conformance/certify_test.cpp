@@ -4,6 +4,9 @@
 // and pass nothing; the expected-failures list; and the certify command's outputs and exit codes.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+
 #include <fstream>
 #include <set>
 
@@ -11,6 +14,7 @@
 #include "mcp_hints/conformance/expected_failures.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/mock/recorder.hpp"
+#include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -456,8 +460,137 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   auto missing = test_support::run_cli({"certify", "--client", "/no/such/client", "--output",
                                         (dir.path() / "n").string(), "--scenario", "confirm.spec-destructive"});
   EXPECT_EQ(missing.exit_code, 3) << missing.out << missing.err;
-  EXPECT_NE(missing.err.find("the client could not be run"), std::string::npos) << missing.err;
-  EXPECT_EQ(test_support::count_lines(missing.err), 1u) << missing.err;
+  // stderr: each run's line, then one line that says why.
+  EXPECT_EQ(test_support::count_lines(missing.err), 3u) << missing.err;
+  EXPECT_EQ(missing.err.rfind("mcp-hints certify: the client could not be run"),
+            missing.err.find("mcp-hints certify: the client could not be run"));
+  EXPECT_NE(missing.err.find("[1/2] NOT TESTABLE confirm.spec-destructive@2026-07-28"), std::string::npos)
+      << missing.err;
+  EXPECT_NE(missing.out.find("\nOVERALL: INCOMPLETE ("), std::string::npos) << missing.out;
+  EXPECT_EQ(missing.out.find("CERTIFIED"), std::string::npos) << missing.out;
+  const json missing_results = test_support::read_json(dir.path() / "n" / "results.json");
+  EXPECT_EQ(missing_results["verdict"], "incomplete");
+  // JUnit: the run's problem is an error, and the checks that never ran are skipped, not passed.
+  const std::string missing_junit = test_support::read_file(dir.path() / "n" / "junit.xml");
+  EXPECT_NE(missing_junit.find("name=\"run\" time=\""), std::string::npos) << missing_junit;
+  EXPECT_NE(missing_junit.find("<error message=\"the run could not start\">"), std::string::npos) << missing_junit;
+  EXPECT_NE(missing_junit.find("name=\"approved-called\""), std::string::npos) << missing_junit;
+  EXPECT_NE(missing_junit.find("<skipped message=\"never ran: the run could not start\"/>"), std::string::npos);
+  EXPECT_EQ(missing_junit.find("<failure"), std::string::npos) << missing_junit;
+  EXPECT_NE(missing_junit.find(" errors=\"2\""), std::string::npos) << missing_junit;
+}
+
+namespace {
+
+// results.json holds to its published schema.
+void expect_valid_results(const json& results, const std::string& what) {
+  for (const auto& v : mcp_hints::published_schemas().validate("certify-report.schema.json", results))
+    ADD_FAILURE() << what << ": " << v.pointer << " " << v.message;
+}
+
+}  // namespace
+
+// The end of every text run: a recap of each failing check (what was acceptable, what was seen,
+// the proposal's words it enforces) and one OVERALL line; results.json, Markdown and HTML lead
+// with the same verdict.
+TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
+  test_support::TempDir dir;
+  auto run = [&](const std::string& client, const std::string& folder, const std::string& format = "text") {
+    return test_support::run_cli({"certify", "--client", client, "--scenario", "propagation.sensitive-carried",
+                                  "--protocol", "2025-11-25", "--format", format, "--output",
+                                  (dir.path() / folder).string()});
+  };
+  const auto good = run(kReference, "good");
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_NE(good.out.find("\nOVERALL: CERTIFIED ("), std::string::npos) << good.out;
+  EXPECT_EQ(good.out.find("Failed checks"), std::string::npos) << good.out;
+  EXPECT_EQ(test_support::read_json(dir.path() / "good" / "results.json")["verdict"], "certified");
+  expect_valid_results(test_support::read_json(dir.path() / "good" / "results.json"), "certified");
+
+  const auto broken = run(kReference + " --drop-propagation", "broken");
+  EXPECT_EQ(broken.exit_code, 1) << broken.err;
+  const std::string& out = broken.out;
+  const auto recap = out.find("\nFailed checks (");
+  ASSERT_NE(recap, std::string::npos) << out;
+  const auto overall = out.find("\nOVERALL: NOT CERTIFIED (");
+  ASSERT_NE(overall, std::string::npos) << out;
+  EXPECT_LT(recap, overall);
+  const std::string listed = out.substr(recap, overall - recap);
+  for (const char* part : {"Failed checks (1):\n", "propagation.sensitive-carried@2025-11-25:carried [MUST] fail\n",
+                           "      expected: carried\n", "      observed: dropped — ",
+                           "      enforces: issue #711 (trust annotations), Propagation: Every later request carries "
+                           "sensitiveHint at the level seen or higher\n"})
+    EXPECT_NE(listed.find(part), std::string::npos) << part << "\n" << listed;
+  EXPECT_EQ(test_support::read_json(dir.path() / "broken" / "results.json")["verdict"], "not certified");
+  expect_valid_results(test_support::read_json(dir.path() / "broken" / "results.json"), "not certified");
+  const auto markdown = run(kReference + " --drop-propagation", "markdown", "markdown");
+  EXPECT_NE(markdown.out.find("**OVERALL: NOT CERTIFIED**"), std::string::npos) << markdown.out;
+  // A SHOULD not met leaves the client certified (with its tier saying what strict needs).
+  const auto warned = test_support::run_cli({"certify", "--client", kReference + " --never-prompt", "--scenario",
+                                             "confirm.spec-destructive", "--protocol", "2025-11-25", "--output",
+                                             (dir.path() / "warned").string()});
+  EXPECT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.out.find("\nOVERALL: CERTIFIED ("), std::string::npos) << warned.out;
+  EXPECT_EQ(warned.out.find("Failed checks"), std::string::npos) << warned.out;
+  const std::string html = test_support::read_file(dir.path() / "broken" / "report.html");
+  const auto verdict_at = html.find("<strong>OVERALL: NOT CERTIFIED</strong>");
+  EXPECT_NE(verdict_at, std::string::npos);
+  EXPECT_LT(verdict_at, html.find("<table"));
+
+  // An output that cannot be written: the run is incomplete, and the outputs that were written say why.
+  fs::create_directories(dir.path() / "blocked" / "report.html");
+  const auto blocked = run(kReference, "blocked");
+  EXPECT_EQ(blocked.exit_code, 3) << blocked.err;
+  EXPECT_NE(blocked.out.find("\nOVERALL: INCOMPLETE ("), std::string::npos) << blocked.out;
+  EXPECT_NE(blocked.err.find("cannot write "), std::string::npos) << blocked.err;
+  const json blocked_results = test_support::read_json(dir.path() / "blocked" / "results.json");
+  EXPECT_EQ(blocked_results["verdict"], "incomplete");
+  expect_valid_results(blocked_results, "incomplete");
+  // A client that cannot be started: no check ran, and the report still holds to the schema.
+  const auto missing = test_support::run_cli({"certify", "--client", "/no/such/client", "--scenario",
+                                              "retry.idempotent-bounded", "--output", (dir.path() / "n").string()});
+  EXPECT_EQ(missing.exit_code, 3);
+  expect_valid_results(test_support::read_json(dir.path() / "n" / "results.json"), "client missing");
+  // The schema is no formality: a report with a verdict it does not know fails it.
+  json wrong = blocked_results;
+  wrong["verdict"] = "passed";
+  EXPECT_FALSE(mcp_hints::published_schemas().validate("certify-report.schema.json", wrong).empty());
+  ASSERT_EQ(blocked_results["runProblems"].size(), 1u);
+  EXPECT_NE(blocked_results["runProblems"][0].get<std::string>().find("report.html"), std::string::npos);
+  const std::string blocked_junit = test_support::read_file(dir.path() / "blocked" / "junit.xml");
+  EXPECT_NE(blocked_junit.find("name=\"output\"><error message=\"cannot write"), std::string::npos) << blocked_junit;
+  // A folder that cannot be made is an output that cannot be written too: 3, as everywhere.
+  const auto unmakeable = test_support::run_cli(
+      {"certify", "--client", kReference, "--scenario", "confirm.spec-destructive", "--output", "/proc/no/such"});
+  EXPECT_EQ(unmakeable.exit_code, 3) << unmakeable.err;
+  EXPECT_EQ(test_support::count_lines(unmakeable.err), 1u) << unmakeable.err;
+}
+
+// A long run is never silent: each run's line reaches stderr as the run ends, whether or not
+// stderr is a terminal (here a pipe), long before the last run is over.
+TEST(CertifyCli, EachRunsLineIsWrittenAsItEnds) {
+  test_support::TempDir dir;
+  // The second run's client waits 3 s before doing its work.
+  const std::string client =
+      "if [ \"$MCP_CONFORMANCE_SCENARIO\" = retry.idempotent-bounded ]; then sleep 3; fi; " + kReference;
+  const std::string command = std::string(MCP_HINTS_BIN) + " certify --protocol 2025-11-25 --scenario " +
+                              "confirm.spec-destructive --scenario retry.idempotent-bounded --format json --output " +
+                              test_support::shell_quote((dir.path() / "o").string()) + " --client " +
+                              test_support::shell_quote(client) + " 2>&1 >/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::pair<std::string, double>> lines;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe))
+    lines.emplace_back(buffer, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const int status = ::pclose(pipe);
+  const double ended = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].first.rfind("[1/2] PASS         confirm.spec-destructive@2025-11-25 ", 0), 0u) << lines[0].first;
+  EXPECT_EQ(lines[1].first.rfind("[2/2] PASS         retry.idempotent-bounded@2025-11-25 ", 0), 0u) << lines[1].first;
+  EXPECT_LT(lines[0].second + 2.0, ended) << "the first line waited for the end of the run";
 }
 
 // The tiers: a client that only over-prompts (SHOULD warnings) is certified but not strict, and

@@ -32,7 +32,8 @@ TEST(SchemaVectors, EveryVectorGetsItsExpectedVerdict) {
 TEST(SchemaVectors, EveryPublishedSchemaHasVectors) {
   for (const auto& entry : fs::directory_iterator(test_support::source_dir() / "schemas")) {
     const std::string name = entry.path().filename().string();
-    if (!name.ends_with(".schema.json") || name == "lint-report.schema.json") continue;
+    // The schemas of our own reports are held to real output instead (report_test, certify_test).
+    if (!name.ends_with(".schema.json") || name.ends_with("-report.schema.json")) continue;
     const std::string stem = name.substr(0, name.size() - std::string(".schema.json").size());
     EXPECT_TRUE(fs::exists(test_support::source_dir() / "schemas" / "tests" / (stem + ".json"))) << name;
   }

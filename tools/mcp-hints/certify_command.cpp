@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
@@ -72,9 +73,13 @@ protocol era: the client is not run).
 tiers: "certified" when no check failed and every check was testable; "certified, strict" when
 no check warned either. The report names the tier reached and what blocks the next one.
 
-exit codes: 0 certified (with --strict: certified, strict), 1 a failure, a not-testable check, a
-stale expected failure or, with --strict, a warning; 2 usage error or bad input, 3 the client
-could not be run at all.
+output: each run's line on stderr as it ends; the report in --format on stdout, the text one ending
+with a recap of every failing check and OVERALL: CERTIFIED, NOT CERTIFIED or INCOMPLETE.
+
+exit codes: 0 certified (with --strict: certified, strict), 1 not certified: a failure, a
+not-testable check, a stale expected failure or, with --strict, a warning; 2 usage error or bad
+input; 3 incomplete: a run could not start (the client or a mock server) or an output could not
+be written.
 )";
 
 // One row per scenario and, under it, one per check, the level and title in a column of their
@@ -91,14 +96,18 @@ void list_scenarios() {
   std::cout << columns(rows, 0, 42);
 }
 
-// Each output is tried even when another could not be written.
-bool write_file(const fs::path& path, const std::string& text) {
+std::string results_text(const Certification& certification) {
+  return certification_json(certification).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// Writes one output; what went wrong if it could not be written, said on stderr too.
+std::optional<std::string> write_file(const fs::path& path, const std::string& text) {
   try {
     write_file_atomically(path, text);
-    return true;
+    return std::nullopt;
   } catch (const OutputError& e) {
     std::cerr << "mcp-hints certify: " << e.what() << "\n";
-    return false;
+    return std::string(e.what());
   }
 }
 
@@ -173,7 +182,11 @@ int certify_command(const std::vector<std::string>& args) {
   const fs::path output = vm["output"].as<std::string>();
   std::error_code ec;
   fs::create_directories(output, ec);
-  if (!fs::is_directory(output, ec)) return usage("cannot create the output folder " + output.string());
+  if (!fs::is_directory(output, ec)) {  // an output that cannot be written: incomplete, as everywhere
+    std::cerr << "mcp-hints certify: cannot create the output folder " << visible(output.string())
+              << (ec ? ": " + ec.message() : std::string()) << "\n";
+    return incomplete;
+  }
 
   // A scenario of one era asked for under the other alone would make no run at all.
   if (std::none_of(protocols.begin(), protocols.end(), [&](const std::string& protocol) {
@@ -206,26 +219,35 @@ int certify_command(const std::vector<std::string>& args) {
         progress.show("certify: " + std::to_string(certification.runs.size() + 1) + "/" + std::to_string(total) + " " +
                       scenario.id + " (" + protocol + ")");
         certification.runs.push_back(run_scenario(scenario, harness));
+        // Each run's line as it ends, so a long run is never silent (a CI log shows it as it goes).
+        progress.line(run_line(certification.runs.back(), certification.runs.size(), total, certification.strict));
       }
     }
   }
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   certification.list_problems = apply_expected_failures(expected, certification.runs, certification.strict);
 
-  const std::string results =
-      certification_json(certification).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  const std::string junit = certification_junit(certification), html = certification_html(certification);
-  bool written = write_file(output / "results.json", results);
-  written = write_file(output / "junit.xml", junit) && written;
-  written = write_file(output / "report.html", html) && written;
+  // Each file is tried even when another cannot be written; one that is not makes the run
+  // incomplete, and the files that were written are written again to say so.
+  const std::vector<std::pair<std::string, std::string (*)(const Certification&)>> outputs = {
+      {"results.json", &results_text}, {"junit.xml", &certification_junit}, {"report.html", &certification_html}};
+  std::vector<bool> written;
+  for (const auto& [name, render] : outputs) {
+    const auto problem = write_file(output / name, render(certification));
+    if (problem) certification.run_problems.push_back(*problem);
+    written.push_back(!problem);
+  }
+  if (!certification.run_problems.empty())
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      if (written[i]) write_file(output / outputs[i].first, outputs[i].second(certification));
   if (format == "json")
-    std::cout << results;
+    std::cout << results_text(certification);
   else if (format == "junit")
-    std::cout << junit;
+    std::cout << certification_junit(certification);
   else if (format == "markdown")
     std::cout << certification_markdown(certification);
   else if (format == "html")
-    std::cout << html;
+    std::cout << certification_html(certification);
   else {
     const bool paint =
         color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
@@ -233,14 +255,16 @@ int certify_command(const std::vector<std::string>& args) {
               << (output / "junit.xml").string() << ", " << (output / "report.html").string() << "\n";
   }
   std::cout.flush();
-  if (!written) return incomplete;
-  if (certification.incomplete()) {
+  if (certification.incomplete())
     std::cerr << "mcp-hints certify: the client could not be run: "
               << (certification.runs.front().notes.empty() ? "" : visible(certification.runs.front().notes.back()))
               << "\n";
-    return incomplete;
+  switch (certification.overall()) {
+    case Overall::certified: return pass;
+    case Overall::not_certified: return findings;
+    case Overall::incomplete: return incomplete;
   }
-  return certification.failed() ? findings : pass;
+  return incomplete;
 }
 
 }  // namespace mcp_hints::cli

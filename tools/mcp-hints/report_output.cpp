@@ -176,6 +176,11 @@ void Progress::show(const std::string& text) {
   std::cerr << "\r\033[K" << text.substr(0, 120) << std::flush;
 }
 
+void Progress::line(const std::string& text) {
+  std::cerr << (shown_ ? "\r\033[K" : "") << text << "\n" << std::flush;
+  shown_ = false;
+}
+
 std::istream& CatalogInput::get() const { return stream ? static_cast<std::istream&>(*stream) : std::cin; }
 
 std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, const std::string& command) {

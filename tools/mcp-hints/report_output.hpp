@@ -77,12 +77,15 @@ std::optional<ReportSettings> read_report_settings(const boost::program_options:
 void print_checks(const std::string& format, bool with_server_checks);
 
 // A progress line on stderr for runs longer than a second: only on a terminal, at most once a
-// second, erased when done.
+// second, erased when done; and lines that stay, on any stderr.
 class Progress {
  public:
   Progress();
   ~Progress();
   void show(const std::string& text);
+  // A line that stays, written whether or not stderr is a terminal (on one, the progress line
+  // is cleared first): the log of a long run.
+  void line(const std::string& text);
 
  private:
   bool enabled_;

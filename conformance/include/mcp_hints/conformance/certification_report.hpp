@@ -17,10 +17,18 @@ namespace mcp_hints::conformance {
 enum class Tier { not_certified, certified, strict };
 std::string_view tier_name(Tier tier);  // "not certified", "certified", "certified, strict"
 
+// The one verdict every output leads with, worst first: INCOMPLETE (a scenario could not run, or
+// an output could not be written: nothing can be said of what did not happen), NOT CERTIFIED (a
+// check failed or was not testable, the expected-failures list is wrong, or under --strict a check
+// warned), CERTIFIED. Exit codes 3, 1, 0.
+enum class Overall { certified, not_certified, incomplete };
+std::string_view overall_name(Overall overall);  // "CERTIFIED", "NOT CERTIFIED", "INCOMPLETE"
+
 struct Certification {
   std::string client_command, transport;
   std::vector<ScenarioRun> runs;
   std::vector<std::string> list_problems;  // stale or unknown expected failures
+  std::vector<std::string> run_problems;   // what kept the run from finishing (an output not written)
   double seconds = 0;
   bool strict = false;  // the run passes only at the strict tier
 
@@ -36,7 +44,17 @@ struct Certification {
   std::vector<std::string> blocking_next_tier() const;
   // Not one scenario could run (the client cannot be started at all).
   bool incomplete() const;
+  // The verdict, from the runs, the list and the run's problems.
+  Overall overall() const;
+  // Every check that keeps the client from certification (under strict, warnings too), and every
+  // run that could not start: what the recap lists.
+  std::vector<std::pair<const ScenarioRun*, const CheckResult*>> failing_checks() const;
 };
+
+// One scenario run in one line, as certify prints it when the run ends: verdict, run id, time,
+// and the checks that did not pass ("[ 3/27] FAIL  retry.idempotent-bounded@2025-11-25  1.20 s
+// failed: bounded").
+std::string run_line(const ScenarioRun& run, std::size_t number, std::size_t total, bool strict);
 
 nlohmann::json certification_json(const Certification& certification);
 std::string certification_junit(const Certification& certification);
