@@ -23,7 +23,7 @@ median() {  # median wall seconds of $runs runs of a command
 
 # Ours must be a real, clean run over every tool.
 "$build/bin/mcp-hints" check-server --format json --observe 0 -- "${server[@]}" |
-  python3 -c "import json,sys; r=json.load(sys.stdin); assert r['tool_count']==3300 and r['summary']['passed'], r['summary']"
+  python3 -c "import json,sys; r=json.load(sys.stdin); assert r['toolCount']==3300 and r['summary']['passed'], r['summary']"
 ours=$(median "$build/bin/mcp-hints" check-server --format json --observe 0 -- "${server[@]}")
 alone=$(median sh -c 'printf "%s\n" "$1" "$2" "$3" | "$4" --catalog "$5"' sh \
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}' \

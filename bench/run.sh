@@ -33,7 +33,7 @@ for n in 3300 100000; do
   [ -f "$file" ] || python3 "$root/bench/generate_catalog.py" "$n" "$file"
   size=$(stat -c %s "$file")
   # The run must be a real, clean lint of every tool.
-  "$bin" lint --format json "$file" | python3 -c "import json,sys; r=json.load(sys.stdin); assert r['tool_count']==$n and r['summary']['error']==0, r['summary']"
+  "$bin" lint --format json "$file" | python3 -c "import json,sys; r=json.load(sys.stdin); assert r['toolCount']==$n and r['summary']['error']==0, r['summary']"
   read -r t_ours rss_ours < <(measure "$bin" lint --format json "$file")
   t_ajv=- rss_ajv=0 t_py=- rss_py=0
   if [ $have_node = 1 ]; then read -r t_ajv rss_ajv < <(NODE_PATH="$root/node/node_modules" measure node "$root/bench/ajv_lint.js" "$root/schemas" "$file"); fi

@@ -171,7 +171,8 @@ TEST(Checks, NoValueOfAnyTypeInAnyHintFieldBreaksAnyCheck) {
           continue;  // the container above is not an object in this variant
         }
         std::vector<mcp_hints::Finding> findings;
-        EXPECT_NO_THROW(linter.lint_tool(tool, "f", "/0", 1, findings)) << place.to_string() << " = " << value.dump();
+        EXPECT_NO_THROW(linter.lint_tool(tool, "f", "/0", nullptr, findings))
+            << place.to_string() << " = " << value.dump();
         ++runs;
       }
     }
@@ -187,7 +188,7 @@ TEST(Checks, McpsOwnExtensionsMayUseItsReservedPrefix) {
                       {{"io.modelcontextprotocol/action-metadata", {{"requiresReview", false}}},
                        {"io.modelcontextprotocol/made-up", 1}}}};
   std::vector<mcp_hints::Finding> findings;
-  mcp_hints::Linter(mcp_hints::LintOptions{}).lint_tool(tool, "f", "/0", 1, findings);
+  mcp_hints::Linter(mcp_hints::LintOptions{}).lint_tool(tool, "f", "/0", nullptr, findings);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].check, "meta.reserved-prefix");
   EXPECT_EQ(findings[0].pointer, "/0/_meta/io.modelcontextprotocol~1made-up");

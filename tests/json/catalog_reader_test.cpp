@@ -67,6 +67,53 @@ TEST(CatalogReader, KnowsTheLineEachToolStartsOn) {
   EXPECT_EQ(r.tools[1].line, 5u);
 }
 
+// Each value's own line and column (1-based; columns in UTF-16 code units), at every depth,
+// pretty or minified; a missing key gets its nearest enclosing value's.
+TEST(CatalogReader, KnowsWhereEveryValueStarts) {
+  using mcp_hints::TextPosition;
+  auto expect_at = [](const CatalogTool& t, const std::string& pointer, std::size_t line, std::size_t column) {
+    const TextPosition at = t.positions.at(pointer);
+    EXPECT_EQ(at.line, line) << pointer;
+    EXPECT_EQ(at.column, column) << pointer;
+  };
+  const auto pretty = read(
+      "{\n"
+      "  \"tools\": [\n"
+      "    {\n"
+      "      \"name\": \"a\",\n"
+      "      \"annotations\": {\"readOnlyHint\": true, \"title\": \"x\"},\n"
+      "      \"tags\": [1, -2.5e3, null, [false]]\n"
+      "    },\n"
+      "    {\"name\": \"b\"}\n"
+      "  ]\n"
+      "}\n");
+  ASSERT_EQ(pretty.tools.size(), 2u);
+  const auto& a = pretty.tools[0];
+  expect_at(a, "", 3, 5);
+  expect_at(a, "/name", 4, 15);
+  expect_at(a, "/annotations", 5, 22);
+  expect_at(a, "/annotations/readOnlyHint", 5, 39);
+  expect_at(a, "/annotations/title", 5, 54);
+  expect_at(a, "/tags", 6, 15);
+  expect_at(a, "/tags/0", 6, 16);
+  expect_at(a, "/tags/1", 6, 19);
+  expect_at(a, "/tags/2", 6, 27);
+  expect_at(a, "/tags/3", 6, 33);
+  expect_at(a, "/tags/3/0", 6, 34);
+  expect_at(a, "/annotations/destructiveHint", 5, 22);  // missing: its object
+  expect_at(a, "/_meta/mcp.dev~1effect", 3, 5);         // missing, and its parent too: the tool
+  expect_at(pretty.tools[1], "/name", 8, 14);
+  // Minified, and after characters of two UTF-8 bytes (one unit) and four (two units).
+  const auto minified = read("{\"tools\":[{\"name\":\"\xc3\xa9\xf0\x9f\x98\x80\",\"x\":7}]}");
+  ASSERT_EQ(minified.tools.size(), 1u);
+  expect_at(minified.tools[0], "", 1, 11);
+  expect_at(minified.tools[0], "/name", 1, 19);
+  expect_at(minified.tools[0], "/x", 1, 29);
+  // A bare array of tools and the JSON-RPC shape.
+  const auto rpc = read("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[\n  {\"name\":\"r\"}]}}");
+  expect_at(rpc.tools[0], "/name", 2, 11);
+}
+
 TEST(CatalogReader, BuildsNestedToolsFaithfully) {
   const std::string tool = R"({"name":"n","a":{"b":[1,2.5,true,null,{"c":"d"}],"e":{}},"f":[]})";
   auto r = read("{\"tools\":[" + tool + "]}");

@@ -180,7 +180,7 @@ TEST(CheckServer, AWellBehavedServerPassesEveryCheck) {
   auto o = check_stdio("none");
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
-  EXPECT_EQ(o.report["tool_count"], 5);
+  EXPECT_EQ(o.report["toolCount"], 5);
   EXPECT_TRUE(o.report["summary"]["incomplete"].is_null());
   EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
 }
@@ -455,7 +455,7 @@ TEST(CheckServer, EveryReportFormatShowsEveryCall) {
 TEST(CheckServer, PagedCatalogsAreFollowedToTheEnd) {
   auto o = check_stdio("none", {}, {"--page-size", "2"});
   EXPECT_EQ(o.exit_code, 0) << o.err;
-  EXPECT_EQ(o.report["tool_count"], 5);
+  EXPECT_EQ(o.report["toolCount"], 5);
 }
 
 TEST(CheckServer, OverStreamableHttp) {
@@ -464,14 +464,14 @@ TEST(CheckServer, OverStreamableHttp) {
     ASSERT_TRUE(server.url.starts_with("http://127.0.0.1:")) << server.url;
     auto o = check_http(server.url);
     EXPECT_EQ(o.exit_code, 0) << o.err;
-    EXPECT_EQ(o.report["tool_count"], 5);
+    EXPECT_EQ(o.report["toolCount"], 5);
     EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
   }
   {
     const auto server = http_sample_server("none", {"--sse"});  // answers on SSE streams
     auto o = check_http(server.url);
     EXPECT_EQ(o.exit_code, 0) << o.err;
-    EXPECT_EQ(o.report["tool_count"], 5);
+    EXPECT_EQ(o.report["toolCount"], 5);
   }
   {
     const auto server = http_sample_server("rug-pull", {"--sse"});
@@ -544,7 +544,7 @@ TEST(CheckServerStateless, AServerSpeakingTheStatelessEraPassesEveryCheck) {
       EXPECT_TRUE(o.checks().empty()) << what << ": " << o.report.dump(1);
       EXPECT_EQ(o.report["protocol"]["era"], "stateless") << what;
       EXPECT_TRUE(o.report["protocol"]["fallback"].is_null()) << what;
-      EXPECT_EQ(o.report["tool_count"], 5) << what;
+      EXPECT_EQ(o.report["toolCount"], 5) << what;
       const auto server = http_sample_server("none", {"--protocol", protocol});
       auto h = check_http(server.url, {"--protocol", asked});
       EXPECT_EQ(h.exit_code, 0) << what << " (http): " << h.err;
@@ -613,7 +613,7 @@ TEST(CheckServerStateless, ASlowDiscoverAnswerIsWaitedForOnceTheServerNamesItsEr
   EXPECT_EQ(o.exit_code, 0) << o.err << o.report.dump(1);
   EXPECT_EQ(o.report["protocol"]["era"], "stateless") << o.report["protocol"];
   EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
-  EXPECT_EQ(o.report["tool_count"], 5);
+  EXPECT_EQ(o.report["toolCount"], 5);
 }
 
 // A ttlMs longer than the observe window is not waited for: no listing after it, no finding.

@@ -529,7 +529,7 @@ TEST(MockServer, CheckServerPassesTheMockServer) {
   auto r = test_support::run_cli({"check-server", "--format", "json", "--observe", "100", "--", MCP_HINTS_BIN, "mock",
                                   "--scenario", "mock.two-servers", "--server", "b"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json::parse(r.out)["tool_count"], 1);
+  EXPECT_EQ(json::parse(r.out)["toolCount"], 1);
 }
 
 TEST(MockServer, ASlowClientLosesNothing) {
@@ -634,7 +634,7 @@ TEST(MockServer, CheckServerSpeaksEachEraTheMockSpeaks) {
       if (c.exit_code == 0) {
         EXPECT_EQ(report["protocol"]["version"], c.version);
         EXPECT_EQ(report["protocol"]["era"], c.version == "2026-07-28" ? "stateless" : "legacy");
-        EXPECT_EQ(report["tool_count"], 1);
+        EXPECT_EQ(report["toolCount"], 1);
       } else {
         ASSERT_FALSE(report["findings"].empty());
         EXPECT_EQ(report["findings"][0]["check"], "server.protocol-version") << report["findings"][0];

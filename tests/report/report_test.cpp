@@ -10,6 +10,7 @@
 
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/json/version.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
@@ -37,11 +38,11 @@ TEST(Report, JsonMatchesItsPublishedSchema) {
   const json j = mcp_hints::report_json(report, {});
   auto v = mcp_hints::published_schemas().validate("lint-report.schema.json", j);
   for (const auto& x : v) ADD_FAILURE() << x.pointer << " " << x.message;
-  EXPECT_EQ(j["tool_count"], report.tool_count());
+  EXPECT_EQ(j["toolCount"], report.tool_count());
   EXPECT_EQ(j["findings"].size(), report.findings.size());
   EXPECT_EQ(j["summary"]["error"], 2);
   EXPECT_EQ(j["summary"]["warning"], 3);
-  EXPECT_EQ(j["summary"]["input_errors"], 1);
+  EXPECT_EQ(j["summary"]["inputErrors"], 1);
   EXPECT_EQ(j["summary"]["passed"], false);
   EXPECT_TRUE(j["files"][3]["error"].is_string());
   EXPECT_TRUE(j["files"][0]["error"].is_null());
@@ -66,6 +67,126 @@ TEST(Report, SarifNamesEveryRuleAndPlacesEveryResult) {
   }
   EXPECT_EQ(run["invocations"][0]["executionSuccessful"], false);
   EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"].size(), 1u);
+  // The driver and each rule say where they are documented; every result is placed at its value.
+  const auto& driver = run["tool"]["driver"];
+  EXPECT_EQ(driver["version"], std::string(mcp_hints::kVersion));
+  EXPECT_TRUE(driver["informationUri"].get<std::string>().starts_with("https://")) << driver["informationUri"];
+  for (const auto& rule : rules)
+    EXPECT_EQ(rule["helpUri"], driver["informationUri"].get<std::string>() + "/blob/main/README.md#the-checks");
+  for (const auto& r : run["results"]) {
+    const auto& region = r["locations"][0]["physicalLocation"]["region"];
+    EXPECT_GE(region["startColumn"].get<int>(), 1) << r;
+    EXPECT_EQ(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].get<std::string>().find(' '),
+              std::string::npos);
+  }
+}
+
+// Each finding is placed at its pointer's own value: the same line and column in text (as
+// file:line:col), JSON and SARIF, read from the file.
+TEST(Report, EveryFormatPlacesAFindingAtItsValue) {
+  mcp_hints::Linter linter({});
+  const std::string file = test_support::fixture("lint/negative/risk.understated.json").string();
+  const auto report = linter.lint_files({file});
+  ASSERT_FALSE(report.findings.empty());
+  const auto& f = report.findings.front();
+  // The value the pointer names, found in the file's text independently.
+  const std::string text = test_support::read_file(file);
+  const std::string member = "\"" + f.pointer.substr(f.pointer.rfind('/') + 1) + "\":";
+  std::size_t at = 0, line = 1, column = 1;
+  for (std::size_t seen = 0, target = std::stoul(f.pointer.substr(std::string("/tools/").size())); seen <= target;
+       ++seen)
+    at = text.find(member, at + 1);
+  ASSERT_NE(at, std::string::npos) << member;
+  at = text.find_first_not_of(" ", at + member.size());
+  for (std::size_t i = 0; i < at; ++i) {
+    column = text[i] == '\n' ? 1 : column + 1;
+    line += text[i] == '\n';
+  }
+  EXPECT_EQ(f.line, line) << f.pointer;
+  EXPECT_EQ(f.column, column) << f.pointer;
+  EXPECT_LT(f.tool_line, f.line);
+  std::ostringstream plain, sarif;
+  mcp_hints::render_text(plain, report, {});
+  EXPECT_NE(plain.str().find(file + ":" + std::to_string(line) + ":" + std::to_string(column) + "  " + f.pointer),
+            std::string::npos)
+      << plain.str();
+  const json j = mcp_hints::report_json(report, {});
+  EXPECT_EQ(j["findings"][0]["line"], line);
+  EXPECT_EQ(j["findings"][0]["column"], column);
+  EXPECT_EQ(j["findings"][0]["toolLine"], f.tool_line);
+  mcp_hints::render_sarif(sarif, report, {});
+  const json sarif_json = json::parse(sarif.str());
+  const auto& region = sarif_json["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+  EXPECT_EQ(region["startLine"], line);
+  EXPECT_EQ(region["startColumn"], column);
+}
+
+// GitHub workflow commands: one per finding at its file, line and column, with the toolkit's
+// escaping (data: %, CR, LF; properties: also ':' and ','), so no message can end its command
+// early or forge another.
+TEST(Report, GithubFormatEscapesWhatWouldEndItsCommand) {
+  mcp_hints::LintReport report;
+  report.files.push_back({"dir:a,b.json", 2, std::nullopt, {"t", "u"}, {0, 0}});
+  report.findings.push_back({"risk.understated", mcp_hints::Level::error, "dir:a,b.json", "t", "/tools/0/x", 7, 12,
+                             "100% sure\n::error::forged", "p", 3});
+  report.findings.push_back(
+      {"risk.understated", mcp_hints::Level::warning, "dir:a,b.json", "u", "/tools/1", 9, 3, "w", "p", 9});
+  report.findings.push_back(
+      {"risk.understated", mcp_hints::Level::info, "dir:a,b.json", "", "/tools/1", 0, 0, "i", "p", 0});
+  std::ostringstream out;
+  mcp_hints::render_github(out, report, {});
+  const std::string text = out.str();
+  EXPECT_EQ(test_support::count_lines(text), 3u) << text;
+  EXPECT_EQ(text.rfind("::error file=dir%3Aa%2Cb.json,line=7,col=12,title=risk.understated (t)::100%25 sure", 0), 0u)
+      << text;
+  EXPECT_EQ(text.find("\n::error::forged"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n::warning file=dir%3Aa%2Cb.json,line=9,col=3,title=risk.understated (u)::w [p] at /tools/1\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n::notice file=dir%3Aa%2Cb.json,title=risk.understated::i [p] at /tools/1\n"),
+            std::string::npos)
+      << text;
+  // A live server is no file in the checkout: its findings carry no file property.
+  report.server_checks_ran = true;
+  report.incomplete = "session 1: initialize: connection refused";
+  std::ostringstream live;
+  mcp_hints::render_github(live, report, {});
+  EXPECT_EQ(live.str().find("file="), std::string::npos) << live.str();
+  EXPECT_NE(live.str().find("::error title=mcp-hints: incomplete::session 1: initialize: connection refused\n"),
+            std::string::npos)
+      << live.str();
+}
+
+// A live server's SARIF artifact is a valid URI: its URL, or for a command its program (the
+// command line in the description), never a command line with spaces.
+TEST(Report, SarifArtifactsOfLiveServersAreUris) {
+  for (const auto& [file, uri] :
+       std::vector<std::pair<std::string, std::string>>{{"node server.js --port 3", "node"},
+                                                        {"http://127.0.0.1:8080/mcp", "http://127.0.0.1:8080/mcp"},
+                                                        {"/opt/my server/bin", "/opt/my"}}) {
+    mcp_hints::LintReport report;
+    report.server_checks_ran = true;
+    report.files.push_back({file, 1, std::nullopt, {"t"}, {0}});
+    report.findings.push_back({"risk.understated", mcp_hints::Level::error, file, "t", "/tools/0", 0, 0, "m", "p", 0});
+    std::ostringstream out;
+    mcp_hints::render_sarif(out, report, {});
+    const json sarif = json::parse(out.str());
+    const auto& location = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    EXPECT_EQ(location["artifactLocation"]["uri"], uri) << file;
+    EXPECT_FALSE(location.contains("region"));
+    if (!file.starts_with("http"))
+      EXPECT_EQ(location["artifactLocation"]["description"]["text"], "the server command: " + file);
+  }
+  // A file name with a space is percent-encoded; an absolute path is a file: URI.
+  mcp_hints::LintReport files;
+  files.files.push_back({"/tmp/my catalog.json", 1, std::nullopt, {"t"}, {0}});
+  files.findings.push_back(
+      {"risk.understated", mcp_hints::Level::error, "/tmp/my catalog.json", "t", "/tools/0", 2, 3, "m", "p", 1});
+  std::ostringstream out;
+  mcp_hints::render_sarif(out, files, {});
+  EXPECT_EQ(
+      json::parse(out.str())["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+      "file:///tmp/my%20catalog.json");
 }
 
 TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
@@ -91,8 +212,8 @@ TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
 TEST(Report, AFindingOfAnUnknownCheckIsAnInternalErrorNotACrash) {
   mcp_hints::LintReport report;
   report.files.push_back({"f.json", 1, std::nullopt, {"t"}, {0}});
-  report.findings.push_back({"no.such-check", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, "m", "p"});
-  report.findings.push_back({"risk.understated", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, "m", "p"});
+  report.findings.push_back({"no.such-check", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"});
+  report.findings.push_back({"risk.understated", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"});
   ASSERT_FALSE(mcp_hints::find_check("no.such-check"));
   const std::string error = "internal error: a finding of check 'no.such-check', which no registry lists";
 

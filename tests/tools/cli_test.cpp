@@ -1,9 +1,11 @@
 // The mcp-hints command as a user runs it: options, formats, exit codes, and bad input.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/json/version.hpp"
@@ -93,6 +95,35 @@ TEST(Cli, HelpAndListsFitIn100ColumnsAndAlignTheirColumns) {
   EXPECT_EQ(list.find("SHOULDNever"), std::string::npos);
 }
 
+// SARIF's helpUri links land on README headings: their anchors as GitHub makes them (lower
+// case; punctuation dropped; each space a hyphen).
+TEST(Cli, SarifHelpLinksLandOnReadmeHeadings) {
+  std::set<std::string> anchors;
+  std::istringstream readme(test_support::read_file(test_support::source_dir() / "README.md"));
+  for (std::string line; std::getline(readme, line);) {
+    if (!line.starts_with("#")) continue;
+    std::string anchor;
+    for (const char c : line.substr(line.find_first_not_of('#'))) {
+      const auto u = static_cast<unsigned char>(c);
+      if (std::isalnum(u) || c == '-' || c == '_')
+        anchor += static_cast<char>(std::tolower(u));
+      else if (c == ' ')
+        anchor += '-';
+    }
+    anchors.insert(anchor.substr(anchor.find_first_not_of('-')));
+  }
+  std::set<std::string> linked;
+  for (const auto& run : {run_cli({"lint", "--format", "sarif", fixture("clean.json")}),
+                          run_cli({"check-server", "--format", "sarif", "--observe", "0", "--", MCP_HINTS_SAMPLE_SERVER,
+                                   "--catalog", fixture("clean.json")})})
+    for (const json sarif = json::parse(run.out); const auto& rule : sarif["runs"][0]["tool"]["driver"]["rules"]) {
+      const std::string uri = rule["helpUri"];
+      linked.insert(uri.substr(uri.find('#') + 1));
+    }
+  EXPECT_EQ(linked.size(), 2u);  // the lint checks' table and check-server's
+  for (const auto& anchor : linked) EXPECT_TRUE(anchors.count(anchor)) << anchor;
+}
+
 TEST(Cli, MistypedNamesGetADidYouMean) {
   const auto command = run_cli({"lnt"});
   EXPECT_EQ(command.exit_code, 2);
@@ -151,6 +182,10 @@ TEST(Cli, EveryFormatIsWellFormed) {
   EXPECT_EQ(json::parse(s.out)["runs"][0]["results"].size(), 2u);
   auto x = run_cli({"lint", "--format", "junit", bad});
   EXPECT_TRUE(x.out.starts_with("<?xml"));
+  auto g = run_cli({"lint", "--format", "github", bad});
+  EXPECT_EQ(g.exit_code, 1);
+  EXPECT_EQ(test_support::count_lines(g.out), 2u) << g.out;
+  EXPECT_TRUE(g.out.starts_with("::error file=" + bad + ",line=")) << g.out;
   auto t = run_cli({"lint", bad});
   EXPECT_NE(t.out.find("risk.understated"), std::string::npos);
   EXPECT_EQ(t.out.find("\033["), std::string::npos);  // not a terminal: no colour
@@ -167,7 +202,7 @@ TEST(Cli, ReadsStandardInputAndWritesToAFile) {
   EXPECT_TRUE(r.out.empty());
   const json report = test_support::read_json(out);
   EXPECT_EQ(report["files"][0]["file"], "-");
-  EXPECT_EQ(report["tool_count"], 2);
+  EXPECT_EQ(report["toolCount"], 2);
 }
 
 TEST(Cli, AReportThatCannotBeWrittenIsAnIncompleteRun) {
@@ -235,7 +270,7 @@ TEST(Cli, LintsSeveralFilesInOneRun) {
   EXPECT_EQ(r.exit_code, 0);  // a warning only
   const json report = json::parse(r.out);
   EXPECT_EQ(report["files"].size(), 3u);
-  EXPECT_EQ(report["tool_count"], 21);
+  EXPECT_EQ(report["toolCount"], 21);
   EXPECT_EQ(report["summary"]["warning"], 1);
 }
 

@@ -75,6 +75,7 @@ TEST(OutputContract, StandardOutputThatFailsEndsTheRunWithThree) {
       {"lint", big, "--format", "json"},
       {"lint", big, "--format", "sarif"},
       {"lint", big, "--format", "junit"},
+      {"lint", big, "--format", "github"},
       {"report", big},
       {"report", big, "--format", "html"},
       {"translate", big, "--to", "risk-metadata@sep-2793"},

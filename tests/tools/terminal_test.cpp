@@ -48,6 +48,7 @@ TEST(Terminal, OurColoursStayAndTheDataIsStillEscaped) {
 
 TEST(Terminal, EveryReportFormatKeepsControlCharactersOut) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"lint", kHostile, "--format", "junit"},
+                                                                {"lint", kHostile, "--format", "github"},
                                                                 {"lint", kHostile, "--format", "json"},
                                                                 {"lint", kHostile, "--format", "sarif"},
                                                                 {"report", kHostile, "--format", "markdown"},

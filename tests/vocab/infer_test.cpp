@@ -103,7 +103,7 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
   EXPECT_GT(placement_findings({"--placement", "annotations"}), 30u);
   // Tools that declare hints are left alone unless --all.
   const auto good = (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string();
-  EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json"}).out)["skipped_declared"], 5);
+  EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json"}).out)["skippedDeclared"], 5);
   EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json", "--all"}).out)["tools"].size(), 5u);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"infer"}, "give one catalog FILE"},

@@ -110,7 +110,7 @@ int infer_command(const std::vector<std::string>& args) {
                          {"pointer", entry.pointer},
                          {"declared", declared},
                          {"verb", inference.verb.empty() ? json() : json(inference.verb)},
-                         {"verb_evidence", inference.verb_evidence.empty() ? json() : json(inference.verb_evidence)},
+                         {"verbEvidence", inference.verb_evidence.empty() ? json() : json(inference.verb_evidence)},
                          {"strong", inference.strong},
                          {"inferred", values},
                          {"keys", keys}});
@@ -125,7 +125,7 @@ int infer_command(const std::vector<std::string>& args) {
     write_file_atomically(vm["apply"].as<std::string>(), text);
   }
   if (format == "json") {
-    std::cout << json{{"file", input->file}, {"to", to}, {"skipped_declared", skipped}, {"tools", results}}.dump(
+    std::cout << json{{"file", input->file}, {"to", to}, {"skippedDeclared", skipped}, {"tools", results}}.dump(
                      2, ' ', false, json::error_handler_t::replace)
               << "\n";
     return pass;

@@ -19,7 +19,9 @@
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
 
-const char* kReportOptionsHelp = R"(  --format FORMAT        text (default), json, sarif (2.1.0) or junit
+const char* kReportOptionsHelp =
+    R"(  --format FORMAT        text (default), json, sarif (2.1.0), junit, or github (GitHub Actions
+                         workflow commands: each finding annotates its file:line:col)
   --output PATH          write the report to PATH instead of standard output
   --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that
                          fails the run
@@ -117,8 +119,8 @@ int option_error(const std::string& command, const OptionError& e, const OptionF
 std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, const std::string& command) {
   ReportSettings s;
   s.format = vm["format"].as<std::string>();
-  if (s.format != "text" && s.format != "json" && s.format != "sarif" && s.format != "junit") {
-    std::cerr << "mcp-hints " << command << ": unknown --format '" << s.format << "' (text, json, sarif, junit)\n";
+  if (s.format != "text" && s.format != "json" && s.format != "sarif" && s.format != "junit" && s.format != "github") {
+    usage_error(command, "unknown --format '" + s.format + "' (text, json, sarif, junit, github)");
     return std::nullopt;
   }
   const auto fail_on = read_fail_on(vm, command);
@@ -208,6 +210,8 @@ int write_report(const LintReport& report, const ReportSettings& settings, const
     render_sarif(out, report, settings.report);
   else if (settings.format == "junit")
     render_junit(out, report, settings.report);
+  else if (settings.format == "github")
+    render_github(out, report, settings.report);
   else
     render_text(out, report, settings.report);
   out.flush();

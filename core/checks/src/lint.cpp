@@ -79,15 +79,17 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
 }
 
 std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
-                                std::size_t line, std::vector<Finding>& out) const {
+                                const ValuePositions* positions, std::vector<Finding>& out) const {
   const auto& vocabulary = Vocabulary::builtin();
   const ToolHints hints = read_tool_hints(tool, vocabulary, options_.spec_revision);
   const auto detected = vocabulary.detect(tool);
   const ToolContext ctx{tool, hints, vocabulary, published_schemas(), options_.spec_revision, detected, pinned_};
   const std::string name = tool_name(tool);
   const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {
-    out.push_back(Finding{std::string(check.id), check.level, file, name, pointer + relative, line, std::move(message),
-                          std::string(check.proposal)});
+    const TextPosition at = positions ? positions->at(relative) : TextPosition{};
+    const std::size_t tool_line = positions ? positions->at("").line : 0;
+    out.push_back(Finding{std::string(check.id), check.level, file, name, pointer + relative, at.line, at.column,
+                          std::move(message), std::string(check.proposal), tool_line});
   };
   for (const auto& check : lint_checks()) check.run(ctx, FindingSink(check.info, emit));
   std::uint32_t used = 0;
@@ -99,7 +101,7 @@ FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::v
   FileResult result{file, 0, std::nullopt, {}, {}};
   try {
     auto summary = read_catalog(in, options_.limits, [&](CatalogTool&& entry) {
-      result.tool_revisions.push_back(lint_tool(entry.tool, file, entry.pointer, entry.line, out));
+      result.tool_revisions.push_back(lint_tool(entry.tool, file, entry.pointer, &entry.positions, out));
       result.tool_names.push_back(tool_name(entry.tool));
       if (options_.progress) options_.progress(file, result.tool_names.size());
     });

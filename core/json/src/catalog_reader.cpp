@@ -21,6 +21,13 @@ class ChunkedInput {
   char peek() const { return buffer_[pos_]; }
   void advance() {
     const char c = buffer_[pos_++];
+    const auto byte = static_cast<unsigned char>(c);
+    // A token starts at a quote, a bracket, or the first character of a literal or number; the
+    // value the parser reports next began at the last such start.
+    if (!in_string_ && !is_space(c) && c != ',' && c != ':' && c != '}' && c != ']' && after_delimiter_)
+      token_start_ = {line_, column_};
+    if (!in_string_) after_delimiter_ = is_space(c) || c == ',' || c == ':' || c == '[' || c == '{';
+    if ((byte & 0xc0) != 0x80) column_ += byte >= 0xf0 ? 2 : 1;  // UTF-16 code units
     if (in_string_) {
       if (escaped_) {
         escaped_ = false;
@@ -35,9 +42,12 @@ class ChunkedInput {
       string_length_ = 0;
     } else if (c == '\n') {
       ++line_;
+      column_ = 1;
     }
   }
   std::size_t line() const { return line_; }
+  // Where the last token (the value just reported) started.
+  TextPosition token_start() const { return token_start_; }
   bool over_limit() const { return over_limit_; }
   bool string_too_long() const { return string_too_long_; }
 
@@ -59,11 +69,15 @@ class ChunkedInput {
     return end_ > 0;
   }
 
+  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
   std::istream& in_;
   std::size_t max_bytes_, max_string_;
   std::vector<char> buffer_;
-  std::size_t pos_ = 0, end_ = 0, consumed_ = 0, line_ = 1, string_length_ = 0;
+  std::size_t pos_ = 0, end_ = 0, consumed_ = 0, line_ = 1, column_ = 1, string_length_ = 0;
+  TextPosition token_start_;
   bool over_limit_ = false, in_string_ = false, escaped_ = false, string_too_long_ = false;
+  bool after_delimiter_ = true;
 };
 
 // The iterator pair nlohmann's parser reads through.
@@ -171,6 +185,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool open(bool is_array) {
     if (depth() + 1 > limits_.max_depth) return fail_depth();
     if (builder_.building()) {
+      note_position();
       builder_.open(is_array);
       return true;
     }
@@ -179,6 +194,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     } else if (at_tools_array()) {
       tool_pointer_ = pointer();
       tool_line_ = state_.line();
+      note_position();
       builder_.open(is_array);
       return true;
     } else if (capture_rpc_error()) {
@@ -223,6 +239,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool value(json&& v) {
     if (builder_.building()) {
+      note_position();
       builder_.value(std::move(v));
       return true;
     }
@@ -233,6 +250,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     if (at_tools_array()) {
       tool_pointer_ = pointer();
       tool_line_ = state_.line();
+      note_position();
       builder_.value(std::move(v));
       finish_built();
       return true;
@@ -243,6 +261,11 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     return true;
   }
 
+  // Where the value about to be added to the tool starts (a JSON-RPC error's are not kept).
+  void note_position() {
+    if (!rpc_building_) positions_.add(builder_.next_pointer(), state_.token_start());
+  }
+
   void finish_built() {
     if (rpc_building_) {
       rpc_building_ = false;
@@ -251,7 +274,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       return;
     }
     auto& array = frames_.back();
-    on_tool_(CatalogTool{builder_.take(), tool_pointer_, array.index, tool_line_});
+    on_tool_(CatalogTool{builder_.take(), tool_pointer_, array.index, tool_line_, std::move(positions_)});
+    positions_ = ValuePositions();
     ++array.index;
     ++tool_count_;
   }
@@ -263,6 +287,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   JsonBuilder builder_;  // the tool (or JSON-RPC error) being built
   std::string tool_pointer_;
   std::size_t tool_line_ = 0;
+  ValuePositions positions_;  // of the tool being built
   std::size_t tool_count_ = 0;
   bool tools_found_ = false;
   bool tools_not_array_ = false;
@@ -284,6 +309,14 @@ std::string list_keys(const std::vector<std::string>& keys) {
 }
 
 }  // namespace
+
+TextPosition ValuePositions::at(std::string_view pointer) const {
+  for (;;) {
+    if (const auto it = positions_.find(pointer); it != positions_.end()) return it->second;
+    if (pointer.empty()) return {};
+    pointer = pointer.substr(0, pointer.rfind('/'));
+  }
+}
 
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
                             const std::function<void(CatalogTool&&)>& on_tool) {

@@ -70,6 +70,12 @@ std::string JsonBuilder::path() const {
   return p;
 }
 
+std::string JsonBuilder::next_pointer() const {
+  if (stack_.empty()) return {};
+  const nlohmann::json& parent = *stack_.back();
+  return path() + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
+}
+
 nlohmann::json* JsonBuilder::insert(nlohmann::json&& v) {
   nlohmann::json& parent = *stack_.back();
   if (parent.is_array()) {

@@ -105,7 +105,7 @@ class Run {
   void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
             const std::string& tool = "") {
     report_.findings.push_back(
-        Finding{std::string(check.id), check.level, file_, tool, pointer, 0, message, std::string(check.proposal)});
+        Finding{std::string(check.id), check.level, file_, tool, pointer, 0, 0, message, std::string(check.proposal)});
   }
 
   // Why the run is incomplete; a second reason (a failed call, then another) is added to the first.
@@ -217,7 +217,7 @@ class Run {
     auto& file = report_.files.front();
     for (std::size_t i = 0; i < tools.size(); ++i) {
       file.tool_revisions.push_back(
-          linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), 0, report_.findings));
+          linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), nullptr, report_.findings));
       file.tool_names.push_back(tool_name(tools[i]));
     }
     file.tool_count = tools.size();

@@ -61,6 +61,43 @@ std::string verdict_text(const LintReport& report, const ReportOptions& options)
   return name;
 }
 
+// Text as a URI reference (RFC 3986): unreserved characters and '/' kept, every other byte
+// percent-encoded.
+std::string uri_encoded(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// SARIF's artifactLocation for an input: a file as a relative reference or a file: URI, standard
+// input as "stdin", a live server's URL as it is, and a server started by command as its
+// program, the whole command line in the description.
+json artifact_location(const std::string& file, bool live) {
+  if (file == "-") return {{"uri", "stdin"}};
+  if (file.starts_with("http://") || file.starts_with("https://")) return {{"uri", file}};
+  if (live) {
+    const std::string program = file.substr(0, file.find(' '));
+    return {{"uri", uri_encoded(program)}, {"description", {{"text", "the server command: " + file}}}};
+  }
+  return {{"uri", file.starts_with('/') ? "file://" + uri_encoded(file) : uri_encoded(file)}};
+}
+
+// Where a check is documented: the README's table of lint checks, or of check-server's.
+std::string check_help_uri(Scope scope) {
+  return std::string(kHomepage) + "/blob/main/README.md#" +
+         (scope == Scope::server ? "mcp-hints-check-server--for-server-authors-live" : "the-checks");
+}
+
 // A finding whose check no registry lists is a bug in mcp-hints, not in the input: SARIF and
 // JUnit say so, naming the id, rather than file the finding under a wrong rule or drop it.
 std::string unknown_check_error(const std::string& id) {
@@ -125,9 +162,9 @@ json report_json(const LintReport& report, const ReportOptions& options) {
     json counts = json::object();
     for (const auto& [ref, n] : revision_counts(f)) counts[ref] = n;
     files.push_back({{"file", f.file},
-                     {"tool_count", f.tool_count},
+                     {"toolCount", f.tool_count},
                      {"tools", f.tool_names},
-                     {"tool_vocabularies", per_tool},
+                     {"toolVocabularies", per_tool},
                      {"vocabularies", counts},
                      {"error", f.error ? json(*f.error) : json()}});
   }
@@ -140,25 +177,27 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                         {"message", f.message},
                         {"proposal", f.proposal},
                         {"file", f.file},
-                        {"line", f.line}});
+                        {"line", f.line},
+                        {"column", f.column},
+                        {"toolLine", f.tool_line}});
   }
   json out = {{"tool", "mcp-hints"},
               {"version", kVersion},
-              {"spec_revision", report.spec_revision},
-              {"tool_count", report.tool_count()},
+              {"specRevision", report.spec_revision},
+              {"toolCount", report.tool_count()},
               {"files", files},
               {"findings", findings},
               {"summary",
                {{"error", report.count(Level::error)},
                 {"warning", report.count(Level::warning)},
                 {"info", report.count(Level::info)},
-                {"fail_on", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
-                {"input_errors", std::count_if(report.files.begin(), report.files.end(),
-                                               [](const auto& f) { return f.error.has_value(); })},
+                {"failOn", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
+                {"inputErrors", std::count_if(report.files.begin(), report.files.end(),
+                                              [](const auto& f) { return f.error.has_value(); })},
                 {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
                 {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete},
                 {"verdict", verdict_name(report, options)}}},
-              {"server_log", report.diagnostics},
+              {"serverLog", report.diagnostics},
               {"protocol",
                report.protocol_version.empty()
                    ? json()
@@ -205,16 +244,20 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     // Grouped by tool in document order (findings already come in that order).
     std::string current;
     for (const auto* f : mine) {
-      const std::string tool_key = f->tool + "\n" + std::to_string(f->line);
+      const std::string tool_key = f->tool + "\n" + std::to_string(f->tool_line);
       if (tool_key != current) {
         current = tool_key;
         out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : visible(f->tool));
-        if (f->line) out << "  line " << f->line;
+        if (f->tool_line) out << "  line " << f->tool_line;
         out << "\n";
       }
       std::string level(level_name(f->level));
       level.resize(7, ' ');
-      out << "    " << paint(f->level, level) << " " << f->check << "  " << visible(f->pointer) << "\n"
+      // file:line:col, the form editors and terminals jump to, where the value is known.
+      const std::string at =
+          f->line ? visible(f->file) + ":" + std::to_string(f->line) + ":" + std::to_string(f->column) + "  "
+                  : std::string();
+      out << "    " << paint(f->level, level) << " " << f->check << "  " << at << visible(f->pointer) << "\n"
           << "            " << visible(f->message) << "\n"
           << "            [" << f->proposal << "]\n";
     }
@@ -288,6 +331,7 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
          {"name", info.id},
          {"shortDescription", {{"text", info.summary}}},
          {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
+         {"helpUri", check_help_uri(info.scope)},
          {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
          {"properties", {{"proposal", info.proposal}}}});
   }
@@ -295,9 +339,9 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   std::set<std::string> unknown_checks;
   for (const auto& f : report.findings) {
     json location = {
-        {"physicalLocation", {{"artifactLocation", {{"uri", f.file == "-" ? "stdin" : f.file}}}}},
+        {"physicalLocation", {{"artifactLocation", artifact_location(f.file, report.server_checks_ran)}}},
         {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
-    if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}};
+    if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}, {"startColumn", f.column}};
     json result = {{"ruleId", f.check},
                    {"level", sarif_level(f.level)},
                    {"message", {{"text", f.message}}},
@@ -315,7 +359,9 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
       notifications.push_back(
           {{"level", "error"},
            {"message", {{"text", file.file + ": " + *file.error}}},
-           {"locations", json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", file.file}}}}}}})}});
+           {"locations",
+            json::array({{{"physicalLocation",
+                           {{"artifactLocation", artifact_location(file.file, report.server_checks_ran)}}}}})}});
   if (report.incomplete)
     notifications.push_back({{"level", "error"}, {"message", {{"text", "incomplete: " + *report.incomplete}}}});
   for (const auto& id : unknown_checks)
@@ -330,7 +376,12 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   const bool successful = !report.has_input_error() && !report.incomplete && unknown_checks.empty();
   json run = {
       {"tool",
-       {{"driver", {{"name", "mcp-hints"}, {"version", kVersion}, {"semanticVersion", kVersion}, {"rules", rules}}}}},
+       {{"driver",
+         {{"name", "mcp-hints"},
+          {"version", kVersion},
+          {"semanticVersion", kVersion},
+          {"informationUri", kHomepage},
+          {"rules", rules}}}}},
       {"results", results},
       {"invocations",
        json::array({{{"executionSuccessful", successful}, {"toolExecutionNotifications", notifications}}})},
@@ -446,6 +497,66 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
       << "<testsuites name=\"mcp-hints\" tests=\"" << total_tests << "\" failures=\"" << total_failures
       << "\" errors=\"" << total_errors << "\" skipped=\"" << total_skipped << "\">\n"
       << body << "</testsuites>\n";
+}
+
+namespace {
+
+// A workflow command's message: '%', CR and LF escaped, as GitHub's toolkit escapes data.
+std::string github_data(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// A workflow command's property value: as data, and ':' and ',' too (they separate properties).
+std::string github_property(std::string_view text) {
+  std::string out;
+  for (const char c : github_data(text)) {
+    if (c == ':')
+      out += "%3A";
+    else if (c == ',')
+      out += "%2C";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string_view github_command(Level level) {
+  return level == Level::error ? "error" : level == Level::warning ? "warning" : "notice";
+}
+
+}  // namespace
+
+void render_github(std::ostream& out, const LintReport& report, const ReportOptions&) {
+  // A file GitHub can place: a path in the checkout, not standard input or a live server.
+  const auto placeable = [&](const std::string& file) { return file != "-" && !report.server_checks_ran; };
+  for (const auto& f : report.findings) {
+    std::string properties;
+    if (placeable(f.file)) {
+      properties = "file=" + github_property(visible(f.file));
+      if (f.line) properties += ",line=" + std::to_string(f.line) + ",col=" + std::to_string(f.column);
+      properties += ",";
+    }
+    properties += "title=" + github_property(f.check + (f.tool.empty() ? "" : " (" + visible(f.tool) + ")"));
+    out << "::" << github_command(f.level) << " " << properties
+        << "::" << github_data(visible(f.message) + " [" + f.proposal + "] at " + visible(f.pointer)) << "\n";
+  }
+  for (const auto& file : report.files)
+    if (file.error)
+      out << "::error " << (placeable(file.file) ? "file=" + github_property(visible(file.file)) + "," : std::string())
+          << "title=mcp-hints: bad input::" << github_data(visible(*file.error)) << "\n";
+  if (report.incomplete)
+    out << "::error title=mcp-hints: incomplete::" << github_data(visible(*report.incomplete)) << "\n";
 }
 
 }  // namespace mcp_hints

@@ -68,7 +68,7 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
     row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string()
                    ? entry.tool["name"].get<std::string>()
                    : "";
-    linter.lint_tool(entry.tool, file, entry.pointer, entry.line, row.findings);
+    linter.lint_tool(entry.tool, file, entry.pointer, &entry.positions, row.findings);
     const ToolHints hints = read_tool_hints(entry.tool, vocabulary, options.spec_revision);
     const Inference inference = infer ? infer_tool(entry.tool) : Inference{};
     for (const auto& column : safety_columns()) {

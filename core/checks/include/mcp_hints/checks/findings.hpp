@@ -18,12 +18,14 @@ std::optional<Level> parse_level(std::string_view name);
 struct Finding {
   std::string check;  // stable id, "area.name"
   Level level;
-  std::string file;      // the input it came from ("-" for stdin)
-  std::string tool;      // tool name, or "" when the tool has none
-  std::string pointer;   // JSON pointer into the input document
-  std::size_t line = 0;  // line where the tool starts, 0 when unknown
-  std::string message;   // what was expected and what was seen
-  std::string proposal;  // the proposal and section enforced
+  std::string file;           // the input it came from ("-" for stdin)
+  std::string tool;           // tool name, or "" when the tool has none
+  std::string pointer;        // JSON pointer into the input document
+  std::size_t line = 0;       // where the pointer's value starts (for a missing member, its nearest
+  std::size_t column = 0;     // enclosing value): 1-based line and UTF-16 column; 0 when unknown
+  std::string message;        // what was expected and what was seen
+  std::string proposal;       // the proposal and section enforced
+  std::size_t tool_line = 0;  // line where the tool starts, 0 when unknown
 };
 
 // Whether any finding is at or above the level that fails a run (nullopt: nothing fails it).

@@ -12,6 +12,7 @@
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/checks/findings.hpp"
+#include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/json/error.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -76,10 +77,11 @@ class Linter {
   // vocabulary revision ("pinned").
   explicit Linter(LintOptions options);
 
-  // Lints one tool; pointer and line say where it stands in its file. Returns the revisions the
-  // tool uses (as FileResult::tool_revisions).
+  // Lints one tool; pointer says where it stands in its file, and positions (when the tool was
+  // read from a file) where each of its values starts. Returns the revisions the tool uses (as
+  // FileResult::tool_revisions).
   std::uint32_t lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
-                          std::size_t line, std::vector<Finding>& out) const;
+                          const ValuePositions* positions, std::vector<Finding>& out) const;
   // Lints a whole document read from a stream; input errors end up in the FileResult.
   FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
   // Lints files by path ("-" is standard input).

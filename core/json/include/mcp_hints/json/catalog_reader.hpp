@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <functional>
 #include <istream>
+#include <map>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -15,11 +17,31 @@ namespace mcp_hints {
 // The accepted shapes of a saved tools/list.
 enum class CatalogShape { list_result, jsonrpc_response, bare_array };
 
+// Where a value starts in its document: 1-based line, and 1-based column counted in UTF-16 code
+// units (as SARIF's default column kind, editors and GitHub annotations count them: a character
+// outside the Basic Multilingual Plane counts two). 0 when unknown.
+struct TextPosition {
+  std::size_t line = 0, column = 0;
+};
+
+// Where each value of one tool starts, by its JSON pointer below the tool ("" is the tool).
+class ValuePositions {
+ public:
+  void add(std::string pointer, TextPosition at) { positions_.emplace(std::move(pointer), at); }
+  // The value's position; for a pointer to something the tool does not have (a missing key),
+  // that of the nearest enclosing value it has.
+  TextPosition at(std::string_view pointer) const;
+
+ private:
+  std::map<std::string, TextPosition, std::less<>> positions_;
+};
+
 struct CatalogTool {
-  nlohmann::json tool;  // the tool object as given (may be any JSON value if the file is wrong)
-  std::string pointer;  // where it stands in the document, e.g. "/result/tools/3"
-  std::size_t index;    // position in the tools array
-  std::size_t line;     // line of the document where the tool starts (1-based)
+  nlohmann::json tool;       // the tool object as given (may be any JSON value if the file is wrong)
+  std::string pointer;       // where it stands in the document, e.g. "/result/tools/3"
+  std::size_t index;         // position in the tools array
+  std::size_t line;          // line of the document where the tool starts (1-based)
+  ValuePositions positions;  // where each of its values starts
 };
 
 struct CatalogSummary {

@@ -48,6 +48,9 @@ class JsonBuilder {
   nlohmann::json take();
   // Where the next value goes, as a JSON pointer below the root.
   std::string path() const;
+  // The pointer the next value will have: path() and its member name or element index ("" for
+  // the root).
+  std::string next_pointer() const;
 
  private:
   nlohmann::json* insert(nlohmann::json&& v);

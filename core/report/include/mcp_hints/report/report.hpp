@@ -1,5 +1,6 @@
 #pragma once
-// Renders a lint report for people (text) and machines (JSON, SARIF 2.1.0, JUnit XML).
+// Renders a lint report for people (text) and machines (JSON, SARIF 2.1.0, JUnit XML, GitHub
+// Actions workflow commands).
 #include <optional>
 #include <ostream>
 #include <string>
@@ -20,5 +21,9 @@ nlohmann::json report_json(const LintReport& report, const ReportOptions& option
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options);
+// GitHub Actions workflow commands: one `::error file=F,line=L,col=C,title=CHECK::message` per
+// finding (warning: ::warning, info: ::notice), one per input error, and one for an incomplete run,
+// so a workflow annotates the lines themselves.
+void render_github(std::ostream& out, const LintReport& report, const ReportOptions& options);
 
 }  // namespace mcp_hints
