@@ -6,6 +6,8 @@ JOBS ?= $(shell nproc)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
 DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev curl clang-format
+# Extra packages only the tests need: headless Chromium renders every HTML report (label browser).
+TEST_PACKAGES := chromium
 # Extra packages only the benchmarks need.
 BENCH_PACKAGES := python3-jsonschema time
 VALIJSON_DIR := $(BUILD)/third_party/valijson
@@ -45,6 +47,8 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 test: build
+	@missing=$$(for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench
 
 demo: build

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
@@ -57,34 +59,62 @@ json acceptable_traces(const CheckSpec& spec) {
   return traces;
 }
 
-// The observed trace: the client's events and what crossed the wire, in time order.
+// The observed trace: the client's events and what crossed the wire, in time order. Each item
+// keeps its place in the record ("wire" or "event": its index), so a check's decider can be found.
+double trace_start(const RunRecord& record) {
+  double start = 0;
+  if (!record.wire.empty()) start = record.wire.front().time;
+  if (!record.events.empty() && (start == 0 || record.events.front().time < start)) start = record.events.front().time;
+  return start;
+}
+
+json event_item(const RunRecord& record, std::size_t index, double start) {
+  const auto& ev = record.events[index];
+  return {{"ms", (ev.time - start) * 1000}, {"from", "client"}, {"event", ev.data}, {"eventIndex", index}};
+}
+
+json wire_item(const RunRecord& record, std::size_t index, double start) {
+  const auto& line = record.wire[index];
+  json item = {{"ms", (line.time - start) * 1000},
+               {"server", line.server},
+               {"connection", line.connection},
+               {"wireIndex", index}};
+  if (!line.authorization.empty()) item["authorization"] = line.authorization;
+  if (!line.event.empty())
+    item["event"] = line.event;
+  else if (!line.raw.empty())
+    item["raw"] = line.raw.substr(0, 2000);
+  else
+    item[line.direction == "in" ? "received" : "sent"] = line.message;
+  return item;
+}
+
 json observed_trace(const ScenarioRun& run, std::size_t limit) {
   json trace = json::array();
-  double start = 0;
-  if (!run.record.wire.empty()) start = run.record.wire.front().time;
-  if (!run.record.events.empty() && (start == 0 || run.record.events.front().time < start))
-    start = run.record.events.front().time;
+  const RunRecord& record = run.record;
+  const double start = trace_start(record);
   std::size_t w = 0, e = 0;
-  while ((w < run.record.wire.size() || e < run.record.events.size()) && trace.size() < limit) {
-    const bool take_event = e < run.record.events.size() &&
-                            (w >= run.record.wire.size() || run.record.events[e].time <= run.record.wire[w].time);
-    if (take_event) {
-      const auto& ev = run.record.events[e++];
-      trace.push_back({{"ms", (ev.time - start) * 1000}, {"from", "client"}, {"event", ev.data}});
-    } else {
-      const auto& line = run.record.wire[w++];
-      json item = {{"ms", (line.time - start) * 1000}, {"server", line.server}, {"connection", line.connection}};
-      if (!line.authorization.empty()) item["authorization"] = line.authorization;
-      if (!line.event.empty())
-        item["event"] = line.event;
-      else if (!line.raw.empty())
-        item["raw"] = line.raw.substr(0, 2000);
-      else
-        item[line.direction == "in" ? "received" : "sent"] = line.message;
-      trace.push_back(std::move(item));
-    }
+  while ((w < record.wire.size() || e < record.events.size()) && trace.size() < limit) {
+    const bool take_event =
+        e < record.events.size() && (w >= record.wire.size() || record.events[e].time <= record.wire[w].time);
+    trace.push_back(take_event ? event_item(record, e++, start) : wire_item(record, w++, start));
   }
   return trace;
+}
+
+// The trace item a check's verdict was decided by (null when none was): in results.json, and the
+// anchor the HTML report links "observed" to.
+json decider_item(const ScenarioRun& run, const CheckResult& check) {
+  if (!check.decided_by) return nullptr;
+  const auto [event, index] = *check.decided_by;
+  if (event ? index >= run.record.events.size() : index >= run.record.wire.size()) return nullptr;
+  const double start = trace_start(run.record);
+  return event ? event_item(run.record, index, start) : wire_item(run.record, index, start);
+}
+
+std::string decider_anchor(const ScenarioRun& run, const json& item) {
+  return run.run_id() + (item.contains("eventIndex") ? "-e" + std::to_string(item["eventIndex"].get<std::size_t>())
+                                                     : "-w" + std::to_string(item["wireIndex"].get<std::size_t>()));
 }
 
 }  // namespace
@@ -206,6 +236,7 @@ json certification_json(const Certification& c) {
            {"verdict", verdict_name(check.verdict)},
            {"expectedFailure", check.expected_failure},
            {"detail", check.detail},
+           {"decidedBy", decider_item(run, check)},
            {"acceptableTraces", acceptable_traces(check.spec)}});
     }
     json events = json::array();
@@ -461,36 +492,34 @@ std::string certification_html(const Certification& c) {
     out += "</ul>\n";
   }
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
-  out += "<table><tr><th>scenario</th><th>verdict</th><th>time</th></tr>\n";
-  for (const auto& run : c.runs) {
-    const std::string v = scenario_verdict(run);
-    out += "<tr><td><a href=\"#" + html_escape(run.run_id()) + "\">" + html_escape(run.run_id()) +
-           "</a></td><td class=\"" + cls(v) + "\">" + v + "</td><td>" + seconds_text(run.seconds) + "</td></tr>\n";
+  // Failures first: what a reader came for.
+  std::vector<const ScenarioRun*> ordered;
+  for (const auto& run : c.runs) ordered.push_back(&run);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const ScenarioRun* a, const ScenarioRun* b) {
+    return is_failure(a->verdict()) && !is_failure(b->verdict());
+  });
+  std::vector<std::vector<std::string>> summary_rows;
+  for (const auto* run : ordered) {
+    const std::string v = scenario_verdict(*run);
+    summary_rows.push_back({"<a href=\"#" + html_escape(run->run_id()) + "\">" + html_escape(run->run_id()) + "</a>",
+                            "<span class=\"" + cls(v) + "\">" + v + "</span>", seconds_text(run->seconds)});
   }
-  out += "</table>\n";
-  for (const auto& run : c.runs) {
+  out += html_table("Scenarios, failures first", {"scenario", "verdict", "time"}, summary_rows);
+  for (const auto* run_pointer : ordered) {
+    const ScenarioRun& run = *run_pointer;
+    const bool failing = is_failure(run.verdict());
     out += "<h2 id=\"" + html_escape(run.run_id()) + "\">" + html_escape(run.run_id()) + " — " +
            html_escape(run.scenario.title) + "</h2>\n<p>" + html_escape(run.scenario.checks) + " <em>" +
            html_escape(run.scenario.level) + "</em>; client " + html_escape(run.client.how) + ".</p>\n";
     for (const auto& note : run.notes) out += "<p class=\"warning\">" + html_escape(note) + "</p>\n";
-    out +=
-        "<table><tr><th>check</th><th>level</th><th>proposal</th><th>observed</th><th>verdict</th><th>acceptable "
-        "traces</th></tr>\n";
-    for (const auto& check : run.checks) {
-      std::string traces;
-      for (const auto& t : acceptable_traces(check.spec))
-        traces += "<li><b>" + html_escape(t["outcome"].get<std::string>()) + "</b> → " +
-                  html_escape(t["verdict"].get<std::string>()) + ": " +
-                  html_escape(t["description"].get<std::string>()) + "</li>";
-      const std::string v = effective(check);
-      out += "<tr><td>" + html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) +
-             "</small></td><td>" + check.spec.level + "</td><td>" +
-             html_escape(check.spec.proposal + ", " + check.spec.section) + "</td><td><b>" +
-             html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small></td><td class=\"" +
-             cls(v) + "\">" + v + "</td><td><details><summary>" + std::to_string(check.spec.traces.size()) +
-             " listed</summary><ul>" + traces + "</ul></details></td></tr>\n";
-    }
-    out += "</table>\n<details><summary>Observed trace (client events and wire, in time order)</summary><pre>";
+    // The trace first: a check's "observed" links to the line that decided it only when the trace
+    // (bounded) shows that line.
+    std::map<std::string, const CheckResult*> deciders;  // anchor -> the first check it decided
+    for (const auto& check : run.checks)
+      if (const json item = decider_item(run, check); !item.is_null())
+        deciders.emplace(decider_anchor(run, item), &check);
+    std::set<std::string> shown;
+    std::string trace_html;
     for (const auto& item : observed_trace(run, 2000)) {
       char ms[32];
       std::snprintf(ms, sizeof ms, "%9.1f ms  ", item["ms"].get<double>());
@@ -505,16 +534,53 @@ std::string certification_html(const Certification& c) {
         line += "→ " + item["server"].get<std::string>() + "  (not JSON) " + item["raw"].get<std::string>();
       else
         line += "  " + item["server"].get<std::string>() + "  [" + item["event"].get<std::string>() + "]";
-      out += html_escape(line.substr(0, 4000)) + "\n";
+      const std::string anchor = decider_anchor(run, item);
+      if (auto it = deciders.find(anchor); it != deciders.end()) {
+        shown.insert(anchor);
+        trace_html += "<mark id=\"" + html_escape(anchor) + "\" title=\"decided " + html_escape(it->second->spec.id) +
+                      "\">" + html_escape(line.substr(0, 4000)) + "</mark>\n";
+      } else {
+        trace_html += html_escape(line.substr(0, 4000)) + "\n";
+      }
     }
-    out += "</pre></details>\n";
-    for (const auto& [server, path] : run.wire_files) {
-      std::ifstream in(path);
-      std::string log;
-      std::size_t lines = 0;
-      for (std::string line; std::getline(in, line) && lines < 2000; ++lines) log += line.substr(0, 4000) + "\n";
-      out += "<details><summary>Wire log of " + html_escape(server) + " (" + html_escape(path) + ")</summary><pre>" +
-             html_escape(log) + "</pre></details>\n";
+    std::vector<std::vector<std::string>> check_rows;
+    for (const auto& check : run.checks) {
+      std::string traces;
+      for (const auto& t : acceptable_traces(check.spec))
+        traces += "<li><b>" + html_escape(t["outcome"].get<std::string>()) + "</b> → " +
+                  html_escape(t["verdict"].get<std::string>()) + ": " +
+                  html_escape(t["description"].get<std::string>()) + "</li>";
+      const std::string v = effective(check);
+      std::string decided;
+      if (const json item = decider_item(run, check); !item.is_null() && shown.count(decider_anchor(run, item)))
+        decided = "<br><a class=\"decider\" href=\"#" + html_escape(decider_anchor(run, item)) +
+                  "\">the message that decided it</a>";
+      check_rows.push_back(
+          {html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) + "</small>",
+           html_escape(check.spec.level), html_escape(check.spec.proposal + ", " + check.spec.section),
+           "<b>" + html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small>" + decided,
+           "<span class=\"" + cls(v) + "\">" + v + "</span>",
+           "<details><summary>" + std::to_string(check.spec.traces.size()) + " listed</summary><ul>" + traces +
+               "</ul></details>"});
+    }
+    out += html_table("Checks of " + run.run_id(),
+                      {"check", "level", "proposal", "observed", "verdict", "acceptable traces"}, check_rows);
+    // A failing run's trace is open: it is what the reader needs to see.
+    out += std::string(failing ? "<details open>" : "<details>") +
+           "<summary>Observed trace (client events and wire, in time order)</summary><pre>" + trace_html +
+           "</pre></details>\n";
+    // The raw logs, folded once: the observed trace above already shows them in order.
+    if (!run.wire_files.empty()) {
+      out += "<details><summary>Raw wire logs</summary>\n";
+      for (const auto& [server, path] : run.wire_files) {
+        std::ifstream in(path);
+        std::string log;
+        std::size_t lines = 0;
+        for (std::string line; std::getline(in, line) && lines < 2000; ++lines) log += line.substr(0, 4000) + "\n";
+        out += "<h3>Wire log of " + html_escape(server) + " (" + html_escape(path) + ")</h3><pre>" + html_escape(log) +
+               "</pre>\n";
+      }
+      out += "</details>\n";
     }
     if (!run.client.stderr_tail.empty())
       out +=
@@ -522,9 +588,10 @@ std::string certification_html(const Certification& c) {
   }
   return html_page(
       "mcp-hints certification", out,
-      "body{max-width:80em}.pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}"
+      ".pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}"
       ".info,.not-applicable,.expected-failure{background:#def}"
-      "pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}");
+      "pre{overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}#verdict{font-size:120%;padding:.25em}"
+      "mark{background:#fd8;outline:2px solid #c60}mark:target{outline-width:4px}");
 }
 
 }  // namespace mcp_hints::conformance

@@ -246,6 +246,12 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
   const Observation seen = kind->judge(check.parameters, record);
   result.outcome = seen.outcome;
   result.detail = seen.detail;
+  if (seen.line && !record.wire.empty() && seen.line >= record.wire.data() &&
+      seen.line < record.wire.data() + record.wire.size())
+    result.decided_by = CheckResult::Decider{false, static_cast<std::size_t>(seen.line - record.wire.data())};
+  else if (seen.event && !record.events.empty() && seen.event >= record.events.data() &&
+           seen.event < record.events.data() + record.events.size())
+    result.decided_by = CheckResult::Decider{true, static_cast<std::size_t>(seen.event - record.events.data())};
   const Outcome* outcome = find_outcome(check.kind, seen.outcome);
   if (outcome && outcome->untestable) {
     result.verdict = Verdict::not_testable;

@@ -536,6 +536,32 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   const auto verdict_at = html.find("<strong>OVERALL: NOT CERTIFIED</strong>");
   EXPECT_NE(verdict_at, std::string::npos);
   EXPECT_LT(verdict_at, html.find("<table"));
+  // The message that decided the failure: named in results.json (the request that dropped the
+  // annotation), highlighted in the open trace and linked from "observed"; a pass names none.
+  const json broken_results = test_support::read_json(dir.path() / "broken" / "results.json");
+  const json& failed = broken_results["scenarios"][0]["results"][0];
+  ASSERT_EQ(failed["outcome"], "dropped") << failed.dump();
+  const json& decider = failed["decidedBy"];
+  ASSERT_TRUE(decider.is_object()) << failed.dump();
+  ASSERT_TRUE(decider.contains("received")) << decider.dump();
+  EXPECT_EQ(decider["received"]["method"], "tools/call") << decider.dump();
+  EXPECT_FALSE(decider["received"]["params"].contains("_meta") &&
+               decider["received"]["params"]["_meta"].contains("annotations") &&
+               decider["received"]["params"]["_meta"]["annotations"].contains("sensitiveHint"))
+      << decider.dump();
+  const std::string anchor = "propagation.sensitive-carried@2025-11-25-w" + decider["wireIndex"].dump();
+  const auto mark = html.find("<mark id=\"" + anchor + "\"");
+  ASSERT_NE(mark, std::string::npos) << anchor;
+  const auto link = html.find("<a class=\"decider\" href=\"#" + anchor + "\">");
+  ASSERT_NE(link, std::string::npos) << anchor;
+  EXPECT_LT(link, mark);
+  EXPECT_EQ(html.find("<mark", mark + 1), std::string::npos) << "one check failed, one message is marked";
+  EXPECT_NE(html.rfind("<details open><summary>Observed trace", mark), std::string::npos);
+  const std::string good_html = test_support::read_file(dir.path() / "good" / "report.html");
+  EXPECT_EQ(good_html.find("<mark"), std::string::npos);
+  EXPECT_EQ(good_html.find("<details open>"), std::string::npos) << "a passing run's trace stays folded";
+  EXPECT_TRUE(test_support::read_json(dir.path() / "good" / "results.json")["scenarios"][0]["results"][0]["decidedBy"]
+                  .is_null());
 
   // An output that cannot be written: the run is incomplete, and the outputs that were written say why.
   fs::create_directories(dir.path() / "blocked" / "report.html");

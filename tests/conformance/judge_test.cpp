@@ -1269,3 +1269,80 @@ TEST(Judge, AGateForOneAuthorizationContextJudgesOnlyItsCalls) {
   // A context the scenario does not declare is refused when the scenario is read.
   EXPECT_THROW(check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "carol"}}), mock::ScenarioError);
 }
+
+namespace {
+
+// The wire line ("w3") or client event ("e1") that decided a check, or "" when none did.
+std::string decider(const CheckSpec& c, Record& r) {
+  const auto result = judge_check(c, r.get(), "stdio");
+  if (!result.decided_by) return "";
+  return (result.decided_by->event ? "e" : "w") + std::to_string(result.decided_by->index);
+}
+
+}  // namespace
+
+// A failing outcome names the one message a reader must see (the report highlights it): the call
+// made without approval, the request that dropped an annotation, the retry that came too soon.
+// A pass decided by no one message names none.
+TEST(Judge, AFailureNamesTheMessageThatDecidedIt) {
+  const auto gate = check("gate", {{"tool", "rm"}});
+  {
+    Record r;  // wire: w0 call, w1 result, w2 the call without a new approval
+    r.prompt("rm", "approve").call("rm").result().call("rm");
+    EXPECT_EQ(outcome(gate, r), "repeated-without-confirmation");
+    EXPECT_EQ(decider(gate, r), "w2");
+    Record first_of_two;  // the first bad call decides, not a later one
+    first_of_two.call("rm").result().call("rm");
+    EXPECT_EQ(decider(gate, first_of_two), "w0");
+    Record good;
+    good.prompt("rm", "approve").call("rm").result();
+    EXPECT_EQ(decider(gate, good), "");
+  }
+  const auto propagation = check("propagation", {{"key", "sensitiveHint"}});
+  {
+    Record r;  // w2 weakens it, w4 drops it: dropping is worse and decides
+    r.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "medium"}}).result().call("c");
+    EXPECT_EQ(outcome(propagation, r), "dropped");
+    EXPECT_EQ(decider(propagation, r), "w4");
+    Record carried;
+    carried.call("a").result({{"sensitiveHint", "high"}}).call("b", {{"sensitiveHint", "high"}});
+    EXPECT_EQ(decider(propagation, carried), "");
+  }
+  const auto clean = check("clean-start", {{"key", "sensitiveHint"}});
+  {
+    Record r;
+    r.call("a").result({{"sensitiveHint", "high"}}).list({{"sensitiveHint", "high"}}, "main", "c2");
+    EXPECT_EQ(outcome(clean, r), "leaked");
+    EXPECT_EQ(decider(clean, r), "w2");
+  }
+  const auto relist = check("relist");
+  {
+    Record r;  // w0 call, w1 list_changed, w2 result, w3 the call before a new listing
+    r.call("a").list_changed().result().call("a").list();
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+    EXPECT_EQ(decider(relist, r), "w3");
+  }
+  const auto escalation = check("escalation");
+  {
+    Record r;  // not escalated: the result that reported malicious activity decides
+    r.call("a").result({{"maliciousActivityHint", true}});
+    EXPECT_EQ(decider(escalation, r), "w1");
+    Record escalated;
+    escalated.call("a").result({{"maliciousActivityHint", true}}).event("escalated", {{"why", "x"}});
+    EXPECT_EQ(decider(escalation, escalated), "e0");
+  }
+  const auto retry = check("retry", {{"tool", "get"}, {"maxAttempts", 3}});
+  {
+    Record beyond;  // the 4th call (w6) is beyond the bound of 3
+    for (int i = 0; i < 4; ++i) beyond.call("get").transient_failure();
+    EXPECT_EQ(decider(retry, beyond), "w6");
+    Record soon;
+    soon.call("get").transient_failure({{"transient", true}, {"retryAfterMs", 300}}).retry_event("get", 2).call("get");
+    EXPECT_EQ(outcome(retry, soon), "retried-too-soon");
+    EXPECT_EQ(decider(retry, soon), "w2");
+    Record unreported;  // the 2nd call was reported, the 3rd (w4) was not
+    unreported.call("get").transient_failure().retry_event("get", 2).call("get").transient_failure().call("get");
+    EXPECT_EQ(outcome(retry, unreported), "retried-unreported");
+    EXPECT_EQ(decider(retry, unreported), "w4");
+  }
+}

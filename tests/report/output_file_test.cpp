@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include "mcp_hints/report/html.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -44,13 +43,4 @@ TEST(OutputFile, ADirectoryOrAMissingFolderIsRefusedWithTheFileNamed) {
     EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
   }
   EXPECT_EQ(entries(dir.path()), 0u);
-}
-
-TEST(HtmlPage, EveryReportSharesOneFrame) {
-  const std::string page = mcp_hints::html_page("a <b> title", "<p>body</p>\n", ".x{color:red}");
-  EXPECT_EQ(page.rfind("<!DOCTYPE html>\n", 0), 0u);
-  EXPECT_NE(page.find("<title>a &lt;b&gt; title</title>"), std::string::npos);
-  EXPECT_NE(page.find("<meta name=\"viewport\""), std::string::npos);
-  EXPECT_NE(page.find(".x{color:red}</style>"), std::string::npos);
-  EXPECT_NE(page.find("<body>\n<p>body</p>\n</body></html>\n"), std::string::npos);
 }

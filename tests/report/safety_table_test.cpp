@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -52,6 +53,35 @@ TEST(SafetyTable, EachValueWithTheKeysThatSayItAndTheFindings) {
   EXPECT_EQ(exported.cells[column("destination")].source,
             "annotations.inputMetadata.destination (trust-annotations@sep-1913); annotations.openWorldHint "
             "(spec@2025-11-25)");
+}
+
+// The HTML page: its summary counts the findings by level, and the tools with findings come
+// first, worst first, in catalog order within a level; each cell is labelled for the phone view.
+TEST(SafetyTable, TheHtmlPageLeadsWithItsSummaryAndTheWorstTools) {
+  SafetyTable table;
+  table.file = "t.json";
+  auto row = [](const std::string& name, std::vector<Level> levels) {
+    SafetyRow r;
+    r.name = name;
+    r.cells.resize(safety_columns().size());
+    for (Level level : levels) r.findings.push_back({"x.y", level, "t.json", name, "", 0, 0, "m", "p", 0});
+    return r;
+  };
+  table.rows = {row("clean", {}), row("warned", {Level::warning}), row("info", {Level::info}),
+                row("broken", {Level::info, Level::error}), row("warned2", {Level::warning})};
+  const std::string html = safety_table_html(table);
+  EXPECT_NE(html.find("<p id=\"verdict\"><b>5 tool(s); findings: 1 error(s), 2 warning(s), 2 info.</b>"),
+            std::string::npos)
+      << html;
+  std::vector<std::size_t> at;
+  for (const char* name : {"broken", "warned", "warned2", "info", "clean"})
+    at.push_back(html.find("<td data-label=\"tool\"><code>" + std::string(name) + "</code>"));
+  for (std::size_t i = 0; i < at.size(); ++i) ASSERT_NE(at[i], std::string::npos) << i;
+  EXPECT_TRUE(std::is_sorted(at.begin(), at.end())) << html;
+  EXPECT_NE(html.find("<meta name=\"viewport\""), std::string::npos);
+  EXPECT_NE(html.find("<th scope=\"col\">findings</th>"), std::string::npos);
+  EXPECT_NE(html.find("<main id=\"top\">"), std::string::npos);
+  EXPECT_NE(html.find("<caption>"), std::string::npos);
 }
 
 TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {

@@ -2,6 +2,7 @@
 // crosswalk table, diff two revisions, check a new draft schema against what exists.
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <boost/program_options.hpp>
@@ -100,21 +101,27 @@ int table(const std::string& format) {
     return pass;
   }
   if (format == "html") {
-    std::ostringstream body;
-    body << "<h1>The crosswalk of tool-safety hints</h1>\n<p><b>Precedence.</b> " << html_escape(precedence_rule())
-         << "</p>\n<table>\n<tr><th>revision</th><th>key</th><th>placement</th><th>type</th>"
-            "<th>values → facet</th><th>overlaps</th><th>conflicts</th></tr>\n";
-    for (const auto& row : rows)
-      body << "<tr><td>" << html_escape(row.revision->ref()) << "</td><td><code>" << html_escape(row.field->key)
-           << "</code></td><td>" << html_escape(row.placement) << "</td><td>" << html_escape(row.type) << "</td><td>"
-           << html_escape(values_text(row)) << "</td><td>" << html_escape(join(row.overlaps, "; ")) << "</td><td>"
-           << html_escape(join(row.conflicts, "; ")) << "</td></tr>\n";
-    body << "</table>\n<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
+    std::vector<std::vector<std::string>> cells;
+    std::set<std::string> revisions;
+    for (const auto& row : rows) {
+      revisions.insert(row.revision->ref());
+      cells.push_back({html_escape(row.revision->ref()), "<code>" + html_escape(row.field->key) + "</code>",
+                       html_escape(row.placement), html_escape(row.type), markdown_inline_html(values_text(row)),
+                       markdown_inline_html(join(row.overlaps, "; ")),
+                       markdown_inline_html(join(row.conflicts, "; "))});
+    }
+    std::string body = "<h1>The crosswalk of tool-safety hints</h1>\n<p id=\"verdict\"><b>" +
+                       std::to_string(rows.size()) + " fields in " + std::to_string(revisions.size()) +
+                       " vocabulary revisions; " + std::to_string(vocabulary.conflicts().size()) +
+                       " conflicts.</b> <b>Precedence.</b> " + markdown_inline_html(precedence_rule()) + "</p>\n";
+    body += html_table("Every field of every revision, and the facet each value means",
+                       {"revision", "key", "placement", "type", "values → facet", "overlaps", "conflicts"}, cells);
+    body += "<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
     for (const auto& c : vocabulary.conflicts())
-      body << "<li><code>" << html_escape(join(c.keys, "; ")) << "</code> (" << html_escape(c.facet)
-           << "): " << html_escape(c.note) << "</li>\n";
-    body << "</ul>\n";
-    std::cout << html_page("mcp-hints crosswalk", body.str(), "code{font-size:90%}");
+      body += "<li><code>" + html_escape(join(c.keys, "; ")) + "</code> (" + html_escape(c.facet) +
+              "): " + markdown_inline_html(c.note) + "</li>\n";
+    body += "</ul>\n";
+    std::cout << html_page("mcp-hints crosswalk", body, "code{font-size:90%}");
     return pass;
   }
   std::cout

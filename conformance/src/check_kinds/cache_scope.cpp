@@ -65,6 +65,7 @@ std::string judge_call(const RunRecord& record, const WireLine& call, std::strin
 Observation judge_cache_scope(const CacheScope& check, const RunRecord& record) {
   std::map<std::string, std::string> by_context;  // context -> its worst call's outcome
   std::string worst = ranked_outcomes().front(), detail;
+  const WireLine* worst_call = nullptr;
   for (const auto& line : record.wire) {
     const bool judged = check.servers.empty() ||
                         std::find(check.servers.begin(), check.servers.end(), line.server) != check.servers.end();
@@ -77,6 +78,7 @@ Observation judge_cache_scope(const CacheScope& check, const RunRecord& record) 
     if (rank(outcome) > rank(worst)) {
       worst = outcome;
       detail = "; " + why;
+      worst_call = &line;
     }
   }
   std::string seen;
@@ -84,7 +86,7 @@ Observation judge_cache_scope(const CacheScope& check, const RunRecord& record) 
   if (by_context.size() < 2)
     return {"not-reached", "calls under " + std::to_string(by_context.size()) + " authorization context(s)" +
                                (seen.empty() ? "" : " (" + seen + ")") + "; the check needs two"};
-  return {worst, "calls by authorization context (the worst of each): " + seen + detail};
+  return {worst, "calls by authorization context (the worst of each): " + seen + detail, worst_call};
 }
 
 }  // namespace

@@ -17,10 +17,13 @@
 
 namespace mcp_hints::conformance {
 
-// What a check saw in a run: the outcome (one of its kind's) and what was seen, in words.
+// What a check saw in a run: the outcome (one of its kind's), what was seen, in words, and the
+// wire line or client event that decided it, when one did (pointers into the judged record).
 struct Observation {
   std::string outcome;
   std::string detail;
+  const WireLine* line = nullptr;
+  const ClientEvent* event = nullptr;
 };
 
 // Reads the members of one check that belong to its kind, against the scenario. A path names a

@@ -33,8 +33,10 @@ Observation judge_clean_start(const CleanStart& check, const RunRecord& record) 
     if (auto here = first_set.find(line.session); here != first_set.end() && here->second <= line.time) continue;
     ++checked;
     if (const json* carried = request_annotation(line, check.key))
-      return {"leaked", describe_request(line) + " in session " + std::to_string(line.session) + " carried " +
-                            check.key + " " + carried->dump()};
+      return {"leaked",
+              describe_request(line) + " in session " + std::to_string(line.session) + " carried " + check.key + " " +
+                  carried->dump(),
+              &line};
   }
   if (checked == 0)
     return {"no-second-session", "no request of a new session followed one where " + check.key + " was set"};

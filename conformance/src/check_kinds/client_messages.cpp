@@ -58,13 +58,17 @@ Observation judge_client_messages(const ClientMessages& check, const RunRecord& 
   // By check id: how many messages broke it (a fault repeated word for word counts once), and the
   // first, so that every check broken is named.
   std::map<std::string, std::pair<std::size_t, std::string>> faults;
+  const WireLine* first_fault = nullptr;  // the first message found at fault decides the outcome
+  const WireLine* current = nullptr;
   auto note = [&](std::string_view id, const std::string& what) {
     if (!seen.insert(std::string(id) + what).second) return;  // the same fault in every request counts once
+    if (!first_fault) first_fault = current;
     auto& [count, first] = faults[std::string(id)];
     if (count++ == 0) first = what;
   };
   for (const auto& line : record.wire) {
     if (line.direction != "in") continue;
+    current = &line;
     std::string revision = named_revision(line.message);
     if (revision.empty()) {
       auto it = negotiated.find(connection_key(line));
@@ -110,7 +114,7 @@ Observation judge_client_messages(const ClientMessages& check, const RunRecord& 
   std::string shown;
   for (const auto& [id, fault] : faults)
     shown += "; " + id + " (" + std::to_string(fault.first) + " fault(s)), first: " + fault.second;
-  return {"schema-violation", counts + shown};
+  return {"schema-violation", counts + shown, first_fault};
 }
 
 }  // namespace

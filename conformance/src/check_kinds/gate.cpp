@@ -62,6 +62,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
     const ClientEvent* event;
     bool new_session = false;
     bool judged = true;  // a call under another authorization context uses up approvals, unjudged
+    const WireLine* call = nullptr;
   };
   std::vector<Item> items;
   // Approvals and denials never cross a session boundary: a new session of the gated server
@@ -70,21 +71,23 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
   for (const auto& line : record.wire)
     if (line.server == check.server && sessions_seen.insert(line.session).second && line.session > 1 &&
         line.time >= start)
-      items.push_back({line.time, -1, nullptr, true});
+      items.push_back({line.time, -1, nullptr, true, true, nullptr});
   for (const auto& e : record.events)
     if (e.time >= start && (e.type == "confirmation_requested" || e.type == "user_decision" || e.type == "blocked") &&
         event_is_for(e, check.server, check.tool))
-      items.push_back({e.time, 0, &e});
+      items.push_back({e.time, 0, &e, false, true, nullptr});
   for (const auto& line : record.wire)
     if (line.time >= start && is_call_of(record, line, check.server, check.tool))
-      items.push_back(
-          {line.time, 1, nullptr, false, check.authorization.empty() || line.authorization == check.authorization});
+      items.push_back({line.time, 1, nullptr, false,
+                       check.authorization.empty() || line.authorization == check.authorization, &line});
   std::stable_sort(items.begin(), items.end(),
                    [](const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.order < b.order; });
   int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, denied = 0, blocked = 0;
   bool last_decision_denied = false;
   std::size_t calls = 0;
   std::string first_bad, bad_detail;
+  const WireLine* bad_call = nullptr;
+  const ClientEvent* last_prompt = nullptr;
   for (const auto& item : items) {
     if (item.new_session) {
       open_prompts = approvals = approved = 0;
@@ -96,6 +99,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       if (e.type == "confirmation_requested") {
         ++open_prompts;
         ++prompts;
+        last_prompt = &e;
       } else if (e.type == "blocked") {
         ++blocked;
       } else if (open_prompts > 0) {  // a decision answers an open prompt; others mean nothing
@@ -122,6 +126,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       continue;
     }
     if (!first_bad.empty()) continue;
+    bad_call = item.call;
     if (approvals > 0)
       first_bad = "under-confirmed";
     else if (last_decision_denied)
@@ -139,11 +144,12 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
                              std::to_string(denied) + " denial(s), " + std::to_string(blocked) + " block(s)" +
                              (check.authorization.empty() ? "" : " (prompts and decisions of every context)") +
                              (check.after_list_changed ? " after tools/list_changed" : "");
-  if (calls > 0) return {first_bad.empty() ? "confirmed-called" : first_bad, counts + bad_detail};
+  if (calls > 0) return {first_bad.empty() ? "confirmed-called" : first_bad, counts + bad_detail, bad_call};
   // A denial ends the call: asking again for it (the rest of a multi-approval) is nagging.
   if (denied && check.prompts_at_most > 0 && prompts > check.prompts_at_most)
     return {"asked-again-after-denial",
-            counts + "; the task's calls justify at most " + std::to_string(check.prompts_at_most) + " prompt(s)"};
+            counts + "; the task's calls justify at most " + std::to_string(check.prompts_at_most) + " prompt(s)",
+            nullptr, last_prompt};
   if (denied) return {"denied-not-called", counts};
   if (blocked) return {"blocked", counts};
   if (approved) return {"approved-not-called", counts};

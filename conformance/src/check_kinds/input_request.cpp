@@ -78,6 +78,7 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
 Observation judge_input_request(const InputRequest& check, const RunRecord& record) {
   std::size_t asked = 0;
   std::string worst, detail;
+  const WireLine* worst_line = nullptr;  // the retry judged, else the answer that asked
   for (std::size_t i = 0; i < record.wire.size(); ++i) {
     const auto& line = record.wire[i];
     if (!is_call_of(record, line, check.server, check.tool)) continue;
@@ -94,12 +95,13 @@ Observation judge_input_request(const InputRequest& check, const RunRecord& reco
     const auto& order = by_severity();
     if (worst.empty() || std::find(order.begin(), order.end(), here) < std::find(order.begin(), order.end(), worst)) {
       worst = here;
+      worst_line = retry ? retry : answer;
       detail = "; the " + ordinal(asked) + ": " + here_detail;
     }
   }
   if (asked == 0)
     return {"not-reached", "no call of " + check.tool + " on " + check.server + " was answered input_required"};
-  return {worst, std::to_string(asked) + " input_required answer(s) to " + check.tool + detail};
+  return {worst, std::to_string(asked) + " input_required answer(s) to " + check.tool + detail, worst_line};
 }
 
 }  // namespace

@@ -16,13 +16,14 @@ using Progress = ToolOnServer;
 Observation judge_progress(const Progress& check, const RunRecord& record) {
   std::size_t calls = 0, requested = 0, sent = 0;
   double first = kNever;
+  const WireLine* first_progress = nullptr;
   for (const auto& line : record.wire) {
     if (is_call_of(record, line, check.server, check.tool)) {
       ++calls;
       if (const json* token = member(line.message, {"params", "_meta", "progressToken"}); token && !token->is_null())
         ++requested;
     } else if (line.server == check.server && is_out_notification(line, "notifications/progress")) {
-      ++sent;
+      if (++sent == 1) first_progress = &line;
       first = std::min(first, line.time);
     }
   }
@@ -32,8 +33,8 @@ Observation judge_progress(const Progress& check, const RunRecord& record) {
   if (requested == 0 || sent == 0) return {"not-requested", counts};
   for (const auto& e : record.events)
     if (e.type == "progress_shown" && e.time >= first && event_is_for(e, check.server, check.tool))
-      return {"shown", counts};
-  return {"not-shown", counts + "; no progress_shown event"};
+      return {"shown", counts, nullptr, &e};
+  return {"not-shown", counts + "; no progress_shown event", first_progress};
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ Observation judge_propagation(const Propagation& check, const RunRecord& record)
   bool any_source = false;
   std::size_t checked = 0;
   std::string worst, detail;
+  const WireLine* worst_line = nullptr;
   for (std::size_t session : sessions) {
     AnnotationExpectation expected;
     for (const auto& line : record.wire) {
@@ -44,6 +45,7 @@ Observation judge_propagation(const Propagation& check, const RunRecord& record)
       if (problem.empty() || worst == "dropped") continue;
       if (worst.empty() || problem == "dropped") {
         worst = problem;
+        worst_line = &line;
         const json* carried = request_annotation(line, check.key);
         detail = "; " + describe_request(line) + " (session " + std::to_string(session) + ") carried " +
                  (carried ? check.key + " " + carried->dump() : "no " + check.key);
@@ -52,7 +54,8 @@ Observation judge_propagation(const Propagation& check, const RunRecord& record)
   }
   if (!any_source) return {"source-not-reached", "no result carried " + check.key};
   if (checked == 0) return {"no-later-request", "no request followed the first result carrying " + check.key};
-  return {worst.empty() ? "carried" : worst, std::to_string(checked) + " later request(s) checked" + detail};
+  return {worst.empty() ? "carried" : worst, std::to_string(checked) + " later request(s) checked" + detail,
+          worst_line};
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
   std::vector<Listing> listings;
   std::size_t judged = 0;
   std::string stale;
+  const WireLine* stale_call = nullptr;
   for (const auto& line : record.wire) {
     if (line.server != check.server || !record.is_request_in(line)) continue;
     const auto method = line.message["method"];
@@ -62,20 +63,24 @@ Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
     if (!under || !one_expired) continue;
     ++judged;
     const double age = line.time - under->time;
-    if (age > under->ttl_seconds + kTtlSlackSeconds && stale.empty())
+    if (age > under->ttl_seconds + kTtlSlackSeconds && stale.empty()) {
+      stale_call = &line;
       stale = "; " + describe_request(line) + " came " + std::to_string(static_cast<long long>(age * 1000)) +
               " ms after the listing it used, whose ttlMs was " +
               std::to_string(static_cast<long long>(under->ttl_seconds * 1000));
+    }
   }
   if (judged == 0) return {"not-reached", "no call of " + check.server + " came after a listing's ttlMs ran out"};
   return {stale.empty() ? "relisted-before-call" : "called-without-relist",
-          std::to_string(judged) + " call(s) to " + check.server + " after a listing's ttlMs ran out" + stale};
+          std::to_string(judged) + " call(s) to " + check.server + " after a listing's ttlMs ran out" + stale,
+          stale_call};
 }
 
 // In each session of the server after the first: a tools/list before the first tools/call?
 Observation judge_new_sessions(const Relist& check, const RunRecord& record) {
   std::map<std::size_t, std::string> by_session;  // session -> outcome
   std::string detail;
+  const WireLine* unlisted_call = nullptr;
   for (const auto& line : record.wire) {
     if (line.server != check.server || line.session < 2 || !record.is_request_in(line)) continue;
     auto [it, added] = by_session.emplace(line.session, "not-reached");
@@ -88,6 +93,7 @@ Observation judge_new_sessions(const Relist& check, const RunRecord& record) {
       } else {
         it->second = "called-without-relist";
         detail = "; in session " + std::to_string(line.session) + ", " + describe_request(line) + " came first";
+        unlisted_call = &line;
       }
     }
   }
@@ -99,7 +105,8 @@ Observation judge_new_sessions(const Relist& check, const RunRecord& record) {
     };
     if (rank(outcome) > rank(result)) result = outcome;
   }
-  return {result, std::to_string(by_session.size()) + " later session(s) of " + check.server + detail};
+  return {result, std::to_string(by_session.size()) + " later session(s) of " + check.server + detail,
+          result == "called-without-relist" ? unlisted_call : nullptr};
 }
 
 Observation judge_relist(const Relist& check, const RunRecord& record) {
@@ -107,6 +114,7 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
   if (check.ttl_expiry) return judge_ttl_expiry(check, record);
   std::size_t changes = 0;
   std::string result = "not-reached", detail;
+  const WireLine* unlisted_call = nullptr;
   for (std::size_t i = 0; i < record.wire.size(); ++i) {
     const auto& notice = record.wire[i];
     if (notice.server != check.server || !is_catalog_change(notice)) continue;
@@ -127,6 +135,7 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
       if (method == "tools/call") {
         here = "called-without-relist";
         detail = "; " + describe_request(line) + " came first";
+        if (!unlisted_call) unlisted_call = &line;
         break;
       }
     }
@@ -136,8 +145,10 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
     };
     if (changes == 1 || rank(here) > rank(result)) result = here;
   }
-  return {result, std::to_string(changes) + " catalog change(s) of " + check.server +
-                      " (tools/list_changed, or unannounced in the stateless era)" + detail};
+  return {result,
+          std::to_string(changes) + " catalog change(s) of " + check.server +
+              " (tools/list_changed, or unannounced in the stateless era)" + detail,
+          result == "called-without-relist" ? unlisted_call : nullptr};
 }
 
 }  // namespace

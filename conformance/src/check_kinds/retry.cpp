@@ -30,11 +30,13 @@ Observation judge_retry(const Retry& check, const RunRecord& record) {
     double answered = kNever;
     double retry_after_ms = 0;  // the wait the failure asked for (error.data.retryAfterMs), if any
     bool failed = false;        // answered with a transient failure
+    const WireLine* line = nullptr;
   };
   std::vector<Call> calls;
   for (const auto& line : record.wire) {
     if (!is_call_of(record, line, check.server, check.tool)) continue;
     Call call{line.time};
+    call.line = &line;
     if (const WireLine* answer = record.answer_to(line)) {
       call.answered = answer->time;
       const json* transient = member(answer->message, {"error", "data", "transient"});
@@ -54,20 +56,24 @@ Observation judge_retry(const Retry& check, const RunRecord& record) {
   detail += "; intervals";
   for (std::size_t i = 1; i < calls.size(); ++i)
     detail.append(" ").append(std::to_string(std::llround((calls[i].time - calls[i - 1].time) * 1000))).append(" ms");
-  if (static_cast<int>(calls.size()) > check.max_attempts) return {"retried-beyond-bound", detail};
+  if (static_cast<int>(calls.size()) > check.max_attempts)
+    return {"retried-beyond-bound", detail, calls[static_cast<std::size_t>(std::max(check.max_attempts, 0))].line};
   // A failure that asked for a wait: the next call must not come sooner (a millisecond's rounding).
   for (std::size_t i = 1; i < calls.size(); ++i) {
     const Call& failed = calls[i - 1];
     if (failed.retry_after_ms <= 0 || failed.answered == kNever) continue;
     const double waited_ms = (calls[i].time - failed.answered) * 1000;
     if (waited_ms + 1 < failed.retry_after_ms)
-      return {"retried-too-soon", "the " + ordinal(i + 1) + " call came " + std::to_string(std::llround(waited_ms)) +
-                                      " ms after a failure that asked for " +
-                                      std::to_string(std::llround(failed.retry_after_ms)) + " ms; " + detail};
+      return {"retried-too-soon",
+              "the " + ordinal(i + 1) + " call came " + std::to_string(std::llround(waited_ms)) +
+                  " ms after a failure that asked for " + std::to_string(std::llround(failed.retry_after_ms)) +
+                  " ms; " + detail,
+              calls[i].line};
   }
   // Each call the client made again on its own is reported (a retry event before it, attempt n
   // for the n-th call), so the user can see what the client repeats.
   std::size_t reported = 0;
+  const WireLine* first_unreported = nullptr;
   for (std::size_t i = 1; i < calls.size(); ++i) {
     const double after = calls[i - 1].time, before = calls[i].time;
     const bool seen = std::any_of(record.events.begin(), record.events.end(), [&](const ClientEvent& e) {
@@ -76,12 +82,16 @@ Observation judge_retry(const Retry& check, const RunRecord& record) {
       const json* attempt = member(e.data, {"attempt"});
       return attempt && attempt->is_number_integer() && attempt->get<long long>() == static_cast<long long>(i) + 1;
     });
-    if (seen) ++reported;
+    if (seen)
+      ++reported;
+    else if (!first_unreported)
+      first_unreported = calls[i].line;
   }
   if (reported + 1 < calls.size())
     return {"retried-unreported",
             std::to_string(calls.size() - 1 - reported) + " of " + std::to_string(calls.size() - 1) +
-                " retries had no retry event (with its attempt number) before the call; " + detail};
+                " retries had no retry event (with its attempt number) before the call; " + detail,
+            first_unreported};
   return {"retried-within-bound", detail};
 }
 

@@ -4,18 +4,81 @@
 
 namespace mcp_hints {
 
+namespace {
+
+// The base style. Below 600 px a table becomes one block per row, each cell labelled by its
+// header; at any width nothing is wider than the window (long words, keys and JSON wrap).
+constexpr std::string_view kBaseStyle =
+    "body{font-family:system-ui,sans-serif;margin:0;line-height:1.4;overflow-wrap:anywhere}"
+    "main{margin:0 auto;padding:1em;max-width:90em}"
+    "table{border-collapse:collapse;width:100%;margin:.5em 0}"
+    "caption{text-align:left;font-weight:bold;padding:.25em 0}"
+    "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
+    "th{background:#f3f3f3}"
+    "code,pre{overflow-wrap:anywhere;white-space:pre-wrap}"
+    "pre{background:#f6f6f6;padding:.5em;max-width:100%;box-sizing:border-box}"
+    ".top{font-size:90%}"
+    "@media (max-width:600px){main{padding:.5em}"
+    "table,thead,tbody,tr,th,td,caption{display:block;width:auto}"
+    "thead tr{position:absolute;left:-9999px}"
+    "tr{border:1px solid #ccc;margin:.5em 0}"
+    "td{border:none;border-bottom:1px solid #eee}"
+    "td[data-label]::before{content:attr(data-label);display:block;font-weight:bold;font-size:85%;color:#555}}";
+
+}  // namespace
+
 std::string html_page(std::string_view title, std::string_view body, std::string_view extra_style) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>";
   out += html_escape(title);
-  out +=
-      "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
-      "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}";
+  out += "</title>\n<style>";
+  out += kBaseStyle;
   out += extra_style;
-  out += "</style></head><body>\n";
+  out += "</style></head><body>\n<main id=\"top\">\n";
   out += body;
-  out += "</body></html>\n";
+  out += "<p class=\"top\"><a href=\"#top\">Back to top</a></p>\n</main></body></html>\n";
+  return out;
+}
+
+std::string html_table(std::string_view caption, const std::vector<std::string>& headers,
+                       const std::vector<std::vector<std::string>>& rows, std::string_view css_class) {
+  std::string out = "<table" + (css_class.empty() ? std::string() : " class=\"" + std::string(css_class) + "\"") +
+                    "><caption>" + html_escape(caption) + "</caption>\n<thead><tr>";
+  for (const auto& h : headers) out += "<th scope=\"col\">" + html_escape(h) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : rows) {
+    out += "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i)
+      out += "<td data-label=\"" + (i < headers.size() ? html_escape(headers[i]) : std::string()) + "\">" + row[i] +
+             "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string markdown_inline_html(std::string_view text) {
+  std::string out;
+  bool in_code = false, in_bold = false;
+  std::size_t plain = 0;  // start of the text not yet written (escaped whole: UTF-8 stays intact)
+  auto flush = [&](std::size_t end) { out += html_escape(text.substr(plain, end - plain)); };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool tick = text[i] == '`', stars = !in_code && text.substr(i, 2) == "**";
+    if (!tick && !stars) continue;
+    flush(i);
+    if (tick) {
+      out += in_code ? "</code>" : "<code>";
+      in_code = !in_code;
+    } else {
+      out += in_bold ? "</b>" : "<b>";
+      in_bold = !in_bold;
+      ++i;
+    }
+    plain = i + 1;
+  }
+  flush(text.size());
+  if (in_code) out += "</code>";
+  if (in_bold) out += "</b>";
   return out;
 }
 

@@ -148,32 +148,56 @@ std::string safety_table_markdown(const SafetyTable& table) {
 }
 
 std::string safety_table_html(const SafetyTable& table) {
+  std::size_t counts[3] = {0, 0, 0};
+  for (const auto& row : table.rows)
+    for (const auto& f : row.findings) ++counts[static_cast<int>(f.level)];
   std::string out =
-      "<h1>Safety table: " + html_escape(table.file) + "</h1>\n<p>" + std::to_string(table.rows.size()) +
-      " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's default "
-      "where "
-      "no hint says anything), with the keys that say it; findings are mcp-hints lint's (specification " +
+      "<h1>Safety table: " + html_escape(table.file) + "</h1>\n<p id=\"verdict\"><b>" +
+      std::to_string(table.rows.size()) +
+      " tool(s); findings: " + std::to_string(counts[static_cast<int>(Level::error)]) + " error(s), " +
+      std::to_string(counts[static_cast<int>(Level::warning)]) + " warning(s), " +
+      std::to_string(counts[static_cast<int>(Level::info)]) + " info.</b></p>\n<p>" +
+      "Each value is what a careful client acts on (the most cautious hint; the specification's default "
+      "where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
+      "(specification " +
       html_escape(table.spec_revision) + ")." +
-      (table.inferred
-           ? " Where no hint says anything, values marked inferred come from the tool's name and input schema."
-           : "") +
-      "</p>\n<table>\n<tr><th>tool</th>";
-  for (const auto& c : safety_columns()) out += "<th>" + html_escape(c.title) + "</th>";
-  out += "<th>findings</th></tr>\n";
-  for (const auto& row : table.rows) {
-    out += "<tr><td><code>" + html_escape(row.name) + "</code></td>";
+      (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input "
+                        "schema."
+                      : "") +
+      "</p>\n";
+  std::vector<std::string> headers = {"tool"};
+  for (const auto& c : safety_columns()) headers.push_back(c.title);
+  headers.push_back("findings");
+  // Failures first: tools by their worst finding (errors, then warnings, then info, then none),
+  // in catalog order within each.
+  std::vector<const SafetyRow*> ordered;
+  for (const auto& row : table.rows) ordered.push_back(&row);
+  auto worst = [](const SafetyRow* row) {
+    int level = -1;
+    for (const auto& f : row->findings) level = std::max(level, static_cast<int>(f.level));
+    return level;
+  };
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [&](const SafetyRow* a, const SafetyRow* b) { return worst(a) > worst(b); });
+  std::vector<std::vector<std::string>> cells;
+  for (const auto* row_pointer : ordered) {
+    const SafetyRow& row = *row_pointer;
+    std::vector<std::string> line = {"<code>" + html_escape(row.name) + "</code>"};
     for (const auto& cell : row.cells)
-      out += cell.value.empty()
-                 ? "<td>—</td>"
-                 : "<td>" + html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small></td>";
-    out += "<td>";
-    for (const auto& f : row.findings)  // each finding with its message, for the reader who hovers or reads on
-      out += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) + " " +
-             html_escape(f.check) + "</b> " + html_escape(f.message) + "</div>";
-    out += "</td></tr>\n";
+      line.push_back(
+          cell.value.empty() ? "—" : html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small>");
+    std::string findings;
+    for (const auto& f : row.findings)  // each finding with its message, for the reader who reads on
+      findings += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) +
+                  " " + html_escape(f.check) + "</b> " + html_escape(f.message) + "</div>";
+    line.push_back(findings);
+    cells.push_back(std::move(line));
   }
-  return html_page("Safety table: " + table.file, out + "</table>\n",
-                   "small{color:#555}.error{color:#a00}.warning{color:#a60}.info{color:#06a}");
+  out += html_table("One row per tool, those with findings first: each hint a client acts on, and the keys that say it",
+                    headers, cells);
+  return html_page("Safety table: " + table.file, out,
+                   "small{color:#555}.error{color:#a00}.warning{color:#a60}.info{color:#06a}"
+                   "td{font-size:90%}");
 }
 
 }  // namespace mcp_hints

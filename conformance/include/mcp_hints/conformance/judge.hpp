@@ -6,6 +6,7 @@
 // in the table of its registry.cpp.
 #include <any>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,13 @@ struct CheckResult {
   Verdict verdict = Verdict::fail;
   std::string detail;             // what was seen, in words: counts, times, the offending request
   bool expected_failure = false;  // listed in the expected-failures file
+  // The wire line or client event that decided the outcome, when one did: its index in the run
+  // record's wire or events (a report links "observed" to it and highlights it in the trace).
+  struct Decider {
+    bool event = false;
+    std::size_t index = 0;
+  };
+  std::optional<Decider> decided_by;
 };
 
 // The check certify adds to every run (kind client-messages, id "client-messages"): every message
