@@ -5,8 +5,8 @@
 # Screenshots go to OUT/screenshots. Exit 77 (skipped) when Chromium is not installed.
 #
 # usage: browser_test.sh MCP_HINTS REFERENCE_CLIENT SOURCE_DIR OUT
+#        browser_test.sh --pages OUT PAGE.html...   (the same checks on the pages given)
 set -euo pipefail
-bin=$1 client=$2 source=$3 out=$4
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$browser" ]; then
   echo "SKIPPED: no Chromium on this machine (make test installs the Debian package chromium)"
@@ -14,23 +14,37 @@ if [ -z "$browser" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out/screenshots"
 
-# The reports, from the bundled examples: a failing certification shows failing traces.
-"$bin" report "$source/examples/catalogs/bad-catalog.json" --format html --output "$work/safety-table.html" || [ $? = 1 ]
-"$bin" vocab table --format html >"$work/crosswalk.html"
-"$bin" certify --client "$client --drop-propagation" --scenario propagation.sensitive-carried \
-  --scenario confirm.spec-destructive --protocol 2025-11-25 --output "$work/certify" >/dev/null 2>&1 || [ $? = 1 ]
-cp "$work/certify/report.html" "$work/certification.html"
+reports=()
+if [ "${1:-}" = "--pages" ]; then
+  out=$2
+  shift 2
+  for page in "$@"; do
+    name=$(basename "$page" .html)
+    cp "$page" "$work/$name.html"
+    reports+=("$name")
+  done
+else
+  bin=$1 client=$2 source=$3 out=$4
+  # The reports, from the bundled examples: a failing certification shows failing traces.
+  "$bin" report "$source/examples/catalogs/bad-catalog.json" --format html --output "$work/safety-table.html" ||
+    [ $? = 1 ]
+  "$bin" vocab table --format html >"$work/crosswalk.html"
+  "$bin" certify --client "$client --drop-propagation" --scenario propagation.sensitive-carried \
+    --scenario confirm.spec-destructive --protocol 2025-11-25 --output "$work/certify" >/dev/null 2>&1 || [ $? = 1 ]
+  cp "$work/certify/report.html" "$work/certification.html"
+  reports=(safety-table crosswalk certification)
+fi
+mkdir -p "$out/screenshots"
 
 # Chromium's window is at least 500 px wide, so each report is shown in an iframe of the width
 # under test; once loaded, the report posts its measures to the host page, which --dump-dom prints.
 probe='<script>window.addEventListener("load",function(){var d=document.documentElement;
 var v=document.getElementById("verdict")||document.querySelector("h1");var r=v.getBoundingClientRect();
-parent.postMessage([d.scrollWidth,window.innerWidth,Math.ceil(r.bottom),window.innerHeight].join(" "),"*");});</script>'
+parent.postMessage([d.scrollWidth,window.innerWidth,Math.ceil(r.bottom),window.innerHeight,d.scrollHeight].join(" "),"*");});</script>'
 
 failures=0
-for report in safety-table crosswalk certification; do
+for report in "${reports[@]}"; do
   sed "s#</body>#${probe//$'\n'/ }</body>#" "$work/$report.html" >"$work/$report.probe.html"
   for width in 390 1280; do
     for page in probe plain; do
@@ -45,8 +59,9 @@ HOST
     flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --allow-file-access-from-files
       --window-size="$window,900" --virtual-time-budget=3000)
     dom=$(timeout 60 "$browser" "${flags[@]}" --dump-dom "file://$work/$report-$width-probe.host.html" 2>/dev/null)
-    read -r scroll_width inner_width verdict_bottom inner_height < <(sed -n 's/.*data-measure="\([0-9 ]*\)".*/\1/p' <<<"$dom")
-    if [ -z "${scroll_width:-}" ]; then
+    read -r scroll_width inner_width verdict_bottom inner_height scroll_height \
+      < <(sed -n 's/.*data-measure="\([0-9 ]*\)".*/\1/p' <<<"$dom") || true
+    if [ -z "${scroll_height:-}" ]; then
       echo "FAIL $report at $width px: the page did not report its measures"
       failures=$((failures + 1))
       continue
@@ -61,7 +76,7 @@ HOST
       verdict="FAIL: the summary ends at $verdict_bottom px, below the $inner_height px window"
       failures=$((failures + 1))
     fi
-    echo "$report at $width px: page $scroll_width px wide, summary visible to $verdict_bottom px: $verdict"
+    echo "$report at $width px: page ${scroll_width}×${scroll_height} px, summary visible to $verdict_bottom px: $verdict"
   done
 done
 echo "screenshots: $out/screenshots"

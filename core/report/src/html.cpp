@@ -7,15 +7,17 @@ namespace mcp_hints {
 namespace {
 
 // The base style. Below 600 px a table becomes one block per row, each cell labelled by its
-// header; at any width nothing is wider than the window (long words, keys and JSON wrap).
+// header; at any width nothing is wider than the window: words break only where a line would
+// overflow, but the small print of a cell (keys, JSON pointers) and preformatted JSON break anywhere,
+// so that no key sets a column's width.
 constexpr std::string_view kBaseStyle =
-    "body{font-family:system-ui,sans-serif;margin:0;line-height:1.4;overflow-wrap:anywhere}"
+    "body{font-family:system-ui,sans-serif;margin:0;line-height:1.4;overflow-wrap:break-word}"
     "main{margin:0 auto;padding:1em;max-width:90em}"
     "table{border-collapse:collapse;width:100%;margin:.5em 0}"
     "caption{text-align:left;font-weight:bold;padding:.25em 0}"
-    "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
-    "th{background:#f3f3f3}"
-    "code,pre{overflow-wrap:anywhere;white-space:pre-wrap}"
+    "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}"
+    "th{background:#f3f3f3;white-space:nowrap}"
+    "code{overflow-wrap:break-word}pre,td small{overflow-wrap:anywhere}pre{white-space:pre-wrap}"
     "pre{background:#f6f6f6;padding:.5em;max-width:100%;box-sizing:border-box}"
     ".top{font-size:90%}"
     "@media (max-width:600px){main{padding:.5em}"
