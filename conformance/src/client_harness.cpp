@@ -14,6 +14,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
+#include "mcp_hints/wire/orphans.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 #include "semantics.hpp"
 
@@ -62,8 +63,9 @@ std::vector<std::string> mock_argv(const HarnessOptions& options, const std::str
 // A stdio mock server records "open" and, when its client goes, "close ...", unless the client
 // killed it. Wait (bounded) until each connection "stdio:PID" has closed or its process is gone,
 // so the record is whole before it is judged.
-void wait_for_stdio_records(const std::map<std::string, std::string>& files, Deadline deadline) {
+void wait_for_stdio_records(const std::map<std::string, std::string>& files, Deadline deadline, OrphanSweep& orphans) {
   for (;;) {
+    orphans.reap_exited();  // a mock the client left behind, killed with its group, is ours to reap
     bool settled = true;
     for (const auto& [server, path] : files) {
       std::ifstream in(path);
@@ -142,6 +144,8 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   const std::string scenario_file = fs::absolute(run.folder / "scenario.json").string();
   std::ofstream(scenario_file) << run.scenario.document.dump(2) << "\n";
 
+  // Whatever the client leaves behind outside its process group is adopted, and ended, here.
+  OrphanSweep orphans;
   // The mock servers: the client starts them (stdio), or we do and give it their URLs (HTTP).
   json servers = json::object();
   std::vector<std::unique_ptr<ChildProcess>> mocks;
@@ -164,6 +168,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
       ProcessOptions process;
       process.argv = argv;
       auto child = std::make_unique<ChildProcess>(process);
+      orphans.leave(child->pid());
       std::string out;
       const Deadline ready = Clock::now() + std::chrono::seconds(10);
       while (out.find('\n') == std::string::npos && child->read(out, 4096, ready) == ChildProcess::ReadStatus::data) {
@@ -208,6 +213,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   const double client_started = mock::unix_seconds();
   try {
     ChildProcess process(client);
+    orphans.leave(process.pid());
     run.client.started = true;
     for (;;) {
       const auto status = process.read(run.client.stdout_tail, 65536, deadline);
@@ -232,8 +238,12 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
     run.could_not_run = true;
     run.notes.push_back(std::string("the client could not be started: ") + e.what());
   }
-  if (options.transport == "stdio") wait_for_stdio_records(run.wire_files, Clock::now() + std::chrono::seconds(3));
+  if (options.transport == "stdio")
+    wait_for_stdio_records(run.wire_files, Clock::now() + std::chrono::seconds(3), orphans);
   for (auto& m : mocks) m->kill_group();  // every answer was recorded before it was sent
+  if (const std::size_t left = orphans.sweep())
+    run.notes.push_back(std::to_string(left) +
+                        " process(es) the client left running outside its process group were killed");
 
   run.record = read_run_record(run.wire_files, events);
   check_event_times(run.record, client_started, mock::unix_seconds());

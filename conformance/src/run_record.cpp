@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <string_view>
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/mock/recorder.hpp"
@@ -48,16 +49,32 @@ const WireLine* RunRecord::answer_to(const WireLine& request) const {
 
 namespace {
 
-// Calls each(line_number, text) for every line of the file, within max_bytes; false when the
-// file was cut.
+// Calls each(line_number, text) for every line of the file, within max_bytes and max_lines;
+// false when the file was cut.
+// The file is read in blocks, so a line longer than the budget (a client writing one endless
+// line) is never held whole.
 template <class Each>
-bool for_each_line(const std::string& path, std::size_t max_bytes, Each&& each) {
+bool for_each_line(const std::string& path, std::size_t max_bytes, std::size_t max_lines, Each&& each) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return true;
   std::size_t total = 0, number = 0;
-  for (std::string text; std::getline(in, text);) {
-    total += text.size() + 1;
-    if (total > max_bytes) return false;
+  std::string text;
+  char block[65536];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    const std::string_view got(block, static_cast<std::size_t>(in.gcount()));
+    for (std::size_t from = 0; from < got.size();) {
+      const std::size_t end = std::min(got.find('\n', from), got.size());
+      if (total + text.size() + (end - from) + 1 > max_bytes || number >= max_lines) return false;
+      text.append(got.substr(from, end - from));
+      if (end == got.size()) break;  // the line goes on in the next block
+      total += text.size() + 1;
+      each(++number, text);
+      text.clear();
+      from = end + 1;
+    }
+  }
+  if (!text.empty()) {  // the last line, without its line break
+    if (number >= max_lines) return false;
     each(++number, text);
   }
   return true;
@@ -66,13 +83,13 @@ bool for_each_line(const std::string& path, std::size_t max_bytes, Each&& each) 
 }  // namespace
 
 RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, const std::string& events_file,
-                          std::size_t max_bytes) {
+                          std::size_t max_bytes, std::size_t max_lines) {
   RunRecord record;
   InputLimits limits;
   limits.max_bytes = max_bytes;
   for (const auto& [server, path] : wire_files) {
     const bool whole =
-        for_each_line(path, max_bytes, [&, &server = server](std::size_t number, const std::string& text) {
+        for_each_line(path, max_bytes, max_lines, [&, &server = server](std::size_t number, const std::string& text) {
           json line;
           try {
             line = parse_json(text, limits);
@@ -98,13 +115,13 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
         });
     if (!whole)
       record.notes.push_back("wire record of " + server + " is larger than " + std::to_string(max_bytes) +
-                             " bytes: read in part");
+                             " bytes or " + std::to_string(max_lines) + " lines: read in part");
   }
   std::stable_sort(record.wire.begin(), record.wire.end(),
                    [](const WireLine& a, const WireLine& b) { return a.time < b.time; });
 
   const auto& types = client_event_types();
-  const bool whole = for_each_line(events_file, max_bytes, [&](std::size_t number, const std::string& text) {
+  const bool whole = for_each_line(events_file, max_bytes, max_lines, [&](std::size_t number, const std::string& text) {
     if (text.find_first_not_of(" \t\r") == std::string::npos) return;
     const std::string where = "events line " + std::to_string(number) + ": ";
     json line;
@@ -130,7 +147,8 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
     record.events.push_back({type, line["time"].get<double>(), line, number});
   });
   if (!whole)
-    record.notes.push_back("events file is larger than " + std::to_string(max_bytes) + " bytes: read in part");
+    record.notes.push_back("events file is larger than " + std::to_string(max_bytes) + " bytes or " +
+                           std::to_string(max_lines) + " lines: read in part");
   std::stable_sort(record.events.begin(), record.events.end(),
                    [](const ClientEvent& a, const ClientEvent& b) { return a.time < b.time; });
   number_sessions(record);

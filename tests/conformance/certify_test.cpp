@@ -4,6 +4,9 @@
 // and pass nothing; the expected-failures list; and the certify command's outputs and exit codes.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -325,6 +328,91 @@ TEST(Certify, AHungOrFloodingClientIsBoundedAndLeavesNothingBehind) {
     ASSERT_FALSE(run.notes.empty());
     EXPECT_NE(run.notes.front().find("did not finish within 300 ms"), std::string::npos) << run.notes.front();
   }
+}
+
+// The processes whose command line holds `marker` (from /proc), this test's own excepted.
+std::size_t processes_with(const std::string& marker) {
+  std::size_t found = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos || std::stol(name) == ::getpid()) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(marker) != std::string::npos) ++found;
+  }
+  return found;
+}
+
+// The peak resident memory of this process so far, in MiB (VmHWM).
+long peak_mib() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6)) / 1024;
+  return -1;
+}
+
+// Clients that attack the harness rather than the scenario: each run ends within its deadline,
+// leaves no process behind, says what happened, and its outputs stay bounded in size.
+TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
+  const auto scenario = mock::load_scenario("confirm.spec-destructive");
+  // The events file's path, from the context certify gives the client.
+  const std::string events =
+      "\"$(printf %s \"$MCP_CONFORMANCE_CONTEXT\" | sed 's/.*\"events\":\"\\([^\"]*\\)\".*/\\1/')\"";
+  struct Case {
+    std::string name, client, transport, note;
+  };
+  const std::vector<Case> cases = {
+      // A grandchild in a session of its own, which the client's process group does not hold.
+      {"escapes its group", "setsid sleep 301.25 </dev/null >/dev/null 2>&1 & sleep 0.3; exit 0", "stdio",
+       "1 process(es) the client left running outside its process group were killed"},
+      // One endless events line (200 MB): read within the budget, never held whole.
+      {"one endless events line", "head -c 200000000 /dev/zero | tr '\\0' x >>" + events, "stdio",
+       "events file is larger than"},
+      // Millions of small events: read up to the line bound.
+      {"millions of events",
+       "t=$(date +%s); yes \"{\\\"type\\\":\\\"blocked\\\",\\\"tool\\\":\\\"x\\\",\\\"time\\\":$t}\" | head -n 2000000 "
+       ">>" +
+           events,
+       "stdio", "lines: read in part"},
+      // Events from the future: the run cannot be ordered, and says why.
+      {"events from the future", "echo '{\"type\":\"blocked\",\"tool\":\"x\",\"time\":4102444800}' >>" + events,
+       "stdio", "outside the run"},
+      // A thousand connections to the mock over HTTP, twenty at a time, until the deadline.
+      {"a thousand connections",
+       "seq 1000 | xargs -P 20 -I{} curl -s -o /dev/null --max-time 5 -X POST -H 'Content-Type: application/json' "
+       "-H 'Accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+       "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"flood\","
+       "\"version\":\"1\"}}}' \"$1\"; sleep 60",
+       "http", "did not finish within"},
+  };
+  for (const auto& c : cases) {
+    test_support::TempDir dir;
+    HarnessOptions options;
+    options.client_command = c.client;
+    options.transport = c.transport;
+    options.mock_command = {MCP_HINTS_BIN, "mock"};
+    options.work_dir = dir.path();
+    options.timeout = std::chrono::seconds(8);
+    const auto start = std::chrono::steady_clock::now();
+    const auto run = run_scenario(scenario, options);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << c.name;
+    std::string notes;
+    for (const auto& n : run.notes) notes += n + "\n";
+    EXPECT_NE(notes.find(c.note), std::string::npos) << c.name << ":\n" << notes;
+    EXPECT_NE(run.verdict(), Verdict::pass) << c.name;
+    // The report of the run stays bounded, whatever the client wrote.
+    Certification certification;
+    certification.client_command = c.client;
+    certification.transport = c.transport;
+    certification.runs.push_back(run);
+    EXPECT_LT(certification_json(certification).dump().size(), std::size_t{8} << 20) << c.name;
+    EXPECT_LT(certification_html(certification).size(), std::size_t{8} << 20) << c.name;
+    EXPECT_EQ(processes_with("sleep 301.25"), 0u) << c.name;
+    EXPECT_EQ(processes_with("flood"), 0u) << c.name;
+  }
+  EXPECT_LT(peak_mib(), 150) << "the endless line or the flood of events was held in memory";
+  std::printf("peak resident memory: %ld MiB\n", peak_mib());
 }
 
 // A client whose events are timed in milliseconds gives no usable events file: every scenario in

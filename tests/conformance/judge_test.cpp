@@ -1174,6 +1174,21 @@ TEST(RunRecord, ReadsWireAndEventsAndNotesWhatIsWrong) {
   EXPECT_TRUE(empty.wire.empty() && empty.events.empty() && empty.notes.empty());
   const auto cut = read_run_record({{"main", wire.string()}}, events.string(), 100);
   EXPECT_NE(cut.notes.back().find("read in part"), std::string::npos);
+  // Lines are bounded too: 2 of the 4 events lines are read, and the cut is said.
+  const auto few = read_run_record({{"main", wire.string()}}, events.string(), std::size_t{64} << 20, 2);
+  EXPECT_EQ(few.events.size(), 1u);
+  EXPECT_NE(few.notes.back().find("events file is larger than 67108864 bytes or 2 lines: read in part"),
+            std::string::npos)
+      << few.notes.back();
+  // One endless line is never held whole: a 3 MB line against a 1 MB budget is cut, not parsed.
+  const auto endless = dir.write("endless.jsonl", std::string(3u << 20, 'x'));
+  const auto bounded = read_run_record({}, endless.string(), 1u << 20);
+  EXPECT_TRUE(bounded.events.empty());
+  ASSERT_EQ(bounded.notes.size(), 1u);
+  EXPECT_NE(bounded.notes[0].find("read in part"), std::string::npos) << bounded.notes[0];
+  // A last line without its line break is read.
+  const auto unterminated = dir.write("unterminated.jsonl", R"({"type":"blocked","tool":"rm","time":2})");
+  EXPECT_EQ(read_run_record({}, unterminated.string()).events.size(), 1u);
 }
 
 }  // namespace

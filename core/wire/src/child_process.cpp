@@ -255,6 +255,8 @@ bool process_group_gone(pid_t group) {
   // kill with signal 0 tests for any member; zombies count until reaped by their parent, so
   // wait a little for init to reap orphans.
   for (int i = 0; i < 200; ++i) {
+    while (::waitpid(-group, nullptr, WNOHANG) > 0) {
+    }  // members adopted by us (a subreaper) are reaped here
     if (::kill(-group, 0) != 0 && errno == ESRCH) return true;
     ::usleep(10 * 1000);
   }

@@ -69,8 +69,10 @@ std::vector<std::string> protocol_notes(const RunRecord& record);
 void check_event_times(RunRecord& record, double client_started, double client_ended);
 
 // Reads the wire record of each server (key -> file) and the client's events file. Missing files
-// read as empty; malformed lines become notes. Bounded: at most max_bytes per file.
+// read as empty; malformed lines become notes. Bounded: at most max_bytes and max_lines per file
+// (far beyond any scenario's, and small enough that a flooding client cannot make judging or the
+// report grow without bound); what is cut is said in a note.
 RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, const std::string& events_file,
-                          std::size_t max_bytes = std::size_t{64} << 20);
+                          std::size_t max_bytes = std::size_t{64} << 20, std::size_t max_lines = 20000);
 
 }  // namespace mcp_hints::conformance

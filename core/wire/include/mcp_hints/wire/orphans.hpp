@@ -1,0 +1,39 @@
+#pragma once
+// Descendants that outlive their parent — a client that double-forks, daemonizes or leaves its
+// process group with setsid — escape the group a ChildProcess kills. While an OrphanSweep exists,
+// this process is their subreaper (PR_SET_CHILD_SUBREAPER): they are adopted by us instead of
+// init, so the sweep can end them.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <set>
+
+namespace mcp_hints {
+
+class OrphanSweep {
+ public:
+  // Makes this process the subreaper (while any sweep exists) and notes the children it has now,
+  // which the sweep leaves alone.
+  OrphanSweep();
+  ~OrphanSweep();  // sweeps
+  OrphanSweep(const OrphanSweep&) = delete;
+  OrphanSweep& operator=(const OrphanSweep&) = delete;
+
+  // A child of ours the sweep leaves alone (one we started and reap ourselves).
+  void leave(pid_t pid) { before_.insert(pid); }
+  // Reaps the adopted children that have already exited (a zombie still counts as a process to
+  // kill(pid, 0)), killing none.
+  void reap_exited();
+  // Kills and reaps every child this process gained since the sweep began (adopted orphans, and
+  // what they leave behind in turn), within `bound`; returns how many it ended.
+  std::size_t sweep(std::chrono::milliseconds bound = std::chrono::seconds(2));
+
+ private:
+  std::set<pid_t> before_;
+};
+
+// The children of this process now (from /proc), zombies included.
+std::set<pid_t> current_children();
+
+}  // namespace mcp_hints

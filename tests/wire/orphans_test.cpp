@@ -1,0 +1,80 @@
+// The orphan sweep: a grandchild that left its process group (setsid) outlives the group's kill,
+// is adopted while a sweep exists, and is ended by it; children we started and named are left.
+#include "mcp_hints/wire/orphans.hpp"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "mcp_hints/wire/child_process.hpp"
+
+namespace {
+
+using mcp_hints::ChildProcess;
+using mcp_hints::OrphanSweep;
+using mcp_hints::ProcessOptions;
+
+// Starts `sh -c script` and waits for it to end (its group killed after).
+void run_and_end(const std::string& script) {
+  ProcessOptions options;
+  options.argv = {"/bin/sh", "-c", script};
+  ChildProcess child(options);
+  ASSERT_TRUE(child.wait(mcp_hints::Clock::now() + std::chrono::seconds(10)));
+  child.kill_group();
+}
+
+bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+
+TEST(OrphanSweep, EndsWhatEscapedTheGroupAndLeavesOurOwn) {
+  // A child of ours from before the sweep, and one started during it that we name: both stay.
+  ProcessOptions sleeper;
+  sleeper.argv = {"sleep", "30"};
+  ChildProcess before(sleeper);
+  OrphanSweep sweep;
+  ChildProcess named(sleeper);
+  sweep.leave(named.pid());
+  // The escaped grandchild sleeps in a session of its own.
+  run_and_end("setsid sleep 31.5 </dev/null >/dev/null 2>&1 & sleep 0.2");
+  std::set<pid_t> adopted;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (adopted.empty() && std::chrono::steady_clock::now() < deadline) {
+    for (pid_t pid : mcp_hints::current_children())
+      if (pid != before.pid() && pid != named.pid()) adopted.insert(pid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(adopted.size(), 1u) << "the setsid grandchild is adopted by this process";
+  const pid_t orphan = *adopted.begin();
+  ASSERT_TRUE(alive(orphan));
+  EXPECT_EQ(sweep.sweep(), 1u);
+  EXPECT_FALSE(alive(orphan)) << "ended and reaped";
+  EXPECT_TRUE(alive(before.pid()));
+  EXPECT_TRUE(alive(named.pid()));
+  EXPECT_EQ(sweep.sweep(), 0u) << "nothing is left to sweep";
+}
+
+TEST(OrphanSweep, WithoutASweepOrphansAreNotOurs) {
+  {
+    OrphanSweep sweep;  // ends; the process is no longer a subreaper
+  }
+  run_and_end("setsid sleep 30.71 </dev/null >/dev/null 2>&1 & sleep 0.2");
+  EXPECT_TRUE(mcp_hints::current_children().empty());
+  // The escaped sleep belongs to init now (a run that needs it ended holds a sweep): end it here.
+  std::size_t ended = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline == std::string("sleep\0"
+                               "30.71\0",
+                               12))
+      ended += ::kill(std::stoi(entry.path().filename()), SIGKILL) == 0;
+  }
+  EXPECT_EQ(ended, 1u);
+}
+
+}  // namespace
