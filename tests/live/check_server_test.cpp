@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -11,6 +12,7 @@
 #include "listening_child.hpp"
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/wire/child_process.hpp"
+#include "schema_check.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -341,7 +343,9 @@ TEST(CheckServer, UsageErrorsExitTwo) {
                         "--allow-side-effects", "--protocol", "--format", "--fail-on"})
     EXPECT_NE(help.out.find(o), std::string::npos) << o;
   auto list = run_cli({"check-server", "--list-checks", "--format", "json"});
-  EXPECT_EQ(json::parse(list.out).size(), mcp_hints::all_checks().size());
+  const json checks = test_support::expect_matches_schema("lint-checks.schema.json", list.out);
+  EXPECT_EQ(checks.size(), mcp_hints::all_checks().size());
+  EXPECT_TRUE(std::any_of(checks.begin(), checks.end(), [](const json& c) { return c["scope"] == "server"; }));
 }
 
 TEST(CheckServer, CallsNeedOptInAndSideEffectsNeedMore) {
@@ -408,6 +412,20 @@ TEST(CheckServer, ACallIsRefusedOrAllowedByTheToolsOwnHints) {
   EXPECT_NE(closed.err.find("closed declares no hint of its effect; " + by_default), std::string::npos) << closed.err;
   auto reader = call("reader");
   EXPECT_EQ(reader.exit_code, 0) << reader.err;
+  // The report of a live run, with its protocol, server log and calls, matches the published
+  // schema of lint's report; broken in one member, it does not.
+  const json report = test_support::expect_matches_schema("lint-report.schema.json", reader.out);
+  ASSERT_EQ(report["calls"].size(), 1u) << reader.out;
+  EXPECT_EQ(report["calls"][0]["outcome"], "succeeded");
+  EXPECT_TRUE(report["protocol"].is_object()) << reader.out;
+  EXPECT_TRUE(report["serverLog"].is_string()) << reader.out;
+  for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{{"/protocol/era", "modern"},
+                                                                                 {"/calls/0/outcome", "maybe"},
+                                                                                 {"/calls/0/arguments/x", "secret"},
+                                                                                 {"/serverLog", json::array()},
+                                                                                 {"/server_log", ""},
+                                                                                 {"/summary/verdict", "ok"}})
+    test_support::expect_schema_refuses("lint-report.schema.json", report, pointer, broken);
 }
 
 TEST(CheckServer, ACallAnsweredWithIsErrorIsAnIncompleteRunInTheToolsWords) {

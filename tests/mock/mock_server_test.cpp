@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/transport.hpp"
+#include "schema_check.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -400,6 +402,30 @@ TEST(MockServer, TheRecorderKeepsEveryLineThroughSigkill) {
     EXPECT_TRUE(l["connection"].get<std::string>().starts_with("stdio:")) << l;
     EXPECT_TRUE(l["time"].is_number());
   }
+}
+
+// Every kind of line the record holds (an event, a message in and out, input that was not JSON)
+// matches schemas/mock-record.schema.json; a line of two kinds, or an unknown direction, does not.
+TEST(MockServer, EveryLineOfTheRecordMatchesItsPublishedSchema) {
+  test_support::TempDir dir;
+  const auto record = (dir.path() / "record.jsonl").string();
+  const auto input = dir.write(
+      "in.jsonl", "not json\n" + initialize_request().dump() + "\n" + rpc::request(1, "tools/list").dump() + "\n");
+  const auto r = test_support::run_cli({"mock", "--scenario", "mock.basic", "--record", record}, input.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(record);
+  std::map<std::string, json> kinds;  // the first line of each kind
+  for (std::string line; std::getline(in, line);) {
+    const json parsed = test_support::expect_matches_schema("mock-record.schema.json", line);
+    for (const char* kind : {"event", "raw", "message"})
+      if (parsed.contains(kind)) kinds.emplace(kind, parsed);
+  }
+  ASSERT_EQ(kinds.size(), 3u) << "every kind of line";
+  EXPECT_EQ(kinds["raw"]["raw"], "not json");
+  test_support::expect_schema_refuses("mock-record.schema.json", kinds["message"], "/direction", "sideways");
+  test_support::expect_schema_refuses("mock-record.schema.json", kinds["event"], "/message", json::object());
+  test_support::expect_schema_refuses("mock-record.schema.json", kinds["raw"], "/direction", "out");
+  test_support::expect_schema_refuses("mock-record.schema.json", kinds["message"], "/time", "now");
 }
 
 TEST(MockServer, HttpSessionsOriginsAndStreams) {

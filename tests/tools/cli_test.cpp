@@ -9,6 +9,7 @@
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "schema_check.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -140,8 +141,11 @@ TEST(Cli, ListChecksNamesEveryRegisteredCheck) {
   auto text = run_cli({"lint", "--list-checks"});
   auto j = run_cli({"lint", "--list-checks", "--format", "json"});
   ASSERT_EQ(text.exit_code, 0);
-  const json list = json::parse(j.out);
+  const json list = test_support::expect_matches_schema("lint-checks.schema.json", j.out);
   ASSERT_EQ(list.size(), mcp_hints::lint_checks().size());
+  for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{
+           {"/0/scope", "global"}, {"/0/level", "fatal"}, {"/0/id", "no-area"}, {"/0/proposal_section", "x"}})
+    test_support::expect_schema_refuses("lint-checks.schema.json", list, pointer, broken);
   for (const auto& c : mcp_hints::lint_checks()) {
     EXPECT_NE(text.out.find(std::string(c.info.id)), std::string::npos) << c.info.id;
   }

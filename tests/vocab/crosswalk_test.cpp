@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "schema_check.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -123,6 +124,39 @@ TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
   const auto table = json::parse(test_support::run_cli({"vocab", "table", "--format", "json"}).out);
   EXPECT_EQ(table["fields"].size(), crosswalk_rows(Vocabulary::builtin()).size());
   EXPECT_FALSE(table["conflicts"].empty());
+}
+
+// Each JSON output of vocab, from the real command, matches its published schema; broken in one
+// member (a wrong type, an unknown enum value, a member in snake_case) it does not.
+TEST(VocabCommand, EveryJsonOutputMatchesItsPublishedSchema) {
+  const auto draft = test_support::fixture("vocab/draft-tool-safety.schema.json").string();
+  struct Case {
+    std::vector<std::string> args;
+    int exit_code;
+    std::string schema, pointer;
+    json broken;
+    std::string object;  // an object of ours in the output, which takes no member of another casing
+  };
+  const std::vector<Case> cases = {
+      {{"vocab", "list"}, 0, "vocab-list.schema.json", "/0/scope", "everywhere", "/0"},
+      {{"vocab", "table"}, 0, "vocab-table.schema.json", "/fields/0/placement", "tool _metadata", "/fields/0"},
+      {{"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"},
+       0,
+       "vocab-diff.schema.json",
+       "/renamed/0/before",
+       json::array(),
+       "/renamed/0"},
+      {{"vocab", "check", draft}, 1, "vocab-check.schema.json", "/findings/0/kind", "typo", "/findings/0"},
+  };
+  for (auto c : cases) {
+    c.args.insert(c.args.end(), {"--format", "json"});
+    const auto r = test_support::run_cli(c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args[1] << ": " << r.err;
+    const json out = test_support::expect_matches_schema(c.schema, r.out);
+    ASSERT_TRUE(out.contains(json::json_pointer(c.object))) << c.args[1] << ": the output has no " << c.object;
+    test_support::expect_schema_refuses(c.schema, out, c.pointer, c.broken);
+    test_support::expect_schema_refuses(c.schema, out, c.object + "/snake_case", 1);
+  }
 }
 
 TEST(VocabCommand, BadInputIsAOneLineUsageError) {

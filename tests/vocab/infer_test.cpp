@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "mcp_hints/vocab/hint_model.hpp"
+#include "schema_check.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -75,7 +76,13 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
   const auto applied = (dir.path() / "applied.json").string();
   auto r = test_support::run_cli({"infer", catalog, "--format", "json", "--apply", applied});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json out = json::parse(r.out);
+  const json out = test_support::expect_matches_schema("infer-report.schema.json", r.out);
+  for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{
+           {"/skippedDeclared", "0"},
+           {"/tools/0/inferred/effect/inferred", false},
+           {"/tools/0/inferred/blast_radius", out["tools"][0]["inferred"]["effect"]},
+           {"/tools/0/verb_evidence", "delete class"}})
+    test_support::expect_schema_refuses("infer-report.schema.json", out, pointer, broken);
   EXPECT_EQ(out["tools"].size(), 38u);
   const auto& first = out["tools"][0];
   EXPECT_EQ(first["inferred"]["effect"]["inferred"], true);
@@ -103,8 +110,15 @@ TEST(InferCommand, ReportsEvidenceAppliesAndRefusesBadInput) {
   EXPECT_GT(placement_findings({"--placement", "annotations"}), 30u);
   // Tools that declare hints are left alone unless --all.
   const auto good = (test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json").string();
-  EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json"}).out)["skippedDeclared"], 5);
-  EXPECT_EQ(json::parse(test_support::run_cli({"infer", good, "--format", "json", "--all"}).out)["tools"].size(), 5u);
+  EXPECT_EQ(test_support::expect_matches_schema(
+                "infer-report.schema.json",
+                test_support::run_cli({"infer", good, "--format", "json"}).out)["skippedDeclared"],
+            5);
+  EXPECT_EQ(
+      test_support::expect_matches_schema(
+          "infer-report.schema.json", test_support::run_cli({"infer", good, "--format", "json", "--all"}).out)["tools"]
+          .size(),
+      5u);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"infer"}, "give one catalog FILE"},
            {{"infer", catalog, "--to", "nope@1"}, "--to: 'nope@1' names no vocabulary revision"},

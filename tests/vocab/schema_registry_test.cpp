@@ -17,7 +17,9 @@ TEST(SchemaRegistry, KnowsEveryPublishedSchemaByFileNameAndId) {
        {"policy-hints.seed.schema.json", "risk-metadata.sep-2793.schema.json",
         "trust-annotations.issue-711.schema.json", "action-security.seed.schema.json",
         "agency-hint.sep-1938.schema.json", "spec-tool.2025-06-18.schema.json", "spec-tool.2025-11-25.schema.json",
-        "spec-tool.2026-07-28.schema.json", "lint-report.schema.json", "certify-report.schema.json"})
+        "spec-tool.2026-07-28.schema.json", "lint-report.schema.json", "certify-report.schema.json",
+        "lint-checks.schema.json", "infer-report.schema.json", "translate-report.schema.json", "vocab-list.schema.json",
+        "vocab-table.schema.json", "vocab-diff.schema.json", "vocab-check.schema.json", "mock-record.schema.json"})
     EXPECT_TRUE(registry().contains(name)) << name;
   EXPECT_TRUE(registry().contains("urn:mcp-hints:schema:risk-metadata:sep-2793"));
   // Every published schema compiles (the registry compiles each on first use), its references

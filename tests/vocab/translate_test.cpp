@@ -8,6 +8,7 @@
 #include <random>
 
 #include "mcp_hints/vocab/hint_model.hpp"
+#include "schema_check.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -194,13 +195,21 @@ TEST(TranslateCommand, ExitCodesOutputAndReport) {
   EXPECT_NE(r.err.find("5 tool(s), 10 key(s) written in trust-annotations@sep-1913, 0 loss(es)"), std::string::npos)
       << r.err;
   EXPECT_EQ(test_support::read_json(out)["tools"].size(), 5u);
-  EXPECT_EQ(test_support::read_json(report)["losses"].size(), 0u);
+  EXPECT_EQ(
+      test_support::expect_matches_schema("translate-report.schema.json", test_support::read_file(report))["losses"]
+          .size(),
+      0u);
   const auto many = dir.write("many.json", R"({"tools":[{"name":"t","inputSchema":{"type":"object"},
     "annotations":{"inputMetadata":{"destination":["internal","public"]}}}]})");
   r = test_support::run_cli({"translate", many.string(), "--to", "action-security@seed", "--report", report});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(json::parse(r.out)["tools"][0]["annotations"]["inputMetadata"]["Destination"], "Public");
-  EXPECT_EQ(test_support::read_json(report)["losses"][0]["tool"], "t");
+  const json lost =
+      test_support::expect_matches_schema("translate-report.schema.json", test_support::read_file(report));
+  EXPECT_EQ(lost["losses"][0]["tool"], "t");
+  for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{
+           {"/placement", "sideways"}, {"/written", -1}, {"/losses/0/tool", 5}, {"/losses/0/tool_name", "t"}})
+    test_support::expect_schema_refuses("translate-report.schema.json", lost, pointer, broken);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"translate", good}, "--to NAME@REV is required"},
            {{"translate", good, "--to", "nope@1"}, "names no vocabulary revision"},

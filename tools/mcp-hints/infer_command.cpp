@@ -106,7 +106,7 @@ int infer_command(const std::vector<std::string>& args) {
       json keys = json::object();
       for (const auto& op : json::diff(entry.tool, applied))
         if (op["op"] == "add" || op["op"] == "replace") keys[op["path"].get<std::string>()] = op["value"];
-      results.push_back({{"name", entry.tool.is_object() ? entry.tool.value("name", json()) : json()},
+      results.push_back({{"name", tool_name(entry.tool)},
                          {"pointer", entry.pointer},
                          {"declared", declared},
                          {"verb", inference.verb.empty() ? json() : json(inference.verb)},

@@ -201,6 +201,11 @@ std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, con
   return input;
 }
 
+nlohmann::json tool_name(const nlohmann::json& tool) {
+  const auto* name = tool.is_object() && tool.contains("name") ? &tool["name"] : nullptr;
+  return name && name->is_string() ? *name : nlohmann::json();
+}
+
 int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {
   std::ostringstream file_out;
   std::ostream& out = settings.output ? static_cast<std::ostream&>(file_out) : std::cout;

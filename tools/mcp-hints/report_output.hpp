@@ -68,6 +68,8 @@ void add_fail_on_options(boost::program_options::options_description& options);
 // printing a one-line usage error (an unknown level, or --strict beside another --fail-on).
 std::optional<std::optional<Level>> read_fail_on(const boost::program_options::variables_map& vm,
                                                  const std::string& command);
+// A tool's name in a machine output: null when it has none or it is not a string.
+nlohmann::json tool_name(const nlohmann::json& tool);
 
 // Reads the options; nullopt after printing a one-line usage error for a bad value.
 std::optional<ReportSettings> read_report_settings(const boost::program_options::variables_map& vm,

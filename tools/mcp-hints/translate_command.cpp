@@ -90,10 +90,8 @@ int translate_command(const std::vector<std::string>& args) {
       const std::string name =
           entry.tool.is_object() && entry.tool.contains("name") ? entry.tool["name"].dump() : "(unnamed)";
       for (const auto& l : t.losses) {
-        losses.push_back({{"tool", entry.tool.value("name", json())},
-                          {"pointer", entry.pointer},
-                          {"key", l.key},
-                          {"message", l.message}});
+        losses.push_back(
+            {{"tool", tool_name(entry.tool)}, {"pointer", entry.pointer}, {"key", l.key}, {"message", l.message}});
         std::cerr << "mcp-hints translate: " << name << " " << l.key << ": " << l.message << "\n";
       }
       tools.push_back(std::move(t.tool));
