@@ -378,12 +378,13 @@ TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
       // Events from the future: the run cannot be ordered, and says why.
       {"events from the future", "echo '{\"type\":\"blocked\",\"tool\":\"x\",\"time\":4102444800}' >>" + events,
        "stdio", "outside the run"},
-      // A thousand connections to the mock over HTTP, twenty at a time, until the deadline.
+      // A thousand connections to the mock over HTTP, twenty at a time, then a wait past the deadline
+      // (":" takes the URL certify appends to the command).
       {"a thousand connections",
        "seq 1000 | xargs -P 20 -I{} curl -s -o /dev/null --max-time 5 -X POST -H 'Content-Type: application/json' "
        "-H 'Accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
        "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"flood\","
-       "\"version\":\"1\"}}}' \"$1\"; sleep 60",
+       "\"version\":\"1\"}}}' \"$1\"; sleep 60; :",
        "http", "did not finish within"},
   };
   for (const auto& c : cases) {
