@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -211,6 +212,31 @@ std::string header_mismatch(const HttpRequestView& req, const json& message) {
   return {};
 }
 
+// A header's media type, lower case, without parameters ("application/json; charset=utf-8").
+std::string media_type(std::string_view value) {
+  value = value.substr(0, value.find(';'));
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  std::string type(value);
+  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return type;
+}
+
+// Whether a POST's Accept lists both answer forms (the spec's MUST), by name or by a wildcard.
+bool accepts_both(const HttpRequestView& req) {
+  if (!req.has_accept) return false;
+  bool json_ok = false, sse_ok = false;
+  std::string_view rest = req.accept;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string type = media_type(rest.substr(0, comma));
+    json_ok = json_ok || type == "application/json" || type == "application/*" || type == "*/*";
+    sse_ok = sse_ok || type == "text/event-stream" || type == "text/*" || type == "*/*";
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return json_ok && sse_ok;
+}
+
 HttpReply text_reply(int status, const std::string& text) {
   HttpReply reply;
   reply.status = status;
@@ -231,121 +257,148 @@ int serve_http(MockServer& server, const ServeOptions& options) {
   ::signal(SIGPIPE, SIG_IGN);
   Recorder* rec = options.recorder;
   HttpSessions sessions;
-  HttpServer http([&](const HttpRequestView& req) -> HttpReply {
-    if (!allowed_origin(req.origin))
-      return text_reply(403, "Forbidden: Origin " + req.origin + " is not a loopback origin");
-    const std::string connection = "http:" + (req.session_id.empty() ? std::string("-") : req.session_id);
-    if (req.method == "DELETE") {
-      if (!sessions.is_open(req.session_id)) return text_reply(404, "Not Found: unknown session");
-      sessions.close(req.session_id);
-      if (rec) rec->event(connection, "session-end");
-      HttpReply reply;
-      reply.status = 204;
-      return reply;
-    }
-    if (req.method == "GET")
-      return text_reply(405, "Method Not Allowed: this server sends notifications on POST streams");
-    if (req.body.size() > options.max_message) return text_reply(413, "Payload Too Large");
-    json parsed;
-    try {
-      parsed = parse_json(req.body);
-    } catch (const InputError&) {
-      parsed = json();  // handle_text below answers with the parse error
-    }
-    const bool initialize = parsed.is_object() && parsed.value("method", json()) == "initialize";
-    const std::string context = server.authorization_context(req.authorization);
-    std::string session = req.session_id;
-    // A request refused at the HTTP level is recorded with why, and never reaches the engine: it
-    // must not use up a scripted step.
-    auto record_refusal = [&](const std::string& conn, int status, const std::string& why) {
-      if (rec) {
-        rec->message(conn, "in", parsed, context);
-        rec->event(conn, "refused: HTTP " + std::to_string(status) + " " + why);
-      }
-    };
-    auto refuse = [&](int status, const std::string& why) {
-      record_refusal(connection, status, why);
-      return text_reply(status, why);
-    };
-    // A scenario with authorization contexts wants one of them on every message (RFC 6750).
-    if (server.requires_authorization() && context.empty()) {
-      const std::string why = req.authorization.empty()
-                                  ? "Unauthorized: no Authorization header (Bearer TOKEN)"
-                                  : "Unauthorized: the bearer token is none of the scenario's authorization contexts";
-      record_refusal(is_stateless_request(parsed) ? std::string(kStatelessHttpConnection) : connection, 401, why);
-      HttpReply reply = text_reply(401, why);
-      reply.headers.emplace_back("WWW-Authenticate", "Bearer");
-      return reply;
-    }
-    // A request that names a stateless revision, and any sessionless one but initialize to a server
-    // that speaks that era (the engine then says what is missing), have no session to check.
-    const bool stateless =
-        is_stateless_request(parsed) || (server.speaks_stateless() && req.session_id.empty() && !initialize &&
-                                         jsonrpc::classify(parsed) == jsonrpc::Kind::request);
-    if (stateless) {
-      // The stateless era: no session; the headers mirror the body, for intermediaries (SEP-2243).
-      if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();
-          !mismatch.empty()) {
-        record_refusal(std::string(kStatelessHttpConnection), 400, mismatch);
+  HttpServerLimits limits = options.http;
+  limits.max_body = options.max_message;
+  HttpServer http(
+      [&](const HttpRequestView& req) -> HttpReply {
+        if (!allowed_origin(req.origin))
+          return text_reply(403, "Forbidden: Origin " + req.origin + " is not a loopback origin");
+        const std::string connection = "http:" + (req.session_id.empty() ? std::string("-") : req.session_id);
+        if (req.method == "DELETE") {
+          if (!sessions.is_open(req.session_id)) return text_reply(404, "Not Found: unknown session");
+          sessions.close(req.session_id);
+          if (rec) rec->event(connection, "session-end");
+          HttpReply reply;
+          reply.status = 204;
+          return reply;
+        }
+        if (req.method == "GET")
+          return text_reply(405, "Method Not Allowed: this server sends notifications on POST streams");
+        // A POST carries one JSON-RPC message and accepts both answer forms (the body's size is the
+        // HTTP front's to bound, while it reads).
+        if (!accepts_both(req)) {
+          HttpReply reply =
+              text_reply(406, "Not Acceptable: the Accept header must list application/json and text/event-stream");
+          if (rec) rec->event(connection, "refused: HTTP 406 " + reply.body);
+          return reply;
+        }
+        if (media_type(req.content_type) != "application/json") {
+          HttpReply reply = text_reply(415, "Unsupported Media Type: the Content-Type must be application/json");
+          if (rec) rec->event(connection, "refused: HTTP 415 " + reply.body);
+          return reply;
+        }
+        json parsed;
+        try {
+          parsed = parse_json(req.body);
+        } catch (const InputError&) {
+          parsed = json();  // handle_text below answers with the parse error
+        }
+        const bool initialize = parsed.is_object() && parsed.value("method", json()) == "initialize";
+        const std::string context = server.authorization_context(req.authorization);
+        std::string session = req.session_id;
+        // A request refused at the HTTP level is recorded with why, and never reaches the engine: it
+        // must not use up a scripted step.
+        auto record_refusal = [&](const std::string& conn, int status, const std::string& why) {
+          if (rec) {
+            rec->message(conn, "in", parsed, context);
+            rec->event(conn, "refused: HTTP " + std::to_string(status) + " " + why);
+          }
+        };
+        auto refuse = [&](int status, const std::string& why) {
+          record_refusal(connection, status, why);
+          return text_reply(status, why);
+        };
+        // A scenario with authorization contexts wants one of them on every message (RFC 6750).
+        if (server.requires_authorization() && context.empty()) {
+          const std::string why =
+              req.authorization.empty()
+                  ? "Unauthorized: no Authorization header (Bearer TOKEN)"
+                  : "Unauthorized: the bearer token is none of the scenario's authorization contexts";
+          record_refusal(is_stateless_request(parsed) ? std::string(kStatelessHttpConnection) : connection, 401, why);
+          HttpReply reply = text_reply(401, why);
+          reply.headers.emplace_back("WWW-Authenticate", "Bearer");
+          return reply;
+        }
+        // A request that names a stateless revision, and any sessionless one but initialize to a server
+        // that speaks that era (the engine then says what is missing), have no session to check.
+        const bool stateless =
+            is_stateless_request(parsed) || (server.speaks_stateless() && req.session_id.empty() && !initialize &&
+                                             jsonrpc::classify(parsed) == jsonrpc::Kind::request);
+        if (stateless) {
+          // The stateless era: no session; the headers mirror the body, for intermediaries (SEP-2243).
+          if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();
+              !mismatch.empty()) {
+            record_refusal(std::string(kStatelessHttpConnection), 400, mismatch);
+            HttpReply reply;
+            reply.status = 400;
+            reply.body = dump(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));
+            return reply;
+          }
+          session.clear();
+        } else if (initialize) {
+          session = sessions.open();
+        } else if (!parsed.is_null()) {
+          if (session.empty()) return refuse(400, "Bad Request: Mcp-Session-Id missing");
+          if (!sessions.is_open(session)) return refuse(404, "Not Found: unknown session");
+        }
+        const std::string conn = stateless ? std::string(kStatelessHttpConnection)
+                                           : "http:" + (session.empty() ? std::string("-") : session);
+        if (rec) {
+          if (parsed.is_null())
+            rec->raw(conn, req.body);
+          else
+            rec->message(conn, "in", parsed, context);
+        }
+        auto outs = parsed.is_null() ? server.handle_text(req.body, nullptr, context) : server.handle(parsed, context);
+        if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
         HttpReply reply;
-        reply.status = 400;
-        reply.body = dump(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));
+        // A refused initialize opens no session.
+        const bool refused = outs.size() == 1 && outs.front().http_status >= 400;
+        if (initialize && refused) sessions.close(session);
+        if (initialize && !refused) reply.headers.emplace_back("Mcp-Session-Id", session);
+        std::vector<json> send;
+        // A session deleted while this request waits (a DELETE racing it) takes its answers with it.
+        auto session_gone = [&] { return !stateless && !initialize && !session.empty() && !sessions.is_open(session); };
+        for (const auto& out : outs) {
+          // A delayed answer waits here, in its own request, unless the client cancels it.
+          const auto due = Clock::now() + out.delay;
+          while (Clock::now() < due && !(!out.answers.is_null() && sessions.cancelled(out.answers)) && !session_gone())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          if (session_gone()) {
+            if (rec) rec->event(conn, "refused: HTTP 404 Not Found: the session was deleted while the answer waited");
+            return text_reply(404, "Not Found: the session was deleted while the answer waited");
+          }
+          if (!out.answers.is_null() && sessions.cancelled(out.answers)) continue;
+          if (out.close) {
+            sessions.close(session);
+            if (rec) rec->event(conn, "session-end (scripted close)");
+            return text_reply(404, "Not Found: the session was closed");
+          }
+          if (rec && !out.note.empty()) rec->event(conn, out.note);
+          if (!out.message.is_null()) {
+            if (rec) rec->message(conn, "out", out.message, context);
+            send.push_back(out.message);
+          }
+        }
+        if (send.empty()) {
+          reply.status = 202;
+          reply.content_type = "text/plain";
+          return reply;
+        }
+        if (send.size() == 1) {
+          if (refused) reply.status = outs.front().http_status;
+          // Input that is no message (not JSON, a batch, not JSON-RPC) cannot be accepted: 400, with
+          // the JSON-RPC error that has no id.
+          if (jsonrpc::classify(send.front()) == jsonrpc::Kind::error && send.front()["id"].is_null())
+            reply.status = 400;
+          reply.body = dump(send.front());
+          return reply;
+        }
+        reply.content_type = "text/event-stream";
+        for (const auto& m : send) reply.body += "event: message\ndata: " + dump(m) + "\n\n";
         return reply;
-      }
-      session.clear();
-    } else if (initialize) {
-      session = sessions.open();
-    } else if (!parsed.is_null()) {
-      if (session.empty()) return refuse(400, "Bad Request: Mcp-Session-Id missing");
-      if (!sessions.is_open(session)) return refuse(404, "Not Found: unknown session");
-    }
-    const std::string conn =
-        stateless ? std::string(kStatelessHttpConnection) : "http:" + (session.empty() ? std::string("-") : session);
-    if (rec) {
-      if (parsed.is_null())
-        rec->raw(conn, req.body);
-      else
-        rec->message(conn, "in", parsed, context);
-    }
-    auto outs = parsed.is_null() ? server.handle_text(req.body, nullptr, context) : server.handle(parsed, context);
-    if (auto cancelled = MockServer::cancelled_request(parsed)) sessions.cancel(*cancelled);
-    HttpReply reply;
-    // A refused initialize opens no session.
-    const bool refused = outs.size() == 1 && outs.front().http_status >= 400;
-    if (initialize && refused) sessions.close(session);
-    if (initialize && !refused) reply.headers.emplace_back("Mcp-Session-Id", session);
-    std::vector<json> send;
-    for (const auto& out : outs) {
-      // A delayed answer waits here, in its own request, unless the client cancels it.
-      const auto due = Clock::now() + out.delay;
-      while (Clock::now() < due && !(!out.answers.is_null() && sessions.cancelled(out.answers)))
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      if (!out.answers.is_null() && sessions.cancelled(out.answers)) continue;
-      if (out.close) {
-        sessions.close(session);
-        if (rec) rec->event(conn, "session-end (scripted close)");
-        return text_reply(404, "Not Found: the session was closed");
-      }
-      if (rec && !out.note.empty()) rec->event(conn, out.note);
-      if (!out.message.is_null()) {
-        if (rec) rec->message(conn, "out", out.message, context);
-        send.push_back(out.message);
-      }
-    }
-    if (send.empty()) {
-      reply.status = 202;
-      reply.content_type = "text/plain";
-      return reply;
-    }
-    if (send.size() == 1) {
-      if (refused) reply.status = outs.front().http_status;
-      reply.body = dump(send.front());
-      return reply;
-    }
-    reply.content_type = "text/event-stream";
-    for (const auto& m : send) reply.body += "event: message\ndata: " + dump(m) + "\n\n";
-    return reply;
-  });
+      },
+      limits);
   try {
     http.listen(options.host, options.port);
   } catch (const std::exception& e) {

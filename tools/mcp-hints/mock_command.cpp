@@ -34,7 +34,15 @@ options:
   --port N               http: the port on 127.0.0.1 (default 0: a free one); the URL is printed
                          as the first line of stdout
   --record PATH          append every message in and out to PATH as JSON lines
-  --max-message N        longest line or body accepted, in bytes (default 4194304)
+  --max-message N        longest line or body accepted, in bytes (default 4194304); over HTTP a
+                         longer body is refused with 413 while it is read
+  --max-header N         http: longest request line and headers, in bytes (default 16384); 431
+  --idle-timeout D       http: a connection with no request under way, or on which nothing moves,
+                         is closed after D (default 5s; 30s, 500ms)
+  --header-timeout D     http: the request line and headers must arrive within D of their first
+                         byte (default 10s); 408
+  --max-connections N    http: connections served at once, each on its own thread (default 512);
+                         one more is answered 503 and closed
   --list                 list the built-in scenarios and exit
   -h, --help             this text
 
@@ -49,7 +57,11 @@ int mock_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "")("scenario", po::value<std::string>(), "")("server", po::value<std::string>(), "")(
       "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0),
                                                                          "")("record", po::value<std::string>(), "")(
-      "max-message", po::value<Count>()->default_value(Count(std::size_t{4} << 20), "4194304"), "")("list", "");
+      "max-message", po::value<Count>()->default_value(Count(std::size_t{4} << 20), "4194304"), "")(
+      "max-header", po::value<Count>()->default_value(Count(std::size_t{16} << 10), "16384"), "")(
+      "idle-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(std::chrono::seconds(5)), "5s"), "")(
+      "header-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(std::chrono::seconds(10)), "10s"),
+      "")("max-connections", po::value<Count>()->default_value(Count(512), "512"), "")("list", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -68,8 +80,14 @@ int mock_command(const std::vector<std::string>& args) {
     return usage("unknown --transport '" + transport + "' (stdio, http)");
   const int port = vm["port"].as<int>();
   if (port < 0 || port > 65535) return usage("--port must be 0 to 65535");
-  if (transport == "stdio" && !vm["port"].defaulted())
-    return usage("--port has no effect over stdio (give --transport http to serve on a port)");
+  for (const char* http_only : {"port", "max-header", "idle-timeout", "header-timeout", "max-connections"})
+    if (transport == "stdio" && !vm[http_only].defaulted())
+      return usage(std::string("--") + http_only + " has no effect over stdio (give --transport http)");
+  for (const char* positive : {"max-header", "max-connections"})
+    if (vm[positive].as<Count>().value == 0) return usage(std::string("--") + positive + " must be at least 1");
+  for (const char* positive : {"idle-timeout", "header-timeout"})
+    if (vm[positive].as<DurationSeconds>().value.count() == 0)
+      return usage(std::string("--") + positive + " must be longer than 0");
   // A scenario that cannot be used, or a record file that cannot be opened, is an Error: main says it.
   const auto scenario = mock::load_scenario(vm["scenario"].as<std::string>());
   std::string names;
@@ -90,6 +108,10 @@ int mock_command(const std::vector<std::string>& args) {
   mock::ServeOptions serve;
   serve.recorder = recorder ? &*recorder : nullptr;
   serve.max_message = vm["max-message"].as<Count>().value;
+  serve.http.max_header = vm["max-header"].as<Count>().value;
+  serve.http.idle_timeout = vm["idle-timeout"].as<DurationSeconds>().value;
+  serve.http.header_timeout = vm["header-timeout"].as<DurationSeconds>().value;
+  serve.http.max_connections = vm["max-connections"].as<Count>().value;
   serve.port = port;
   return transport == "http" ? mock::serve_http(server, serve) : mock::serve_stdio(server, serve);
 }

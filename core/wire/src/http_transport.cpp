@@ -7,11 +7,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -366,26 +372,274 @@ class HttpTransport : public Transport {
 
 }  // namespace
 
+namespace {
+
+using std::chrono::milliseconds;
+
+// The connection a serving thread is on: a handler reads it to end the connection after its answer.
+class Connection;
+thread_local Connection* current_connection = nullptr;
+
+// One client connection, as the stream httplib reads requests from and writes answers to. It applies
+// the limits while reading: the request line and headers within max_header bytes and header_timeout
+// of their first byte, and no wait longer than idle_timeout for a byte that never comes. A limit
+// crossed is answered here (431, 408), and what httplib would write after it is dropped.
+class Connection : public httplib::Stream {
+ public:
+  Connection(int fd, const HttpServerLimits& limits, const std::atomic<bool>& stopping)
+      : fd_(fd), limits_(limits), stopping_(stopping) {}
+
+  // Waits up to idle_timeout for the next request's first byte; false when none comes, the server
+  // stops, or an answer of ours already ended the exchange.
+  bool wait_for_request() {
+    if (refused_) return false;
+    return off_ < len_ || wait(POLLIN, Clock::now() + limits_.idle_timeout);
+  }
+  void begin_request() {
+    in_head_ = true;
+    head_bytes_ = 0;
+    head_deadline_ = Clock::now() + limits_.header_timeout;
+  }
+  void end_of_head() { in_head_ = false; }
+  // The body was left unread (refused): the connection ends after this answer.
+  void close_after_answer() { close_after_ = true; }
+  bool closing() const { return close_after_ || refused_; }
+
+  // Answers on its own (over capacity, a limit crossed) and ends the exchange.
+  void refuse(int status, const std::string& reason, const std::string& text) {
+    if (refused_) return;
+    const std::string body = text + "\n";
+    const std::string answer = "HTTP/1.1 " + std::to_string(status) + " " + reason +
+                               "\r\nContent-Type: text/plain\r\nContent-Length: " + std::to_string(body.size()) +
+                               "\r\nConnection: close\r\n\r\n" + body;
+    send_all(answer.data(), answer.size());
+    refused_ = close_after_ = true;
+  }
+
+  // Ends the connection. A body left unread is drained for a moment first, so the client reads the
+  // answer instead of a reset; nothing drained is kept.
+  void close() {
+    if (close_after_) {
+      ::shutdown(fd_, SHUT_WR);
+      const auto until = Clock::now() + std::min<milliseconds>(limits_.idle_timeout, milliseconds(2000));
+      char sink[4096];
+      while (wait(POLLIN, until) && ::recv(fd_, sink, sizeof sink, 0) > 0) {
+      }
+    }
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+  }
+
+  bool is_readable() const override {
+    pollfd p{fd_, POLLIN, 0};
+    return off_ < len_ || ::poll(&p, 1, 0) > 0;
+  }
+  bool is_writable() const override {
+    pollfd p{fd_, POLLOUT, 0};
+    return !refused_ && ::poll(&p, 1, 0) > 0;
+  }
+
+  ssize_t read(char* ptr, std::size_t size) override {
+    if (refused_) return -1;
+    if (off_ == len_) {
+      if (!wait(POLLIN, in_head_ ? head_deadline_ : Clock::now() + limits_.idle_timeout)) {
+        if (in_head_ && !stopping_)
+          refuse(408, "Request Timeout", "Request Timeout: the request line and headers took longer than the limit");
+        return -1;
+      }
+      const ssize_t n = ::recv(fd_, buffer_, sizeof buffer_, 0);
+      if (n <= 0) return n;
+      off_ = 0;
+      len_ = static_cast<std::size_t>(n);
+    }
+    std::size_t take = std::min(size, len_ - off_);
+    if (in_head_) {
+      if (head_bytes_ + take > limits_.max_header) {
+        refuse(431, "Request Header Fields Too Large",
+               "Request Header Fields Too Large: the request line and headers are over " +
+                   std::to_string(limits_.max_header) + " bytes");
+        return -1;
+      }
+      head_bytes_ += take;
+    }
+    std::memcpy(ptr, buffer_ + off_, take);
+    off_ += take;
+    return static_cast<ssize_t>(take);
+  }
+
+  ssize_t write(const char* ptr, std::size_t size) override {
+    if (refused_) return -1;  // what httplib says after a refusal of ours is not sent
+    if (!wait(POLLOUT, Clock::now() + limits_.idle_timeout)) return -1;
+    const ssize_t n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
+    return n < 0 && errno == EAGAIN ? 0 : n;
+  }
+
+  void get_remote_ip_and_port(std::string& ip, int& port) const override { address(::getpeername, ip, port); }
+  void get_local_ip_and_port(std::string& ip, int& port) const override { address(::getsockname, ip, port); }
+  ::socket_t socket() const override { return fd_; }
+
+ private:
+  // Waits for the socket to be ready, in short slices so a stopping server is noticed.
+  bool wait(short events, Clock::time_point until) const {
+    for (;;) {
+      if (stopping_) return false;
+      const auto left = std::chrono::duration_cast<milliseconds>(until - Clock::now()).count();
+      if (left <= 0) return false;
+      pollfd p{fd_, events, 0};
+      const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 100)));
+      if (rc > 0) return true;
+      if (rc < 0 && errno != EINTR) return false;
+    }
+  }
+  void send_all(const char* data, std::size_t size) {
+    const auto until = Clock::now() + std::min<milliseconds>(limits_.idle_timeout, milliseconds(2000));
+    while (size > 0 && wait(POLLOUT, until)) {
+      const ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL);
+      if (n <= 0) return;
+      data += n;
+      size -= static_cast<std::size_t>(n);
+    }
+  }
+  template <class Name>
+  void address(Name name, std::string& ip, int& port) const {
+    sockaddr_storage addr{};
+    socklen_t length = sizeof addr;
+    char host[NI_MAXHOST] = "", service[NI_MAXSERV] = "";
+    if (name(fd_, reinterpret_cast<sockaddr*>(&addr), &length) == 0 &&
+        ::getnameinfo(reinterpret_cast<sockaddr*>(&addr), length, host, sizeof host, service, sizeof service,
+                      NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
+      ip = host;
+      port = std::atoi(service);
+    }
+  }
+
+  int fd_;
+  const HttpServerLimits& limits_;
+  const std::atomic<bool>& stopping_;
+  char buffer_[4096];
+  std::size_t off_ = 0, len_ = 0;
+  bool in_head_ = false, close_after_ = false, refused_ = false;
+  std::size_t head_bytes_ = 0;
+  Clock::time_point head_deadline_;
+};
+
+// A thread for every connection, so a connection that waits (idle, or a client that never reads)
+// holds only its own thread; finished threads are joined as new ones start, all of them on shutdown.
+class ThreadPerConnection : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> fn) override {
+    std::lock_guard lock(mutex_);
+    reap();
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    try {
+      threads_.emplace_back(std::thread([fn, done] {
+                              fn();
+                              *done = true;
+                            }),
+                            done);
+    } catch (const std::system_error&) {  // no thread to be had: served at once, as over capacity
+      overloaded_here = true;
+      fn();
+      overloaded_here = false;
+    }
+  }
+  void shutdown() override {
+    std::lock_guard lock(mutex_);
+    for (auto& [thread, done] : threads_) thread.join();
+    threads_.clear();
+  }
+  void on_idle() override {
+    std::lock_guard lock(mutex_);
+    reap();
+  }
+  static thread_local bool overloaded_here;
+
+ private:
+  void reap() {
+    std::erase_if(threads_, [](auto& entry) {
+      if (!*entry.second) return false;
+      entry.first.join();
+      return true;
+    });
+  }
+  std::mutex mutex_;
+  std::vector<std::pair<std::thread, std::shared_ptr<std::atomic<bool>>>> threads_;
+};
+thread_local bool ThreadPerConnection::overloaded_here = false;
+
+// httplib's server with each connection read through a Connection (above).
+class LimitedServer : public httplib::Server {
+ public:
+  LimitedServer(const HttpServerLimits& limits, const std::atomic<bool>& stopping)
+      : limits_(limits), stopping_(stopping) {
+    new_task_queue = [] { return new ThreadPerConnection; };
+    set_payload_max_length(limits.max_body);
+    set_keep_alive_max_count(100);
+    set_keep_alive_timeout(std::max<time_t>(1, std::chrono::ceil<std::chrono::seconds>(limits.idle_timeout).count()));
+  }
+  // A deeper queue of connections waiting to be accepted than httplib's 5.
+  void deepen_backlog() { ::listen(svr_sock_, 128); }
+
+ private:
+  bool process_and_close_socket(::socket_t sock) override {
+    Connection connection(sock, limits_, stopping_);
+    const std::size_t open = ++open_;
+    if (ThreadPerConnection::overloaded_here || open > limits_.max_connections) {
+      connection.refuse(503, "Service Unavailable",
+                        "Service Unavailable: " + std::to_string(limits_.max_connections) + " connections are open");
+    } else {
+      current_connection = &connection;
+      for (std::size_t served = 1; served <= 100 && connection.wait_for_request(); ++served) {
+        connection.begin_request();
+        bool closed = false;
+        const bool ok =
+            process_request(connection, served == 100, closed, [&](httplib::Request&) { connection.end_of_head(); });
+        if (!ok || closed || connection.closing()) break;
+      }
+      current_connection = nullptr;
+    }
+    connection.close();
+    --open_;
+    return true;
+  }
+
+  const HttpServerLimits& limits_;
+  const std::atomic<bool>& stopping_;
+  std::atomic<std::size_t> open_{0};
+};
+
+// A refusal the server makes before reading a body, and the connection ends after it.
+void refuse_unread(httplib::Response& res, int status, const std::string& text) {
+  res.status = status;
+  res.set_content(text, "text/plain");
+  res.set_header("Connection", "close");
+  if (current_connection) current_connection->close_after_answer();
+}
+
+}  // namespace
+
 struct HttpServer::Impl {
+  explicit Impl(const HttpServerLimits& l) : limits(l), server(limits, stopping) {}
   Handler handler;
-  httplib::Server server;
+  HttpServerLimits limits;
+  std::atomic<bool> stopping{false};
+  LimitedServer server;
   std::thread thread;
   std::string host, path;
   int port = 0;
-  std::atomic<bool> stopping{false};
 };
 
-HttpServer::HttpServer(Handler handler) : impl_(std::make_unique<Impl>()) { impl_->handler = std::move(handler); }
+HttpServer::HttpServer(Handler handler, HttpServerLimits limits) : impl_(std::make_unique<Impl>(limits)) {
+  impl_->handler = std::move(handler);
+}
 
 HttpServer::~HttpServer() { stop(); }
 
 int HttpServer::listen(const std::string& host, int port, const std::string& path) {
   impl_->host = host;
   impl_->path = path;
-  // Each open SSE stream holds a worker thread: keep enough of them.
-  impl_->server.new_task_queue = [] { return new httplib::ThreadPool(16); };
   impl_->server.set_tcp_nodelay(true);
-  auto serve = [this](const httplib::Request& req, httplib::Response& res) {
+  auto serve = [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
     HttpRequestView view;
     view.method = req.method;
     view.session_id = req.get_header_value("Mcp-Session-Id");
@@ -394,10 +648,14 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
     view.authorization = req.get_header_value("Authorization");
     view.mcp_method = req.get_header_value("Mcp-Method");
     view.mcp_name = req.get_header_value("Mcp-Name");
+    view.content_type = req.get_header_value("Content-Type");
+    view.accept = req.get_header_value("Accept");
     view.has_mcp_method = req.has_header("Mcp-Method");
     view.has_mcp_name = req.has_header("Mcp-Name");
     view.has_protocol_version = req.has_header("MCP-Protocol-Version");
-    view.body = req.body;
+    view.has_content_type = req.has_header("Content-Type");
+    view.has_accept = req.has_header("Accept");
+    view.body = body;
     HttpReply reply = impl_->handler(view);
     res.status = reply.status;
     for (const auto& [k, v] : reply.headers) res.set_header(k, v);
@@ -411,11 +669,47 @@ int HttpServer::listen(const std::string& host, int port, const std::string& pat
     }
     if (!reply.body.empty() || reply.status == 200) res.set_content(reply.body, reply.content_type);
   };
-  impl_->server.Post(path, serve);
-  impl_->server.Get(path, serve);
-  impl_->server.Delete(path, serve);
+  // A body is read as it arrives and refused once over max_body: memory stays flat.
+  auto serve_reading = [this, serve](const httplib::Request& req, httplib::Response& res,
+                                     const httplib::ContentReader& read) {
+    std::string body;
+    bool too_large = false;
+    read([&](const char* data, std::size_t n) {
+      too_large = body.size() + n > impl_->limits.max_body;
+      if (!too_large) body.append(data, n);
+      return !too_large;
+    });
+    if (too_large)
+      return refuse_unread(res, 413,
+                           "Payload Too Large: a body over " + std::to_string(impl_->limits.max_body) + " bytes");
+    serve(req, body, res);
+  };
+  auto serve_bodiless = [serve](const httplib::Request& req, httplib::Response& res) { serve(req, req.body, res); };
+  // Before any body is read: one announced over the limit is refused unread, and so is a body on a
+  // request that takes none (only POST and DELETE are read through serve_reading).
+  impl_->server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    const std::string length = req.get_header_value("Content-Length");
+    std::uint64_t announced = 0;
+    if (!length.empty() && (std::from_chars(length.data(), length.data() + length.size(), announced).ptr !=
+                                length.data() + length.size() ||
+                            announced > impl_->limits.max_body)) {
+      refuse_unread(res, 413, "Payload Too Large: a body over " + std::to_string(impl_->limits.max_body) + " bytes");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (req.method != "POST" && req.method != "DELETE" && req.has_header("Transfer-Encoding")) {
+      refuse_unread(res, 400, "Bad Request: a " + req.method + " request has no body");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  impl_->server.Post(path, serve_reading);
+  impl_->server.Post(path, serve_bodiless);
+  impl_->server.Delete(path, serve_reading);
+  impl_->server.Delete(path, serve_bodiless);
+  impl_->server.Get(path, serve_bodiless);
   impl_->port = port == 0 ? impl_->server.bind_to_any_port(host) : (impl_->server.bind_to_port(host, port) ? port : -1);
   if (impl_->port <= 0) throw TransportError("cannot listen on " + host + ":" + std::to_string(port));
+  impl_->server.deepen_backlog();
   impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
   return impl_->port;
 }

@@ -14,6 +14,7 @@
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/protocol.hpp"
+#include "mcp_hints/wire/transport.hpp"
 
 namespace mcp_hints::mock {
 
@@ -86,10 +87,12 @@ class MockServer {
 };
 
 // Fronts. Both run until the client goes (stdio: stdin closes) or a step closes (stdio), or the
-// process is signalled (HTTP). max_message bounds one incoming line or body.
+// process is signalled (HTTP). max_message bounds one incoming line or body; http bounds what else
+// an HTTP client may hold or send (its max_body is max_message).
 struct ServeOptions {
   Recorder* recorder = nullptr;
   std::size_t max_message = std::size_t{4} << 20;
+  HttpServerLimits http;
   std::string host = "127.0.0.1";
   int port = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // Moving JSON-RPC messages to and from an MCP server: over stdio (a child process) or
 // Streamable HTTP. Knows nothing of hints. Every wait has a deadline.
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -97,7 +98,10 @@ struct HttpRequestView {
   std::string authorization;     // Authorization, if sent
   std::string mcp_method;        // Mcp-Method, if sent (2026-07-28)
   std::string mcp_name;          // Mcp-Name, if sent (2026-07-28)
+  std::string content_type;      // Content-Type, if sent
+  std::string accept;            // Accept, if sent
   bool has_mcp_method = false, has_mcp_name = false, has_protocol_version = false;
+  bool has_content_type = false, has_accept = false;
   std::string body;
 };
 
@@ -109,10 +113,21 @@ struct HttpReply {
   bool stall_after_headers = false;  // send the headers, then nothing until the server stops
 };
 
+// What one HTTP client may hold or send, so that no client can starve the others or exhaust memory:
+// every connection is served on its own thread (up to max_connections), and every limit is applied
+// while reading.
+struct HttpServerLimits {
+  std::size_t max_body = std::size_t{16} << 20;     // a request body; beyond: 413, read no further
+  std::size_t max_header = std::size_t{16} << 10;   // request line and headers; beyond: 431
+  std::chrono::milliseconds idle_timeout{5000};     // no request under way (or nothing moves): closed
+  std::chrono::milliseconds header_timeout{10000};  // request line and headers, from their first byte: 408
+  std::size_t max_connections = 512;                // served at once; one more is answered 503 and closed
+};
+
 class HttpServer {
  public:
   using Handler = std::function<HttpReply(const HttpRequestView&)>;
-  explicit HttpServer(Handler handler);
+  explicit HttpServer(Handler handler, HttpServerLimits limits = {});
   ~HttpServer();  // stops
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
