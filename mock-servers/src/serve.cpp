@@ -248,7 +248,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
     if (req.body.size() > options.max_message) return text_reply(413, "Payload Too Large");
     json parsed;
     try {
-      parsed = parse_json(req.body);
+      parsed = parse_json_document(req.body).value;
     } catch (const InputError&) {
       parsed = json();  // handle_text below answers with the parse error
     }
