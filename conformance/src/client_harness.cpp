@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "mcp_hints/conformance/coverage.hpp"
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
@@ -72,7 +73,12 @@ void wait_for_stdio_records(const std::map<std::string, std::string>& files, Dea
       std::map<std::string, bool> open;  // connection -> still open
       for (std::string text; std::getline(in, text);) {
         if (text.find("\"event\"") == std::string::npos) continue;  // only opens and closes matter here
-        const auto line = nlohmann::json::parse(text, nullptr, false);
+        nlohmann::json line;
+        try {
+          line = parse_json_document(text).value;
+        } catch (const InputError&) {
+          continue;
+        }
         if (!line.is_object() || !line.contains("event") || !line["event"].is_string()) continue;
         const std::string event = line["event"], connection = line.value("connection", "");
         if (event == "open")

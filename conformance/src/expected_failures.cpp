@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -12,13 +13,24 @@ namespace mcp_hints::conformance {
 std::vector<ExpectedFailure> load_expected_failures(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": not a file");
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot be read");
+  // Read within the limit whatever the file's size says (it may grow while read).
+  std::string text(kMaxExpectedFailuresBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxExpectedFailuresBytes)
+    throw InputError(path + ": larger than the limit of " + std::to_string(kMaxExpectedFailuresBytes) + " bytes");
   std::vector<ExpectedFailure> entries;
   std::size_t number = 0;
-  for (std::string line; std::getline(in, line);) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
     ++number;
-    if (number > 100000) throw InputError(path + ": more than 100000 lines");
+    if (number > kMaxExpectedFailuresLines)
+      throw InputError(path + ": more than " + std::to_string(kMaxExpectedFailuresLines) + " lines");
+    if (line.size() > kMaxExpectedFailuresLine)
+      throw InputError(path + ":" + std::to_string(number) + ": a line longer than the limit of " +
+                       std::to_string(kMaxExpectedFailuresLine) + " bytes");
     const auto start = line.find_first_not_of(" \t\r");
     if (start == std::string::npos || line[start] == '#') continue;
     const auto end = line.find_first_of(" \t", start);

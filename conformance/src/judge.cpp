@@ -1,6 +1,8 @@
 #include "mcp_hints/conformance/judge.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -88,6 +90,11 @@ int CheckReader::integer_or(std::string_view path, int fallback) {
   const json* value = find(path);
   if (!value) return fallback;
   if (!value->is_number_integer()) fail(path, "not an integer");
+  // Read without narrowing: 4294967297 is not 1.
+  constexpr long long least = std::numeric_limits<int>::min(), most = std::numeric_limits<int>::max();
+  if (value->is_number_unsigned() ? value->get<std::uint64_t>() > static_cast<std::uint64_t>(most)
+                                  : value->get<long long>() < least || value->get<long long>() > most)
+    fail(path, value->dump() + " is out of range (" + std::to_string(least) + " to " + std::to_string(most) + ")");
   return value->get<int>();
 }
 

@@ -92,7 +92,7 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
         for_each_line(path, max_bytes, max_lines, [&, &server = server](std::size_t number, const std::string& text) {
           json line;
           try {
-            line = parse_json(text, limits);
+            line = parse_json_document(text, limits).value;
           } catch (const InputError& e) {
             record.notes.push_back("wire record of " + server + ", line " + std::to_string(number) + ": " + e.what());
             return;
@@ -126,7 +126,7 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
     const std::string where = "events line " + std::to_string(number) + ": ";
     json line;
     try {
-      line = parse_json(text, limits);
+      line = parse_json_document(text, limits).value;
     } catch (const InputError& e) {
       record.notes.push_back(where + e.what());
       return;

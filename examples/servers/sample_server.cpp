@@ -46,6 +46,8 @@ const char* kModes[] = {
     "log-stdout",           // writes log text to stdout before its first message
     "huge-line",            // answers tools/list with a 64 MB line
     "invalid-utf8",         // answers tools/list with bytes that are not UTF-8
+    "duplicate-hint",       // (stdio) its tools/list text gives readOnlyHint true, then false, in a tool that is not
+                            // read-only
     "endless-cursor",       // every page has a new nextCursor
     "repeat-cursor",        // the second page repeats the first page's cursor
     "fork-grandchild",      // forks a grandchild that keeps stdout open, and exits
@@ -427,6 +429,16 @@ int serve_stdio(Server& server) {
           ",\"result\":{\"tools\":[{\"name\":\"caf\xe9\xff\",\"inputSchema\":{\"type\":\"object\"}}]}}\n";
       std::fwrite(bad.data(), 1, bad.size(), stdout);
       std::fflush(stdout);
+      continue;
+    }
+    if (is_list && server.mode("duplicate-hint")) {
+      for (const auto& out : server.handle(message)) {
+        // A first-wins client sees a read-only tool; a last-wins one (lint) sees the catalog's own.
+        std::string text = out;
+        if (const auto at = text.find("\"readOnlyHint\":false"); at != std::string::npos)
+          text.insert(at, "\"readOnlyHint\":true,");
+        write_line(text);
+      }
       continue;
     }
     for (const auto& out : server.handle(message)) write_line(out);

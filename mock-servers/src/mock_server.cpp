@@ -42,7 +42,7 @@ const std::vector<json>& MockServer::catalog_for(const std::string& context) con
 std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed, const std::string& context) {
   json message;
   try {
-    message = parse_json(text);
+    message = parse_json_document(text).value;  // a repeated member keeps its last value: the judge reads the record
   } catch (const InputError& e) {
     return {Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())}};
   }

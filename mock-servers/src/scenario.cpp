@@ -94,7 +94,7 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     ServerSpec spec;
     spec.key = key;
     spec.name = s.value("name", key);
-    spec.page_size = s.value("pageSize", 0);
+    spec.page_size = s.value("pageSize", std::size_t{0});  // the schema bounds it: read without narrowing
     spec.protocol_versions = s.value("protocolVersions", std::vector<std::string>{});
     // A scenario of the stateless era alone is served in it unless the server says otherwise.
     if (spec.protocol_versions.empty() && document.value("eras", json::array()) == json::array({"stateless"}))

@@ -289,7 +289,7 @@ int serve_http(MockServer& server, const ServeOptions& options) {
         }
         json parsed;
         try {
-          parsed = parse_json(req.body);
+          parsed = parse_json_document(req.body).value;
         } catch (const InputError&) {
           parsed = json();  // handle_text below answers with the parse error
         }

@@ -78,3 +78,34 @@ TEST(Lint, PointersAndLinesPlaceEachFindingInTheDocument) {
   EXPECT_EQ(findings[0].line, 3u);
   EXPECT_EQ(result.tool_names, (std::vector<std::string>{"a", "b"}));
 }
+
+// A hint given twice (RFC 8259: names SHOULD be unique): one finding with both values, the
+// pointer, and line:col of the value lint judged (the last); the same name in sibling objects,
+// or in the tool and its _meta, is no repetition.
+TEST(Lint, AMemberGivenTwiceIsAFindingWithBothValuesAndWhere) {
+  const std::string text =
+      "{\"tools\": [\n"
+      "  {\"name\": \"del\", \"inputSchema\": {\"type\": \"object\"}, \"annotations\": {\"readOnlyHint\": true,\n"
+      "   \"readOnlyHint\": false, \"destructiveHint\": true}},\n"
+      "  {\"name\": \"sib\", \"inputSchema\": {\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}, "
+      "\"b\": {\"type\": \"string\"}}}, \"annotations\": {\"readOnlyHint\": true}, \"_meta\": {\"title\": \"x\"}}\n"
+      "]}";
+  std::istringstream in(text);
+  std::vector<mcp_hints::Finding> findings;
+  const auto result = mcp_hints::Linter({}).lint_stream(in, "dup.json", findings);
+  EXPECT_FALSE(result.error);
+  std::vector<mcp_hints::Finding> duplicates;
+  for (const auto& f : findings)
+    if (f.check == "json.duplicate-member") duplicates.push_back(f);
+  ASSERT_EQ(duplicates.size(), 1u);
+  const auto& f = duplicates[0];
+  EXPECT_EQ(f.level, mcp_hints::Level::error);
+  EXPECT_EQ(f.tool, "del");
+  EXPECT_EQ(f.pointer, "/tools/0/annotations/readOnlyHint");
+  EXPECT_EQ(f.line, 3u);
+  EXPECT_EQ(f.column, 20u);
+  EXPECT_NE(f.message.find("member \"readOnlyHint\" given twice in the object at /annotations: first true (line 2, "
+                           "column 86), then false (line 3, column 20)"),
+            std::string::npos)
+      << f.message;
+}

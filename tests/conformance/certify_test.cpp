@@ -471,6 +471,20 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   // Bad lists are refused with the file and line.
   const auto no_reason = dir.write("bad.txt", "confirm.spec-destructive\n");
   EXPECT_THROW(load_expected_failures(no_reason.string()), mcp_hints::InputError);
+  // Bounded: one line over 4096 bytes, a file over 1 MiB (a 200 MB line once took 625 MB).
+  const auto long_line = dir.write("long.txt", "# ok\nconfirm.spec-destructive " + std::string(4096, 'r') + "\n");
+  const auto fits = dir.write("fits.txt", "confirm.spec-destructive " + std::string(4096 - 25, 'r') + "\n");
+  EXPECT_EQ(load_expected_failures(fits.string()).size(), 1u);
+  const auto huge = dir.write("huge.txt", std::string((1 << 20) + 1, '#'));
+  for (const auto& [path, says] : {std::pair{long_line, "long.txt:2: a line longer than the limit of 4096 bytes"},
+                                   std::pair{huge, "huge.txt: larger than the limit of 1048576 bytes"}}) {
+    try {
+      load_expected_failures(path.string());
+      ADD_FAILURE() << "accepted " << path;
+    } catch (const mcp_hints::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
   const auto bad_name = dir.write("bad2.txt", "confirm.x: reason\n");
   try {
     load_expected_failures(bad_name.string());

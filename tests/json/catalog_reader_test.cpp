@@ -180,3 +180,47 @@ TEST(CatalogReader, StopsAStringOverTheLengthLimitAndSaysWhere) {
   // Escaped quotes do not end a string: this one is 12 characters of text.
   EXPECT_EQ(error_of(R"({"tools":["\"\"\"\"\"\""]})", limits), "a string longer than the limit of 10 bytes @/tools/0");
 }
+
+// A member a tool gives twice keeps its last value, and the tool says so: where each value starts
+// (the later one is where the tool's positions point), and the earlier value.
+TEST(CatalogReader, ListsTheMembersAToolGivesTwiceWithWhereEachStarts) {
+  const auto r = read(
+      "{\"tools\": [\n"
+      "  {\"name\": \"a\", \"annotations\": {\"readOnlyHint\": true,\n"
+      "                                   \"readOnlyHint\": false}},\n"
+      "  {\"name\": \"b\", \"_meta\": {\"x\": {\"deep\": [1]}, \"x\": {\"other\": 2}}},\n"
+      "  {\"name\": \"c\", \"annotations\": {\"readOnlyHint\": true}, \"_meta\": {\"readOnlyHint\": false}}\n"
+      "]}");
+  ASSERT_EQ(r.tools.size(), 3u);
+  const auto& a = r.tools[0];
+  EXPECT_EQ(a.tool["annotations"]["readOnlyHint"], false);
+  ASSERT_EQ(a.duplicates.size(), 1u);
+  EXPECT_EQ(a.duplicates[0].pointer, "/annotations/readOnlyHint");
+  EXPECT_EQ(a.duplicates[0].earlier, true);
+  EXPECT_EQ(a.duplicates[0].earlier_at.line, 2u);
+  EXPECT_EQ(a.duplicates[0].earlier_at.column, 49u);
+  EXPECT_EQ(a.duplicates[0].later_at.line, 3u);
+  EXPECT_EQ(a.duplicates[0].later_at.column, 52u);
+  EXPECT_EQ(a.positions.at("/annotations/readOnlyHint").line, 3u);  // the value kept
+  EXPECT_EQ(a.duplicates[0].describe(false),
+            "member \"readOnlyHint\" given twice in the object at /annotations: first true (line 2, column 49), then "
+            "false (line 3, column 52)");
+  const auto& b = r.tools[1];
+  ASSERT_EQ(b.duplicates.size(), 1u);
+  EXPECT_EQ(b.duplicates[0].pointer, "/_meta/x");
+  EXPECT_EQ(b.duplicates[0].earlier, (nlohmann::json{{"deep", {1}}}));
+  // What the replaced value held is gone: a pointer into it falls back to the value kept.
+  EXPECT_EQ(b.positions.at("/_meta/x/deep").line, b.positions.at("/_meta/x").line);
+  EXPECT_EQ(b.positions.at("/_meta/x").column, 52u);
+  EXPECT_TRUE(r.tools[2].duplicates.empty());  // the same name in sibling objects
+}
+
+// Outside the tools, which of two tools arrays (or results) counts would be a guess: refused.
+TEST(CatalogReader, RefusesAMemberGivenTwiceOutsideTheTools) {
+  EXPECT_EQ(
+      error_of(R"({"tools": [{"name": "a"}], "tools": [{"name": "b"}]})"),
+      "member \"tools\" given twice in the top-level object; which one counts is undefined (RFC 8259, 4) @/tools");
+  EXPECT_NE(error_of(R"({"result": {"tools": [], "tools": []}})").find("given twice in the object at /result"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"a": {"x": 1}, "b": {"x": 2}, "tools": []})"), "no error");
+}

@@ -45,8 +45,95 @@ TEST(JsonInput, RejectsADocumentOverTheByteLimit) {
     parse_json("[1,2,3,4,5,6,7]", small);
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("over the limit of 10"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()), "input is larger than the limit of 10 bytes");
+    EXPECT_EQ(e.limit(), "max_bytes");
   }
+}
+
+// The string limit of the bounded reader holds in parse_json too (scenarios, mock lines, HTTP
+// bodies, vocab drafts): a value or a member name one byte over it is refused, at it is read.
+TEST(JsonInput, RejectsAStringOrAMemberNameOverTheStringLimit) {
+  InputLimits limits;
+  limits.max_string = 8;
+  EXPECT_EQ(parse_json(R"({"12345678": "abcdefgh"})", limits)["12345678"], "abcdefgh");
+  for (const char* text : {R"({"a": ["abcdefghi"]})", R"({"a": {"123456789": 1}})"}) {
+    try {
+      parse_json(text, limits);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "a string longer than the limit of 8 bytes") << text;
+      EXPECT_EQ(e.limit(), "max_string");
+      EXPECT_EQ(e.pointer(), "/a") << text;
+    }
+  }
+  // The default limit: 16 MiB, whatever the document's own limit.
+  const std::string huge = "[\"" + std::string((std::size_t{16} << 20) + 1, 'x') + "\"]";
+  EXPECT_THROW(parse_json(huge), InputError);
+  EXPECT_NO_THROW(parse_json("[\"" + std::string(std::size_t{16} << 20, 'x') + "\"]"));
+}
+
+TEST(JsonInput, EveryLimitNamesItsMember) {
+  InputLimits shallow;
+  shallow.max_depth = 1;
+  try {
+    parse_json(R"({"a": {"b": 1}})", shallow);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "nesting deeper than 1 levels");
+    EXPECT_EQ(e.limit(), "max_depth");
+    EXPECT_EQ(e.pointer(), "");
+  }
+  try {
+    parse_json("{");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.limit(), "");  // not a limit: nothing raises it
+  }
+}
+
+// RFC 8259: names SHOULD be unique; which of two values counts is a guess. Input this suite acts
+// on refuses it, on one line with both values, the pointer and where each value starts.
+TEST(JsonInput, ARepeatedMemberIsRefusedWithBothValuesAndWhere) {
+  const std::string text = "{\"tools\": [{\"annotations\": {\n  \"readOnlyHint\": true,\n  \"readOnlyHint\": false}}]}";
+  try {
+    parse_json(text);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_NE(what.find("member \"readOnlyHint\" given twice in the object at /tools/0/annotations: first true, "
+                        "then false (line 3, column 19)"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(e.pointer(), "/tools/0/annotations/readOnlyHint");
+    EXPECT_EQ(e.line(), 3u);
+  }
+  // At the top level, and a container given twice.
+  EXPECT_THROW(parse_json(R"({"a": 1, "a": 1})"), InputError);
+  EXPECT_THROW(parse_json(R"({"a": {"x": 1}, "b": 2, "a": [2]})"), InputError);
+}
+
+TEST(JsonInput, TheSameNameInSiblingObjectsIsNoRepetition) {
+  EXPECT_NO_THROW(parse_json(R"({"a": {"n": 1}, "b": {"n": 2}, "c": [{"n": 3}, {"n": 4}], "n": {"n": {"n": 5}}})"));
+}
+
+// A peer's message is read, not refused: the last value is kept, as most parsers keep, and each
+// repetition is listed (pointer, both values) for a judge to report.
+TEST(JsonInput, ADocumentKeepsTheLastValueAndListsEachRepetition) {
+  const auto document = mcp_hints::parse_json_document(
+      R"({"result": {"tools": [{"annotations": {"readOnlyHint": true, "readOnlyHint": false}}], "x": 1, "x": 2}})");
+  EXPECT_EQ(document.value["result"]["tools"][0]["annotations"]["readOnlyHint"], false);
+  EXPECT_EQ(document.value["result"]["x"], 2);
+  ASSERT_EQ(document.duplicates.size(), 2u);
+  EXPECT_EQ(document.duplicates[0].pointer, "/result/tools/0/annotations/readOnlyHint");
+  EXPECT_EQ(document.duplicates[0].earlier, true);
+  EXPECT_EQ(document.duplicates[0].name(), "readOnlyHint");
+  EXPECT_EQ(document.duplicates[0].later_at.line, 1u);
+  EXPECT_EQ(document.duplicates[1].pointer, "/result/x");
+  EXPECT_EQ(document.duplicates[1].earlier, 1);
+  const mcp_hints::DuplicateMember odd{"/a~1b~0c", 1, {}, {}};
+  EXPECT_EQ(odd.name(), "a/b~c");
+  EXPECT_TRUE(mcp_hints::parse_json_document(R"({"a": {"n": 1}, "b": {"n": 2}})").duplicates.empty());
 }
 
 TEST(JsonInput, EscapesPointerTokens) {

@@ -215,6 +215,27 @@ TEST(CheckServer, ResultAnnotationsFollowThePinnedRevisionAndTheExtension) {
       << sep1913.report.dump(1);
 }
 
+// A live server's tools/list that gives a hint twice (RFC 8259: names SHOULD be unique) is the
+// lint finding json.duplicate-member, with both values and the tool's pointer; the same catalog
+// sent once each is clean of it.
+TEST(CheckServer, AHintGivenTwiceInTheLiveListingIsAFinding) {
+  const auto twice = check_stdio("duplicate-hint");
+  EXPECT_EQ(twice.exit_code, 1) << twice.err;
+  std::vector<json> found;
+  for (const auto& f : twice.report["findings"])
+    if (f["check"] == "json.duplicate-member") found.push_back(f);
+  ASSERT_EQ(found.size(), 1u) << twice.report.dump();
+  EXPECT_EQ(found[0]["level"], "error");
+  EXPECT_TRUE(found[0]["pointer"].get<std::string>().starts_with("/tools/")) << found[0];
+  EXPECT_TRUE(found[0]["pointer"].get<std::string>().ends_with("/annotations/readOnlyHint")) << found[0];
+  EXPECT_NE(found[0]["message"].get<std::string>().find(
+                "member \"readOnlyHint\" given twice in the object at /annotations: first true, then false"),
+            std::string::npos)
+      << found[0];
+  const auto once = check_stdio("none");
+  for (const auto& f : once.report["findings"]) EXPECT_NE(f["check"], "json.duplicate-member") << f;
+}
+
 TEST(CheckServer, LintFindingsOfTheLiveCatalogUseTheLintIds) {
   auto r = run_cli(
       {"check-server", "--format", "json", "--observe", "0", "--", kServer, "--catalog", catalog("bad-catalog.json")});

@@ -125,3 +125,77 @@ TEST(Scenario, ReadsErasAndAuthorizationContextsAndRefusesAnUndeclaredOne) {
   document.erase("authorizations");
   EXPECT_NE(error_of(dir.write("none.json", document.dump()).string()).find("declared: none"), std::string::npos);
 }
+
+// Integer fields are read without narrowing: 4294967297 is not 1 and 18446744073709551615 is not
+// -1. Each boundary of each integer field of the schema, in range and one past it; a value out of
+// range is refused on one line that gives the range.
+TEST(Scenario, IntegerFieldsAreReadWithoutNarrowingAndRefusedOutOfRange) {
+  const json base = json::parse(mcp_hints::mock::load_scenario("confirm.no-over-prompting").document.dump());
+  struct Field {
+    json::json_pointer at;
+    long long least;
+    unsigned long long most;
+  };
+  const std::vector<Field> fields = {
+      {json::json_pointer("/servers/main/pageSize"), 1, 1000000},
+      {json::json_pointer("/servers/main/ttlMs"), 0, 9007199254740991ULL},
+      {json::json_pointer("/expect/0/promptsAtMost"), 1, 100},
+      {json::json_pointer("/expect/0/confirmations"), 1, 3},
+  };
+  const json past_every_range[] = {json(2147483647), json(4294967297ULL), json(18446744073709551615ULL),
+                                   json(-1),         json(1.5),           json("3")};
+  for (const auto& field : fields) {
+    const std::string where = field.at.to_string();
+    for (const json& fine : {json(field.least), json(field.most)}) {
+      json doc = base;
+      doc[field.at] = fine;
+      EXPECT_NO_THROW(mcp_hints::mock::parse_scenario(doc, "s.json")) << where << " = " << fine;
+    }
+    std::vector<json> refused(std::begin(past_every_range), std::end(past_every_range));
+    refused.push_back(field.least - 1);
+    refused.push_back(field.most + 1);
+    for (const json& bad : refused) {
+      if (bad.is_number_integer() && bad.get<long double>() >= field.least && bad.get<long double>() <= field.most)
+        continue;
+      json doc = base;
+      doc[field.at] = bad;
+      try {
+        mcp_hints::mock::parse_scenario(doc, "s.json");
+        ADD_FAILURE() << where << " = " << bad << " was accepted";
+      } catch (const ScenarioError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        EXPECT_NE(what.find(where), std::string::npos) << what;
+        if (bad.is_number_integer())
+          EXPECT_NE(
+              what.find(": out of range (" + std::to_string(field.least) + " to " + std::to_string(field.most) + ")"),
+              std::string::npos)
+              << where << " = " << bad << ": " << what;
+        else
+          EXPECT_NE(what.find("expected type \"integer\""), std::string::npos) << where << " = " << bad << ": " << what;
+      }
+    }
+  }
+  // What is read is the value given.
+  json doc = base;
+  doc["/servers/main/pageSize"_json_pointer] = 1000000;
+  EXPECT_EQ(mcp_hints::mock::parse_scenario(doc, "s.json").servers.at("main").page_size, 1000000u);
+}
+
+// A scenario is input this suite acts on: a member given twice is refused, on one line.
+TEST(Scenario, AMemberGivenTwiceInAScenarioFileIsRefused) {
+  test_support::TempDir dir;
+  std::string text = mcp_hints::mock::load_scenario("mock.basic").document.dump(2);
+  text.replace(text.find("\"title\""), 0, "\"title\": \"first\",\n  ");
+  const auto path = dir.write("twice.json", text);
+  try {
+    mcp_hints::mock::load_scenario(path.string());
+    FAIL() << "no error";
+  } catch (const mcp_hints::Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.category(), mcp_hints::Error::Category::bad_input);
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_NE(what.find("member \"title\" given twice in the top-level object: first \"first\""), std::string::npos)
+        << what;
+  }
+}

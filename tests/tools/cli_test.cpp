@@ -245,11 +245,11 @@ TEST(Cli, AHundredMegabytesOfGarbageEndsQuicklyWithOneLine) {
     for (int i = 0; i < 100; ++i) out << chunk;
   }
   expect_bad_input(run_cli({"lint", "--format", "json", path.string()}), "huge.json",
-                   "a string longer than the limit of 16777216 bytes at /tools");
+                   "a string longer than the limit of 16777216 bytes at /tools/0 (--max-string raises it)");
   expect_bad_input(run_cli({"lint", "--format", "json", "--max-string", "200000000", path.string()}), "huge.json",
                    "not valid JSON: parse error at line 1");
   expect_bad_input(run_cli({"lint", "--format", "json", "--max-bytes", "1000000", path.string()}), "huge.json",
-                   "larger than the limit of 1000000 bytes");
+                   "larger than the limit of 1000000 bytes (--max-bytes raises it)");
 }
 
 TEST(Cli, AMegabyteStringUnderAPatternCheckIsAFindingNotACrash) {

@@ -131,6 +131,34 @@ TEST(OutputContract, ConflictingFlagsNegativeLimitsAndIdleOptionsAreUsageErrors)
   for (const auto& [args, message] : cases) test_support::expect_usage_error(args, message);
 }
 
+// Integer options are read without narrowing: every boundary of each (0, 1, INT_MAX, 2^32+1,
+// 2^64-1, 2^64, negative, not an integer); a value out of range says the range.
+TEST(OutputContract, IntegerOptionsAreReadWithoutNarrowingAndSayTheirRange) {
+  const std::string counts = "(1 to 18446744073709551615)";
+  for (const std::string flag : {"--max-bytes", "--max-depth", "--max-string"}) {
+    for (const std::string fine : {"1", "2147483647", "4294967297", "18446744073709551615"}) {
+      const auto r = test_support::run_cli({"lint", kGood, flag, fine});
+      EXPECT_EQ(r.err.find("for option"), std::string::npos) << flag << " " << fine << ": " << r.err;
+    }
+    for (const auto& [bad, why] :
+         std::vector<std::pair<std::string, std::string>>{{"0", "out of range"},
+                                                          {"18446744073709551616", "out of range"},
+                                                          {"-1", "must not be negative"},
+                                                          {"1.5", "not a whole number"},
+                                                          {"+3", "not a whole number"}})
+      test_support::expect_usage_error({"lint", kGood, flag, bad},
+                                       "'" + bad + "' for option '" + flag + "': " + why + " " + counts);
+  }
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--max-message", "0"},
+                                   "out of range " + counts);
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--transport", "http", "--port", "65536"},
+                                   "'65536' for option '--port': out of range (0 to 65535)");
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--transport", "http", "--port", "4294967297"},
+                                   "out of range (0 to 65535)");
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--transport", "http", "--port", "-1"},
+                                   "must not be negative (0 to 65535)");
+}
+
 // Every time option takes a duration with its unit, and a bare number in the unit its help names.
 TEST(OutputContract, TimeOptionsTakeDurationsWithUnits) {
   for (const char* observe : {"0", "0ms", "250ms", "0.25s"}) {

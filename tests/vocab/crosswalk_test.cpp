@@ -167,6 +167,11 @@ TEST(VocabCommand, BadInputIsAOneLineUsageError) {
   const auto catalog = test_support::source_dir() / "examples" / "catalogs" / "good-catalog.json";
   const auto no_fields = dir.write("n.json", R"({"tools": []})");
   const auto bad_field = dir.write("b.json", R"({"properties": {"annotations": {"properties": {"x": 5}}}})");
+  // The reader's limits hold in vocab check: a 20 MB string, a member given twice.
+  const auto long_string = dir.write(
+      "long.json", R"({"properties": {"annotations": {"description": ")" + std::string(20 << 20, 'x') + "\"}}}");
+  const auto twice =
+      dir.write("twice.json", R"({"properties": {"annotations": {"type": "object", "type": "string"}}})");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"vocab"}, "say what: list, table, diff or check"},
       {{"vocab", "fly"}, "unknown 'vocab fly'"},
@@ -183,6 +188,11 @@ TEST(VocabCommand, BadInputIsAOneLineUsageError) {
       {{"vocab", "check", catalog.string()},
        "good-catalog.json: not a draft schema of tool hints: it declares no field"},
       {{"vocab", "check", no_fields.string()}, "n.json: not a draft schema of tool hints"},
+      {{"vocab", "check", long_string.string()},
+       "long.json: a string longer than the limit of 16777216 bytes at /properties/annotations"},
+      {{"vocab", "check", twice.string()},
+       "twice.json: member \"type\" given twice in the object at /properties/annotations: first \"object\", then "
+       "\"string\""},
       {{"vocab", "check", bad_field.string()},
        "b.json: not a JSON Schema: the schema of \"x\" is number (a schema is an object or a boolean) at "
        "/properties/annotations/properties/x"},

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <map>
 
 #include <boost/program_options.hpp>
 
@@ -80,6 +81,12 @@ int lint_command(const std::vector<std::string>& args) {
   } catch (const OptionError& e) {
     return option_error("lint", e, kLintOptionFlags);
   }
+  // A file over one of the limits: the flag that raises it.
+  const std::map<std::string, std::string> limit_flags = {
+      {"max_bytes", "--max-bytes"}, {"max_depth", "--max-depth"}, {"max_string", "--max-string"}};
+  for (auto& file : report.files)
+    if (const auto flag = limit_flags.find(file.limit); file.error && flag != limit_flags.end())
+      *file.error += " (" + flag->second + " raises it)";
   return write_report(report, *settings, "lint");
 }
 

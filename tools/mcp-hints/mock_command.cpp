@@ -55,8 +55,8 @@ the size limit ended it, 2 usage error or a scenario that is not valid.
 int mock_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("scenario", po::value<std::string>(), "")("server", po::value<std::string>(), "")(
-      "transport", po::value<std::string>()->default_value("stdio"), "")("port", po::value<int>()->default_value(0),
-                                                                         "")("record", po::value<std::string>(), "")(
+      "transport", po::value<std::string>()->default_value("stdio"), "")(
+      "port", po::value<Port>()->default_value(Port(0), "0"), "")("record", po::value<std::string>(), "")(
       "max-message", po::value<Count>()->default_value(Count(std::size_t{4} << 20), "4194304"), "")(
       "max-header", po::value<Count>()->default_value(Count(std::size_t{16} << 10), "16384"), "")(
       "idle-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(std::chrono::seconds(5)), "5s"), "")(
@@ -78,8 +78,7 @@ int mock_command(const std::vector<std::string>& args) {
   const std::string transport = vm["transport"].as<std::string>();
   if (transport != "stdio" && transport != "http")
     return usage("unknown --transport '" + transport + "' (stdio, http)");
-  const int port = vm["port"].as<int>();
-  if (port < 0 || port > 65535) return usage("--port must be 0 to 65535");
+  const int port = static_cast<int>(vm["port"].as<Port>().value);  // 0 to 65535
   for (const char* http_only : {"port", "max-header", "idle-timeout", "header-timeout", "max-connections"})
     if (transport == "stdio" && !vm[http_only].defaulted())
       return usage(std::string("--") + http_only + " has no effect over stdio (give --transport http)");

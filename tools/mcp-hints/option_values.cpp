@@ -33,12 +33,18 @@ std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms
   return std::chrono::milliseconds(static_cast<long long>(std::llround(ms)));
 }
 
-std::size_t parse_count(const std::string& text) {
+std::size_t parse_count(const std::string& text, std::size_t least, std::size_t most) {
+  const std::string range = " (" + std::to_string(least) + " to " + std::to_string(most) + ")";
   std::size_t value = 0;
   const char* end = text.data() + text.size();
   const auto [rest, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || rest != end)
-    throw std::invalid_argument(text.starts_with('-') ? "must not be negative" : "not a whole number");
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  if (text.starts_with('-') && text.size() > 1 && text.find_first_not_of("0123456789", 1) == std::string::npos)
+    throw std::invalid_argument("must not be negative" + range);
+  if (!digits || (ec != std::errc() && ec != std::errc::result_out_of_range) || rest != end)
+    throw std::invalid_argument("not a whole number" + range);
+  if (ec == std::errc::result_out_of_range || value < least || value > most)
+    throw std::invalid_argument("out of range" + range);
   return value;
 }
 
@@ -72,7 +78,11 @@ void validate(boost::any& out, const std::vector<std::string>& values, DurationM
 }
 
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {
-  validate_one<Count>(out, values, parse_count);
+  validate_one<Count>(out, values, [](const std::string& t) { return parse_count(t); });
+}
+
+void validate(boost::any& out, const std::vector<std::string>& values, Port*, int) {
+  validate_one<Port>(out, values, [](const std::string& t) { return parse_count(t, 0, 65535); });
 }
 
 }  // namespace mcp_hints::cli

@@ -4,6 +4,7 @@
 // refused while parsing, with the option's name, as every other usage error.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,18 +24,27 @@ struct Duration {
 using DurationSeconds = Duration<std::chrono::seconds>;      // a bare number is seconds
 using DurationMillis = Duration<std::chrono::milliseconds>;  // a bare number is milliseconds
 
-// A count or a size in bytes: digits only (no sign), so "-1" is refused rather than wrapped.
+// A count or a size in bytes, 1 or more: digits only (no sign), so "-1" is refused rather than
+// wrapped, and read without narrowing (a value past the largest size is refused, saying the range).
 struct Count {
   std::size_t value = 0;
   Count() = default;
   explicit Count(std::size_t v) : value(v) {}
 };
 
+// A TCP port, 0 to 65535 (0: any free one).
+struct Port {
+  std::size_t value = 0;
+  Port() = default;
+  explicit Port(std::size_t v) : value(v) {}
+};
+
 // "30s"-style text to milliseconds, a bare number read in `bare_ms` milliseconds per unit; throws
 // std::invalid_argument saying what is wrong.
 std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms);
-// Digits to a size; throws std::invalid_argument for anything else (a sign, a unit, overflow).
-std::size_t parse_count(const std::string& text);
+// Digits to a whole number from least to most; throws std::invalid_argument for anything else (a
+// sign, a unit, a fraction, a value out of the range, which the message gives).
+std::size_t parse_count(const std::string& text, std::size_t least = 1, std::size_t most = SIZE_MAX);
 
 // "30s", "500ms": how help and messages write a duration.
 std::string duration_text(std::chrono::milliseconds value);
@@ -43,5 +53,6 @@ std::string duration_text(std::chrono::milliseconds value);
 void validate(boost::any& out, const std::vector<std::string>& values, DurationSeconds*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, DurationMillis*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
+void validate(boost::any& out, const std::vector<std::string>& values, Port*, int);
 
 }  // namespace mcp_hints::cli

@@ -192,16 +192,17 @@ int check(const std::string& path, const std::string& format) {
     std::cerr << "mcp-hints vocab: " << path << ": cannot open\n";
     return bad_input;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  InputLimits limits;
+  limits.max_bytes = std::size_t{64} << 20;
+  // Never more than the limit in memory: one byte past it is enough to refuse the file.
+  std::string text;
+  for (char chunk[65536]; text.size() <= limits.max_bytes && in.read(chunk, sizeof chunk).gcount() > 0;)
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
   json draft;
   try {
-    InputLimits limits;
-    limits.max_bytes = std::size_t{64} << 20;
-    draft = parse_json(text.str(), limits);
+    draft = parse_json(text, limits);
   } catch (const InputError& e) {
-    std::cerr << "mcp-hints vocab: " << path << ": " << e.what() << "\n";
-    return bad_input;
+    return input_error("vocab", path, e);
   }
   std::vector<DraftFinding> findings;
   try {

@@ -79,11 +79,13 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
 }
 
 std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
-                                const ValuePositions* positions, std::vector<Finding>& out) const {
+                                const ValuePositions* positions, std::vector<Finding>& out,
+                                std::span<const DuplicateMember> duplicates) const {
   const auto& vocabulary = Vocabulary::builtin();
   const ToolHints hints = read_tool_hints(tool, vocabulary, options_.spec_revision);
   const auto detected = vocabulary.detect(tool);
-  const ToolContext ctx{tool, hints, vocabulary, published_schemas(), options_.spec_revision, detected, pinned_};
+  const ToolContext ctx{tool,     hints,   vocabulary, published_schemas(), options_.spec_revision,
+                        detected, pinned_, duplicates};
   const std::string name = tool_name(tool);
   const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {
     const TextPosition at = positions ? positions->at(relative) : TextPosition{};
@@ -98,10 +100,11 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
 }
 
 FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const {
-  FileResult result{file, 0, std::nullopt, {}, {}};
+  FileResult result{file, 0, std::nullopt, {}, {}, {}};
   try {
     auto summary = read_catalog(in, options_.limits, [&](CatalogTool&& entry) {
-      result.tool_revisions.push_back(lint_tool(entry.tool, file, entry.pointer, &entry.positions, out));
+      result.tool_revisions.push_back(
+          lint_tool(entry.tool, file, entry.pointer, &entry.positions, out, entry.duplicates));
       result.tool_names.push_back(tool_name(entry.tool));
       if (options_.progress) options_.progress(file, result.tool_names.size());
     });
@@ -112,6 +115,7 @@ FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::v
     if (e.line() > 0 && e.pointer().empty() && std::string(e.what()).find("line") == std::string::npos)
       where += " (line " + std::to_string(e.line()) + ")";
     result.error = std::string(e.what()) + where;
+    result.limit = e.limit();
   }
   return result;
 }
@@ -125,12 +129,12 @@ LintReport Linter::lint_files(const std::vector<std::string>& paths) const {
     }
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
-      report.files.push_back(FileResult{path, 0, "is a directory, not a file", {}, {}});
+      report.files.push_back(FileResult{path, 0, "is a directory, not a file", {}, {}, {}});
       continue;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      report.files.push_back(FileResult{path, 0, "cannot open: " + std::generic_category().message(errno), {}, {}});
+      report.files.push_back(FileResult{path, 0, "cannot open: " + std::generic_category().message(errno), {}, {}, {}});
       continue;
     }
     report.files.push_back(lint_stream(in, path, report.findings));

@@ -14,6 +14,7 @@
 #include "rules/naming.hpp"
 #include "rules/placement.hpp"
 #include "rules/schema.hpp"
+#include "rules/syntax.hpp"
 #include "rules/understated.hpp"
 #include "rules/vocab_revisions.hpp"
 
@@ -36,9 +37,10 @@ constexpr std::array<CheckInfo, N> infos(const std::array<Check, N>& checks) {
 }
 
 // The order --list-checks shows and every report follows.
-constexpr auto kLintChecks = joined(rules::schema::kChecks, rules::naming::kChecks, rules::vocab_revisions::kChecks,
-                                    rules::contradictions::kChecks, rules::confirmation::kChecks,
-                                    rules::understated::kChecks, rules::placement::kChecks, rules::agency::kChecks);
+constexpr auto kLintChecks =
+    joined(rules::syntax::kChecks, rules::schema::kChecks, rules::naming::kChecks, rules::vocab_revisions::kChecks,
+           rules::contradictions::kChecks, rules::confirmation::kChecks, rules::understated::kChecks,
+           rules::placement::kChecks, rules::agency::kChecks);
 constexpr auto kAllChecks = joined(infos(kLintChecks), kServerChecks);
 
 static_assert(all_check_ids(kAllChecks), "every check id is area.name");

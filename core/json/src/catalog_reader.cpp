@@ -2,106 +2,17 @@
 #include "mcp_hints/json/text.hpp"
 
 #include <iterator>
+#include <set>
 #include <vector>
+
+#include "chunked_input.hpp"
 
 namespace mcp_hints {
 namespace {
 
 using json = nlohmann::json;
-
-// Reads the stream in large chunks and hands the parser one character at a time, counting
-// lines and following strings as it goes; reports the end of input once the byte limit or the
-// string length limit is passed (the reader then says why the input ended).
-class ChunkedInput {
- public:
-  ChunkedInput(std::istream& in, const InputLimits& limits)
-      : in_(in), max_bytes_(limits.max_bytes), max_string_(limits.max_string), buffer_(1 << 20) {}
-
-  bool at_end() { return string_too_long_ || (pos_ == end_ && !refill()); }
-  char peek() const { return buffer_[pos_]; }
-  void advance() {
-    const char c = buffer_[pos_++];
-    const auto byte = static_cast<unsigned char>(c);
-    // A token starts at a quote, a bracket, or the first character of a literal or number; the
-    // value the parser reports next began at the last such start.
-    if (!in_string_ && !is_space(c) && c != ',' && c != ':' && c != '}' && c != ']' && after_delimiter_)
-      token_start_ = {line_, column_};
-    if (!in_string_) after_delimiter_ = is_space(c) || c == ',' || c == ':' || c == '[' || c == '{';
-    if ((byte & 0xc0) != 0x80) column_ += byte >= 0xf0 ? 2 : 1;  // UTF-16 code units
-    if (in_string_) {
-      if (escaped_) {
-        escaped_ = false;
-      } else if (c == '\\') {
-        escaped_ = true;
-      } else if (c == '"') {
-        in_string_ = false;
-      }
-      if (in_string_ && ++string_length_ > max_string_) string_too_long_ = true;
-    } else if (c == '"') {
-      in_string_ = true;
-      string_length_ = 0;
-    } else if (c == '\n') {
-      ++line_;
-      column_ = 1;
-    }
-  }
-  std::size_t line() const { return line_; }
-  // Where the last token (the value just reported) started.
-  TextPosition token_start() const { return token_start_; }
-  bool over_limit() const { return over_limit_; }
-  bool string_too_long() const { return string_too_long_; }
-
- private:
-  bool refill() {
-    if (over_limit_ || !in_) return false;
-    in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-    const auto got = static_cast<std::size_t>(in_.gcount());
-    if (got == 0) return false;
-    consumed_ += got;
-    pos_ = 0;
-    end_ = got;
-    if (consumed_ > max_bytes_) {
-      // Hand over only what fits under the limit, then stop.
-      const std::size_t excess = consumed_ - max_bytes_;
-      end_ = got > excess ? got - excess : 0;
-      over_limit_ = true;
-    }
-    return end_ > 0;
-  }
-
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-  std::istream& in_;
-  std::size_t max_bytes_, max_string_;
-  std::vector<char> buffer_;
-  std::size_t pos_ = 0, end_ = 0, consumed_ = 0, line_ = 1, column_ = 1, string_length_ = 0;
-  TextPosition token_start_;
-  bool over_limit_ = false, in_string_ = false, escaped_ = false, string_too_long_ = false;
-  bool after_delimiter_ = true;
-};
-
-// The iterator pair nlohmann's parser reads through.
-class ChunkedIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = char;
-
-  ChunkedIterator() = default;
-  explicit ChunkedIterator(ChunkedInput* input) : input_(input) {}
-  char operator*() const { return input_->peek(); }
-  ChunkedIterator& operator++() {
-    input_->advance();
-    return *this;
-  }
-  bool operator==(const ChunkedIterator& other) const { return done() == other.done(); }
-
- private:
-  bool done() const { return input_ == nullptr || input_->at_end(); }
-  ChunkedInput* input_ = nullptr;
-};
+using detail::ChunkedInput;
+using detail::ChunkedIterator;
 
 // A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
 class CatalogHandler : public nlohmann::json_sax<json> {
@@ -113,8 +24,9 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   // Frames of the document outside the tool being built.
   struct Frame {
     bool is_array;
-    std::string key;        // current member name (objects)
-    std::size_t index = 0;  // next element index (arrays)
+    std::string key;                          // current member name (objects)
+    std::size_t index = 0;                    // next element index (arrays)
+    std::set<std::string, std::less<>> keys;  // member names seen (objects)
   };
 
   bool null() override { return value(json(nullptr)); }
@@ -132,7 +44,16 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       builder_.key(std::move(k));
       return true;
     }
-    frames_.back().key = std::move(k);
+    auto& frame = frames_.back();
+    if (!frame.keys.insert(k).second) {
+      std::string object;
+      for (std::size_t i = 0; i + 1 < frames_.size(); ++i) object += "/" + token(frames_[i]);
+      throw InputError("member \"" + printable(k, 80) + "\" given twice in " +
+                           (object.empty() ? "the top-level object" : "the object at " + object) +
+                           "; which one counts is undefined (RFC 8259, 4)",
+                       object + "/" + escape_pointer_token(k), state_.line());
+    }
+    frame.key = std::move(k);
     return true;
   }
   bool end_object() override { return close(); }
@@ -158,9 +79,12 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool tools_not_array() const { return tools_not_array_; }
 
  private:
+  static std::string token(const Frame& f) {
+    return f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key);
+  }
   std::string pointer() const {
     std::string p;
-    for (const auto& f : frames_) p += "/" + (f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key));
+    for (const auto& f : frames_) p += "/" + token(f);
     return p;
   }
 
@@ -176,17 +100,14 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   std::size_t depth() const { return frames_.size() + builder_.depth(); }
 
-  bool fail_depth() {
-    error_ = "nesting deeper than " + std::to_string(limits_.max_depth) + " levels";
-    error_pointer_ = location();
-    return false;
-  }
+  bool fail_depth() { throw limit_error(InputLimit::depth, limits_, location(), state_.token_start()); }
 
   bool open(bool is_array) {
     if (depth() + 1 > limits_.max_depth) return fail_depth();
     if (builder_.building()) {
       note_position();
-      builder_.open(is_array);
+      builder_.open(is_array, state_.token_start());
+      note_duplicate();
       return true;
     }
     if (frames_.empty()) {
@@ -203,7 +124,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       return true;
     }
     note_member(is_array);
-    frames_.push_back(Frame{is_array, {}, 0});
+    frames_.push_back(Frame{is_array, {}, 0, {}});
     if (is_array && at_tools_array()) {
       tools_found_ = true;
       shape_ = frames_.size() == 1   ? CatalogShape::bare_array
@@ -240,7 +161,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool value(json&& v) {
     if (builder_.building()) {
       note_position();
-      builder_.value(std::move(v));
+      builder_.value(std::move(v), state_.token_start());
+      note_duplicate();
       return true;
     }
     if (frames_.empty()) {
@@ -263,19 +185,30 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   // Where the value about to be added to the tool starts (a JSON-RPC error's are not kept).
   void note_position() {
-    if (!rpc_building_) positions_.add(builder_.next_pointer(), state_.token_start());
+    if (!rpc_building_) earlier_ = positions_.add(builder_.next_pointer(), state_.token_start());
+  }
+  // A member just given again: where its first value started.
+  void note_duplicate() {
+    auto& duplicates = builder_.duplicates();
+    if (duplicates.size() > duplicates_seen_) duplicates.back().earlier_at = earlier_;
+    duplicates_seen_ = duplicates.size();
   }
 
   void finish_built() {
     if (rpc_building_) {
       rpc_building_ = false;
       rpc_error_ = builder_.take();
+      builder_.take_duplicates();
+      duplicates_seen_ = 0;
       frames_.back().key.clear();
       return;
     }
     auto& array = frames_.back();
-    on_tool_(CatalogTool{builder_.take(), tool_pointer_, array.index, tool_line_, std::move(positions_)});
+    json tool = builder_.take();
+    on_tool_(CatalogTool{std::move(tool), tool_pointer_, array.index, tool_line_, std::move(positions_),
+                         builder_.take_duplicates()});
     positions_ = ValuePositions();
+    duplicates_seen_ = 0;
     ++array.index;
     ++tool_count_;
   }
@@ -288,6 +221,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   std::string tool_pointer_;
   std::size_t tool_line_ = 0;
   ValuePositions positions_;  // of the tool being built
+  TextPosition earlier_;      // of the value the last one noted replaces
+  std::size_t duplicates_seen_ = 0;
   std::size_t tool_count_ = 0;
   bool tools_found_ = false;
   bool tools_not_array_ = false;
@@ -310,6 +245,21 @@ std::string list_keys(const std::vector<std::string>& keys) {
 
 }  // namespace
 
+TextPosition ValuePositions::add(const std::string& pointer, TextPosition at) {
+  const auto it = positions_.find(pointer);
+  if (it == positions_.end()) {
+    positions_.emplace(pointer, at);
+    return {};
+  }
+  const TextPosition earlier = it->second;
+  it->second = at;
+  // What the replaced value held is gone from the tool.
+  const std::string below = pointer + "/";
+  for (auto inside = positions_.lower_bound(below); inside != positions_.end() && inside->first.starts_with(below);)
+    inside = positions_.erase(inside);
+  return earlier;
+}
+
 TextPosition ValuePositions::at(std::string_view pointer) const {
   for (;;) {
     if (const auto it = positions_.find(pointer); it != positions_.end()) return it->second;
@@ -323,11 +273,7 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
   ChunkedInput input(in, limits);
   CatalogHandler handler(limits, input, on_tool);
   const bool ok = nlohmann::json::sax_parse(ChunkedIterator(&input), ChunkedIterator(), &handler);
-  if (input.over_limit())
-    throw InputError("input is larger than the limit of " + std::to_string(limits.max_bytes) + " bytes");
-  if (input.string_too_long())
-    throw InputError("a string longer than the limit of " + std::to_string(limits.max_string) + " bytes",
-                     handler.location(), input.line());
+  input.throw_if_over_limit(limits, handler.location());
   if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());
   if (!handler.rpc_error().is_null()) {
     const auto& e = handler.rpc_error();

@@ -1,5 +1,10 @@
 #include "mcp_hints/json/input.hpp"
 
+#include "chunked_input.hpp"
+#include "mcp_hints/json/text.hpp"
+
+#include <optional>
+
 namespace mcp_hints {
 
 std::string escape_pointer_token(std::string_view token) {
@@ -26,16 +31,55 @@ std::string describe_parse_error(const std::exception& error) {
   return "not valid JSON: " + what;
 }
 
-void JsonBuilder::value(nlohmann::json&& v) {
+InputError limit_error(InputLimit which, const InputLimits& limits, std::string pointer, TextPosition at) {
+  switch (which) {
+    case InputLimit::bytes:
+      return InputError("input is larger than the limit of " + std::to_string(limits.max_bytes) + " bytes", {}, 0,
+                        "max_bytes");
+    case InputLimit::depth:
+      return InputError("nesting deeper than " + std::to_string(limits.max_depth) + " levels", std::move(pointer),
+                        at.line, "max_depth");
+    case InputLimit::string: break;
+  }
+  return InputError("a string longer than the limit of " + std::to_string(limits.max_string) + " bytes",
+                    std::move(pointer), at.line, "max_string");
+}
+
+namespace {
+
+std::string where(TextPosition at) {
+  return at.line == 0 ? std::string()
+                      : " (line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ")";
+}
+
+}  // namespace
+
+std::string DuplicateMember::name() const {
+  const auto slash = pointer.rfind('/');
+  std::string token = pointer.substr(slash == std::string::npos ? 0 : slash + 1);
+  for (std::size_t i = 0; (i = token.find('~', i)) != std::string::npos; ++i)
+    token.replace(i, 2, token.compare(i, 2, "~1") == 0 ? "/" : "~");
+  return token;
+}
+
+std::string DuplicateMember::describe(const nlohmann::json& later) const {
+  const auto slash = pointer.rfind('/');
+  const std::string object =
+      slash == std::string::npos || slash == 0 ? "the top-level object" : "the object at " + pointer.substr(0, slash);
+  return "member \"" + printable(name(), 80) + "\" given twice in " + object + ": first " + shown(earlier) +
+         where(earlier_at) + ", then " + shown(later) + where(later_at);
+}
+
+void JsonBuilder::value(nlohmann::json&& v, TextPosition at) {
   if (stack_.empty()) {
     root_ = std::move(v);
     done_ = true;
     return;
   }
-  insert(std::move(v));
+  insert(std::move(v), at);
 }
 
-void JsonBuilder::open(bool is_array) {
+void JsonBuilder::open(bool is_array, TextPosition at) {
   nlohmann::json fresh = is_array ? nlohmann::json::array() : nlohmann::json::object();
   if (stack_.empty()) {
     root_ = std::move(fresh);
@@ -44,8 +88,10 @@ void JsonBuilder::open(bool is_array) {
     return;
   }
   const nlohmann::json& parent = *stack_.back();
-  path_.push_back(parent.is_array() ? std::to_string(parent.size()) : key_);
-  stack_.push_back(insert(std::move(fresh)));
+  std::string token = parent.is_array() ? std::to_string(parent.size()) : key_;
+  nlohmann::json* slot = insert(std::move(fresh), at);
+  path_.push_back(std::move(token));
+  stack_.push_back(slot);
 }
 
 void JsonBuilder::close() {
@@ -76,11 +122,16 @@ std::string JsonBuilder::next_pointer() const {
   return path() + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
 }
 
-nlohmann::json* JsonBuilder::insert(nlohmann::json&& v) {
+nlohmann::json* JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {
   nlohmann::json& parent = *stack_.back();
   if (parent.is_array()) {
     parent.push_back(std::move(v));
     return &parent.back();
+  }
+  if (const auto it = parent.find(key_); it != parent.end()) {
+    duplicates_.push_back(DuplicateMember{next_pointer(), std::move(*it), {}, at});
+    *it = std::move(v);
+    return &*it;
   }
   nlohmann::json& slot = parent[key_];
   slot = std::move(v);
@@ -89,10 +140,11 @@ nlohmann::json* JsonBuilder::insert(nlohmann::json&& v) {
 
 namespace {
 
-// A whole document into a tree, refusing nesting deeper than the limit.
+// A whole document into a tree, within the limits; where each value starts is known, for the
+// report of a repeated member.
 class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
  public:
-  explicit BoundedDomParser(std::size_t max_depth) : max_depth_(max_depth) {}
+  BoundedDomParser(const InputLimits& limits, const detail::ChunkedInput& input) : limits_(limits), input_(input) {}
   bool null() override { return value(nullptr); }
   bool boolean(bool v) override { return value(v); }
   bool number_integer(number_integer_t v) override { return value(v); }
@@ -109,45 +161,57 @@ class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    error = describe_parse_error(e);
+    error = InputError(describe_parse_error(e), builder.path(), input_.line());
     return false;
   }
 
   JsonBuilder builder;
-  std::string error;
+  std::optional<InputError> error;
 
  private:
   bool value(nlohmann::json&& v) {
-    builder.value(std::move(v));
+    builder.value(std::move(v), input_.token_start());
     return true;
   }
   bool open(bool is_array) {
-    if (builder.depth() + 1 > max_depth_) {
-      error = "nesting deeper than " + std::to_string(max_depth_) + " levels at " + builder.path();
+    if (builder.depth() + 1 > limits_.max_depth) {
+      error = limit_error(InputLimit::depth, limits_, builder.path(), input_.token_start());
       return false;
     }
-    builder.open(is_array);
+    builder.open(is_array, input_.token_start());
     return true;
   }
   bool close() {
     builder.close();
     return true;
   }
-  std::size_t max_depth_;
+  const InputLimits& limits_;
+  const detail::ChunkedInput& input_;
 };
 
 }  // namespace
 
+JsonDocument parse_json_document(std::string_view text, const InputLimits& limits) {
+  detail::ChunkedInput input(text, limits);
+  BoundedDomParser parser(limits, input);
+  const bool ok = nlohmann::json::sax_parse(detail::ChunkedIterator(&input), detail::ChunkedIterator(), &parser);
+  input.throw_if_over_limit(limits, parser.builder.path());
+  if (!ok || !parser.builder.done()) throw parser.error.value_or(InputError("not valid JSON"));
+  JsonDocument document{parser.builder.take(), parser.builder.take_duplicates()};
+  return document;
+}
+
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits) {
-  if (text.size() > limits.max_bytes)
-    throw InputError("input is " + std::to_string(text.size()) + " bytes, over the limit of " +
-                     std::to_string(limits.max_bytes));
-  BoundedDomParser parser(limits.max_depth);
-  if (!nlohmann::json::sax_parse(text, &parser) || !parser.builder.done()) {
-    if (parser.error.empty()) parser.error = "not valid JSON";
-    throw InputError(parser.error);
+  JsonDocument document = parse_json_document(text, limits);
+  if (!document.duplicates.empty()) {
+    const auto& first = document.duplicates.front();
+    const nlohmann::json::json_pointer pointer(first.pointer);
+    // The value kept may have been replaced in turn (a name given three times): shown as kept.
+    const nlohmann::json later = document.value.contains(pointer) ? document.value.at(pointer) : nlohmann::json();
+    throw InputError(first.describe(later) + "; which one counts is undefined (RFC 8259, 4)", first.pointer,
+                     first.later_at.line);
   }
-  return parser.builder.take();
+  return std::move(document.value);
 }
 
 }  // namespace mcp_hints

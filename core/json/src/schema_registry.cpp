@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -119,16 +122,35 @@ struct SchemaRegistry::Impl {
     return *compiled.emplace(uri, compile(wrapper)).first->second;
   }
 
+  static constexpr auto kMostInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  static bool has_unsigned_over_int64(const nlohmann::json& value) {
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>() > kMostInt64;
+    if (!value.is_structured()) return false;
+    return std::any_of(value.begin(), value.end(), [](const nlohmann::json& v) { return has_unsigned_over_int64(v); });
+  }
+  static nlohmann::json saturate(nlohmann::json value) {
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > kMostInt64) return kMostInt64;
+    if (value.is_structured())
+      for (auto& member : value) member = saturate(std::move(member));
+    return value;
+  }
+
   // `document_json` is the schema document and `fragment` the pointer in it of the schema
   // validated (empty for its root): the explanations read the schema from there.
   std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
                                    const nlohmann::json* document_json, const std::string& fragment = {}) const {
     std::vector<SchemaViolation> out;
+    // valijson reads every integer as a signed 64-bit one: 18446744073709551615 would be judged as
+    // -1 ("less than 1"). Such an integer is judged as the largest it can read, which every
+    // minimum lets through and every maximum below it refuses.
+    std::optional<nlohmann::json> saturated;
+    if (has_unsigned_over_int64(instance)) saturated = saturate(instance);
+    const nlohmann::json& judged = saturated ? *saturated : instance;
     // Most instances are valid: a first pass without results stops at the first failure and
     // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
-    if (validator.validate(schema, Adapter(instance), nullptr)) return out;
+    if (validator.validate(schema, Adapter(judged), nullptr)) return out;
     valijson::ValidationResults results;
-    validator.validate(schema, Adapter(instance), &results);
+    validator.validate(schema, Adapter(judged), &results);
     struct Raw {
       std::string pointer;
       std::string message;
@@ -212,6 +234,8 @@ struct SchemaRegistry::Impl {
       } else if (auto items = node->find("items"); items != node->end() && items->is_object() && !token.empty() &&
                                                    std::isdigit(static_cast<unsigned char>(token[0]))) {
         node = deref(&*items);
+      } else if (auto more = node->find("additionalProperties"); more != node->end() && more->is_object()) {
+        node = deref(&*more);  // a map's values (servers by key)
       } else {
         return nullptr;
       }
@@ -233,6 +257,12 @@ struct SchemaRegistry::Impl {
       return "expected " + (*node)["const"].dump();
     if (message.rfind("Value type not permitted", 0) == 0 && node->contains("type"))
       return "expected type " + (*node)["type"].dump();
+    // "Expected number less than or equal to 100.000000": the range, as the schema writes it.
+    if (message.rfind("Expected number ", 0) == 0 && (node->contains("minimum") || node->contains("maximum"))) {
+      if (!node->contains("maximum")) return "out of range (at least " + (*node)["minimum"].dump() + ")";
+      if (!node->contains("minimum")) return "out of range (at most " + (*node)["maximum"].dump() + ")";
+      return "out of range (" + (*node)["minimum"].dump() + " to " + (*node)["maximum"].dump() + ")";
+    }
     return message;
   }
 

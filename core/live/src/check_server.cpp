@@ -89,7 +89,7 @@ class Run {
 
   void execute() {
     report_.server_checks_ran = true;
-    report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}});
+    report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}, {}});
     std::vector<json> first;
     if (!first_session(first)) return;
     second_session(first);
@@ -216,8 +216,10 @@ class Run {
     if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
     auto& file = report_.files.front();
     for (std::size_t i = 0; i < tools.size(); ++i) {
-      file.tool_revisions.push_back(
-          linter_.lint_tool(tools[i], file_, "/tools/" + std::to_string(i), nullptr, report_.findings));
+      const auto duplicates = listing.tool_duplicates.find(i);
+      file.tool_revisions.push_back(linter_.lint_tool(
+          tools[i], file_, "/tools/" + std::to_string(i), nullptr, report_.findings,
+          duplicates == listing.tool_duplicates.end() ? std::span<const DuplicateMember>() : duplicates->second));
       file.tool_names.push_back(tool_name(tools[i]));
     }
     file.tool_count = tools.size();

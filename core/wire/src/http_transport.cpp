@@ -101,10 +101,10 @@ std::string failure_text(httplib::Error error, const std::string& origin) {
 // Reads a text/event-stream incrementally: complete events become messages.
 class SseReader {
  public:
-  explicit SseReader(std::size_t max_event) : max_event_(max_event) {}
+  explicit SseReader(const TransportLimits& limits) : max_event_(limits.max_message), limits_(limits) {}
 
   // Feeds bytes; appends complete messages. Throws TransportError for a malformed stream.
-  void feed(const char* data, std::size_t n, std::deque<json>& out) {
+  void feed(const char* data, std::size_t n, std::deque<Transport::Received>& out) {
     buffer_.append(data, n);
     for (;;) {
       std::size_t end = buffer_.find("\n\n");
@@ -126,7 +126,7 @@ class SseReader {
   bool partial() const { return buffer_.find_first_not_of("\r\n") != std::string::npos; }
 
  private:
-  void event(const std::string& text, std::deque<json>& out) {
+  void event(const std::string& text, std::deque<Transport::Received>& out) {
     ++events_;
     std::string data;
     std::size_t start = 0;
@@ -148,7 +148,7 @@ class SseReader {
     }
     if (data.empty()) return;  // a comment or priming event
     try {
-      out.push_back(parse_json(data));
+      out.push_back(Transport::read_message(data, limits_));
     } catch (const InputError& e) {
       throw TransportError("SSE event " + std::to_string(events_) + " (at byte " + std::to_string(offset_) +
                            ") is not JSON: " + e.what());
@@ -156,6 +156,7 @@ class SseReader {
   }
 
   std::size_t max_event_;
+  TransportLimits limits_;
   std::string buffer_;
   std::size_t offset_ = 0;
   std::size_t events_ = 0;
@@ -212,9 +213,10 @@ class HttpTransport : public Transport {
       req.headers.emplace("Accept", "text/event-stream");
       exchange(req, deadline, "GET", false);
     }
-    json message = std::move(queue_.front());
+    Received received = std::move(queue_.front());
     queue_.pop_front();
-    return message;
+    duplicates_ = std::move(received.duplicates);
+    return std::move(received.message);
   }
 
   void close() override {
@@ -255,8 +257,8 @@ class HttpTransport : public Transport {
   bool queue_error_answer(const std::string& content_type, const std::string& body) {
     if (sent_id_.is_null() || content_type.find("application/json") == std::string::npos) return false;
     try {
-      json parsed = parse_json(body);
-      if (jsonrpc::classify(parsed) != jsonrpc::Kind::error || parsed["id"] != sent_id_) return false;
+      Received parsed = read_message(body, limits_);
+      if (jsonrpc::classify(parsed.message) != jsonrpc::Kind::error || parsed.message["id"] != sent_id_) return false;
       queue_.push_back(std::move(parsed));
       return true;
     } catch (const InputError&) {
@@ -282,7 +284,7 @@ class HttpTransport : public Transport {
     std::string content_type, body;
     bool streaming = false, timed_out = false, got_message = false;
     std::exception_ptr failure;
-    SseReader sse(limits_.max_message);
+    SseReader sse(limits_);
     req.response_handler = [&](const httplib::Response& res) {
       status = res.status;
       content_type = res.get_header_value("Content-Type");
@@ -343,16 +345,24 @@ class HttpTransport : public Transport {
     if (content_type.find("application/json") == std::string::npos)
       throw TransportError(std::string(verb) + " " + url_ + " answered with Content-Type \"" + excerpt(content_type) +
                            "\", neither application/json nor text/event-stream");
-    json parsed;
+    Received parsed;
     try {
-      parsed = parse_json(body);
+      parsed = read_message(body, limits_);
     } catch (const InputError& e) {
       throw TransportError("the response body is not JSON: " + std::string(e.what()));
     }
-    if (parsed.is_array()) {
-      for (auto& m : parsed) queue_.push_back(std::move(m));
-    } else {
+    if (!parsed.message.is_array()) {
       queue_.push_back(std::move(parsed));
+      return;
+    }
+    // A batch: each message with the members it repeats ("/3/result/x" is the fourth's "/result/x").
+    const std::size_t first = queue_.size();
+    for (auto& m : parsed.message) queue_.push_back({std::move(m), {}});
+    for (auto& d : parsed.duplicates) {
+      const auto slash = d.pointer.find('/', 1);
+      const std::size_t index = std::stoul(d.pointer.substr(1, slash - 1));
+      d.pointer = slash == std::string::npos ? std::string() : d.pointer.substr(slash);
+      queue_[first + index].duplicates.push_back(std::move(d));
     }
   }
 
@@ -362,7 +372,7 @@ class HttpTransport : public Transport {
   HeaderOverrides next_overrides_;
   std::unique_ptr<httplib::Client> client_;
   std::string session_id_, protocol_version_;
-  std::deque<json> queue_;
+  std::deque<Received> queue_;
   json sent_id_;  // the id of the request last POSTed (null for other messages)
   int last_status_ = 0;
   bool stateless_ = false;

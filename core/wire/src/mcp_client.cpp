@@ -88,7 +88,15 @@ json McpClientSession::request_within(const std::string& method, const std::opti
                                 : std::string()));
     const auto kind = jsonrpc::classify(*message);
     const bool ours = message->is_object() && message->contains("id") && (*message)["id"] == id;
-    if (ours && kind == jsonrpc::Kind::result) return std::move((*message)["result"]);
+    if (ours && kind == jsonrpc::Kind::result) {
+      result_duplicates_.clear();
+      for (const auto& d : transport_.duplicate_members())
+        if (d.pointer.starts_with("/result/")) {
+          result_duplicates_.push_back(d);
+          result_duplicates_.back().pointer.erase(0, std::string_view("/result").size());
+        }
+      return std::move((*message)["result"]);
+    }
     if (ours && kind == jsonrpc::Kind::error) {
       const auto& e = (*message)["error"];
       throw ProtocolError(
@@ -279,6 +287,19 @@ ToolListing McpClientSession::list_tools() {
     json result = request("tools/list", params);
     ++listing.page_count;
     const std::string where = "page " + std::to_string(page);
+    // "/tools/3/annotations/x" is the fourth tool's "/annotations/x".
+    for (auto d : result_duplicates()) {
+      const std::size_t slash = d.pointer.find('/', std::string_view("/tools/").size());
+      if (d.pointer.starts_with("/tools/") && slash != std::string::npos && result.contains("tools") &&
+          result["tools"].is_array()) {
+        const std::size_t index = std::stoul(d.pointer.substr(7, slash - 7));
+        d.pointer.erase(0, slash);
+        listing.tool_duplicates[listing.tools.size() + index].push_back(std::move(d));
+      } else {
+        const json::json_pointer at(d.pointer);
+        listing.page_errors.push_back(where + ": " + d.describe(result.contains(at) ? result.at(at) : json()));
+      }
+    }
     if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) {
       listing.page_errors.push_back(where + ": the result has no tools array");
     } else {

@@ -279,7 +279,7 @@ ProtocolSchemas::Revision& ProtocolSchemas::revision(std::string_view name) {
     for (const auto& r : bundled_protocol_revisions()) known += (known.empty() ? "" : ", ") + r;
     throw UnknownProtocolSchema("no schema for protocol revision '" + std::string(name) + "' (bundled: " + known + ")");
   }
-  const json document = json::parse(*content);
+  const json document = parse_json(*content);
   // A bundled schema that valijson would read otherwise than its dialect says is a bug of the
   // bundle: refused here rather than checked wrongly.
   if (auto misread = keywords_valijson_misreads(document); !misread.empty())

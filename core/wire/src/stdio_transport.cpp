@@ -16,6 +16,11 @@ std::string excerpt(std::string_view line) { return printable(line, 80); }
 
 }  // namespace
 
+Transport::Received Transport::read_message(std::string_view text, const TransportLimits& limits) {
+  JsonDocument document = parse_json_document(text, {limits.max_message, InputLimits{}.max_depth, limits.max_message});
+  return {std::move(document.value), std::move(document.duplicates)};
+}
+
 StdioTransport::StdioTransport(const ProcessOptions& process, TransportLimits limits)
     : process_(process), limits_(limits), command_(join(process.argv, " ")) {}
 
@@ -41,7 +46,9 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       try {
-        return parse_json(line, {limits_.max_message, 256, limits_.max_message});
+        Received received = read_message(line, limits_);
+        duplicates_ = std::move(received.duplicates);
+        return std::move(received.message);
       } catch (const InputError& e) {
         // Not protocol: the specification reserves stdout for MCP messages. Counted and kept
         // for the report; too many means the server is not speaking MCP at all.

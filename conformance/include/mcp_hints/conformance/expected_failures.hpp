@@ -5,6 +5,7 @@
 //   # comment
 //   confirm.risk-approval-multi                 our UI asks once
 //   propagation.cross-server:carried-to-b       not yet implemented
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,13 @@ struct ExpectedFailure {
   std::size_t line = 0;
 };
 
-// Reads the file; throws InputError (file and line) when it cannot be read or a line has no
-// reason.
+// The file's bounds: a list of known failures is short, and a hostile one must not take memory.
+inline constexpr std::size_t kMaxExpectedFailuresBytes = std::size_t{1} << 20;  // the whole file
+inline constexpr std::size_t kMaxExpectedFailuresLine = 4096;                   // one line, in bytes
+inline constexpr std::size_t kMaxExpectedFailuresLines = 100000;
+
+// Reads the file; throws InputError (file and line) when it cannot be read, passes a bound, or a
+// line has no reason.
 std::vector<ExpectedFailure> load_expected_failures(const std::string& path);
 
 // Marks the failures each entry covers (CheckResult::expected_failure; under the strict tier

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/checks/findings.hpp"
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -39,6 +40,7 @@ struct ToolContext {
   std::string_view spec_revision;
   const std::vector<const VocabularyRevision*>& detected;  // the revisions whose keys the tool carries
   const std::vector<const VocabularyRevision*>& pinned;    // --vocab NAME@REV: the revisions a catalog must use
+  std::span<const DuplicateMember> duplicates;             // members the tool's text gives twice (pointers below it)
 };
 
 // Collects findings of one check on one tool; pointers are relative to the tool.

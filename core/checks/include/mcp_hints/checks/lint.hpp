@@ -5,6 +5,7 @@
 #include <functional>
 #include <istream>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct FileResult {
   std::vector<std::string> tool_names;  // in document order (for per-tool reports)
   // Per tool, the vocabulary revisions whose keys it carries (bit i: Vocabulary::revisions()[i]).
   std::vector<std::uint32_t> tool_revisions;
+  std::string limit;  // the member of InputLimits the file passed, when that is why it could not be read
 };
 
 // A tool call check-server made on request, and how it went: every report format shows each.
@@ -78,10 +80,11 @@ class Linter {
   explicit Linter(LintOptions options);
 
   // Lints one tool; pointer says where it stands in its file, and positions (when the tool was
-  // read from a file) where each of its values starts. Returns the revisions the tool uses (as
-  // FileResult::tool_revisions).
+  // read from a file) where each of its values starts, and duplicates the members its text gave
+  // twice. Returns the revisions the tool uses (as FileResult::tool_revisions).
   std::uint32_t lint_tool(const nlohmann::json& tool, const std::string& file, const std::string& pointer,
-                          const ValuePositions* positions, std::vector<Finding>& out) const;
+                          const ValuePositions* positions, std::vector<Finding>& out,
+                          std::span<const DuplicateMember> duplicates = {}) const;
   // Lints a whole document read from a stream; input errors end up in the FileResult.
   FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
   // Lints files by path ("-" is standard input).

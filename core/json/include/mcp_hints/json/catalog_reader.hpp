@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,17 +18,12 @@ namespace mcp_hints {
 // The accepted shapes of a saved tools/list.
 enum class CatalogShape { list_result, jsonrpc_response, bare_array };
 
-// Where a value starts in its document: 1-based line, and 1-based column counted in UTF-16 code
-// units (as SARIF's default column kind, editors and GitHub annotations count them: a character
-// outside the Basic Multilingual Plane counts two). 0 when unknown.
-struct TextPosition {
-  std::size_t line = 0, column = 0;
-};
-
 // Where each value of one tool starts, by its JSON pointer below the tool ("" is the tool).
 class ValuePositions {
  public:
-  void add(std::string pointer, TextPosition at) { positions_.emplace(std::move(pointer), at); }
+  // Where the value at pointer starts; a member given again replaces the positions of the value
+  // it replaces (and of everything inside it), and the earlier start is returned.
+  TextPosition add(const std::string& pointer, TextPosition at);
   // The value's position; for a pointer to something the tool does not have (a missing key),
   // that of the nearest enclosing value it has.
   TextPosition at(std::string_view pointer) const;
@@ -37,11 +33,12 @@ class ValuePositions {
 };
 
 struct CatalogTool {
-  nlohmann::json tool;       // the tool object as given (may be any JSON value if the file is wrong)
-  std::string pointer;       // where it stands in the document, e.g. "/result/tools/3"
-  std::size_t index;         // position in the tools array
-  std::size_t line;          // line of the document where the tool starts (1-based)
-  ValuePositions positions;  // where each of its values starts
+  nlohmann::json tool;                      // the tool object as given (may be any JSON value if the file is wrong)
+  std::string pointer;                      // where it stands in the document, e.g. "/result/tools/3"
+  std::size_t index;                        // position in the tools array
+  std::size_t line;                         // line of the document where the tool starts (1-based)
+  ValuePositions positions;                 // where each of its values starts
+  std::vector<DuplicateMember> duplicates;  // members given twice in one of its objects (the last value is kept)
 };
 
 struct CatalogSummary {
@@ -50,7 +47,8 @@ struct CatalogSummary {
 };
 
 // Calls on_tool for each tool in document order. Throws InputError for input that is not JSON,
-// breaks a limit, or is not one of the accepted shapes.
+// breaks a limit, is not one of the accepted shapes, or repeats a member outside the tools (which
+// tools array counts would be a guess); a member repeated inside a tool is the tool's to report.
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
                             const std::function<void(CatalogTool&&)>& on_tool);
 

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,17 +18,46 @@ struct InputLimits {
   std::size_t max_string = std::size_t{16} << 20;  // one string or member name, in bytes
 };
 
-// A problem with input: says what was wrong and, where known, where (JSON pointer, line).
+// Where a value starts in its document: 1-based line, and 1-based column counted in UTF-16 code
+// units (as SARIF's default column kind, editors and GitHub annotations count them: a character
+// outside the Basic Multilingual Plane counts two). 0 when unknown.
+struct TextPosition {
+  std::size_t line = 0, column = 0;
+};
+
+// A problem with input: says what was wrong and, where known, where (JSON pointer, line). When a
+// limit of InputLimits was passed, limit() names its member ("max_string"), so a program can say
+// which of its own options raises it.
 class InputError : public Error {
  public:
-  explicit InputError(const std::string& what, std::string pointer = {}, std::size_t line = 0)
-      : Error(Category::bad_input, what), pointer_(std::move(pointer)), line_(line) {}
+  explicit InputError(const std::string& what, std::string pointer = {}, std::size_t line = 0, std::string limit = {})
+      : Error(Category::bad_input, what), pointer_(std::move(pointer)), line_(line), limit_(std::move(limit)) {}
   const std::string& pointer() const { return pointer_; }
   std::size_t line() const { return line_; }
+  const std::string& limit() const { return limit_; }
 
  private:
   std::string pointer_;
   std::size_t line_;
+  std::string limit_;
+};
+
+// The limits of InputLimits, and the one wording of each for every reader.
+enum class InputLimit { bytes, depth, string };
+InputError limit_error(InputLimit which, const InputLimits& limits, std::string pointer = {}, TextPosition at = {});
+
+// A member name given twice in one object. RFC 8259 says names SHOULD be unique and that
+// parsers then disagree (some keep the first value, some the last, some refuse): the readers
+// here keep the last value, and say which members were repeated so the caller can refuse the
+// document or report it.
+struct DuplicateMember {
+  std::string pointer;     // of the member, below the value being built (the repeated name is its last token)
+  nlohmann::json earlier;  // the value given first (when repeated more than twice: the one replaced)
+  TextPosition earlier_at, later_at;  // where each value starts, when known
+  // The repeated name, and one line: "member "x" given twice at /a: first true (line 3, column 5),
+  // then false (line 4, column 5)"; `later` is the value kept.
+  std::string name() const;
+  std::string describe(const nlohmann::json& later) const;
 };
 
 // Builds one JSON value from SAX events, remembering where it is so a caller can say where a
@@ -37,15 +67,20 @@ class JsonBuilder {
   bool building() const { return !stack_.empty(); }
   std::size_t depth() const { return stack_.size(); }
   // A value: the root when nothing is being built, else the next member or element.
-  void value(nlohmann::json&& v);
+  // `at` says where it starts, for a repeated member's report.
+  void value(nlohmann::json&& v, TextPosition at = {});
   // An object or array: the root, or nested in the open container.
-  void open(bool is_array);
+  void open(bool is_array, TextPosition at = {});
   void key(std::string&& k) { key_ = std::move(k); }
   // Closes the innermost container.
   void close();
   // True once a root value is complete; take() hands it over and resets the builder.
   bool done() const { return done_; }
   nlohmann::json take();
+  // Members repeated in the value built so far (pointers below its root); take() keeps them until
+  // take_duplicates() hands them over.
+  std::vector<DuplicateMember>& duplicates() { return duplicates_; }
+  std::vector<DuplicateMember> take_duplicates() { return std::exchange(duplicates_, {}); }
   // Where the next value goes, as a JSON pointer below the root.
   std::string path() const;
   // The pointer the next value will have: path() and its member name or element index ("" for
@@ -53,15 +88,26 @@ class JsonBuilder {
   std::string next_pointer() const;
 
  private:
-  nlohmann::json* insert(nlohmann::json&& v);
+  nlohmann::json* insert(nlohmann::json&& v, TextPosition at);
   nlohmann::json root_;
+  std::vector<DuplicateMember> duplicates_;
   std::vector<nlohmann::json*> stack_;
   std::vector<std::string> path_;
   std::string key_;
   bool done_ = false;
 };
 
-// Parses a whole document held in memory, within the limits.
+// A document and the members it repeats.
+struct JsonDocument {
+  nlohmann::json value;
+  std::vector<DuplicateMember> duplicates;
+};
+
+// Parses a whole document held in memory, within the limits; a repeated member keeps its last
+// value and is listed (a peer's message, which a judge reports rather than refuses).
+JsonDocument parse_json_document(std::string_view text, const InputLimits& limits = {});
+// The same for input this suite is given to act on (scenarios, drafts, arguments): a repeated
+// member is an InputError too, since which value counts would be a guess.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});
 
 // nlohmann's parse error as one short line: "not valid JSON: parse error at line L, column C: ...".

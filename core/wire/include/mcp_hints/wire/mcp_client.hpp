@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,9 @@ struct ToolListing {
   bool over_size_limit = false;          // ... by our bound on tools or bytes, not by the cursors
   std::string incomplete_reason;
   std::vector<nlohmann::json> pages;  // each page's result without its tools, for the era's checks
+  // Members a tool's text gave twice, by the tool's index in `tools` (pointers below the tool);
+  // one repeated elsewhere in a page is in page_errors.
+  std::map<std::size_t, std::vector<DuplicateMember>> tool_duplicates;
 
   // How long the listing may be kept (stateless era): the shortest ttlMs of its pages, a page
   // without a valid one counting as 0; nullopt when no page carries ttlMs (the legacy era).
@@ -89,6 +93,8 @@ class McpClientSession {
   nlohmann::json call_tool(const std::string& name, const nlohmann::json& arguments);
   // Sends a request and waits for its response (the result, or ProtocolError for an error).
   nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params);
+  // The members the last result request() returned gave twice (pointers below the result).
+  const std::vector<DuplicateMember>& result_duplicates() const { return result_duplicates_; }
 
   // Sends a notification (e.g. notifications/cancelled); params as given.
   void notify(const std::string& method, const std::optional<nlohmann::json>& params);
@@ -144,6 +150,7 @@ class McpClientSession {
   nlohmann::json request_meta_ = nlohmann::json::object();
   std::vector<nlohmann::json> notifications_;
   std::vector<nlohmann::json> server_requests_;
+  std::vector<DuplicateMember> result_duplicates_;
 };
 
 }  // namespace mcp_hints

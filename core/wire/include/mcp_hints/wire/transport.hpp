@@ -8,12 +8,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 
 namespace mcp_hints {
@@ -58,9 +60,22 @@ class Transport {
   virtual void override_next_headers(HeaderOverrides) {}
   // Bytes of messages received so far (to bound what a listing may take in).
   std::size_t bytes_received() const { return bytes_received_; }
+  // The members the message receive() last returned gave twice in one object (JSON pointers into
+  // that message); it holds the last value of each, as most parsers keep.
+  const std::vector<DuplicateMember>& duplicate_members() const { return duplicates_; }
+
+  // A message as received, with the members it repeats.
+  struct Received {
+    nlohmann::json message;
+    std::vector<DuplicateMember> duplicates;
+  };
+  // The one reading of a message's text: within the limits (a message, its strings), repeated
+  // members kept and listed. Throws InputError.
+  static Received read_message(std::string_view text, const TransportLimits& limits);
 
  protected:
   std::size_t bytes_received_ = 0;
+  std::vector<DuplicateMember> duplicates_;
 };
 
 // A server started as a child process, newline-delimited JSON-RPC on its stdin and stdout.
