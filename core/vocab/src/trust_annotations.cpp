@@ -60,7 +60,8 @@ bool evidence_matches(const json& record, const json& evidence_ref) {
   if (!evidence_ref.is_object() || !evidence_ref.contains("digest") || !evidence_ref["digest"].is_string() ||
       !evidence_ref.contains("canonicalization") || !evidence_ref["canonicalization"].is_string())
     return false;
-  return evidence_digest(record, evidence_ref["canonicalization"].get<std::string>()) == evidence_ref["digest"];
+  return evidence_digest(record, evidence_ref["canonicalization"].get<std::string>()) ==
+         evidence_ref["digest"].get<std::string>();
 }
 
 }  // namespace mcp_hints
