@@ -15,10 +15,16 @@ FUZZ_PACKAGES := clang-16 libclang-rt-16-dev
 # make fuzz: its own build folder, and how long each harness runs.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+# Extra packages only the sanitizer build needs (make sanitize): clang 16 and its runtimes.
+SANITIZE_PACKAGES := clang-16 libclang-rt-16-dev
+SANITIZE_BUILD ?= build-sanitize
+# The sanitizers' settings: every report fatal, leaks included (no suppression: none is needed).
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initialization_order=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 
-.PHONY: all deps deps-debian deps-node build test demo bench mutation tidy fuzz clean
+.PHONY: all deps deps-debian deps-node deps-sanitize build test sanitize demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -56,6 +62,18 @@ test: build
 	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench
 
+# Every test (ctest -LE bench) against an AddressSanitizer + UndefinedBehaviorSanitizer build made
+# by clang 16 in its own folder; SANITIZE_LABELS narrows it (a ctest -L regex, e.g. 'wire|checks').
+sanitize: deps deps-sanitize
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=ON \
+	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE bench $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
+
+deps-sanitize:
+	@missing=$$(for p in $(SANITIZE_PACKAGES) $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
+
 demo: build
 	@bash examples/demo.sh $(BUILD)/bin/mcp-hints
 
@@ -92,4 +110,4 @@ fuzz: deps-debian $(VALIJSON_STAMP)
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)

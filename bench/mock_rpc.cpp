@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
       while (out.find('\n') == std::string::npos &&
              server->read(out, 4096, Clock::now() + std::chrono::seconds(20)) == ChildProcess::ReadStatus::data) {
       }
-      transport = connect({{}, out.substr(0, out.find('\n')), {}}, {});
+      transport = connect({{}, out.substr(0, out.find('\n')), {}, {}}, {});
       pid = server->pid();
     } else {
       auto stdio = std::make_unique<StdioTransport>(process);

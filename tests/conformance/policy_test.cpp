@@ -194,7 +194,7 @@ TEST(Policy, EverySensitiveHintLevelFromTheThresholdUpTaintsTheContext) {
       EXPECT_EQ(policy.sensitive_context(), at_or_above) << "threshold " << threshold << ", level " << levels[i];
     }
   }
-  for (const json malformed : {json("extreme"), json(true), json(3), json()}) {
+  for (const json& malformed : {json("extreme"), json(true), json(3), json()}) {
     SessionPolicy policy;
     policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", malformed}}));
     EXPECT_FALSE(policy.sensitive_context()) << malformed;

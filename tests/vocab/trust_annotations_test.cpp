@@ -38,7 +38,8 @@ TEST(TrustAnnotations, EveryWorkedCaseDigestIsReDerivedFromItsRecord) {
         const json& annotation = c[wire][holder][std::string(kTrustAnnotationsExtension)];
         if (!annotation.contains("evidenceRef")) continue;
         const json& ref = annotation["evidenceRef"];
-        EXPECT_EQ(evidence_digest(c["record"], ref["canonicalization"].get<std::string>()), ref["digest"])
+        EXPECT_EQ(evidence_digest(c["record"], ref["canonicalization"].get<std::string>()),
+                  ref["digest"].get<std::string>())
             << c["id"] << " " << wire;
         EXPECT_TRUE(evidence_matches(c["record"], ref)) << c["id"];
         // Any change to the record breaks the match.
@@ -62,12 +63,16 @@ TEST(TrustAnnotations, ClaimsUnionResultAndContentBlocksAndAbsenceIsNoClaim) {
     if (c["wire"].contains("content_block_meta")) result["content"][0]["_meta"] = c["wire"]["content_block_meta"];
     const auto trust = read_result_trust(result);
     const std::string id = c["id"];
-    if (c.contains("effective_sensitive")) EXPECT_EQ(trust.sensitive, c["effective_sensitive"].get<bool>()) << id;
-    if (id == "A2_public_repo_readme" || id.starts_with("B"))
+    if (c.contains("effective_sensitive")) {
+      EXPECT_EQ(trust.sensitive, c["effective_sensitive"].get<bool>()) << id;
+    }
+    if (id == "A2_public_repo_readme" || id.starts_with("B")) {
       EXPECT_FALSE(trust.sensitive.has_value()) << id;  // no claim
+    }
     if (id == "A1_public_repo_draft_advisory" || id == "A3_public_repo_collaborator_roster" ||
-        id == "A4_unknown_or_mixed_provenance")
+        id == "A4_unknown_or_mixed_provenance") {
       EXPECT_EQ(trust.sensitive, true) << id;
+    }
     EXPECT_FALSE(trust.evidence.empty()) << id;
   }
   // A block may strengthen, never weaken.

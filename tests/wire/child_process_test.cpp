@@ -49,6 +49,31 @@ TEST(ChildProcess, PassesEnvironmentAndKeepsTheTailOfStderr) {
   EXPECT_NE(log.find("forty-two"), std::string::npos);
 }
 
+TEST(ChildEnvironment, OverridesInPlaceAddsTheRestAndKeepsEveryOtherEntry) {
+  const char* base[] = {"PATH=/bin", "PATHEXT=.x", "HOME=/root", "EMPTY=", "PATH=/dup", "NOEQUALS", nullptr};
+  const auto env = mcp_hints::child_environment(base, {{"PATH", "/usr/bin"}, {"NEW", "1"}, {"NEW", "2"}, {"P", "p"}});
+  EXPECT_EQ(env, (std::vector<std::string>{"PATH=/usr/bin", "PATHEXT=.x", "HOME=/root", "EMPTY=", "NOEQUALS", "NEW=2",
+                                           "P=p"}));
+  EXPECT_EQ(mcp_hints::child_environment(base, {}),
+            (std::vector<std::string>{"PATH=/bin", "PATHEXT=.x", "HOME=/root", "EMPTY=", "PATH=/dup", "NOEQUALS"}));
+  EXPECT_TRUE(mcp_hints::child_environment(nullptr, {}).empty());
+}
+
+// Boost 1.74's environment lookup read past the end of every environ entry shorter than the name
+// looked up: under AddressSanitizer, any child given a variable aborted the run.
+TEST(ChildProcess, SeesAddedAndOverriddenVariablesAndKeepsTheOthers) {
+  ASSERT_EQ(::setenv("MCP_HINTS_KEPT", "kept", 1), 0);
+  ASSERT_EQ(::setenv("MCP_HINTS_OVERRIDDEN", "before", 1), 0);
+  const std::string added = "MCP_HINTS_ADDED_WITH_A_LONG_NAME_" + std::string(40, 'x');
+  ProcessOptions o =
+      sh("echo \"$MCP_HINTS_KEPT $MCP_HINTS_OVERRIDDEN $" + added + "\"; env | grep -c '^MCP_HINTS_OVERRIDDEN='");
+  o.env = {{"MCP_HINTS_OVERRIDDEN", "after"}, {added, "added"}};
+  ChildProcess p(o);
+  EXPECT_EQ(read_all(p), "kept after added\n1\n");
+  ::unsetenv("MCP_HINTS_KEPT");
+  ::unsetenv("MCP_HINTS_OVERRIDDEN");
+}
+
 TEST(ChildProcess, ReadsTimeOutAndTellsSignalsFromExitCodes) {
   ChildProcess quiet(sh("sleep 30"));
   std::string out;

@@ -104,7 +104,7 @@ TEST(HttpTransport, SpeaksJsonAndSseWithSessionAndVersionHeaders) {
     return reply;
   });
   server.listen("127.0.0.1", 0);
-  auto t = mcp_hints::connect({{}, server.url(), {}}, {});
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
   t->send(mcp_hints::jsonrpc::request(1, "initialize"), soon());
   auto init = t->receive(soon());
   ASSERT_TRUE(init);
@@ -147,7 +147,7 @@ TEST(HttpTransport, StatelessEraPostsOnlyWithRoutingHeadersAndTakesA400ErrorAsTh
     return reply;
   });
   server.listen("127.0.0.1", 0);
-  auto t = mcp_hints::connect({{}, server.url(), {}}, {});
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
   t->set_protocol_version("2026-07-28");
   t->send(mcp_hints::jsonrpc::request(1, "tools/list"), soon());
   ASSERT_TRUE(t->receive(soon()));
@@ -180,7 +180,7 @@ TEST(HttpTransport, ARefusalThatAnswersNoRequestOfOursStaysATransportError) {
     return reply;
   });
   server.listen("127.0.0.1", 0);
-  auto t = mcp_hints::connect({{}, server.url(), {}}, {});
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
   try {
     t->send(mcp_hints::jsonrpc::request(1, "server/discover"), soon());
     FAIL() << "a 400 that answers no request of ours was taken as an answer";

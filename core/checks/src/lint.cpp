@@ -117,7 +117,8 @@ FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::v
 }
 
 LintReport Linter::lint_files(const std::vector<std::string>& paths) const {
-  LintReport report{options_.spec_revision, {}, {}};
+  LintReport report;
+  report.spec_revision = options_.spec_revision;
   for (const auto& path : paths) {
     if (path == "-") {
       report.files.push_back(lint_stream(std::cin, "-", report.findings));

@@ -15,11 +15,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
-#include <boost/process/env.hpp>
-#include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/search_path.hpp>
@@ -67,7 +67,39 @@ int milliseconds_until(Deadline deadline) {
   return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1 << 30));
 }
 
+std::string_view entry_name(std::string_view entry) { return entry.substr(0, entry.find('=')); }
+
 }  // namespace
+
+std::vector<std::string> child_environment(const char* const* base,
+                                           const std::vector<std::pair<std::string, std::string>>& overrides) {
+  std::vector<std::string> env;
+  std::vector<bool> used(overrides.size(), false);
+  // The override that wins for a name: the last one given.
+  auto winner = [&](std::string_view name) -> std::optional<std::size_t> {
+    for (std::size_t i = overrides.size(); i-- > 0;)
+      if (overrides[i].first == name) return i;
+    return std::nullopt;
+  };
+  for (const char* const* p = base; p != nullptr && *p != nullptr; ++p) {
+    const std::string_view entry = *p;
+    const auto i = winner(entry_name(entry));
+    if (!i) {
+      env.emplace_back(entry);
+    } else if (!used[*i]) {
+      used[*i] = true;
+      env.push_back(overrides[*i].first + "=" + overrides[*i].second);
+    }  // a second entry of an overridden name is dropped
+  }
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    const auto w = winner(overrides[i].first);
+    if (*w == i && !used[i]) {
+      used[i] = true;
+      env.push_back(overrides[i].first + "=" + overrides[i].second);
+    }
+  }
+  return env;
+}
 
 struct ChildProcess::Impl {
   bp::child child;
@@ -120,8 +152,14 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
     throw ProcessError("cannot run " + options.argv[0] + ": " + std::strerror(errno));
   }
   Pipe in, out, err;
-  bp::environment env = boost::this_process::environment();
-  for (const auto& [k, v] : options.env) env[k] = v;
+  // The child's environment is built here and handed to execve directly: Boost 1.74's
+  // environment lookup (basic_environment_impl::find) reads past the end of shorter entries.
+  const std::vector<std::string> env = child_environment(environ, options.env);
+  std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
+  for (const auto& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
+  char** const child_envp = envp.data();
   const int child_in = in.read, child_out = out.write, child_err = err.write;
   // Runs in the child between fork and exec: only async-signal-safe calls.
   auto setup = [=](auto&) {
@@ -133,9 +171,10 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
     ::dup2(child_err, 2);
   };
   std::error_code ec;
-  impl_->child =
-      bp::child(bp::exe = exe, bp::args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end()), env,
-                bp::extend::on_exec_setup = setup, ec);
+  impl_->child = bp::child(
+      bp::exe = exe, bp::args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end()),
+      bp::extend::on_setup = [child_envp](auto& exec) { exec.env = child_envp; }, bp::extend::on_exec_setup = setup,
+      ec);
   ::close(in.read);
   ::close(out.write);
   ::close(err.write);

@@ -31,6 +31,13 @@ struct ProcessOptions {
   std::size_t stderr_limit = std::size_t{64} * 1024;     // bytes of stderr kept (the last ones)
 };
 
+// The environment a child starts with, as "K=V" strings: every entry of base (a null-terminated
+// array like environ) in its order, an entry whose name is overridden replaced in place, then the
+// overrides whose name base lacks, in their order (the last of two overrides of one name wins).
+// Names are compared whole: overriding PATH leaves PATHEXT alone.
+std::vector<std::string> child_environment(const char* const* base,
+                                           const std::vector<std::pair<std::string, std::string>>& overrides);
+
 class ChildProcess {
  public:
   // Starts the command; throws ProcessError when it cannot be started (not found, not executable).

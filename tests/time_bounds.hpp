@@ -1,0 +1,22 @@
+#pragma once
+// Bounds on wall-clock time in tests are multiplied by kSlowdown: a sanitizer build (make sanitize)
+// runs every program several times slower, so a bound a plain build keeps with room to spare it
+// may not.
+
+namespace test_support {
+
+#if defined(__SANITIZE_ADDRESS__)  // gcc
+inline constexpr double kSlowdown = 4;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)  // clang
+inline constexpr double kSlowdown = 4;
+#else
+inline constexpr double kSlowdown = 1;
+#endif
+#else
+inline constexpr double kSlowdown = 1;
+#endif
+
+inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdown; }
+
+}  // namespace test_support
