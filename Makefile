@@ -10,6 +10,11 @@ DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboo
 TEST_PACKAGES := chromium
 # Extra packages only the benchmarks need.
 BENCH_PACKAGES := python3-jsonschema time
+# Extra packages only the fuzz harnesses need: clang 16 and its libFuzzer and sanitizer runtimes.
+FUZZ_PACKAGES := clang-16 libclang-rt-16-dev
+# make fuzz: its own build folder, and how long each harness runs.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 # Extra packages only the sanitizer build needs (make sanitize): clang 16 and its runtimes.
 SANITIZE_PACKAGES := clang-16 libclang-rt-16-dev
 SANITIZE_BUILD ?= build-sanitize
@@ -19,7 +24,7 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initializatio
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 
-.PHONY: all deps deps-debian deps-node deps-sanitize build test sanitize demo bench mutation tidy clean
+.PHONY: all deps deps-debian deps-node deps-sanitize build test sanitize demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -94,5 +99,15 @@ tidy: build
 	@git ls-files 'core/*.cpp' 'mock-servers/*.cpp' 'conformance/*.cpp' 'tools/*.cpp' 'examples/*.cpp' | \
 	  xargs -P $(JOBS) -n 4 clang-tidy -p $(BUILD) --quiet 2>/dev/null | grep -E 'warning:|error:' && exit 1 || echo "tidy: clean"
 
+# Every libFuzzer harness of fuzz/ (clang 16, AddressSanitizer and UndefinedBehaviorSanitizer, in
+# $(FUZZ_BUILD)), each run for FUZZ_SECONDS over its corpus; a crash, hang or leak fails it (not part
+# of make test: minutes). `ctest -L fuzz` in $(FUZZ_BUILD) runs each for a bounded number of inputs.
+fuzz: deps-debian $(VALIJSON_STAMP)
+	@missing=$$(for p in $(FUZZ_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug -DMCP_HINTS_FUZZ=ON -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)

@@ -499,6 +499,27 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   }
 }
 
+// A list of many typos is answered line by line without generating the scenarios again for each
+// (found by fuzz/expected_failures: it took seconds a line).
+TEST(Certify, ExpectedFailuresOfManyUnknownScenariosAreEachReported) {
+  test_support::TempDir dir;
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "no.such.scenario" + std::to_string(i) + "  a typo\n";
+  const auto entries = load_expected_failures(dir.write("typos.txt", text).string());
+  ASSERT_EQ(entries.size(), 2000u);
+  std::vector<ScenarioRun> runs;
+  const auto started = std::chrono::steady_clock::now();
+  const auto problems = apply_expected_failures(entries, runs);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(problems.size(), 2000u);
+  for (int i : {0, 1999})
+    EXPECT_NE(problems[static_cast<std::size_t>(i)].find("no.such.scenario" + std::to_string(i) + " (line " +
+                                                         std::to_string(i + 1) + "): no such scenario"),
+              std::string::npos)
+        << problems[static_cast<std::size_t>(i)];
+  std::cout << "2000 unknown entries applied in " << seconds << " s\n";
+}
+
 TEST(CertifyCli, ExitCodesAndEveryOutput) {
   test_support::TempDir dir;
   const std::string out = (dir.path() / "ok").string();

@@ -71,6 +71,11 @@ TEST(Text, ClosestNameFindsSmallTyposAndNothingFarOff) {
   EXPECT_EQ(mcp_hints::closest_name("", names), std::nullopt);
   EXPECT_EQ(mcp_hints::did_you_mean("lnt", names), " (did you mean 'lint'?)");
   EXPECT_EQ(mcp_hints::did_you_mean("zzz", names), "");
+  // Lengths apart by more than the typos allowed are no match, and a name of megabytes is no
+  // typo of anything (found by fuzz/expected_failures: a 4 KB name took seconds).
+  EXPECT_EQ(mcp_hints::closest_name("lintxyz", names), std::nullopt);
+  EXPECT_EQ(mcp_hints::closest_name("lintxy", names), "lint");
+  EXPECT_EQ(mcp_hints::closest_name(std::string(std::size_t{8} << 20, 'l'), names), std::nullopt);
 }
 
 TEST(Text, WrapBreaksBetweenWordsAtTheWidthAndKeepsInnerSpacing) {

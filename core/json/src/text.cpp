@@ -52,6 +52,11 @@ std::optional<std::string> closest_name(std::string_view name, std::span<const s
       ++starting;
       prefixed = candidate;
     }
+    // The distance is at least the difference in length: a name far longer or shorter than a
+    // candidate is no typo of it, and is never compared letter by letter (a hostile name of
+    // megabytes would take minutes).
+    const std::size_t longer = std::max(name.size(), candidate.size());
+    if (longer - std::min(name.size(), candidate.size()) > allowed) continue;
     const std::size_t d = edit_distance(name, candidate);
     if (d < best_distance) {
       best_distance = d;

@@ -1,0 +1,36 @@
+// Lines a client writes to a stdio mock server: each line into MockServer::handle_text, as the
+// stdio front hands them over (it catches nothing: a line is answered, never thrown), on fresh
+// servers of scenarios that script steps, page their catalogs, require authorization, speak the
+// stateless era and ask for input.
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "mcp_hints/mock/mock_server.hpp"
+#include "mcp_hints/mock/scenario.hpp"
+#include "scenario_servers.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace mcp_hints;
+  const std::string_view input = fuzz::text_of(data, size);
+  static const auto servers =
+      fuzz::scenario_servers({"mock.basic", "mock.script-steps", "gateway.cache-scope-per-context",
+                              "rugpull.ttl-expiry", "confirm.input-required"});
+  for (const auto& spec : servers) {
+    mock::MockServer server(spec);
+    // Over stdio the credential comes from the environment: the scenario's first, if it has any.
+    const std::string context = spec.authorizations.empty()
+                                    ? std::string()
+                                    : server.authorization_context("Bearer " + spec.authorizations.begin()->second);
+    for (std::size_t start = 0; start <= input.size();) {
+      std::size_t end = input.find('\n', start);
+      if (end == std::string_view::npos) end = input.size();
+      // The stdio front catches nothing here: a line must be answered, never thrown.
+      nlohmann::json parsed;
+      for (const auto& out : server.handle_text(input.substr(start, end - start), &parsed, context))
+        (void)out.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      (void)mock::MockServer::cancelled_request(parsed);
+      start = end + 1;
+    }
+  }
+  return 0;
+}
