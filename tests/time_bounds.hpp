@@ -6,16 +6,17 @@
 namespace test_support {
 
 #if defined(__SANITIZE_ADDRESS__)  // gcc
-inline constexpr double kSlowdown = 4;
+inline constexpr bool kAddressSanitizer = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)  // clang
-inline constexpr double kSlowdown = 4;
+inline constexpr bool kAddressSanitizer = true;
 #else
-inline constexpr double kSlowdown = 1;
+inline constexpr bool kAddressSanitizer = false;
 #endif
 #else
-inline constexpr double kSlowdown = 1;
+inline constexpr bool kAddressSanitizer = false;
 #endif
+inline constexpr double kSlowdown = kAddressSanitizer ? 4 : 1;
 
 inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdown; }
 

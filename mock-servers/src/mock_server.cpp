@@ -279,10 +279,11 @@ std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& i
   }
   const json responses = params.value("inputResponses", json::object());
   std::string wrong;
-  if (!responses.is_object())
-    wrong = "inputResponses is not an object";
-  else
-    for (const auto& [key, request] : asked.value("inputRequests", json::object()).items())
+  if (!responses.is_object()) wrong = "inputResponses is not an object";
+  // The requests held by name: items() of the temporary value() returns would outlive it.
+  const json requests = asked.value("inputRequests", json::object());
+  if (responses.is_object())
+    for (const auto& [key, request] : requests.items())
       if (wrong.empty() && (!responses.contains(key) || !responses[key].is_object()))
         wrong = "inputResponses has no answer to '" + key + "'";
   if (wrong.empty() && asked.contains("requestState") && params.value("requestState", json()) != asked["requestState"])
