@@ -17,6 +17,9 @@ inline constexpr bool kAddressSanitizer = false;
 inline constexpr bool kAddressSanitizer = false;
 #endif
 inline constexpr double kSlowdown = kAddressSanitizer ? 4 : 1;
+// Bounds on memory hold in the plain build only: AddressSanitizer's allocator keeps freed memory in
+// quarantine and pads every block, so its peak says nothing of ours.
+inline constexpr bool kMemoryMeasurable = !kAddressSanitizer;
 
 inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdown; }
 

@@ -25,6 +25,7 @@
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/transport.hpp"
 #include "test_support.hpp"
+#include "time_bounds.hpp"
 
 using json = nlohmann::json;
 namespace rpc = mcp_hints::jsonrpc;
@@ -237,7 +238,8 @@ TEST(HostileHttpClient, AHundredMegabyteBodyIsRefusedEarlyAndMemoryStaysFlat) {
     EXPECT_LT(sent, kHundredMb) << "the answer came only after the whole body was sent";
   }
   const long after = memory_mib(pid, "VmHWM");
-  EXPECT_LT(after - before, 40) << "peak memory went from " << before << " to " << after << " MiB";
+  if (test_support::kMemoryMeasurable)
+    EXPECT_LT(after - before, 40) << "peak memory went from " << before << " to " << after << " MiB";
   EXPECT_TRUE(served(mock.url));
 }
 
@@ -452,7 +454,7 @@ TEST(HostileStdioClient, AHundredMegabyteLineEndsTheConnectionAtTheLimit) {
   writer.join();
   EXPECT_EQ(code, 1);
   EXPECT_LT(written, std::size_t{100} << 20) << "the mock read the whole line";
-  EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
+  if (test_support::kMemoryMeasurable) EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
 }
 
 // A line that is not UTF-8 is a parse error (-32700, no id), and the next line is served.
@@ -497,7 +499,7 @@ TEST(HostileStdioClient, AHundredThousandUnreadRequestsDoNotGrowTheMock) {
   EXPECT_TRUE(held_up) << "the writer was never held up: nothing pushed back";
   const long peak = memory_mib(mock.pid(), "VmHWM");
   EXPECT_GT(while_held, 0);
-  EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
+  if (test_support::kMemoryMeasurable) EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
   mock.close_input();
   EXPECT_EQ(mock.wait().first, 0);
 }

@@ -31,6 +31,13 @@ void run_and_end(const std::string& script) {
 
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
 
+// A script that leaves `sleep SECONDS` running in a session of its own, and ends only once that
+// sleep runs (however loaded the machine).
+std::string escaping(const std::string& seconds) {
+  return "setsid sleep " + seconds + " </dev/null >/dev/null 2>&1 & p=$!; while ! grep -qs " + seconds +
+         " /proc/$p/cmdline; do sleep 0.02; done";
+}
+
 TEST(OrphanSweep, EndsWhatEscapedTheGroupAndLeavesOurOwn) {
   // A child of ours from before the sweep, and one started during it that we name: both stay.
   ProcessOptions sleeper;
@@ -40,7 +47,7 @@ TEST(OrphanSweep, EndsWhatEscapedTheGroupAndLeavesOurOwn) {
   ChildProcess named(sleeper);
   sweep.leave(named.pid());
   // The escaped grandchild sleeps in a session of its own.
-  run_and_end("setsid sleep 31.5 </dev/null >/dev/null 2>&1 & sleep 0.2");
+  run_and_end(escaping("31.5"));
   std::set<pid_t> adopted;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (adopted.empty() && std::chrono::steady_clock::now() < deadline) {
@@ -62,7 +69,7 @@ TEST(OrphanSweep, WithoutASweepOrphansAreNotOurs) {
   {
     OrphanSweep sweep;  // ends; the process is no longer a subreaper
   }
-  run_and_end("setsid sleep 30.71 </dev/null >/dev/null 2>&1 & sleep 0.2");
+  run_and_end(escaping("30.71"));
   EXPECT_TRUE(mcp_hints::current_children().empty());
   // The escaped sleep belongs to init now (a run that needs it ended holds a sweep): end it here.
   std::size_t ended = 0;
