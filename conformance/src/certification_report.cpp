@@ -515,9 +515,12 @@ std::string certification_html(const Certification& c) {
     // The trace first: a check's "observed" links to the line that decided it only when the trace
     // (bounded) shows that line.
     std::map<std::string, const CheckResult*> deciders;  // anchor -> the first check it decided
-    for (const auto& check : run.checks)
-      if (const json item = decider_item(run, check); !item.is_null())
-        deciders.emplace(decider_anchor(run, item), &check);
+    std::vector<std::string> anchors;                    // each check's decider, "" for none
+    for (const auto& check : run.checks) {
+      const json item = decider_item(run, check);
+      anchors.push_back(item.is_null() ? std::string() : decider_anchor(run, item));
+      if (!anchors.back().empty()) deciders.emplace(anchors.back(), &check);
+    }
     std::set<std::string> shown;
     std::string trace_html;
     for (const auto& item : observed_trace(run, 2000)) {
@@ -544,7 +547,8 @@ std::string certification_html(const Certification& c) {
       }
     }
     std::vector<std::vector<std::string>> check_rows;
-    for (const auto& check : run.checks) {
+    for (std::size_t i = 0; i < run.checks.size(); ++i) {
+      const CheckResult& check = run.checks[i];
       std::string traces;
       for (const auto& t : acceptable_traces(check.spec))
         traces += "<li><b>" + html_escape(t["outcome"].get<std::string>()) + "</b> → " +
@@ -552,9 +556,8 @@ std::string certification_html(const Certification& c) {
                   html_escape(t["description"].get<std::string>()) + "</li>";
       const std::string v = effective(check);
       std::string decided;
-      if (const json item = decider_item(run, check); !item.is_null() && shown.count(decider_anchor(run, item)))
-        decided = "<br><a class=\"decider\" href=\"#" + html_escape(decider_anchor(run, item)) +
-                  "\">the message that decided it</a>";
+      if (shown.count(anchors[i]))
+        decided = "<br><a class=\"decider\" href=\"#" + html_escape(anchors[i]) + "\">the message that decided it</a>";
       check_rows.push_back(
           {html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) + "</small>",
            html_escape(check.spec.level), html_escape(check.spec.proposal + ", " + check.spec.section),

@@ -64,9 +64,8 @@ std::vector<std::string> mock_argv(const HarnessOptions& options, const std::str
 // A stdio mock server records "open" and, when its client goes, "close ...", unless the client
 // killed it. Wait (bounded) until each connection "stdio:PID" has closed or its process is gone,
 // so the record is whole before it is judged.
-void wait_for_stdio_records(const std::map<std::string, std::string>& files, Deadline deadline, OrphanSweep& orphans) {
+void wait_for_stdio_records(const std::map<std::string, std::string>& files, Deadline deadline) {
   for (;;) {
-    orphans.reap_exited();  // a mock the client left behind, killed with its group, is ours to reap
     bool settled = true;
     for (const auto& [server, path] : files) {
       std::ifstream in(path);
@@ -89,7 +88,8 @@ void wait_for_stdio_records(const std::map<std::string, std::string>& files, Dea
       for (const auto& [connection, still] : open) {
         if (!still || connection.rfind("stdio:", 0) != 0) continue;
         const pid_t pid = static_cast<pid_t>(std::atol(connection.c_str() + 6));
-        if (pid > 0 && ::kill(pid, 0) == 0) settled = false;
+        // An exited mock may linger as a zombie of ours (we adopt what the client leaves): gone.
+        if (pid > 0 && process_running(pid)) settled = false;
       }
     }
     if (settled || Clock::now() >= deadline) return;
@@ -249,8 +249,7 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
     run.could_not_run = true;
     run.notes.push_back(std::string("the client could not be started: ") + e.what());
   }
-  if (options.transport == "stdio")
-    wait_for_stdio_records(run.wire_files, Clock::now() + std::chrono::seconds(3), orphans);
+  if (options.transport == "stdio") wait_for_stdio_records(run.wire_files, Clock::now() + std::chrono::seconds(3));
   for (auto& m : mocks) m->kill_group();  // every answer was recorded before it was sent
   if (const std::size_t left = orphans.sweep())
     run.notes.push_back(std::to_string(left) +

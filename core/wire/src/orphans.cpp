@@ -7,22 +7,22 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 namespace mcp_hints {
 
 namespace {
 
-// The parent of `pid` from /proc/PID/stat ("PID (comm) STATE PPID ..."; comm may hold spaces
-// and parentheses, so the fields are read after its last ')'); -1 when it cannot be read.
-pid_t parent_of(const char* pid) {
+// The state and parent of `pid` from /proc/PID/stat ("PID (comm) STATE PPID ..."; comm may hold
+// spaces and parentheses, so the fields are read after its last ')'); false when it is gone.
+bool read_stat(const char* pid, char& state, pid_t& parent) {
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%s/stat", pid);
   std::FILE* f = std::fopen(path, "re");
-  if (!f) return -1;
+  if (!f) return false;
   char buffer[512];
   const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, f);
   std::fclose(f);
@@ -30,11 +30,10 @@ pid_t parent_of(const char* pid) {
   const char* close = nullptr;
   for (const char* p = buffer; *p; ++p)
     if (*p == ')') close = p;
-  if (!close) return -1;
-  char state = 0;
-  int parent = -1;
-  if (std::sscanf(close + 1, " %c %d", &state, &parent) != 2) return -1;
-  return parent;
+  int ppid = -1;
+  if (!close || std::sscanf(close + 1, " %c %d", &state, &ppid) != 2) return false;
+  parent = ppid;
+  return true;
 }
 
 }  // namespace
@@ -48,7 +47,9 @@ std::set<pid_t> current_children() {
     char* end = nullptr;
     const long pid = std::strtol(entry->d_name, &end, 10);
     if (pid <= 0 || *end != '\0') continue;
-    if (parent_of(entry->d_name) == self) children.insert(static_cast<pid_t>(pid));
+    char state = 0;
+    pid_t parent = -1;
+    if (read_stat(entry->d_name, state, parent) && parent == self) children.insert(static_cast<pid_t>(pid));
   }
   ::closedir(proc);
   return children;
@@ -70,9 +71,10 @@ OrphanSweep::~OrphanSweep() {
   if (--sweeps == 0) ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
-void OrphanSweep::reap_exited() {
-  for (pid_t pid : current_children())
-    if (!before_.count(pid)) ::waitpid(pid, nullptr, WNOHANG);
+bool process_running(pid_t pid) {
+  char state = 0;
+  pid_t parent = -1;
+  return read_stat(std::to_string(pid).c_str(), state, parent) && state != 'Z' && state != 'X';
 }
 
 std::size_t OrphanSweep::sweep(std::chrono::milliseconds bound) {
@@ -85,10 +87,9 @@ std::size_t OrphanSweep::sweep(std::chrono::milliseconds bound) {
       if (!before_.count(pid)) found.insert(pid);
     if (found.empty()) break;
     for (pid_t pid : found) {
-      ::kill(pid, SIGKILL);
-      int status = 0;
-      const pid_t reaped = ::waitpid(pid, &status, WNOHANG);
-      if (reaped == pid || (reaped < 0 && errno == ECHILD)) ended.insert(pid);
+      // One that has already exited (a mock that ended with its client) is reaped, not counted.
+      if (process_running(pid) && ::kill(pid, SIGKILL) == 0) ended.insert(pid);
+      ::waitpid(pid, nullptr, WNOHANG);
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -22,11 +22,9 @@ class OrphanSweep {
 
   // A child of ours the sweep leaves alone (one we started and reap ourselves).
   void leave(pid_t pid) { before_.insert(pid); }
-  // Reaps the adopted children that have already exited (a zombie still counts as a process to
-  // kill(pid, 0)), killing none.
-  void reap_exited();
   // Kills and reaps every child this process gained since the sweep began (adopted orphans, and
-  // what they leave behind in turn), within `bound`; returns how many it ended.
+  // what they leave behind in turn), within `bound`; returns how many were still running (those
+  // that had already exited are reaped, not counted).
   std::size_t sweep(std::chrono::milliseconds bound = std::chrono::seconds(2));
 
  private:
@@ -35,5 +33,7 @@ class OrphanSweep {
 
 // The children of this process now (from /proc), zombies included.
 std::set<pid_t> current_children();
+// Whether the process exists and has not exited (a zombie, exited but not yet reaped, has).
+bool process_running(pid_t pid);
 
 }  // namespace mcp_hints
