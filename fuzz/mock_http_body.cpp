@@ -1,40 +1,73 @@
-// A request to a mock server over Streamable HTTP: the input's first line is the Authorization
-// header, the rest the POST body. The HTTP front's handler is not a function of its own, so this
-// drives what it calls: the body read within the message limit, then MockServer::handle (or
-// handle_text when the body is not JSON) under the header's authorization context.
+// Requests to a mock server's Streamable HTTP endpoint (HttpEndpoint::handle: origin, Accept and
+// Content-Type, authorization, sessions, the stateless era's mirrored headers, then the engine),
+// as they arrive past the HTTP front. The input is up to eight requests separated by a line
+// "---"; each is a method line, "Name: value" header lines, an empty line and the body. The value
+// $SESSION stands for the last Mcp-Session-Id the endpoint gave, so sessions are reached.
+#include <string>
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "mcp_hints/json/input.hpp"
-#include "mcp_hints/mock/mock_server.hpp"
-#include "mcp_hints/mock/scenario.hpp"
+#include "mcp_hints/mock/http_endpoint.hpp"
 #include "scenario_servers.hpp"
 
+namespace {
+
+using namespace mcp_hints;
+
+std::string_view next_line(std::string_view& rest) {
+  const std::size_t newline = rest.find('\n');
+  const std::string_view line = rest.substr(0, newline);
+  rest = newline == std::string_view::npos ? std::string_view() : rest.substr(newline + 1);
+  return line;
+}
+
+HttpRequestView request_of(std::string_view text, const std::string& session) {
+  HttpRequestView req;
+  req.method = std::string(next_line(text));
+  while (!text.empty()) {
+    const std::string_view line = next_line(text);
+    if (line.empty()) break;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const std::string_view name = line.substr(0, colon);
+    std::string value(line.substr(colon + 1));
+    if (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (value == "$SESSION") value = session;
+    if (name == "Mcp-Session-Id") req.session_id = value;
+    if (name == "Origin") req.origin = value;
+    if (name == "Authorization") req.authorization = value;
+    if (name == "MCP-Protocol-Version") req.has_protocol_version = true, req.protocol_version = value;
+    if (name == "Mcp-Method") req.has_mcp_method = true, req.mcp_method = value;
+    if (name == "Mcp-Name") req.has_mcp_name = true, req.mcp_name = value;
+    if (name == "Content-Type") req.has_content_type = true, req.content_type = value;
+    if (name == "Accept") req.has_accept = true, req.accept = value;
+  }
+  req.body = std::string(text);
+  return req;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace mcp_hints;
-  const std::string_view input = fuzz::text_of(data, size);
-  const std::size_t newline = input.find('\n');
-  const std::string_view authorization =
-      newline == std::string_view::npos ? std::string_view() : input.substr(0, newline);
-  const std::string_view body = newline == std::string_view::npos ? input : input.substr(newline + 1);
-  if (body.size() > mock::ServeOptions{}.max_message) return 0;  // answered 413 before anything reads it
-  nlohmann::json parsed;
-  try {
-    parsed = parse_json(body);
-  } catch (const InputError&) {
-    parsed = nlohmann::json();
+  std::vector<std::string_view> requests;
+  std::string_view input = fuzz::text_of(data, size);
+  while (requests.size() < 8 && !input.empty()) {
+    const std::size_t separator = input.find("\n---\n");
+    requests.push_back(input.substr(0, separator));
+    input = separator == std::string_view::npos ? std::string_view() : input.substr(separator + 5);
   }
   static const auto servers = fuzz::scenario_servers(
       {"mock.basic", "gateway.cache-scope-per-context", "rugpull.ttl-expiry", "retry.idempotent-bounded"});
   for (const auto& spec : servers) {
     mock::MockServer server(spec);
-    const std::string context = server.authorization_context(authorization);
-    // Twice, as a client that repeats itself: scripts advance, sessions and open inputs persist.
-    for (int round = 0; round < 2; ++round) {
-      const auto outs = parsed.is_null() ? server.handle_text(body, nullptr, context) : server.handle(parsed, context);
-      for (const auto& out : outs) (void)out.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    mock::HttpEndpoint endpoint(server, nullptr, /*keep_time=*/false);
+    std::string session;
+    for (const auto text : requests) {
+      const HttpReply reply = endpoint.handle(request_of(text, session));
+      for (const auto& [name, value] : reply.headers)
+        if (name == "Mcp-Session-Id") session = value;
+      if (reply.status < 100 || reply.status > 599) __builtin_trap();  // no HTTP status
     }
-    (void)mock::MockServer::cancelled_request(parsed);
   }
   return 0;
 }

@@ -1,0 +1,131 @@
+// The mock's Streamable HTTP endpoint called as a function, without a socket: what each request is
+// answered, and the bound on the cancellations it remembers.
+#include "mcp_hints/mock/http_endpoint.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
+
+#include "mcp_hints/mock/scenario.hpp"
+#include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/protocol.hpp"
+
+using json = nlohmann::json;
+using mcp_hints::HttpReply;
+using mcp_hints::HttpRequestView;
+using mcp_hints::mock::CancelledRequests;
+using mcp_hints::mock::HttpEndpoint;
+using mcp_hints::mock::MockServer;
+
+namespace {
+
+MockServer server_of(const std::string& id) {
+  return MockServer(mcp_hints::mock::load_scenario(id).servers.at("main"));
+}
+
+HttpRequestView post(const json& message, const std::string& session = {}) {
+  HttpRequestView req;
+  req.method = "POST";
+  req.session_id = session;
+  req.content_type = "application/json";
+  req.has_content_type = true;
+  req.accept = "application/json, text/event-stream";
+  req.has_accept = true;
+  req.body = message.dump();
+  return req;
+}
+
+json initialize() {
+  return mcp_hints::jsonrpc::request(1, "initialize",
+                                     json{{"protocolVersion", "2025-06-18"},
+                                          {"capabilities", json::object()},
+                                          {"clientInfo", {{"name", "endpoint-test"}, {"version", "1"}}}});
+}
+
+std::string header(const HttpReply& reply, const std::string& name) {
+  for (const auto& [k, v] : reply.headers)
+    if (k == name) return v;
+  return {};
+}
+
+}  // namespace
+
+TEST(HttpEndpoint, OpensASessionServesItAndRefusesItOnceDeleted) {
+  MockServer server = server_of("mock.basic");
+  HttpEndpoint endpoint(server, nullptr);
+  const HttpReply opened = endpoint.handle(post(initialize()));
+  ASSERT_EQ(opened.status, 200) << opened.body;
+  const std::string session = header(opened, "Mcp-Session-Id");
+  ASSERT_EQ(session.size(), 32u);
+  EXPECT_TRUE(endpoint.session_open(session));
+
+  const HttpReply listed = endpoint.handle(post(mcp_hints::jsonrpc::request(2, "tools/list", json::object()), session));
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_TRUE(json::parse(listed.body)["result"]["tools"].is_array());
+
+  EXPECT_EQ(endpoint.handle(post(mcp_hints::jsonrpc::request(3, "tools/list", json::object()))).status, 400)
+      << "a request without Mcp-Session-Id";
+  EXPECT_EQ(endpoint.handle(post(mcp_hints::jsonrpc::request(3, "tools/list", json::object()), "0123")).status, 404)
+      << "an unknown session";
+
+  HttpRequestView remove;
+  remove.method = "DELETE";
+  remove.session_id = session;
+  EXPECT_EQ(endpoint.handle(remove).status, 204);
+  EXPECT_FALSE(endpoint.session_open(session));
+  EXPECT_EQ(endpoint.handle(remove).status, 404) << "a second DELETE of the same session";
+  EXPECT_EQ(endpoint.handle(post(mcp_hints::jsonrpc::request(4, "tools/list", json::object()), session)).status, 404);
+}
+
+TEST(HttpEndpoint, RefusesWhatThePostMustNotBeBeforeTheEngineSeesIt) {
+  struct Case {
+    const char* what;
+    std::function<void(HttpRequestView&)> change;
+    int status;
+  };
+  const std::vector<Case> cases = {
+      {"a foreign Origin", [](auto& r) { r.origin = "http://example.com"; }, 403},
+      {"a loopback prefix followed by more host", [](auto& r) { r.origin = "http://127.0.0.1.example.com"; }, 403},
+      {"a loopback Origin with a port", [](auto& r) { r.origin = "http://localhost:8080"; }, 200},
+      {"Accept without text/event-stream", [](auto& r) { r.accept = "application/json"; }, 406},
+      {"no Accept", [](auto& r) { r.has_accept = false, r.accept.clear(); }, 406},
+      {"Accept */*", [](auto& r) { r.accept = "*/*"; }, 200},
+      {"Content-Type text/plain", [](auto& r) { r.content_type = "text/plain"; }, 415},
+      {"Content-Type with case and charset", [](auto& r) { r.content_type = "Application/JSON; charset=utf-8"; }, 200},
+      {"a body that is not JSON", [](auto& r) { r.body = "{not json"; }, 400},
+      {"a batch", [](auto& r) { r.body = "[" + r.body + "]"; }, 400},
+      {"GET", [](auto& r) { r.method = "GET"; }, 405},
+  };
+  for (const auto& c : cases) {
+    MockServer server = server_of("mock.basic");
+    HttpEndpoint endpoint(server, nullptr);
+    HttpRequestView req = post(initialize());
+    c.change(req);
+    const HttpReply reply = endpoint.handle(req);
+    EXPECT_EQ(reply.status, c.status) << c.what << ": " << reply.body;
+    if (c.status == 400) EXPECT_TRUE(json::parse(reply.body)["id"].is_null()) << c.what;
+  }
+}
+
+TEST(HttpEndpoint, TheCancelledIdsItRemembersAreBounded) {
+  CancelledRequests cancelled(3);
+  for (int id = 1; id <= 5; ++id) cancelled.add(id);
+  EXPECT_EQ(cancelled.size(), 3u);
+  EXPECT_FALSE(cancelled.contains(1));
+  EXPECT_FALSE(cancelled.contains(2));
+  EXPECT_TRUE(cancelled.contains(3));
+  EXPECT_TRUE(cancelled.contains(5));
+  EXPECT_FALSE(cancelled.contains("5")) << "a string id is not the number";
+  cancelled.add(5);  // a repeated id takes a place of its own and survives the eviction of the other
+  cancelled.add(6);
+  EXPECT_TRUE(cancelled.contains(5));
+  EXPECT_FALSE(cancelled.contains(3));
+
+  // A client that cancels forever leaves the endpoint at its default bound.
+  CancelledRequests defaults;
+  for (int id = 0; id < 10000; ++id) defaults.add(id);
+  EXPECT_EQ(defaults.size(), 4096u);
+  EXPECT_TRUE(defaults.contains(9999));
+  EXPECT_FALSE(defaults.contains(0));
+}
