@@ -11,16 +11,17 @@ TEST_PACKAGES := chromium
 # Extra packages only the benchmarks need.
 BENCH_PACKAGES := python3-jsonschema time
 # Extra packages only the fuzz harnesses need: clang 16 and its libFuzzer and sanitizer runtimes.
-FUZZ_PACKAGES := clang-16 libclang-rt-16-dev
+FUZZ_PACKAGES := clang-16 libclang-rt-16-dev llvm-16
 # make fuzz: its own build folder, and how long each harness runs.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-# Extra packages only the sanitizer build needs (make sanitize): clang 16 and its runtimes.
-SANITIZE_PACKAGES := clang-16 libclang-rt-16-dev
+# Extra packages only the sanitizer build needs (make sanitize): clang 16, its runtimes and its
+# llvm-symbolizer (the one on PATH may be another release's, which the runtime rejects).
+SANITIZE_PACKAGES := clang-16 libclang-rt-16-dev llvm-16
 SANITIZE_BUILD ?= build-sanitize
 # The sanitizers' settings: every report fatal, leaks included (no suppression: none is needed).
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initialization_order=1 \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 

@@ -26,6 +26,7 @@ for name in "${names[@]}"; do
   fi
   mkdir -p "$build/fuzz-corpus/$name"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-16/bin/llvm-symbolizer} \
     "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/fuzz-artifacts/$name-" "$build/fuzz-corpus/$name" "$here/corpus/$name" >"$log" 2>&1
   status=$?

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "commands.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
@@ -109,10 +111,19 @@ int stopped(const Command* command, const char* kind, const char* what, mcp_hint
   return static_cast<int>(code);
 }
 
+// The last line of defence beyond main's catch: an exception that escapes another thread (or a
+// noexcept function) ends the run with one line and the incomplete run's code, never an abort.
+[[noreturn]] void terminated() {
+  static const char line[] = "mcp-hints: internal error: an exception escaped (terminate); the run is incomplete\n";
+  (void)!::write(STDERR_FILENO, line, sizeof line - 1);
+  ::_exit(static_cast<int>(mcp_hints::ExitCode::incomplete));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an output error, not a silent death
+  std::set_terminate(terminated);
   const Command* command = argc > 1 ? find_command(argv[1]) : nullptr;
   // Nothing escapes. An mcp_hints::Error ends the run with its category's exit code; anything
   // else is a bug or the machine giving out (memory), which says nothing against the input, so
