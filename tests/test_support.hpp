@@ -67,8 +67,13 @@ inline RunResult run_command(const std::vector<std::string>& argv, const std::st
   TempDir dir;
   std::string cmd = env + " timeout " + std::to_string(timeout_seconds);
   for (const auto& a : argv) cmd += " " + shell_quote(a);
-  cmd += " <" + shell_quote(stdin_path) + " >" + shell_quote((dir.path() / "out").string()) + " 2>" +
-         shell_quote((dir.path() / "err").string());
+  // Appended piece by piece: gcc 12 warns (-Wrestrict, a false positive) on "literal" + temporary.
+  for (const auto& [redirect, path] : {std::pair<const char*, std::string>{" <", stdin_path},
+                                       {" >", (dir.path() / "out").string()},
+                                       {" 2>", (dir.path() / "err").string()}}) {
+    cmd += redirect;
+    cmd += shell_quote(path);
+  }
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -120,8 +120,19 @@ std::string HttpEndpoint::open_session() {
   std::string id;
   static const char* hex = "0123456789abcdef";
   for (int i = 0; i < 32; ++i) id += hex[rng_() % 16];
-  sessions_.insert(id);
+  sessions_.emplace(id, std::string());
   return id;
+}
+
+std::string HttpEndpoint::session_version(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  const auto open = sessions_.find(id);
+  return open == sessions_.end() ? std::string() : open->second;
+}
+
+void HttpEndpoint::agree(const std::string& id, const std::string& version) {
+  std::lock_guard lock(mutex_);
+  if (auto open = sessions_.find(id); open != sessions_.end()) open->second = version;
 }
 
 void HttpEndpoint::close_session(const std::string& id) {
@@ -219,26 +230,35 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     session.clear();
   } else if (initialize) {
     session = open_session();
-  } else if (jsonrpc::classify(parsed) != jsonrpc::Kind::invalid) {
-    // Input that is no message (not JSON, a batch) has no session to check: the engine refuses it.
+  } else if (jsonrpc::classify(parsed) != jsonrpc::Kind::invalid || (parsed.is_array() && !session.empty())) {
+    // Input that is no message (not JSON, a batch sent without a session) has no session to check:
+    // the engine refuses it. A batch in a session is the session's to take or refuse (2025-03-26).
     if (session.empty()) return refuse(400, "Bad Request: Mcp-Session-Id missing");
     if (!session_open(session)) return refuse(404, "Not Found: unknown session");
   }
+  // A session that agreed on 2025-03-26 takes batches; its batch is recorded message by message.
+  const bool batches = !stateless && !session.empty() && MockServer::takes_batches(session_version(session));
   const std::string conn =
       stateless ? std::string(kStatelessHttpConnection) : "http:" + (session.empty() ? std::string("-") : session);
   if (recorder_) {
     if (parsed.is_null())
       recorder_->raw(conn, req.body);
+    else if (batches)
+      recorder_->batch(conn, "in", parsed, context);
     else
       recorder_->message(conn, "in", parsed, context);
   }
-  auto outs = parsed.is_null() ? server_.handle_text(req.body, nullptr, context) : server_.handle(parsed, context);
+  auto outs =
+      parsed.is_null() ? server_.handle_text(req.body, nullptr, context) : server_.handle(parsed, context, batches);
   if (auto cancelled = MockServer::cancelled_request(parsed)) cancel(*cancelled);
   HttpReply reply;
   // A refused initialize opens no session.
   const bool refused = outs.size() == 1 && outs.front().http_status >= 400;
   if (initialize && refused) close_session(session);
-  if (initialize && !refused) reply.headers.emplace_back("Mcp-Session-Id", session);
+  if (initialize && !refused) {
+    reply.headers.emplace_back("Mcp-Session-Id", session);
+    agree(session, MockServer::agreed_version(outs));
+  }
   std::vector<json> send;
   // A session deleted while this request waits (a DELETE racing it) takes its answers with it.
   auto session_gone = [&] { return !stateless && !initialize && !session.empty() && !session_open(session); };
@@ -260,7 +280,7 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     }
     if (recorder_ && !out.note.empty()) recorder_->event(conn, out.note);
     if (!out.message.is_null()) {
-      if (recorder_) recorder_->message(conn, "out", out.message, context);
+      if (recorder_) recorder_->batch(conn, "out", out.message, context);
       send.push_back(out.message);
     }
   }

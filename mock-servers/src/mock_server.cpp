@@ -1,5 +1,6 @@
 #include "mcp_hints/mock/mock_server.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "mcp_hints/json/input.hpp"
@@ -39,7 +40,8 @@ const std::vector<json>& MockServer::catalog_for(const std::string& context) con
   return own == spec_.tools_by_authorization.end() ? tools_ : own->second;
 }
 
-std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed, const std::string& context) {
+std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed, const std::string& context,
+                                              bool batches) {
   json message;
   try {
     message = parse_json_document(text).value;  // a repeated member keeps its last value: the judge reads the record
@@ -47,14 +49,15 @@ std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parse
     return {Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())}};
   }
   if (parsed) *parsed = message;
-  return handle(message, context);
+  return handle(message, context, batches);
 }
 
-std::vector<Outgoing> MockServer::handle(const json& message, const std::string& context) {
+std::vector<Outgoing> MockServer::handle(const json& message, const std::string& context, bool batches) {
   const auto kind = rpc::classify(message);
+  if (message.is_array() && batches) return handle_batch(message, context);
   if (message.is_array())
-    return {Outgoing{
-        rpc::error(nullptr, rpc::invalid_request, "Invalid Request: batches are not part of MCP since 2025-06-18")}};
+    return {Outgoing{rpc::error(nullptr, rpc::invalid_request,
+                                "Invalid Request: batches are part of MCP in revision 2025-03-26 only")}};
   if (kind == rpc::Kind::invalid) {
     const json id = message.is_object() && message.contains("id") &&
                             (message["id"].is_string() || message["id"].is_number_integer())
@@ -96,6 +99,43 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
   if (method == "tools/list") return list_tools(id, params, ProtocolEra::legacy, context);
   if (method == "tools/call") return call_tool(id, params, ProtocolEra::legacy, context);
   return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
+}
+
+bool MockServer::takes_batches(std::string_view version) { return version == "2025-03-26"; }
+
+std::string MockServer::agreed_version(const std::vector<Outgoing>& outs) {
+  for (const auto& out : outs)
+    if (rpc::classify(out.message) == rpc::Kind::result && out.message["result"].is_object() &&
+        out.message["result"].contains("protocolVersion") && out.message["result"]["protocolVersion"].is_string() &&
+        out.message["result"].contains("serverInfo"))
+      return out.message["result"]["protocolVersion"];
+  return {};
+}
+
+std::vector<Outgoing> MockServer::handle_batch(const json& batch, const std::string& context) {
+  if (!batch.is_array() || batch.empty())
+    return {Outgoing{rpc::error(nullptr, rpc::invalid_request, "Invalid Request: an empty batch")}};
+  Outgoing combined{json::array()};
+  std::vector<Outgoing> notes;
+  for (const auto& element : batch) {
+    std::vector<Outgoing> outs;
+    if (element.is_object() && element.value("method", json()) == "initialize")
+      outs.emplace_back(rpc::error(element.value("id", json()), rpc::invalid_request,
+                                   "Invalid Request: initialize must not be part of a batch"));
+    else if (element.is_array())
+      outs.emplace_back(rpc::error(nullptr, rpc::invalid_request, "Invalid Request: a batch inside a batch"));
+    else
+      outs = handle(element, context);
+    for (auto& out : outs) {
+      combined.delay = std::max(combined.delay, out.delay);
+      combined.close = combined.close || out.close;
+      if (!out.message.is_null()) combined.message.push_back(std::move(out.message));
+      if (!out.note.empty()) notes.emplace_back(json(), out.delay).note = std::move(out.note);
+    }
+  }
+  if (combined.message.empty()) combined.message = json();  // nothing but notifications: no answer
+  if (!combined.message.is_null() || combined.close) notes.push_back(std::move(combined));
+  return notes;
 }
 
 std::vector<std::string> MockServer::spoken_versions() const {

@@ -46,6 +46,12 @@ void Recorder::message(const std::string& connection, std::string_view direction
   write_line(std::move(line));
 }
 
+void Recorder::batch(const std::string& connection, std::string_view direction, const nlohmann::json& batch,
+                     const std::string& authorization) {
+  if (!batch.is_array() || batch.empty()) return message(connection, direction, batch, authorization);
+  for (const auto& element : batch) message(connection, direction, element, authorization);
+}
+
 void Recorder::raw(const std::string& connection, std::string_view text) {
   write_line({{"connection", connection}, {"direction", "in"}, {"raw", std::string(text.substr(0, 65536))}});
 }

@@ -60,6 +60,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
     return 1;
   }
   std::vector<Pending> pending;  // in the order they were produced
+  std::string agreed;            // the revision initialize agreed on (one process, one session)
   std::string buffer;
   char chunk[65536];
   auto finish = [&](const char* why, int code) {
@@ -77,7 +78,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (it->out.close) return finish("close (scripted)", 0);
       if (rec && !it->out.note.empty()) rec->event(connection, it->out.note);
       if (!it->out.message.is_null()) {
-        if (rec) rec->message(connection, "out", it->out.message, context);
+        if (rec) rec->batch(connection, "out", it->out.message, context);
         if (!write_all(STDOUT_FILENO, dump(it->out.message) + "\n")) return finish("close (client gone)", 0);
       }
       it = pending.erase(it);
@@ -113,10 +114,14 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       json parsed;
-      auto outs = server.handle_text(line, &parsed, context);
+      const bool batches = MockServer::takes_batches(agreed);
+      auto outs = server.handle_text(line, &parsed, context, batches);
+      if (const std::string version = MockServer::agreed_version(outs); !version.empty()) agreed = version;
       if (rec) {
         if (parsed.is_null())
           rec->raw(connection, line);
+        else if (batches)
+          rec->batch(connection, "in", parsed, context);
         else
           rec->message(connection, "in", parsed, context);
       }

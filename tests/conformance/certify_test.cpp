@@ -257,7 +257,9 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   ASSERT_FALSE(levels.empty());
   for (const auto& [name, level] : levels) {
     EXPECT_FALSE(caught_by[name].empty()) << name << " is not shown to fail against any broken variant";
-    if (level == "MUST") EXPECT_FALSE(failed_by[name].empty()) << name << " (MUST) fails against no broken variant";
+    if (level == "MUST") {
+      EXPECT_FALSE(failed_by[name].empty()) << name << " (MUST) fails against no broken variant";
+    }
   }
   // The variant each control is for catches what it is named after.
   EXPECT_TRUE(caught_by["propagation.sensitive-carried:carried"].count("--drop-propagation"));
@@ -417,8 +419,9 @@ TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
     EXPECT_EQ(processes_with("sleep 301.25"), 0u) << c.name;
     EXPECT_EQ(processes_with("flood"), 0u) << c.name;
   }
-  if (test_support::kMemoryMeasurable)
+  if (test_support::kMemoryMeasurable) {
     EXPECT_LT(peak_mib(), 150) << "the endless line or the flood of events was held in memory";
+  }
   std::printf("peak resident memory: %ld MiB\n", peak_mib());
 }
 
@@ -471,9 +474,10 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   EXPECT_NE(problems[4].find("unknown.scenario (line 8): no such scenario"), std::string::npos) << problems[4];
   for (const auto& run : runs)
     for (const auto& c : run.checks)
-      if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server")
+      if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server") {
         // What passes is not expected to fail (the messages of a client that drops annotations are valid).
         EXPECT_EQ(c.expected_failure, c.spec.id != "client-messages") << run.scenario.id << ":" << c.spec.id;
+      }
   // Bad lists are refused with the file and line.
   const auto no_reason = dir.write("bad.txt", "confirm.spec-destructive\n");
   EXPECT_THROW(load_expected_failures(no_reason.string()), mcp_hints::InputError);

@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <vector>
 
+#include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/protocol.hpp"
+#include "test_support.hpp"
 
 using json = nlohmann::json;
 using mcp_hints::HttpReply;
@@ -36,9 +39,9 @@ HttpRequestView post(const json& message, const std::string& session = {}) {
   return req;
 }
 
-json initialize() {
+json initialize(const std::string& version = "2025-06-18") {
   return mcp_hints::jsonrpc::request(1, "initialize",
-                                     json{{"protocolVersion", "2025-06-18"},
+                                     json{{"protocolVersion", version},
                                           {"capabilities", json::object()},
                                           {"clientInfo", {{"name", "endpoint-test"}, {"version", "1"}}}});
 }
@@ -104,7 +107,9 @@ TEST(HttpEndpoint, RefusesWhatThePostMustNotBeBeforeTheEngineSeesIt) {
     c.change(req);
     const HttpReply reply = endpoint.handle(req);
     EXPECT_EQ(reply.status, c.status) << c.what << ": " << reply.body;
-    if (c.status == 400) EXPECT_TRUE(json::parse(reply.body)["id"].is_null()) << c.what;
+    if (c.status == 400) {
+      EXPECT_TRUE(json::parse(reply.body)["id"].is_null()) << c.what;
+    }
   }
 }
 
@@ -128,4 +133,63 @@ TEST(HttpEndpoint, TheCancelledIdsItRemembersAreBounded) {
   EXPECT_EQ(defaults.size(), 4096u);
   EXPECT_TRUE(defaults.contains(9999));
   EXPECT_FALSE(defaults.contains(0));
+}
+
+// 2025-03-26 is the one revision with JSON-RPC batches: a server MUST accept them there, and
+// initialize MUST NOT be in one; every other revision's session refuses them.
+TEST(HttpEndpoint, TakesABatchOnlyInASessionThatAgreedOn20250326) {
+  namespace rpc = mcp_hints::jsonrpc;
+  test_support::TempDir dir;
+  const std::string record = (dir.path() / "record.jsonl").string();
+  MockServer server = server_of("mock.basic");
+  {
+    mcp_hints::mock::Recorder recorder(record);
+    HttpEndpoint endpoint(server, &recorder);
+    const auto session_of = [&](const std::string& version) {
+      const HttpReply opened = endpoint.handle(post(initialize(version)));
+      EXPECT_EQ(json::parse(opened.body)["result"]["protocolVersion"], version);
+      return header(opened, "Mcp-Session-Id");
+    };
+    const std::string batching = session_of("2025-03-26");
+    const json batch = json::array({rpc::request(2, "tools/list", json::object()), rpc::request(3, "ping"),
+                                    rpc::notification("notifications/initialized")});
+    const HttpReply answered = endpoint.handle(post(batch, batching));
+    ASSERT_EQ(answered.status, 200) << answered.body;
+    const json answers = json::parse(answered.body);
+    ASSERT_TRUE(answers.is_array()) << answers;
+    ASSERT_EQ(answers.size(), 2u) << "one answer per request, none for the notification";
+    EXPECT_EQ(answers[0]["id"], 2);
+    EXPECT_TRUE(answers[0]["result"]["tools"].is_array());
+    EXPECT_EQ(answers[1]["id"], 3);
+
+    const HttpReply notified =
+        endpoint.handle(post(json::array({rpc::notification("notifications/initialized")}), batching));
+    EXPECT_EQ(notified.status, 202) << "a batch of notifications only gets no body";
+    const json with_initialize = json::parse(
+        endpoint.handle(post(json::array({initialize("2025-03-26"), rpc::request(4, "ping")}), batching)).body);
+    ASSERT_EQ(with_initialize.size(), 2u);
+    EXPECT_EQ(with_initialize[0]["error"]["code"], rpc::invalid_request) << "initialize inside a batch";
+    EXPECT_EQ(with_initialize[0]["id"], 1);
+    EXPECT_TRUE(with_initialize[1].contains("result"));
+    const HttpReply empty = endpoint.handle(post(json::array(), batching));
+    EXPECT_EQ(empty.status, 400);
+    EXPECT_EQ(json::parse(empty.body)["error"]["code"], rpc::invalid_request);
+
+    for (const std::string version : {"2024-11-05", "2025-06-18", "2025-11-25"}) {
+      const HttpReply refused = endpoint.handle(post(batch, session_of(version)));
+      EXPECT_EQ(refused.status, 400) << version;
+      EXPECT_EQ(json::parse(refused.body)["error"]["code"], rpc::invalid_request) << version;
+    }
+  }
+  // The batch taken is recorded message by message; a refused one as it came.
+  std::size_t batched_lists = 0, whole_arrays = 0;
+  std::ifstream in(record);
+  for (std::string line; std::getline(in, line);) {
+    const json entry = json::parse(line);
+    if (!entry.contains("message")) continue;
+    if (entry["message"].is_array()) ++whole_arrays;
+    if (entry["message"].is_object() && entry["message"].value("method", "") == "tools/list") ++batched_lists;
+  }
+  EXPECT_EQ(batched_lists, 1u) << "the batch taken, its tools/list recorded on its own";
+  EXPECT_EQ(whole_arrays, 4u) << "the three refused batches and the empty one";
 }

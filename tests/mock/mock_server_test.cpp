@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "listening_child.hpp"
@@ -725,4 +726,34 @@ TEST(MockServer, ServesEachAuthorizationContextItsOwnCatalogAndRecordsIt) {
   EXPECT_THROW(refused.connect(), mcp_hints::Error);
   EXPECT_NE(stranger.diagnostics().find("is none of the scenario's authorization contexts"), std::string::npos)
       << stranger.diagnostics();
+}
+
+// Over stdio one process is one session: after initialize agreed on 2025-03-26 a batch line is
+// answered with one array line; a process that agreed on another revision refuses the same line.
+TEST(MockServer, AStdioSessionOf20250326TakesABatchLineAndOthersRefuseIt) {
+  const json batch = json::array({rpc::request(2, "tools/list", json::object()), rpc::request(3, "ping"),
+                                  rpc::notification("notifications/initialized")});
+  for (const std::string version : {"2025-03-26", "2025-06-18"}) {
+    test_support::TempDir dir;
+    const auto input = dir.path() / "in.jsonl";
+    json hello = initialize_request();
+    hello["params"]["protocolVersion"] = version;
+    std::ofstream(input) << hello.dump() << "\n" << batch.dump() << "\n";
+    const auto run = test_support::run_cli({"mock", "--scenario", "mock.basic"}, input.string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    std::istringstream lines(run.out);
+    std::string first, second;
+    ASSERT_TRUE(std::getline(lines, first) && std::getline(lines, second)) << run.out;
+    EXPECT_EQ(json::parse(first)["result"]["protocolVersion"], version);
+    const json answer = json::parse(second);
+    if (version == "2025-03-26") {
+      ASSERT_TRUE(answer.is_array()) << answer;
+      ASSERT_EQ(answer.size(), 2u);
+      EXPECT_EQ(answer[0]["id"], 2);
+      EXPECT_EQ(answer[1]["id"], 3);
+    } else {
+      EXPECT_EQ(answer["error"]["code"], rpc::invalid_request) << answer;
+      EXPECT_TRUE(answer["id"].is_null());
+    }
+  }
 }

@@ -126,7 +126,7 @@ TEST(Report, EveryFormatPlacesAFindingAtItsValue) {
 // early or forge another.
 TEST(Report, GithubFormatEscapesWhatWouldEndItsCommand) {
   mcp_hints::LintReport report;
-  report.files.push_back({"dir:a,b.json", 2, std::nullopt, {"t", "u"}, {0, 0}});
+  report.files.push_back({"dir:a,b.json", 2, std::nullopt, {"t", "u"}, {0, 0}, {}});
   report.findings.push_back({"risk.understated", mcp_hints::Level::error, "dir:a,b.json", "t", "/tools/0/x", 7, 12,
                              "100% sure\n::error::forged", "p", 3});
   report.findings.push_back(
@@ -166,7 +166,7 @@ TEST(Report, SarifArtifactsOfLiveServersAreUris) {
                                                         {"/opt/my server/bin", "/opt/my"}}) {
     mcp_hints::LintReport report;
     report.server_checks_ran = true;
-    report.files.push_back({file, 1, std::nullopt, {"t"}, {0}});
+    report.files.push_back({file, 1, std::nullopt, {"t"}, {0}, {}});
     report.findings.push_back({"risk.understated", mcp_hints::Level::error, file, "t", "/tools/0", 0, 0, "m", "p", 0});
     std::ostringstream out;
     mcp_hints::render_sarif(out, report, {});
@@ -174,12 +174,13 @@ TEST(Report, SarifArtifactsOfLiveServersAreUris) {
     const auto& location = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
     EXPECT_EQ(location["artifactLocation"]["uri"], uri) << file;
     EXPECT_FALSE(location.contains("region"));
-    if (!file.starts_with("http"))
+    if (!file.starts_with("http")) {
       EXPECT_EQ(location["artifactLocation"]["description"]["text"], "the server command: " + file);
+    }
   }
   // A file name with a space is percent-encoded; an absolute path is a file: URI.
   mcp_hints::LintReport files;
-  files.files.push_back({"/tmp/my catalog.json", 1, std::nullopt, {"t"}, {0}});
+  files.files.push_back({"/tmp/my catalog.json", 1, std::nullopt, {"t"}, {0}, {}});
   files.findings.push_back(
       {"risk.understated", mcp_hints::Level::error, "/tmp/my catalog.json", "t", "/tools/0", 2, 3, "m", "p", 1});
   std::ostringstream out;
@@ -211,7 +212,7 @@ TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
 // machine formats report as an internal error naming the id, beside the finding itself.
 TEST(Report, AFindingOfAnUnknownCheckIsAnInternalErrorNotACrash) {
   mcp_hints::LintReport report;
-  report.files.push_back({"f.json", 1, std::nullopt, {"t"}, {0}});
+  report.files.push_back({"f.json", 1, std::nullopt, {"t"}, {0}, {}});
   report.findings.push_back({"no.such-check", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"});
   report.findings.push_back({"risk.understated", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"});
   ASSERT_FALSE(mcp_hints::find_check("no.such-check"));
@@ -299,7 +300,7 @@ TEST(Report, EveryFormatShowsEveryCallWithTheShapeOfItsArguments) {
   using Outcome = mcp_hints::ToolCallRecord::Outcome;
   mcp_hints::LintReport report;
   report.server_checks_ran = true;
-  report.files.push_back({"server", 1, std::nullopt, {"t"}, {0}});
+  report.files.push_back({"server", 1, std::nullopt, {"t"}, {0}, {}});
   report.calls = {{"list_pods", {{"namespace", "secret-ns"}, {"limit", 3}}, Outcome::succeeded, ""},
                   {"read_inbox", json::object(), Outcome::tool_error, "read_inbox failed: permission denied"},
                   {"a<b", {{"q", json::array()}}, Outcome::failed, "tools/call failed with JSON-RPC error -32602: no"}};

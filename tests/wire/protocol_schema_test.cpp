@@ -117,8 +117,9 @@ TEST(ProtocolSchema, BundlesTheSpecificationsSchemaOfEveryRevisionUnchanged) {
     const auto spec = test_support::shared_dir() / "reference" / "mcp-schema" / revision / "schema.json";
     const auto ours = test_support::source_dir() / "schemas" / "protocol" / (revision + ".schema.json");
     // The specification's copy is test material beside the project; without it, only our guard.
-    if (std::filesystem::exists(spec))
+    if (std::filesystem::exists(spec)) {
       EXPECT_EQ(test_support::read_file(ours), test_support::read_file(spec)) << revision;
+    }
     EXPECT_EQ(mcp_hints::keywords_valijson_misreads(test_support::read_json(ours)), std::vector<std::string>())
         << revision;
   }

@@ -5,6 +5,7 @@
 // directly, so everything a hostile HTTP client can reach past the front is one call.
 #include <cstddef>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -45,6 +46,9 @@ class HttpEndpoint {
   bool session_open(const std::string& id) const;
 
  private:
+  // The revision a session's initialize agreed on (empty: unknown or not open).
+  std::string session_version(const std::string& id) const;
+  void agree(const std::string& id, const std::string& version);
   HttpReply handle_post(const HttpRequestView& request, const std::string& connection);
   std::string open_session();
   void close_session(const std::string& id);
@@ -55,7 +59,7 @@ class HttpEndpoint {
   Recorder* recorder_;
   bool keep_time_;
   mutable std::mutex mutex_;
-  std::set<std::string> sessions_;
+  std::map<std::string, std::string> sessions_;  // open sessions, with the revision each agreed on
   CancelledRequests cancelled_;
   std::mt19937_64 rng_{std::random_device{}()};
 };

@@ -37,12 +37,21 @@ class MockServer {
   explicit MockServer(ServerSpec spec);
 
   // One message from a client (any JSON value), under an authorization context (its name in the
-  // scenario; empty: none); what to send back. Thread-safe.
-  std::vector<Outgoing> handle(const nlohmann::json& message, const std::string& context = {});
+  // scenario; empty: none); what to send back. A batch is taken when `batches` says the session
+  // agreed on a revision that has them (takes_batches), and refused otherwise. Thread-safe.
+  std::vector<Outgoing> handle(const nlohmann::json& message, const std::string& context = {}, bool batches = false);
   // One line or body of text: a parse error is answered with -32700. parsed (if given) gets
   // the message when the text was JSON, for the record.
   std::vector<Outgoing> handle_text(std::string_view text, nlohmann::json* parsed = nullptr,
-                                    const std::string& context = {});
+                                    const std::string& context = {}, bool batches = false);
+  // A JSON-RPC batch, which only 2025-03-26 has (a server MUST accept one, and initialize MUST NOT
+  // be in one): each element handled in turn, the answers sent back as one array once the last is
+  // due (an empty array, or one of nothing but notifications, is answered as JSON-RPC says).
+  std::vector<Outgoing> handle_batch(const nlohmann::json& batch, const std::string& context = {});
+  // Whether a session that agreed on this revision may send batches.
+  static bool takes_batches(std::string_view version);
+  // The revision an initialize answer agreed on; empty for any other answer.
+  static std::string agreed_version(const std::vector<Outgoing>& outs);
   // The authorization context a credential names ("Bearer TOKEN": an Authorization header, or
   // over stdio the MCP_HINTS_AUTHORIZATION environment variable); empty when it names none.
   std::string authorization_context(std::string_view credential) const;

@@ -34,6 +34,10 @@ class Recorder {
   // authorization context it came in or went out under (empty: none, and not recorded).
   void message(const std::string& connection, std::string_view direction, const nlohmann::json& message,
                const std::string& authorization = {});
+  // A batch the server took (2025-03-26): its messages, each recorded as one message, in order, so
+  // that a check reads a batched request as it reads any other.
+  void batch(const std::string& connection, std::string_view direction, const nlohmann::json& batch,
+             const std::string& authorization = {});
   // What came in but was not JSON: kept as text (cut at 64 KiB).
   void raw(const std::string& connection, std::string_view text);
   // A connection event: "open", "close", "session-end" ...
