@@ -101,11 +101,22 @@ class Run {
     if (options_.progress) options_.progress(what);
   }
 
-  // The check comes from server_check(), which finds it at compile time.
+  // The check comes from server_check(), which finds it at compile time. A finding of a whole
+  // listed tool has its pointer as the tool's (a baseline's fingerprint takes what is below it).
   void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
-            const std::string& tool = "") {
-    report_.findings.push_back(
-        Finding{std::string(check.id), check.level, file_, tool, pointer, 0, 0, message, std::string(check.proposal)});
+            const std::string& tool = "", const std::string& tool_pointer = "") {
+    report_.findings.push_back(Finding{std::string(check.id),
+                                       check.level,
+                                       file_,
+                                       tool,
+                                       pointer,
+                                       0,
+                                       0,
+                                       message,
+                                       std::string(check.proposal),
+                                       0,
+                                       tool_pointer,
+                                       {}});
   }
 
   // Why the run is incomplete; a second reason (a failed call, then another) is added to the first.
@@ -272,7 +283,8 @@ class Run {
       if (it == then.end()) continue;
       auto diffs = hint_differences(before[i], *it->second, Vocabulary::builtin());
       if (!diffs.empty())
-        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "), name);
+        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "), name,
+             "/tools/" + std::to_string(i));
     }
   }
 
@@ -304,9 +316,9 @@ class Run {
         emit(weakened_check, pointer,
              when + " the tool became less cautious: " + join(weakened, "; ") +
                  (changed.empty() ? "" : " (also " + join(changed, "; ") + ")"),
-             name);
+             name, pointer);
       else if (!changed.empty() && changed_check)
-        emit(*changed_check, pointer, when + ": " + join(changed, "; "), name);
+        emit(*changed_check, pointer, when + ": " + join(changed, "; "), name, pointer);
     }
   }
 
