@@ -723,6 +723,35 @@ TEST(CheckServer, ABaselineAcceptsALiveServersFindingsAndReportsTheFixedOnesStal
   EXPECT_EQ(again.report["summary"]["baselined"], written["entries"].size());
   EXPECT_EQ(again.report["findings"].size(), written["entries"].size()) << "nothing stale, nothing new";
   EXPECT_EQ(again.report["summary"]["verdict"], "pass");
+  // A protocol finding inside one listed tool names it, and so follows it: the same catalog with
+  // its tools reversed is still wholly in the baseline.
+  bool named = false;
+  for (const auto& f : again.report["findings"])
+    if (f["check"] == "protocol.result" && f["pointer"].get<std::string>().starts_with("/result/tools/"))
+      named = f["tool"] == "broken";
+  EXPECT_TRUE(named) << again.report.dump(1);
+  json reversed = test_support::read_json(catalog("bad-catalog.json"));
+  std::reverse(reversed["result"]["tools"].begin(), reversed["result"]["tools"].end());
+  dir.write("reversed.json", reversed.dump());
+  std::vector<std::string> args = {"check-server",
+                                   "--format",
+                                   "json",
+                                   "--timeout",
+                                   "6",
+                                   "--baseline",
+                                   baseline,
+                                   "--observe",
+                                   "0",
+                                   "--",
+                                   kServer,
+                                   "--catalog",
+                                   (dir.path() / "reversed.json").string(),
+                                   "--misbehave",
+                                   "relist-changes"};
+  const auto reordered = run_check(args);
+  EXPECT_EQ(reordered.exit_code, 0) << reordered.err;
+  EXPECT_EQ(reordered.report["summary"]["baselined"], written["entries"].size()) << reordered.report.dump(1);
+  EXPECT_EQ(reordered.report["findings"].size(), written["entries"].size()) << reordered.report.dump(1);
 
   // lint's baseline of the saved catalog: every tool finding of the live server is in it; only
   // the server checks' are new.

@@ -65,6 +65,21 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
   return out;
 }
 
+// A violation inside one tool of a tools/list result: that tool's name and pointer, so that the
+// finding names its tool and a baseline's fingerprint follows the tool, not its place in the page.
+std::pair<std::string, std::string> listed_tool(const json& message, const std::string& method,
+                                                const std::string& pointer) {
+  static const std::string prefix = "/result/tools/";
+  if (method != "tools/list" || !pointer.starts_with(prefix)) return {};
+  const auto end = pointer.find('/', prefix.size());
+  const std::string index = pointer.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size());
+  if (index.empty() || index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos) return {};
+  const json* tools = find_member(message, {"result", "tools"});
+  const std::size_t i = std::stoul(index);
+  if (!tools || !tools->is_array() || i >= tools->size()) return {};
+  return {tool_name((*tools)[i]), prefix + index};
+}
+
 // The target as a user of the authorization context reaches it.
 ServerTarget in_context(ServerTarget target, const AuthContext& context) {
   target.headers.insert(target.headers.end(), context.headers.begin(), context.headers.end());
@@ -710,10 +725,12 @@ class Run {
         if (!schema_seen_.insert(std::string(v.check_id) + v.definition + v.pointer + v.message).second) continue;
         const std::size_t n = ++schema_findings_[std::string(v.check_id)];
         if (n > kShownPerCheck) continue;
+        const auto [tool, tool_pointer] = listed_tool(message, answered, v.pointer);
         emit(*find_server_check(v.check_id), v.pointer,
              which + ": " + std::string(to_string(v.direction)) + (v.method.empty() ? "" : " " + v.method) + " (" +
                  revision + " " + v.definition + "): " + v.message +
-                 (n == kShownPerCheck ? " (further violations of this check are counted, not shown)" : ""));
+                 (n == kShownPerCheck ? " (further violations of this check are counted, not shown)" : ""),
+             tool, tool_pointer);
       }
     });
   }
