@@ -249,6 +249,28 @@ TEST(Baseline, SarifMarksSuppressedResultsAsSarifDoes) {
   }
   EXPECT_EQ(suppressed, a.findings - 2);
   EXPECT_EQ(stale, 2u);
+  // Against the baseline (§3.27.24): each result in it "unchanged", a stale entry "absent".
+  for (const auto& result : run["results"])
+    EXPECT_EQ(result["baselineState"], result["ruleId"] == "baseline.stale" ? "absent" : "unchanged") << result.dump();
+  // A new finding is "new"; with only a suppressions file, no result has a baseline state.
+  json worse = bad_catalog();
+  worse["result"]["tools"].push_back(
+      test_support::read_json(test_support::fixture("lint/negative/hints.readonly-and-destructive.json"))["tools"][0]);
+  const auto added = json::parse(
+      run_cli({"lint", "--baseline", a.baseline, "--format", "sarif", a.dir.write("worse.json", worse.dump()).string()})
+          .out);
+  std::multiset<std::string> states;
+  for (const auto& result : added["runs"][0]["results"]) states.insert(result["baselineState"].get<std::string>());
+  EXPECT_EQ(states.count("new"), 1u);
+  EXPECT_EQ(states.count("unchanged"), a.findings);
+  const auto config = a.dir.write("c.json", R"({"suppressions": [{"checkId": "risk.*", "reason": "r"}]})");
+  const auto suppressed_only =
+      json::parse(run_cli({"lint", "--config", config.string(), "--format", "sarif", fixed}).out);
+  for (const auto& result : suppressed_only["runs"][0]["results"]) {
+    EXPECT_FALSE(result.contains("baselineState"));
+    EXPECT_EQ(result["suppressions"].empty(), !result["ruleId"].get<std::string>().starts_with("risk."))
+        << result.dump();
+  }
   // Without a baseline or a suppressions file, nothing was judged: no result says either way.
   const auto plain = json::parse(run_cli({"lint", "--format", "sarif", fixed}).out);
   for (const auto& result : plain["runs"][0]["results"]) EXPECT_FALSE(result.contains("suppressions"));

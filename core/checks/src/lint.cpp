@@ -50,10 +50,8 @@ std::size_t LintReport::suppressed_count() const {
 }
 
 std::size_t LintReport::baselined_count() const {
-  return static_cast<std::size_t>(std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
-    return std::any_of(f.suppressions.begin(), f.suppressions.end(),
-                       [](const Suppression& s) { return s.source == Suppression::Source::baseline; });
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.baselined(); }));
 }
 
 bool LintReport::has_input_error() const {

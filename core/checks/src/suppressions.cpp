@@ -16,10 +16,6 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const CheckInfo& kStale = kRunChecks[0];
-constexpr const CheckInfo& kUnused = kRunChecks[1];
-static_assert(kStale.id == "baseline.stale" && kUnused.id == "suppression.unused");
-
 // A file of ours read within its bound, parsed by the bounded reader and held to its schema.
 json read_checked(const std::string& path, std::size_t max_bytes, const std::string& schema, const std::string& what) {
   std::error_code ec;
@@ -167,6 +163,7 @@ void apply_suppressions(LintReport& report, const Baseline* baseline, const Supp
   report.suppressions_applied = true;
   const bool judged = !report.incomplete && !report.has_input_error();
   if (baseline) {
+    report.baseline_applied = true;
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < baseline->entries.size(); ++i) index.emplace(baseline->entries[i].fingerprint, i);
     std::vector<bool> used(baseline->entries.size(), false);
@@ -183,7 +180,7 @@ void apply_suppressions(LintReport& report, const Baseline* baseline, const Supp
       const std::string why = find_check(e.check) ? "it was fixed, or changed where it is"
                                                   : "no check has the id '" + e.check + "' any more";
       report.findings.push_back(
-          run_finding(kStale, baseline->file, e.tool, "/entries/" + std::to_string(i),
+          run_finding(kBaselineStale, baseline->file, e.tool, "/entries/" + std::to_string(i),
                       "the baseline's " + e.check + " finding" + (e.tool.empty() ? "" : " of " + e.tool) +
                           " matches no finding of this run (" + why + "; it said: " + shorten(e.message, 200) +
                           "): write the baseline again"));
@@ -204,7 +201,8 @@ void apply_suppressions(LintReport& report, const Baseline* baseline, const Supp
     const auto named = checks_named(rule.check);
     if (used[r] || std::none_of(named.begin(), named.end(), [&](const CheckInfo& c) { return ran(report, c.id); }))
       continue;
-    report.findings.push_back(run_finding(kUnused, suppressions->file, "", "/suppressions/" + std::to_string(r),
+    report.findings.push_back(run_finding(kSuppressionUnused, suppressions->file, "",
+                                          "/suppressions/" + std::to_string(r),
                                           "the suppression of " + rule.check + " for tools matching '" + rule.tool +
                                               "' matches no finding of this run: remove it"));
   }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 
@@ -427,6 +428,10 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
     // Once suppressions were applied, every result says whether it is suppressed (an empty
     // array: it is not); before, SARIF's absence says "not judged".
     if (report.suppressions_applied) result["suppressions"] = sarif_suppressions(f);
+    // Against a baseline (§3.27.24): in it "unchanged", not in it "new", and a stale entry's
+    // finding stands for one that is gone, "absent".
+    if (report.baseline_applied)
+      result["baselineState"] = f.check == kBaselineStale.id ? "absent" : f.baselined() ? "unchanged" : "new";
     if (const auto rule = rule_index.find(f.check); rule != rule_index.end())
       result["ruleIndex"] = rule->second;
     else

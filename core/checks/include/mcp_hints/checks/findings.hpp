@@ -39,6 +39,7 @@ struct Finding {
   std::vector<Suppression> suppressions;  // empty: the finding counts
 
   bool suppressed() const { return !suppressions.empty(); }
+  bool baselined() const;  // one of its suppressions is a baseline's
 };
 
 // Whether any finding that counts (not suppressed) is at or above the level that fails a run

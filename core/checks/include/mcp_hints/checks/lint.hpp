@@ -68,6 +68,7 @@ struct LintReport {
   // A baseline or a suppressions file was applied (suppressions.hpp): every finding has been
   // judged for suppression, so an empty Finding::suppressions says "not suppressed".
   bool suppressions_applied = false;
+  bool baseline_applied = false;  // ... and a baseline among them (SARIF: each result's baselineState)
 
   std::size_t tool_count() const;
   // Findings at this level that count (suppressed ones do not).

@@ -38,6 +38,9 @@ inline constexpr auto kRunChecks = std::to_array<CheckInfo>({
 });
 
 static_assert(all_check_ids(kRunChecks) && unique_ids(kRunChecks) && grouped_by_area(kRunChecks));
+inline constexpr const CheckInfo& kBaselineStale = kRunChecks[0];
+inline constexpr const CheckInfo& kSuppressionUnused = kRunChecks[1];
+static_assert(kBaselineStale.id == "baseline.stale" && kSuppressionUnused.id == "suppression.unused");
 
 // The bounds of the files, whatever they claim: a baseline holds a run's findings, a suppressions
 // file a few rules.
