@@ -693,3 +693,90 @@ TEST(CheckServerStateless, PerContextHintsAreAFindingOnlyUnderAPublicScope) {
   EXPECT_EQ(run_cli({"check-server", "--auth-env", "NOEQUALS", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--auth-env", "A=b", "--url", "http://127.0.0.1:9/mcp"}).exit_code, 2);
 }
+
+// A live server's findings, tool and server checks alike, accepted by a baseline: the run that
+// wrote it and the next pass; a lint baseline of the same catalog applies to the live server; a
+// server whose problems are fixed leaves stale entries, warnings that fail a strict run.
+TEST(CheckServer, ABaselineAcceptsALiveServersFindingsAndReportsTheFixedOnesStale) {
+  test_support::TempDir dir;
+  const std::string baseline = (dir.path() / "live-baseline.json").string();
+  auto live = [&](const std::string& catalog_name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"check-server",      "--format", "json",      "--timeout", "6",
+                                     "--request-timeout", "2",        "--observe", "0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--", kServer, "--catalog", catalog(catalog_name), "--misbehave", "relist-changes"});
+    return run_check(args);
+  };
+  const auto wrote = live("bad-catalog.json", {"--write-baseline", baseline});
+  ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+  const json written =
+      test_support::expect_matches_schema("lint-baseline.schema.json", test_support::read_file(baseline));
+  EXPECT_EQ(written["command"], "check-server");
+  std::set<std::string> baselined_checks;
+  for (const auto& e : written["entries"]) baselined_checks.insert(e["checkId"].get<std::string>());
+  EXPECT_TRUE(baselined_checks.count("stability.relist")) << written.dump(1);
+  EXPECT_TRUE(baselined_checks.count("risk.understated")) << written.dump(1);
+
+  const auto again = live("bad-catalog.json", {"--baseline", baseline});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  test_support::expect_matches_schema("lint-report.schema.json", again.report.dump());
+  EXPECT_EQ(again.report["summary"]["baselined"], written["entries"].size());
+  EXPECT_EQ(again.report["findings"].size(), written["entries"].size()) << "nothing stale, nothing new";
+  EXPECT_EQ(again.report["summary"]["verdict"], "pass");
+  // A protocol finding inside one listed tool names it, and so follows it: the same catalog with
+  // its tools reversed is still wholly in the baseline.
+  bool named = false;
+  for (const auto& f : again.report["findings"])
+    if (f["check"] == "protocol.result" && f["pointer"].get<std::string>().starts_with("/result/tools/"))
+      named = f["tool"] == "broken";
+  EXPECT_TRUE(named) << again.report.dump(1);
+  json reversed = test_support::read_json(catalog("bad-catalog.json"));
+  std::reverse(reversed["result"]["tools"].begin(), reversed["result"]["tools"].end());
+  dir.write("reversed.json", reversed.dump());
+  std::vector<std::string> args = {"check-server",
+                                   "--format",
+                                   "json",
+                                   "--timeout",
+                                   "6",
+                                   "--baseline",
+                                   baseline,
+                                   "--observe",
+                                   "0",
+                                   "--",
+                                   kServer,
+                                   "--catalog",
+                                   (dir.path() / "reversed.json").string(),
+                                   "--misbehave",
+                                   "relist-changes"};
+  const auto reordered = run_check(args);
+  EXPECT_EQ(reordered.exit_code, 0) << reordered.err;
+  EXPECT_EQ(reordered.report["summary"]["baselined"], written["entries"].size()) << reordered.report.dump(1);
+  EXPECT_EQ(reordered.report["findings"].size(), written["entries"].size()) << reordered.report.dump(1);
+
+  // lint's baseline of the saved catalog: every tool finding of the live server is in it; only
+  // the server checks' are new.
+  const std::string lint_baseline = (dir.path() / "lint-baseline.json").string();
+  ASSERT_EQ(run_cli({"lint", "--write-baseline", lint_baseline, catalog("bad-catalog.json")}).exit_code, 0);
+  const auto from_lint = live("bad-catalog.json", {"--baseline", lint_baseline});
+  std::set<std::string> counted;
+  for (const auto& f : from_lint.report["findings"])
+    if (f["suppressions"].empty()) counted.insert(f["check"].get<std::string>());
+  EXPECT_TRUE(counted.count("stability.relist")) << from_lint.report.dump(1);
+  for (const auto& id : counted) {
+    const auto check = mcp_hints::find_check(id);
+    EXPECT_TRUE(check && check->scope == mcp_hints::Scope::server) << id << " is not in lint's baseline";
+  }
+  EXPECT_EQ(from_lint.report["summary"]["baselined"], test_support::read_json(lint_baseline)["entries"].size());
+
+  // Fixed: the good catalog leaves the bad one's entries stale.
+  const auto fixed = live("good-catalog.json", {"--baseline", baseline});
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.err;
+  std::size_t stale = 0;
+  for (const auto& f : fixed.report["findings"]) {
+    if (f["check"] != "baseline.stale") continue;
+    ++stale;
+    EXPECT_EQ(f["file"], baseline);
+  }
+  EXPECT_GE(stale, written["entries"].size() - 1) << fixed.report.dump(1);  // stability.relist may stay
+  EXPECT_EQ(live("good-catalog.json", {"--baseline", baseline, "--strict"}).exit_code, 1);
+}

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
@@ -56,7 +57,7 @@ TEST(Report, SarifNamesEveryRuleAndPlacesEveryResult) {
   EXPECT_EQ(sarif["version"], "2.1.0");
   const auto& run = sarif["runs"][0];
   const auto& rules = run["tool"]["driver"]["rules"];
-  EXPECT_EQ(rules.size(), mcp_hints::lint_checks().size());
+  EXPECT_EQ(rules.size(), mcp_hints::lint_checks().size() + mcp_hints::kRunChecks.size());
   ASSERT_EQ(run["results"].size(), report.findings.size());
   for (const auto& r : run["results"]) {
     EXPECT_EQ(rules[r["ruleIndex"].get<std::size_t>()]["id"], r["ruleId"]);
@@ -72,7 +73,11 @@ TEST(Report, SarifNamesEveryRuleAndPlacesEveryResult) {
   EXPECT_EQ(driver["version"], std::string(mcp_hints::kVersion));
   EXPECT_TRUE(driver["informationUri"].get<std::string>().starts_with("https://")) << driver["informationUri"];
   for (const auto& rule : rules)
-    EXPECT_EQ(rule["helpUri"], driver["informationUri"].get<std::string>() + "/blob/main/README.md#the-checks");
+    EXPECT_EQ(rule["helpUri"], driver["informationUri"].get<std::string>() + "/blob/main/README.md#" +
+                                   (rule["id"].get<std::string>().starts_with("baseline.") ||
+                                            rule["id"].get<std::string>().starts_with("suppression.")
+                                        ? "baselines-and-suppressions"
+                                        : "the-checks"));
   for (const auto& r : run["results"]) {
     const auto& region = r["locations"][0]["physicalLocation"]["region"];
     EXPECT_GE(region["startColumn"].get<int>(), 1) << r;

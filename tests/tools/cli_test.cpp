@@ -1,6 +1,7 @@
 // The mcp-hints command as a user runs it: options, formats, exit codes, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <regex>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "schema_check.hpp"
 #include "test_support.hpp"
@@ -37,7 +39,8 @@ TEST(Cli, HelpDescribesEveryOption) {
   auto r = run_cli({"lint", "--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* option : {"--format", "--output", "--fail-on", "--strict", "--spec-revision", "--color",
-                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "exit codes"})
+                             "--max-bytes", "--max-depth", "--max-string", "--list-checks", "--baseline",
+                             "--write-baseline", "--config", "--show-suppressed", "exit codes"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_EQ(run_cli({}).exit_code, 2);
   EXPECT_EQ(run_cli({"frobnicate"}).exit_code, 2);
@@ -122,7 +125,7 @@ TEST(Cli, SarifHelpLinksLandOnReadmeHeadings) {
       const std::string uri = rule["helpUri"];
       linked.insert(uri.substr(uri.find('#') + 1));
     }
-  EXPECT_EQ(linked.size(), 2u);  // the lint checks' table and check-server's
+  EXPECT_EQ(linked.size(), 3u);  // the lint checks' table, check-server's, and the baseline's
   for (const auto& anchor : linked) EXPECT_TRUE(anchors.count(anchor)) << anchor;
 }
 
@@ -143,7 +146,15 @@ TEST(Cli, ListChecksNamesEveryRegisteredCheck) {
   auto j = run_cli({"lint", "--list-checks", "--format", "json"});
   ASSERT_EQ(text.exit_code, 0);
   const json list = test_support::expect_matches_schema("lint-checks.schema.json", j.out);
-  ASSERT_EQ(list.size(), mcp_hints::lint_checks().size());
+  // The tool checks and the run checks (of the baseline and the suppressions file); no server check.
+  ASSERT_EQ(list.size(), mcp_hints::lint_checks().size() + mcp_hints::kRunChecks.size());
+  for (const auto& c : mcp_hints::kRunChecks) {
+    EXPECT_NE(text.out.find(std::string(c.id)), std::string::npos) << c.id;
+    EXPECT_TRUE(std::any_of(list.begin(), list.end(), [&](const json& item) {
+      return item["id"] == std::string(c.id) && item["scope"] == "run";
+    })) << c.id;
+  }
+  EXPECT_TRUE(std::none_of(list.begin(), list.end(), [](const json& item) { return item["scope"] == "server"; }));
   for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{
            {"/0/scope", "global"}, {"/0/level", "fatal"}, {"/0/id", "no-area"}, {"/0/proposal_section", "x"}})
     test_support::expect_schema_refuses("lint-checks.schema.json", list, pointer, broken);
@@ -309,6 +320,11 @@ TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
                              "--max-depth",
                              "--max-string",
                              "--list-checks",
+                             "--baseline",
+                             "--write-baseline",
+                             "--config",
+                             "--show-suppressed",
+                             ".mcp-hints.json",
                              "--url",
                              "--timeout",
                              "--request-timeout",

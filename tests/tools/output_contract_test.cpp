@@ -51,6 +51,7 @@ TEST(OutputContract, AnOutputThatCannotBeWrittenIsAnIncompleteRun) {
   const std::vector<std::vector<std::string>> cases = {
       {"lint", kGood, "--output", nowhere},
       {"lint", kGood, "--format", "sarif", "--output", nowhere},
+      {"lint", kGood, "--write-baseline", nowhere},
       {"check-server", "--timeout", "20s", "--output", nowhere, "--", kServer, "--catalog", kGood},
       {"report", kGood, "--output", nowhere},
       {"translate", kGood, "--to", "risk-metadata@sep-2793", "--output", nowhere},
@@ -127,6 +128,10 @@ TEST(OutputContract, ConflictingFlagsNegativeLimitsAndIdleOptionsAreUsageErrors)
       {{"certify", "--client", "x", "--timeout", "10"}, "--timeout must be 100ms to 1h, not 10ms"},
       {{"lint", kGood, "--color", "always", "--format", "json"}, "--color always has no effect on --format json"},
       {{"mock", "--scenario", "mock.basic", "--port", "8080"}, "--port has no effect over stdio"},
+      {{"lint", kGood, "--baseline", "a.json", "--write-baseline", "b.json"},
+       "give --baseline or --write-baseline, not both"},
+      {{"check-server", "--show-suppressed", "--format", "json", "--", "true"},
+       "--show-suppressed has no effect on --format json"},
   };
   for (const auto& [args, message] : cases) test_support::expect_usage_error(args, message);
 }

@@ -13,13 +13,26 @@ const json kTool = {{"name", "t"}, {"inputSchema", {{"type", "object"}}}};
 }  // namespace
 
 TEST(SchemaRegistry, KnowsEveryPublishedSchemaByFileNameAndId) {
-  for (const char* name :
-       {"policy-hints.seed.schema.json", "risk-metadata.sep-2793.schema.json",
-        "trust-annotations.issue-711.schema.json", "action-security.seed.schema.json",
-        "agency-hint.sep-1938.schema.json", "spec-tool.2025-06-18.schema.json", "spec-tool.2025-11-25.schema.json",
-        "spec-tool.2026-07-28.schema.json", "lint-report.schema.json", "certify-report.schema.json",
-        "lint-checks.schema.json", "infer-report.schema.json", "translate-report.schema.json", "vocab-list.schema.json",
-        "vocab-table.schema.json", "vocab-diff.schema.json", "vocab-check.schema.json", "mock-record.schema.json"})
+  for (const char* name : {"policy-hints.seed.schema.json",
+                           "risk-metadata.sep-2793.schema.json",
+                           "trust-annotations.issue-711.schema.json",
+                           "action-security.seed.schema.json",
+                           "agency-hint.sep-1938.schema.json",
+                           "spec-tool.2025-06-18.schema.json",
+                           "spec-tool.2025-11-25.schema.json",
+                           "spec-tool.2026-07-28.schema.json",
+                           "lint-report.schema.json",
+                           "certify-report.schema.json",
+                           "lint-checks.schema.json",
+                           "infer-report.schema.json",
+                           "translate-report.schema.json",
+                           "vocab-list.schema.json",
+                           "vocab-table.schema.json",
+                           "vocab-diff.schema.json",
+                           "vocab-check.schema.json",
+                           "mock-record.schema.json",
+                           "lint-baseline.schema.json",
+                           "config.schema.json"})
     EXPECT_TRUE(registry().contains(name)) << name;
   EXPECT_TRUE(registry().contains("urn:mcp-hints:schema:risk-metadata:sep-2793"));
   // Every published schema compiles (the registry compiles each on first use), its references

@@ -1,5 +1,6 @@
 // mcp-hints check-server: certify a live server over stdio or Streamable HTTP.
 #include <iostream>
+#include <utility>
 
 #include <boost/program_options.hpp>
 
@@ -162,6 +163,7 @@ int check_server_command(const std::vector<std::string>& args) {
       }
     }
   }
+  if (!read_suppression_files(*settings, "check-server")) return bad_input;
   Progress progress;
   run.progress = [&](const std::string& step) { progress.show("check-server: " + step); };
   LintReport report;
@@ -174,7 +176,7 @@ int check_server_command(const std::vector<std::string>& args) {
     return usage("--call " + e.tool() + ": refused: " + e.why() +
                  (e.side_effects() ? "; add --allow-side-effects to call it anyway" : ""));
   }
-  return write_report(report, *settings, "check-server");
+  return write_report(std::move(report), *settings, "check-server");
 }
 
 }  // namespace mcp_hints::cli

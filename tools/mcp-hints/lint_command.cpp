@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <map>
+#include <utility>
 
 #include <boost/program_options.hpp>
 
@@ -65,6 +66,7 @@ int lint_command(const std::vector<std::string>& args) {
     std::cerr << "mcp-hints lint: no input file (give FILE... or '-' for stdin)\n";
     return bad_input;
   }
+  if (!read_suppression_files(*settings, "lint")) return bad_input;
   LintOptions lint_options;
   lint_options.spec_revision = settings->spec_revision;
   lint_options.pinned = settings->pinned;
@@ -87,7 +89,7 @@ int lint_command(const std::vector<std::string>& args) {
   for (auto& file : report.files)
     if (const auto flag = limit_flags.find(file.limit); file.error && flag != limit_flags.end())
       *file.error += " (" + flag->second + " raises it)";
-  return write_report(report, *settings, "lint");
+  return write_report(std::move(report), *settings, "lint");
 }
 
 }  // namespace mcp_hints::cli

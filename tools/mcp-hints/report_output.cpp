@@ -35,6 +35,16 @@ const char* kReportOptionsHelp =
                          against the pinned one; without it each tool's revision is detected
                          from its keys
   --list-checks          list every check (id, level, proposal, summary) and exit
+  --baseline FILE        findings in this baseline do not count (they stay in the report,
+                         marked suppressed); an entry no finding matches is reported
+                         (baseline.stale)
+  --write-baseline FILE  write every finding of this run to FILE as the baseline (not with
+                         --baseline; not written when the run is incomplete or an input bad)
+  --config FILE          the suppressions file (default: ./.mcp-hints.json when there is one):
+                         {"suppressions": [{"checkId": ID or glob, "tool": glob, "reason": why}]};
+                         a suppression without a reason is refused, one that matches nothing is
+                         reported (suppression.unused)
+  --show-suppressed      list suppressed findings in the text report (else only counted)
 )";
 
 void add_fail_on_options(po::options_description& options) {
@@ -47,7 +57,8 @@ void add_report_options(po::options_description& options) {
                                                                                        po::value<std::string>(), "")(
       "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "")(
-      "vocab", po::value<std::vector<std::string>>()->composing(), "");
+      "vocab", po::value<std::vector<std::string>>()->composing(), "")("baseline", po::value<std::string>(), "")(
+      "write-baseline", po::value<std::string>(), "")("config", po::value<std::string>(), "")("show-suppressed", "");
 }
 
 std::optional<std::optional<Level>> read_fail_on(const po::variables_map& vm, const std::string& command) {
@@ -140,13 +151,49 @@ std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, 
                                          std::getenv("NO_COLOR") == nullptr);
   s.spec_revision = vm["spec-revision"].as<std::string>();
   if (vm.count("vocab")) s.pinned = vm["vocab"].as<std::vector<std::string>>();
+  if (vm.count("baseline")) s.baseline_path = vm["baseline"].as<std::string>();
+  if (vm.count("write-baseline")) s.write_baseline = vm["write-baseline"].as<std::string>();
+  if (vm.count("config")) s.config_path = vm["config"].as<std::string>();
+  s.report.show_suppressed = vm.count("show-suppressed") > 0;
+  if (s.baseline_path && s.write_baseline) {
+    usage_error(command, "give --baseline or --write-baseline, not both (the baseline written holds every finding)");
+    return std::nullopt;
+  }
+  if (s.report.show_suppressed && s.format != "text") {
+    usage_error(command, "--show-suppressed has no effect on --format " + s.format +
+                             " (machine outputs always hold suppressed findings, marked)");
+    return std::nullopt;
+  }
   return s;
+}
+
+bool read_suppression_files(ReportSettings& settings, const std::string& command) {
+  std::error_code ec;
+  std::optional<std::string> config = settings.config_path;
+  if (!config && std::filesystem::exists(kDefaultConfig, ec)) config = kDefaultConfig;
+  const auto read = [&](const std::string& path, auto reader, const char* flag) {
+    try {
+      reader(path);
+      return true;
+    } catch (const InputError& e) {
+      usage_error(command,
+                  flag + std::string(" ") + path + ": " + e.what() + (e.pointer().empty() ? "" : " at " + e.pointer()));
+      return false;
+    }
+  };
+  if (settings.baseline_path &&
+      !read(
+          *settings.baseline_path, [&](const std::string& p) { settings.baseline = read_baseline(p); }, "--baseline"))
+    return false;
+  return !config || read(
+                        *config, [&](const std::string& p) { settings.suppressions = read_suppressions(p); },
+                        settings.config_path ? "--config" : "the configuration");
 }
 
 void print_checks(const std::string& format, bool with_server_checks) {
   std::vector<CheckInfo> checks;
   for (const auto& c : all_checks())
-    if (with_server_checks || c.scope == Scope::tool) checks.push_back(c);
+    if (with_server_checks || c.scope != Scope::server) checks.push_back(c);
   if (format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& c : checks)
@@ -154,7 +201,7 @@ void print_checks(const std::string& format, bool with_server_checks) {
                       {"level", level_name(c.level)},
                       {"proposal", c.proposal},
                       {"summary", c.summary},
-                      {"scope", c.scope == Scope::tool ? "tool" : "server"}});
+                      {"scope", scope_name(c.scope)}});
     std::cout << list.dump(2) << "\n";
     return;
   }
@@ -206,7 +253,24 @@ nlohmann::json tool_name(const nlohmann::json& tool) {
   return name && name->is_string() ? *name : nlohmann::json();
 }
 
-int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command) {
+int write_report(LintReport report, const ReportSettings& settings, const std::string& command) {
+  const SuppressionsFile* suppressions = settings.suppressions ? &*settings.suppressions : nullptr;
+  std::optional<Baseline> written;
+  if (settings.write_baseline && (report.incomplete || report.has_input_error())) {
+    std::cerr << "mcp-hints " << command << ": --write-baseline " << visible(*settings.write_baseline)
+              << ": not written: the run " << (report.incomplete ? "was incomplete" : "had an input it could not read")
+              << "\n";
+  } else if (settings.write_baseline) {
+    // The findings the suppressions file accounts for stay out of the baseline: they have a reason.
+    LintReport judged = report;
+    apply_suppressions(judged, nullptr, suppressions);
+    write_file_atomically(
+        *settings.write_baseline,  // OutputError: main says it, exit 3
+        baseline_json(judged, command).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    written = read_baseline(*settings.write_baseline);  // the run is judged against what was written
+  }
+  const Baseline* baseline = settings.baseline ? &*settings.baseline : written ? &*written : nullptr;
+  if (baseline || suppressions) apply_suppressions(report, baseline, suppressions);
   std::ostringstream file_out;
   std::ostream& out = settings.output ? static_cast<std::ostream&>(file_out) : std::cout;
   if (settings.format == "json")

@@ -12,13 +12,15 @@
 
 #include <boost/program_options.hpp>
 
+#include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/error.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::cli {
 
-// Adds --format, --output, --fail-on, --strict, --color, --spec-revision and --list-checks.
+// Adds --format, --output, --fail-on, --strict, --color, --spec-revision, --list-checks, and
+// --baseline, --write-baseline, --config and --show-suppressed.
 void add_report_options(boost::program_options::options_description& options);
 
 // The help text of those options (for a command's --help).
@@ -30,7 +32,17 @@ struct ReportSettings {
   ReportOptions report;
   std::string spec_revision;
   std::vector<std::string> pinned;  // --vocab
+  std::optional<std::string> baseline_path, write_baseline, config_path;
+  std::optional<Baseline> baseline;              // read by read_suppression_files
+  std::optional<SuppressionsFile> suppressions;  // --config, or ./.mcp-hints.json when there is one
 };
+
+// The file a run picks up from its working directory when no --config is given.
+inline constexpr const char* kDefaultConfig = ".mcp-hints.json";
+
+// Reads the baseline and the suppressions file the settings name; false after a one-line error
+// naming the file (exit 2).
+bool read_suppression_files(ReportSettings& settings, const std::string& command);
 
 // Parses a command's arguments (args[0] is the command's name); nullopt after printing a
 // one-line usage error.
@@ -105,7 +117,8 @@ struct CatalogInput {
 std::optional<CatalogInput> open_single_catalog(const boost::program_options::variables_map& vm,
                                                 const std::string& command);
 
-// Writes the report where the settings say; returns the exit code of the run.
-int write_report(const LintReport& report, const ReportSettings& settings, const std::string& command);
+// Writes the report where the settings say, after applying the baseline and the suppressions
+// file (and writing the baseline when asked); returns the exit code of the run.
+int write_report(LintReport report, const ReportSettings& settings, const std::string& command);
 
 }  // namespace mcp_hints::cli

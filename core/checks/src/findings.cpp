@@ -1,5 +1,7 @@
 #include "mcp_hints/checks/findings.hpp"
 
+#include <algorithm>
+
 namespace mcp_hints {
 
 std::string_view level_name(Level level) {
@@ -9,6 +11,11 @@ std::string_view level_name(Level level) {
     case Level::info: return "info";
   }
   return "error";
+}
+
+bool Finding::baselined() const {
+  return std::any_of(suppressions.begin(), suppressions.end(),
+                     [](const Suppression& s) { return s.source == Suppression::Source::baseline; });
 }
 
 std::optional<Level> parse_level(std::string_view name) {

@@ -40,8 +40,18 @@ std::size_t LintReport::tool_count() const {
 
 std::size_t LintReport::count(Level level) const {
   std::size_t n = 0;
-  for (const auto& f : findings) n += f.level == level;
+  for (const auto& f : findings) n += f.level == level && !f.suppressed();
   return n;
+}
+
+std::size_t LintReport::suppressed_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.suppressed(); }));
+}
+
+std::size_t LintReport::baselined_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.baselined(); }));
 }
 
 bool LintReport::has_input_error() const {
@@ -51,8 +61,8 @@ bool LintReport::has_input_error() const {
 }
 
 bool fails_at(const std::vector<Finding>& findings, std::optional<Level> fail_on) {
-  return fail_on &&
-         std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.level >= *fail_on; });
+  return fail_on && std::any_of(findings.begin(), findings.end(),
+                                [&](const Finding& f) { return f.level >= *fail_on && !f.suppressed(); });
 }
 
 bool LintReport::fails(std::optional<Level> fail_on) const { return fails_at(findings, fail_on); }
@@ -90,8 +100,18 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
   const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {
     const TextPosition at = positions ? positions->at(relative) : TextPosition{};
     const std::size_t tool_line = positions ? positions->at("").line : 0;
-    out.push_back(Finding{std::string(check.id), check.level, file, name, pointer + relative, at.line, at.column,
-                          std::move(message), std::string(check.proposal), tool_line});
+    out.push_back(Finding{std::string(check.id),
+                          check.level,
+                          file,
+                          name,
+                          pointer + relative,
+                          at.line,
+                          at.column,
+                          std::move(message),
+                          std::string(check.proposal),
+                          tool_line,
+                          pointer,
+                          {}});
   };
   for (const auto& check : lint_checks()) check.run(ctx, FindingSink(check.info, emit));
   std::uint32_t used = 0;

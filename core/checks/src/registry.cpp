@@ -1,5 +1,5 @@
 // The registry of checks. Each area of lint checks (rules/*.hpp) declares its checks next to their
-// code; the registry joins the areas, and the server checks, at compile time, so the compiler
+// code; the registry joins the areas, the server checks and the run checks, at compile time, so the compiler
 // counts them and holds every id to the rules below. The areas are headers, included here only,
 // because a constant expression can join only arrays it can see.
 #include "mcp_hints/checks/checks.hpp"
@@ -8,6 +8,7 @@
 #include <array>
 
 #include "mcp_hints/checks/server_checks.hpp"
+#include "mcp_hints/checks/suppressions.hpp"
 #include "rules/agency.hpp"
 #include "rules/confirmation.hpp"
 #include "rules/contradictions.hpp"
@@ -41,7 +42,7 @@ constexpr auto kLintChecks =
     joined(rules::syntax::kChecks, rules::schema::kChecks, rules::naming::kChecks, rules::vocab_revisions::kChecks,
            rules::contradictions::kChecks, rules::confirmation::kChecks, rules::understated::kChecks,
            rules::placement::kChecks, rules::agency::kChecks);
-constexpr auto kAllChecks = joined(infos(kLintChecks), kServerChecks);
+constexpr auto kAllChecks = joined(infos(kLintChecks), kServerChecks, kRunChecks);
 
 static_assert(all_check_ids(kAllChecks), "every check id is area.name");
 static_assert(unique_ids(kAllChecks), "check ids are unique, across tool and server checks");

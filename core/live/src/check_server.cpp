@@ -65,6 +65,21 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
   return out;
 }
 
+// A violation inside one tool of a tools/list result: that tool's name and pointer, so that the
+// finding names its tool and a baseline's fingerprint follows the tool, not its place in the page.
+std::pair<std::string, std::string> listed_tool(const json& message, const std::string& method,
+                                                const std::string& pointer) {
+  static const std::string prefix = "/result/tools/";
+  if (method != "tools/list" || !pointer.starts_with(prefix)) return {};
+  const auto end = pointer.find('/', prefix.size());
+  const std::string index = pointer.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size());
+  if (index.empty() || index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos) return {};
+  const json* tools = find_member(message, {"result", "tools"});
+  const std::size_t i = std::stoul(index);
+  if (!tools || !tools->is_array() || i >= tools->size()) return {};
+  return {tool_name((*tools)[i]), prefix + index};
+}
+
 // The target as a user of the authorization context reaches it.
 ServerTarget in_context(ServerTarget target, const AuthContext& context) {
   target.headers.insert(target.headers.end(), context.headers.begin(), context.headers.end());
@@ -101,11 +116,22 @@ class Run {
     if (options_.progress) options_.progress(what);
   }
 
-  // The check comes from server_check(), which finds it at compile time.
+  // The check comes from server_check(), which finds it at compile time. A finding of a whole
+  // listed tool has its pointer as the tool's (a baseline's fingerprint takes what is below it).
   void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
-            const std::string& tool = "") {
-    report_.findings.push_back(
-        Finding{std::string(check.id), check.level, file_, tool, pointer, 0, 0, message, std::string(check.proposal)});
+            const std::string& tool = "", const std::string& tool_pointer = "") {
+    report_.findings.push_back(Finding{std::string(check.id),
+                                       check.level,
+                                       file_,
+                                       tool,
+                                       pointer,
+                                       0,
+                                       0,
+                                       message,
+                                       std::string(check.proposal),
+                                       0,
+                                       tool_pointer,
+                                       {}});
   }
 
   // Why the run is incomplete; a second reason (a failed call, then another) is added to the first.
@@ -272,7 +298,8 @@ class Run {
       if (it == then.end()) continue;
       auto diffs = hint_differences(before[i], *it->second, Vocabulary::builtin());
       if (!diffs.empty())
-        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "), name);
+        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "), name,
+             "/tools/" + std::to_string(i));
     }
   }
 
@@ -304,9 +331,9 @@ class Run {
         emit(weakened_check, pointer,
              when + " the tool became less cautious: " + join(weakened, "; ") +
                  (changed.empty() ? "" : " (also " + join(changed, "; ") + ")"),
-             name);
+             name, pointer);
       else if (!changed.empty() && changed_check)
-        emit(*changed_check, pointer, when + ": " + join(changed, "; "), name);
+        emit(*changed_check, pointer, when + ": " + join(changed, "; "), name, pointer);
     }
   }
 
@@ -698,10 +725,12 @@ class Run {
         if (!schema_seen_.insert(std::string(v.check_id) + v.definition + v.pointer + v.message).second) continue;
         const std::size_t n = ++schema_findings_[std::string(v.check_id)];
         if (n > kShownPerCheck) continue;
+        const auto [tool, tool_pointer] = listed_tool(message, answered, v.pointer);
         emit(*find_server_check(v.check_id), v.pointer,
              which + ": " + std::string(to_string(v.direction)) + (v.method.empty() ? "" : " " + v.method) + " (" +
                  revision + " " + v.definition + "): " + v.message +
-                 (n == kShownPerCheck ? " (further violations of this check are counted, not shown)" : ""));
+                 (n == kShownPerCheck ? " (further violations of this check are counted, not shown)" : ""),
+             tool, tool_pointer);
       }
     });
   }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 
@@ -92,10 +93,13 @@ json artifact_location(const std::string& file, bool live) {
   return {{"uri", file.starts_with('/') ? "file://" + uri_encoded(file) : uri_encoded(file)}};
 }
 
-// Where a check is documented: the README's table of lint checks, or of check-server's.
+// Where a check is documented: the README's table of lint checks, of check-server's, or of the
+// baseline's and the suppressions file's.
 std::string check_help_uri(Scope scope) {
   return std::string(kHomepage) + "/blob/main/README.md#" +
-         (scope == Scope::server ? "mcp-hints-check-server--for-server-authors-live" : "the-checks");
+         (scope == Scope::server ? "mcp-hints-check-server--for-server-authors-live"
+          : scope == Scope::run  ? "baselines-and-suppressions"
+                                 : "the-checks");
 }
 
 // A finding whose check no registry lists is a bug in mcp-hints, not in the input: SARIF and
@@ -125,6 +129,44 @@ std::string call_name(const ToolCallRecord& call) {
 // "list_pods {namespace: string}: succeeded", then what the tool or the server said, if anything.
 std::string call_line(const ToolCallRecord& call) {
   return call_name(call) + ": " + outcome_name(call.outcome) + (call.detail.empty() ? "" : ": " + call.detail);
+}
+
+// Whether the file is one of the run's inputs: a catalog, or the live server. A finding of a run
+// check names the baseline or the suppressions file instead.
+bool is_input(const LintReport& report, const std::string& file) {
+  return std::any_of(report.files.begin(), report.files.end(), [&](const FileResult& f) { return f.file == file; });
+}
+
+// The files findings name beyond the inputs (the baseline, the suppressions file), in order.
+std::vector<std::string> other_files(const LintReport& report) {
+  std::vector<std::string> out;
+  for (const auto& f : report.findings)
+    if (!is_input(report, f.file) && std::find(out.begin(), out.end(), f.file) == out.end()) out.push_back(f.file);
+  return out;
+}
+
+const char* source_name(Suppression::Source source) {
+  return source == Suppression::Source::baseline ? "baseline" : "config";
+}
+
+// SARIF's suppressions of a result (§3.27.23): kept outside the input ("external"), and accepted.
+json sarif_suppressions(const Finding& f) {
+  json out = json::array();
+  for (const auto& s : f.suppressions)
+    out.push_back({{"kind", "external"},
+                   {"status", "accepted"},
+                   {"justification", s.justification},
+                   {"properties", {{"source", source_name(s.source)}}}});
+  return out;
+}
+
+// "3 findings suppressed, 2 in the baseline", or "" when none is.
+std::string suppressed_text(const LintReport& report) {
+  const std::size_t n = report.suppressed_count();
+  if (n == 0) return {};
+  const std::size_t baselined = report.baselined_count();
+  return plural(n, "finding") + " suppressed" +
+         (baselined ? ", " + std::to_string(baselined) + " in the baseline" : "");
 }
 
 }  // namespace
@@ -180,6 +222,13 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                         {"line", f.line},
                         {"column", f.column},
                         {"toolLine", f.tool_line}});
+    if (report.suppressions_applied) {
+      json suppressions = json::array();
+      for (const auto& s : f.suppressions)
+        suppressions.push_back(
+            {{"kind", "external"}, {"source", source_name(s.source)}, {"justification", s.justification}});
+      findings.back()["suppressions"] = std::move(suppressions);
+    }
   }
   json out = {{"tool", "mcp-hints"},
               {"version", kVersion},
@@ -191,6 +240,8 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                {{"error", report.count(Level::error)},
                 {"warning", report.count(Level::warning)},
                 {"info", report.count(Level::info)},
+                {"suppressed", report.suppressed_count()},
+                {"baselined", report.baselined_count()},
                 {"failOn", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
                 {"inputErrors", std::count_if(report.files.begin(), report.files.end(),
                                               [](const auto& f) { return f.error.has_value(); })},
@@ -223,29 +274,27 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
   auto bold = [&](std::string_view text) {
     return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text);
   };
-  for (const auto& file : report.files) {
-    if (file.error) {
-      out << visible(file.file) << ": " << paint(Level::error, "error") << ": " << visible(*file.error) << "\n";
-      continue;
-    }
+  // The findings a file is shown with: those that count, and the suppressed ones when asked.
+  auto shown_of = [&](const std::string& file) {
     std::vector<const Finding*> mine;
     for (const auto& f : report.findings)
-      if (f.file == file.file) mine.push_back(&f);
+      if (f.file == file && (!f.suppressed() || options.show_suppressed)) mine.push_back(&f);
+    return mine;
+  };
+  auto counts_of = [&](const std::vector<const Finding*>& mine) {
     std::size_t e = 0, w = 0, i = 0;
-    for (const auto* f : mine) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
-    out << bold(visible(file.file)) << ": " << plural(file.tool_count, "tool") << ", " << counts_text(e, w, i) << "\n";
-    // Which revision of each proposal the catalog speaks, detected from the tools' keys.
-    if (const auto counts = revision_counts(file); !counts.empty()) {
-      out << "  vocabularies:";
-      for (std::size_t k = 0; k < counts.size(); ++k)
-        out << (k ? ", " : " ") << counts[k].first << " (" << plural(counts[k].second, "tool") << ")";
-      out << "\n";
-    }
-    // Grouped by tool in document order (findings already come in that order).
+    for (const auto* f : mine)
+      if (!f->suppressed()) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
+    return counts_text(e, w, i);
+  };
+  // Grouped by tool in document order (findings already come in that order).
+  auto list = [&](const std::vector<const Finding*>& mine) {
     std::string current;
     for (const auto* f : mine) {
       const std::string tool_key = f->tool + "\n" + std::to_string(f->tool_line);
-      if (tool_key != current) {
+      // A finding of the baseline or the suppressions file that names no tool stands under its file.
+      const bool of_no_tool = f->tool.empty() && !is_input(report, f->file);
+      if (tool_key != current && !of_no_tool) {
         current = tool_key;
         out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : visible(f->tool));
         if (f->tool_line) out << "  line " << f->tool_line;
@@ -257,10 +306,35 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       const std::string at =
           f->line ? visible(f->file) + ":" + std::to_string(f->line) + ":" + std::to_string(f->column) + "  "
                   : std::string();
-      out << "    " << paint(f->level, level) << " " << f->check << "  " << at << visible(f->pointer) << "\n"
+      out << "    " << (f->suppressed() ? level : paint(f->level, level)) << " " << f->check << "  " << at
+          << visible(f->pointer) << "\n"
           << "            " << visible(f->message) << "\n"
           << "            [" << f->proposal << "]\n";
+      for (const auto& why : f->suppressions) out << "            suppressed: " << visible(why.justification) << "\n";
     }
+  };
+  for (const auto& file : report.files) {
+    if (file.error) {
+      out << visible(file.file) << ": " << paint(Level::error, "error") << ": " << visible(*file.error) << "\n";
+      continue;
+    }
+    const auto mine = shown_of(file.file);
+    out << bold(visible(file.file)) << ": " << plural(file.tool_count, "tool") << ", " << counts_of(mine) << "\n";
+    // Which revision of each proposal the catalog speaks, detected from the tools' keys.
+    if (const auto counts = revision_counts(file); !counts.empty()) {
+      out << "  vocabularies:";
+      for (std::size_t k = 0; k < counts.size(); ++k)
+        out << (k ? ", " : " ") << counts[k].first << " (" << plural(counts[k].second, "tool") << ")";
+      out << "\n";
+    }
+    list(mine);
+  }
+  // The baseline and the suppressions file, when a run check found something in them.
+  for (const auto& file : other_files(report)) {
+    const auto mine = shown_of(file);
+    if (mine.empty()) continue;
+    out << bold(visible(file)) << ": " << counts_of(mine) << "\n";
+    list(mine);
   }
   // Every tool called, whatever came of it: a call that passed silently would not be seen.
   if (!report.calls.empty()) {
@@ -272,10 +346,11 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
           << (call.detail.empty() ? "" : ": " + visible(call.detail)) << "\n";
     }
   }
-  // The findings table: one row per check that fired.
-  if (!report.findings.empty()) {
+  // The findings table: one row per check that fired (suppressed findings are counted below it).
+  if (report.findings.size() > report.suppressed_count()) {
     std::map<std::string, std::pair<std::size_t, std::set<std::string>>> by_check;
     for (const auto& f : report.findings) {
+      if (f.suppressed()) continue;
       auto& row = by_check[f.check];
       ++row.first;
       row.second.insert(f.file + "\n" + std::to_string(f.line) + "\n" + f.tool);
@@ -298,6 +373,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
         << (report.protocol_fallback.empty() ? "" : "; fell back to it because " + visible(report.protocol_fallback))
         << ")\n";
   if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << visible(*report.incomplete) << "\n";
+  if (const auto suppressed = suppressed_text(report); !suppressed.empty())
+    out << suppressed << (options.show_suppressed ? "" : " (not listed)") << "\n";
   const bool fail = report.fails(options.fail_on) || report.has_input_error() || report.incomplete;
   if (fail && !report.diagnostics.empty()) {
     // The server's own words help most when something went wrong: its last stderr lines.
@@ -339,7 +416,8 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   std::set<std::string> unknown_checks;
   for (const auto& f : report.findings) {
     json location = {
-        {"physicalLocation", {{"artifactLocation", artifact_location(f.file, report.server_checks_ran)}}},
+        {"physicalLocation",
+         {{"artifactLocation", artifact_location(f.file, report.server_checks_ran && is_input(report, f.file))}}},
         {"logicalLocations", json::array({{{"fullyQualifiedName", f.pointer}, {"name", f.tool}, {"kind", "object"}}})}};
     if (f.line) location["physicalLocation"]["region"] = {{"startLine", f.line}, {"startColumn", f.column}};
     json result = {{"ruleId", f.check},
@@ -347,6 +425,13 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
                    {"message", {{"text", f.message}}},
                    {"locations", json::array({location})},
                    {"properties", {{"tool", f.tool}, {"pointer", f.pointer}, {"proposal", f.proposal}}}};
+    // Once suppressions were applied, every result says whether it is suppressed (an empty
+    // array: it is not); before, SARIF's absence says "not judged".
+    if (report.suppressions_applied) result["suppressions"] = sarif_suppressions(f);
+    // Against a baseline (§3.27.24): in it "unchanged", not in it "new", and a stale entry's
+    // finding stands for one that is gone, "absent".
+    if (report.baseline_applied)
+      result["baselineState"] = f.check == kBaselineStale.id ? "absent" : f.baselined() ? "unchanged" : "new";
     if (const auto rule = rule_index.find(f.check); rule != rule_index.end())
       result["ruleIndex"] = rule->second;
     else
@@ -395,11 +480,16 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
   // One testsuite per file (or server), one testcase per tool and tool check, and one per server
   // check in a check-server run: a finding at or above the fail-on level is a failure, one below
-  // it is written to the testcase's output.
+  // it, or suppressed (with its justification), is written to the testcase's output.
   const auto checks = all_checks();
   std::size_t total_tests = 0, total_failures = 0, total_errors = 0, total_skipped = 0;
   std::string body;
-  for (const auto& file : report.files) {
+  // The inputs, then the baseline and the suppressions file when a run check found something in
+  // them (a suite of their own, with a testcase per run check that fired).
+  std::vector<FileResult> suites = report.files;
+  for (const auto& other : other_files(report)) suites.push_back(FileResult{other, 0, std::nullopt, {}, {}, {}});
+  for (const auto& file : suites) {
+    const bool input = is_input(report, file.file);
     std::string cases;
     std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
     // `unproven`: a check with no finding that may not have run (the run ended early), so it is
@@ -422,12 +512,15 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
       for (const auto* f : *found) {
         text += std::string(level_name(f->level)) + " " + (f->tool.empty() ? "" : f->tool + " ") + f->pointer + ": " +
                 f->message + "\n";
-        fail = fail || failing(*f, options);
+        for (const auto& why : f->suppressions) text += "  suppressed: " + why.justification + "\n";
+        fail = fail || (failing(*f, options) && !f->suppressed());
       }
+      // A failure's message is its first finding that counts.
+      const auto first = std::find_if(found->begin(), found->end(), [](const Finding* f) { return !f->suppressed(); });
       if (fail) {
         ++failures;
-        cases += "><failure type=\"" + std::string(level_name(found->front()->level)) + "\" message=\"" +
-                 html_escape(found->front()->message) + "\">" + html_escape(text) + "</failure></testcase>\n";
+        cases += "><failure type=\"" + std::string(level_name((*first)->level)) + "\" message=\"" +
+                 html_escape((*first)->message) + "\">" + html_escape(text) + "</failure></testcase>\n";
       } else {
         cases += "><system-out>" + html_escape(text) + "</system-out></testcase>\n";
       }
@@ -441,15 +534,15 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     if (file.error) error_case("input", *file.error);
     // Tools are told apart by name: findings carry the name of their tool.
     std::map<std::string, std::map<std::string, std::vector<const Finding*>>> by_tool;
-    std::map<std::string, std::vector<const Finding*>> by_server_check;
+    std::map<std::string, std::vector<const Finding*>> by_check;
     std::set<std::string> unknown_checks;
     for (const auto& f : report.findings) {
       if (f.file != file.file) continue;
       const auto check = find_check(f.check);
       if (!check)
         unknown_checks.insert(f.check);
-      else if (check->scope == Scope::server)
-        by_server_check[f.check].push_back(&f);
+      else if (check->scope != Scope::tool)
+        by_check[f.check].push_back(&f);
       else
         by_tool[f.tool][f.check].push_back(&f);
     }
@@ -468,12 +561,14 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
         testcase(file.file + "." + (tool.empty() ? "(unnamed tool)" : tool), check.id, found);
       }
     }
-    if (report.server_checks_ran) {
+    for (const auto& check : checks)
+      if (const auto it = by_check.find(std::string(check.id)); check.scope == Scope::run && it != by_check.end())
+        testcase(file.file, check.id, &it->second);
+    if (report.server_checks_ran && input) {
       for (const auto& check : checks) {
         if (check.scope != Scope::server) continue;
-        auto it = by_server_check.find(std::string(check.id));
-        testcase(file.file, check.id, it == by_server_check.end() ? nullptr : &it->second,
-                 report.incomplete.has_value());
+        auto it = by_check.find(std::string(check.id));
+        testcase(file.file, check.id, it == by_check.end() ? nullptr : &it->second, report.incomplete.has_value());
       }
       for (std::size_t i = 0; i < report.calls.size(); ++i) {
         const auto& call = report.calls[i];
@@ -539,8 +634,11 @@ std::string_view github_command(Level level) {
 
 void render_github(std::ostream& out, const LintReport& report, const ReportOptions&) {
   // A file GitHub can place: a path in the checkout, not standard input or a live server.
-  const auto placeable = [&](const std::string& file) { return file != "-" && !report.server_checks_ran; };
+  const auto placeable = [&](const std::string& file) {
+    return file != "-" && !(report.server_checks_ran && is_input(report, file));
+  };
   for (const auto& f : report.findings) {
+    if (f.suppressed()) continue;  // accepted: an annotation would be noise on every pull request
     std::string properties;
     if (placeable(f.file)) {
       properties = "file=" + github_property(visible(f.file));
@@ -557,6 +655,8 @@ void render_github(std::ostream& out, const LintReport& report, const ReportOpti
           << "title=mcp-hints: bad input::" << github_data(visible(*file.error)) << "\n";
   if (report.incomplete)
     out << "::error title=mcp-hints: incomplete::" << github_data(visible(*report.incomplete)) << "\n";
+  if (const auto suppressed = suppressed_text(report); !suppressed.empty())
+    out << "::notice title=mcp-hints: suppressed::" << github_data(suppressed) << "\n";
 }
 
 }  // namespace mcp_hints

@@ -20,8 +20,14 @@
 namespace mcp_hints {
 
 // Tool checks judge one tool of a catalog (lint and check-server); server checks judge what a
-// live server did (check-server only).
-enum class Scope { tool, server };
+// live server did (check-server only); run checks judge the run's own files, the baseline and the
+// suppressions file (lint and check-server, suppressions.hpp).
+enum class Scope { tool, server, run };
+
+// "tool", "server", "run": the scope's name in --list-checks.
+constexpr std::string_view scope_name(Scope scope) {
+  return scope == Scope::tool ? "tool" : scope == Scope::server ? "server" : "run";
+}
 
 struct CheckInfo {
   std::string_view id;
@@ -64,7 +70,7 @@ struct Check {
 std::span<const Check> lint_checks();
 // Every server check (run by check-server), in a stable order (server_checks.hpp).
 std::span<const CheckInfo> server_checks();
-// The one registry: tool checks then server checks.
+// The one registry: tool checks, server checks, then run checks.
 std::span<const CheckInfo> all_checks();
 // The check, tool or server, with this id; nothing when no check has it (an id read from a
 // finding or a file can be anything).

@@ -65,9 +65,17 @@ struct LintReport {
   std::string protocol_era;               // ... and its era ("legacy", "stateless")
   std::string protocol_fallback;          // ... why negotiation fell back to the legacy era, if it did
   std::vector<ToolCallRecord> calls;      // check-server: the tools called, in order
+  // A baseline or a suppressions file was applied (suppressions.hpp): every finding has been
+  // judged for suppression, so an empty Finding::suppressions says "not suppressed".
+  bool suppressions_applied = false;
+  bool baseline_applied = false;  // ... and a baseline among them (SARIF: each result's baselineState)
 
   std::size_t tool_count() const;
+  // Findings at this level that count (suppressed ones do not).
   std::size_t count(Level level) const;
+  // Findings that do not count, and those of them in a baseline.
+  std::size_t suppressed_count() const;
+  std::size_t baselined_count() const;
   bool has_input_error() const;
   // True when some finding is at or above the level (nullopt: never fail on findings).
   bool fails(std::optional<Level> fail_on) const;

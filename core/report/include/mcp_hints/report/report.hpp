@@ -14,6 +14,7 @@ namespace mcp_hints {
 struct ReportOptions {
   std::optional<Level> fail_on = Level::error;  // nullopt: findings never fail the run
   bool color = false;                           // ANSI colour (only for a terminal)
+  bool show_suppressed = false;                 // text: list suppressed findings too (else only counted)
 };
 
 // The stable machine interface, described by schemas/lint-report.schema.json.
@@ -22,8 +23,9 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
 void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options);
 // GitHub Actions workflow commands: one `::error file=F,line=L,col=C,title=CHECK::message` per
-// finding (warning: ::warning, info: ::notice), one per input error, and one for an incomplete run,
-// so a workflow annotates the lines themselves.
+// finding that counts (warning: ::warning, info: ::notice), one per input error, one for an
+// incomplete run, and one ::notice counting the suppressed findings, so a workflow annotates the
+// lines themselves.
 void render_github(std::ostream& out, const LintReport& report, const ReportOptions& options);
 
 }  // namespace mcp_hints
