@@ -10,6 +10,7 @@
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/report/trace.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -176,6 +177,7 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                         {"pointer", f.pointer},
                         {"message", f.message},
                         {"proposal", f.proposal},
+                        {"sentence", enforced_sentence_json(f.check)},
                         {"file", f.file},
                         {"line", f.line},
                         {"column", f.column},
@@ -260,6 +262,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       out << "    " << paint(f->level, level) << " " << f->check << "  " << at << visible(f->pointer) << "\n"
           << "            " << visible(f->message) << "\n"
           << "            [" << f->proposal << "]\n";
+      if (const auto sentence = enforced_sentence_text(f->check); !sentence.empty())
+        out << "            -> " << visible(sentence) << "\n";
     }
   }
   // Every tool called, whatever came of it: a call that passed silently would not be seen.
@@ -326,14 +330,17 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   for (const auto& info : all_checks()) {
     if (info.scope == Scope::server && !report.server_checks_ran) continue;
     rule_index[std::string(info.id)] = rules.size();
-    rules.push_back(
-        {{"id", info.id},
-         {"name", info.id},
-         {"shortDescription", {{"text", info.summary}}},
-         {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
-         {"helpUri", check_help_uri(info.scope)},
-         {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
-         {"properties", {{"proposal", info.proposal}}}});
+    // fullDescription and help quote the sentence the check enforces, as h2spec quotes its MUST.
+    const auto sentence = enforced_sentence_text(info.id);
+    const std::string cited = std::string(info.summary) + " [" + std::string(info.proposal) + "]";
+    rules.push_back({{"id", info.id},
+                     {"name", info.id},
+                     {"shortDescription", {{"text", info.summary}}},
+                     {"fullDescription", {{"text", sentence.empty() ? cited : sentence}}},
+                     {"help", {{"text", sentence.empty() ? cited : cited + "\nEnforces: " + sentence}}},
+                     {"helpUri", check_help_uri(info.scope)},
+                     {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
+                     {"properties", {{"proposal", info.proposal}, {"sentence", enforced_sentence_json(info.id)}}}});
   }
   json results = json::array();
   std::set<std::string> unknown_checks;
