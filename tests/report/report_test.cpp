@@ -11,6 +11,7 @@
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/report/trace.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
@@ -140,10 +141,14 @@ TEST(Report, GithubFormatEscapesWhatWouldEndItsCommand) {
   EXPECT_EQ(text.rfind("::error file=dir%3Aa%2Cb.json,line=7,col=12,title=risk.understated (t)::100%25 sure", 0), 0u)
       << text;
   EXPECT_EQ(text.find("\n::error::forged"), std::string::npos) << text;
-  EXPECT_NE(text.find("\n::warning file=dir%3Aa%2Cb.json,line=9,col=3,title=risk.understated (u)::w [p] at /tools/1\n"),
+  // Each annotation ends with the sentence its check enforces, on a line of its own.
+  const std::string sentence = "%0A-> " + mcp_hints::enforced_sentence_text("risk.understated") + "\n";
+  EXPECT_NE(sentence.find("riskLevel"), std::string::npos);
+  EXPECT_NE(text.find("\n::warning file=dir%3Aa%2Cb.json,line=9,col=3,title=risk.understated (u)::w [p] at /tools/1" +
+                      sentence),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("\n::notice file=dir%3Aa%2Cb.json,title=risk.understated::i [p] at /tools/1\n"),
+  EXPECT_NE(text.find("\n::notice file=dir%3Aa%2Cb.json,title=risk.understated::i [p] at /tools/1" + sentence),
             std::string::npos)
       << text;
   // A live server is no file in the checkout: its findings carry no file property.

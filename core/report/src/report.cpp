@@ -545,6 +545,11 @@ std::string_view github_command(Level level) {
 }  // namespace
 
 void render_github(std::ostream& out, const LintReport& report, const ReportOptions&) {
+  // The annotation's last line: the sentence the check enforces, as in the text report.
+  const auto sentence_data = [](const std::string& check) {
+    const auto sentence = enforced_sentence_text(check);
+    return sentence.empty() ? std::string() : github_data("\n-> " + sentence);
+  };
   // A file GitHub can place: a path in the checkout, not standard input or a live server.
   const auto placeable = [&](const std::string& file) { return file != "-" && !report.server_checks_ran; };
   for (const auto& f : report.findings) {
@@ -556,7 +561,8 @@ void render_github(std::ostream& out, const LintReport& report, const ReportOpti
     }
     properties += "title=" + github_property(f.check + (f.tool.empty() ? "" : " (" + visible(f.tool) + ")"));
     out << "::" << github_command(f.level) << " " << properties
-        << "::" << github_data(visible(f.message) + " [" + f.proposal + "] at " + visible(f.pointer)) << "\n";
+        << "::" << github_data(visible(f.message) + " [" + f.proposal + "] at " + visible(f.pointer))
+        << sentence_data(f.check) << "\n";
   }
   for (const auto& file : report.files)
     if (file.error)
