@@ -22,9 +22,9 @@ std::string disposition(const TraceSentence& s) {
 }
 
 std::string coverage_words(const TraceCoverage& c) {
-  return c.figure() + " observable sentences covered (" + c.percent_text() + "); " + std::to_string(c.normative) +
-         " normative, " + std::to_string(c.not_observable) + " not observable, " + std::to_string(c.gaps) + " gaps; " +
-         std::to_string(c.definitions) + " definitions";
+  return c.figure() + " observable sentences covered (" + c.percent_text() +
+         "); normative: " + std::to_string(c.normative) + ", not observable: " + std::to_string(c.not_observable) +
+         ", gaps: " + std::to_string(c.gaps) + ", definitions: " + std::to_string(c.definitions);
 }
 
 }  // namespace
