@@ -47,4 +47,10 @@ std::vector<std::string> scenario_trace_problems(const Traceability& trace,
   return out;
 }
 
+std::string scenario_sentence_text(const std::string& scenario_id, const std::string& proposal,
+                                   const Traceability& trace) {
+  const auto ref = trace.sentence_for(scenario_id, proposal);
+  return ref ? quoted(*ref) : std::string();
+}
+
 }  // namespace mcp_hints::conformance

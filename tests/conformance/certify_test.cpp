@@ -649,7 +649,10 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   for (const char* part : {"Failed checks (1):\n", "propagation.sensitive-carried@2025-11-25:carried [MUST] fail\n",
                            "      expected: carried\n", "      observed: dropped — ",
                            "      enforces: issue #711 (trust annotations), Propagation: Every later request carries "
-                           "sensitiveHint at the level seen or higher\n"})
+                           "sensitiveHint at the level seen or higher\n",
+                           // ... and last the sentence it enforces (schemas/traceability.json), as h2spec quotes it.
+                           "      -> “If any annotation (e.g., sensitiveHint) is ever true in a session, it MUST be "
+                           "included in all subsequent requests in that session.” — issue #711, Propagation\n"})
     EXPECT_NE(listed.find(part), std::string::npos) << part << "\n" << listed;
   EXPECT_EQ(test_support::read_json(dir.path() / "broken" / "results.json")["verdict"], "not certified");
   expect_valid_results(test_support::read_json(dir.path() / "broken" / "results.json"), "not certified");
@@ -666,6 +669,8 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   const auto verdict_at = html.find("<strong>OVERALL: NOT CERTIFIED</strong>");
   EXPECT_NE(verdict_at, std::string::npos);
   EXPECT_LT(verdict_at, html.find("<table"));
+  EXPECT_NE(html.find("<small class=\"enforces\">→ “If any annotation (e.g., sensitiveHint) is ever true"),
+            std::string::npos);
   // The message that decided the failure: named in results.json (the request that dropped the
   // annotation), highlighted in the open trace and linked from "observed"; a pass names none.
   const json broken_results = test_support::read_json(dir.path() / "broken" / "results.json");

@@ -55,4 +55,18 @@ TEST(ScenarioTrace, AnUnnamedScenarioAnUnknownIdAndAForeignQuoteAreCaught) {
             "proposals do not cite");
 }
 
+// A failed check of a scenario ends with the sentence of the document its citation names first.
+TEST(ScenarioTrace, AFailedCheckQuotesTheSentenceOfTheDocumentItCitesFirst) {
+  EXPECT_EQ(scenario_sentence_text("propagation.sep-1913-rules", "SEP-1913 (trust annotations, January 2026)"),
+            "“only `openWorldHint` persists for the session (MUST)” — SEP-1913, Propagation");
+  // confirm.spec-destructive is named by two sentences of the specification; the citation decides
+  // nothing between them, so the first in the data's order is quoted.
+  const auto spec = scenario_sentence_text("confirm.spec-destructive", "specification 2025-11-25");
+  EXPECT_EQ(spec.rfind("“If true, the tool may perform destructive updates", 0), 0u) << spec;
+  // Named in another case ("action security metadata"), the document is still found first.
+  const auto action = scenario_sentence_text("confirm.action-irreversible", "action security metadata");
+  EXPECT_NE(action.find("— Action Security, "), std::string::npos) << action;
+  EXPECT_EQ(scenario_sentence_text("nonesuch.scenario", "proposal 1"), "");
+}
+
 }  // namespace

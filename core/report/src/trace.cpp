@@ -116,14 +116,18 @@ nlohmann::json enforced_sentence_json(std::string_view check_id) {
 std::string enforced_sentence_text(std::string_view check_id) {
   const auto ref = enforced_sentence(check_id);
   if (!ref) return {};
-  return "“" + ref->sentence->text + "” — " + ref->document->cited_as.front() + ", " + ref->sentence->section;
+  return quoted(*ref);
 }
 
 }  // namespace mcp_hints
 
 namespace mcp_hints {
+std::string sentence_html(std::string_view quoted_sentence) {
+  return quoted_sentence.empty() ? std::string()
+                                 : "<br><small class=\"enforces\">→ " + html_escape(quoted_sentence) + "</small>";
+}
+
 std::string enforced_sentence_html(std::string_view check_id) {
-  const auto text = enforced_sentence_text(check_id);
-  return text.empty() ? std::string() : "<br><small class=\"enforces\">→ " + html_escape(text) + "</small>";
+  return sentence_html(enforced_sentence_text(check_id));
 }
 }  // namespace mcp_hints

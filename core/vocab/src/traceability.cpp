@@ -101,15 +101,25 @@ std::vector<TraceRef> Traceability::enforcing(std::string_view id) const {
 std::optional<TraceRef> Traceability::sentence_for(std::string_view id, std::string_view cited) const {
   const auto refs = enforcing(id);
   if (refs.empty()) return std::nullopt;
-  // Where in the citation a document is first named (npos: not named).
+  // Where in the citation a document is first named, in any case (npos: not named).
+  auto lower = [](std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    return out;
+  };
+  const auto citation = lower(cited);
   auto named_at = [&](const TraceDocument& d) {
-    auto first = std::string_view::npos;
-    for (const auto& name : d.cited_as) first = std::min(first, cited.find(name));
+    auto first = std::string::npos;
+    for (const auto& name : d.cited_as) first = std::min(first, citation.find(lower(name)));
     return first;
   };
   return *std::min_element(refs.begin(), refs.end(), [&](const TraceRef& a, const TraceRef& b) {
     return named_at(*a.document) < named_at(*b.document);  // stable for equals: the first in order wins
   });
+}
+
+std::string quoted(const TraceRef& ref) {
+  return "“" + ref.sentence->text + "” — " + ref.document->cited_as.front() + ", " + ref.sentence->section;
 }
 
 json trace_json(const Traceability& trace) {

@@ -23,6 +23,8 @@ std::string render_trace_html(const Traceability& trace);
 std::string enforced_sentence_text(std::string_view check_id);
 // The same for an HTML report: a line to append to the finding's message ("" when none).
 std::string enforced_sentence_html(std::string_view check_id);
+// A quoted sentence (`quoted` of the vocab role) as that HTML line; "" for "".
+std::string sentence_html(std::string_view quoted_sentence);
 // The same as JSON for the machine outputs: {id, document, section, level, text}, or null.
 nlohmann::json enforced_sentence_json(std::string_view check_id);
 

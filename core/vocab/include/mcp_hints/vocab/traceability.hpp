@@ -70,13 +70,17 @@ class Traceability {
   static TraceCoverage coverage(const TraceDocument& document);
   // Every sentence that names this check (or scenario) id, in document order.
   std::vector<TraceRef> enforcing(std::string_view id) const;
-  // The sentence a check's findings quote: of those naming it, the one whose document the check's
-  // own citation (`cited`, its proposal and section) names first; none when no sentence names it.
+  // The sentence a check's findings quote (or a scenario's failed checks): of those naming the id,
+  // the one whose document the id's own citation (`cited`, its proposal and section) names first,
+  // in any case; none when no sentence names it.
   std::optional<TraceRef> sentence_for(std::string_view id, std::string_view cited) const;
 
  private:
   std::vector<TraceDocument> documents_;
 };
+
+// A sentence as a finding ends with it: “text” — document name, section.
+std::string quoted(const TraceRef& ref);
 
 // The matrix as JSON (vocab-trace.schema.json): every document with its coverage and sentences.
 nlohmann::json trace_json(const Traceability& trace);
