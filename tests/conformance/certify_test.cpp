@@ -227,11 +227,11 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
 const std::vector<std::string> kVariants = {
-    "--never-prompt",           "--ignore-denial",       "--drop-propagation",   "--retry-anything",
-    "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",      "--leak-across-sessions",
-    "--taint-high-only",        "--silent-retries",      "--reuse-listing",      "--nag-after-denial",
-    "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",     "--latest-level",
-    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache"};
+    "--never-prompt",           "--ignore-denial",       "--drop-propagation",    "--retry-anything",
+    "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",       "--leak-across-sessions",
+    "--taint-high-only",        "--silent-retries",      "--reuse-listing",       "--nag-after-denial",
+    "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",      "--latest-level",
+    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache", "--absence-as-false"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -268,6 +268,8 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["confirm.no-over-prompting:spec-read-only"].count("--prompt-always"));
   EXPECT_TRUE(caught_by["propagation.new-session-clean:clean-start"].count("--leak-across-sessions"));
   EXPECT_TRUE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--never-prompt"));
+  EXPECT_TRUE(
+      caught_by["exfiltration.extension-absence-no-claim:public-after-confidential"].count("--absence-as-false"));
   // SHOULD under the one rule for levels: where the data goes is known from advisory vocabularies.
   for (const char* level : {"medium", "low"})
     for (const char* check : {"external-effect", "public-destination", "open-world-writer"})
