@@ -24,6 +24,8 @@
 
 #include "mcp_hints/conformance/policy.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
+#include "mcp_hints/vocab/trust_annotations.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
@@ -70,6 +72,9 @@ flags (each breaks one behaviour, for negative controls):
   --share-private-cache   a gateway that keeps one tool listing per server for every
                           authorization context, cacheScope private or not: one user's hints
                           decide another user's calls
+  --absence-as-false      reads a trust annotation (io.modelcontextprotocol/trust-annotations) that
+                          makes no sensitive claim as "sensitive: false", clearing what the tool
+                          declared it returns
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 )";
@@ -79,7 +84,8 @@ struct Flags {
        ignore_list_changed = false, trust_missing_hints = false, prompt_always = false, leak_across_sessions = false,
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
        nag_after_denial = false, auto_answer_input = false, keep_first_hints = false, ttl_in_seconds = false,
-       latest_level = false, per_server_propagation = false, malformed_cancel = false, share_private_cache = false;
+       latest_level = false, per_server_propagation = false, malformed_cancel = false, share_private_cache = false,
+       absence_as_false = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -459,7 +465,11 @@ class Client {
         const json result = call_answering_input(c, server, tool, arguments);
         if (const auto n = c.session->notification_count("notifications/progress") - before; n > 0)
           events_.emit({{"type", "progress_shown"}, {"server", server}, {"tool", tool}, {"progress", n}});
-        policy_->after_result(hints, result);
+        // --absence-as-false: the extension's annotation without a sensitive claim taken as an
+        // asserted false, so the tool's own declaration of what it returns no longer counts.
+        const json* trust = find_member(result, {"_meta", std::string(kTrustAnnotationsExtension)});
+        const bool claims_nothing = trust && trust->is_object() && !trust->contains("sensitive");
+        policy_->after_result(flags_.absence_as_false && claims_nothing ? ToolHints{} : hints, result);
         note_result_annotations(server, result);
         for (const auto& why : policy_->take_escalations())
           if (!flags_.never_prompt)
@@ -530,6 +540,8 @@ int main(int argc, char** argv) {
       flags.never_prompt = true;
     else if (a == "--ignore-denial")
       flags.ignore_denial = true;
+    else if (a == "--absence-as-false")
+      flags.absence_as_false = true;
     else if (a == "--drop-propagation")
       flags.drop_propagation = true;
     else if (a == "--retry-anything")

@@ -6,10 +6,12 @@
 #include <map>
 #include <set>
 
+#include "mcp_hints/conformance/traceability.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/report/html.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "mcp_hints/report/trace.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -434,6 +436,9 @@ std::string certification_text(const Certification& c, bool colour) {
            (check->detail.empty() ? "" : " — " + visible(check->detail)) + "\n";
     out += "      enforces: " + visible(check->spec.proposal + ", " + check->spec.section) + ": " +
            visible(check->spec.title) + "\n";
+    // Last, the sentence itself, as h2spec quotes the MUST a failure broke.
+    if (const auto sentence = scenario_sentence_text(run->scenario.id, check->spec.proposal); !sentence.empty())
+      out += "      -> " + visible(sentence) + "\n";
   }
   for (const auto& p : c.list_problems)
     out += "  " + paint("expected-failures list", Verdict::fail) + ": " + visible(p) + "\n";
@@ -560,7 +565,9 @@ std::string certification_html(const Certification& c) {
         decided = "<br><a class=\"decider\" href=\"#" + html_escape(anchors[i]) + "\">the message that decided it</a>";
       check_rows.push_back(
           {html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) + "</small>",
-           html_escape(check.spec.level), html_escape(check.spec.proposal + ", " + check.spec.section),
+           html_escape(check.spec.level),
+           html_escape(check.spec.proposal + ", " + check.spec.section) +
+               sentence_html(scenario_sentence_text(run.scenario.id, check.spec.proposal)),
            "<b>" + html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small>" + decided,
            "<span class=\"" + cls(v) + "\">" + v + "</span>",
            "<details><summary>" + std::to_string(check.spec.traces.size()) + " listed</summary><ul>" + traces +

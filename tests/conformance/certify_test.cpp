@@ -227,11 +227,11 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
 const std::vector<std::string> kVariants = {
-    "--never-prompt",           "--ignore-denial",       "--drop-propagation",   "--retry-anything",
-    "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",      "--leak-across-sessions",
-    "--taint-high-only",        "--silent-retries",      "--reuse-listing",      "--nag-after-denial",
-    "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",     "--latest-level",
-    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache"};
+    "--never-prompt",           "--ignore-denial",       "--drop-propagation",    "--retry-anything",
+    "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",       "--leak-across-sessions",
+    "--taint-high-only",        "--silent-retries",      "--reuse-listing",       "--nag-after-denial",
+    "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",      "--latest-level",
+    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache", "--absence-as-false"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -270,6 +270,8 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["confirm.no-over-prompting:spec-read-only"].count("--prompt-always"));
   EXPECT_TRUE(caught_by["propagation.new-session-clean:clean-start"].count("--leak-across-sessions"));
   EXPECT_TRUE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--never-prompt"));
+  EXPECT_TRUE(
+      caught_by["exfiltration.extension-absence-no-claim:public-after-confidential"].count("--absence-as-false"));
   // SHOULD under the one rule for levels: where the data goes is known from advisory vocabularies.
   for (const char* level : {"medium", "low"})
     for (const char* check : {"external-effect", "public-destination", "open-world-writer"})
@@ -371,7 +373,7 @@ TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
       // A grandchild in a session of its own, which the client's process group does not hold.
       {"escapes its group",
        "setsid sleep 301.25 </dev/null >/dev/null 2>&1 & p=$!; "
-       "while ! grep -qs 301.25 /proc/$p/cmdline; do sleep 0.02; done; exit 0",
+       "while [ \"$(tr '\\0' ' ' </proc/$p/cmdline 2>/dev/null)\" != 'sleep 301.25 ' ]; do sleep 0.02; done; exit 0",
        "stdio", "1 process(es) the client left running outside its process group were killed"},
       // One endless events line (200 MB): read within the budget, never held whole.
       {"one endless events line", "head -c 200000000 /dev/zero | tr '\\0' x >>" + events, "stdio",
@@ -653,7 +655,10 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   for (const char* part : {"Failed checks (1):\n", "propagation.sensitive-carried@2025-11-25:carried [MUST] fail\n",
                            "      expected: carried\n", "      observed: dropped — ",
                            "      enforces: issue #711 (trust annotations), Propagation: Every later request carries "
-                           "sensitiveHint at the level seen or higher\n"})
+                           "sensitiveHint at the level seen or higher\n",
+                           // ... and last the sentence it enforces (schemas/traceability.json), as h2spec quotes it.
+                           "      -> “If any annotation (e.g., sensitiveHint) is ever true in a session, it MUST be "
+                           "included in all subsequent requests in that session.” — issue #711, Propagation\n"})
     EXPECT_NE(listed.find(part), std::string::npos) << part << "\n" << listed;
   EXPECT_EQ(test_support::read_json(dir.path() / "broken" / "results.json")["verdict"], "not certified");
   expect_valid_results(test_support::read_json(dir.path() / "broken" / "results.json"), "not certified");
@@ -670,6 +675,8 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   const auto verdict_at = html.find("<strong>OVERALL: NOT CERTIFIED</strong>");
   EXPECT_NE(verdict_at, std::string::npos);
   EXPECT_LT(verdict_at, html.find("<table"));
+  EXPECT_NE(html.find("<small class=\"enforces\">→ “If any annotation (e.g., sensitiveHint) is ever true"),
+            std::string::npos);
   // The message that decided the failure: named in results.json (the request that dropped the
   // annotation), highlighted in the open trace and linked from "observed"; a pass names none.
   const json broken_results = test_support::read_json(dir.path() / "broken" / "results.json");

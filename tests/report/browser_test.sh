@@ -30,10 +30,11 @@ else
   "$bin" report "$source/examples/catalogs/bad-catalog.json" --format html --output "$work/safety-table.html" ||
     [ $? = 1 ]
   "$bin" vocab table --format html >"$work/crosswalk.html"
+  "$bin" vocab trace --format html >"$work/traceability.html"
   "$bin" certify --client "$client --drop-propagation" --scenario propagation.sensitive-carried \
     --scenario confirm.spec-destructive --protocol 2025-11-25 --output "$work/certify" >/dev/null 2>&1 || [ $? = 1 ]
   cp "$work/certify/report.html" "$work/certification.html"
-  reports=(safety-table crosswalk certification)
+  reports=(safety-table crosswalk traceability certification)
 fi
 mkdir -p "$out/screenshots"
 

@@ -12,12 +12,32 @@
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/report/trace.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
 
 namespace {
+
+// A finding as the checks make one, by name (the struct grows: positional braces would not say
+// which member a value is, and leave the new ones to a warning).
+mcp_hints::Finding finding(const std::string& check, mcp_hints::Level level, const std::string& file,
+                           const std::string& tool, const std::string& pointer, std::size_t line, std::size_t column,
+                           const std::string& message, const std::string& proposal, std::size_t tool_line = 0) {
+  mcp_hints::Finding f{};
+  f.check = check;
+  f.level = level;
+  f.file = file;
+  f.tool = tool;
+  f.pointer = pointer;
+  f.line = line;
+  f.column = column;
+  f.message = message;
+  f.proposal = proposal;
+  f.tool_line = tool_line;
+  return f;
+}
 
 mcp_hints::LintReport sample_report() {
   mcp_hints::Linter linter({});
@@ -132,12 +152,12 @@ TEST(Report, EveryFormatPlacesAFindingAtItsValue) {
 TEST(Report, GithubFormatEscapesWhatWouldEndItsCommand) {
   mcp_hints::LintReport report;
   report.files.push_back({"dir:a,b.json", 2, std::nullopt, {"t", "u"}, {0, 0}, {}});
-  report.findings.push_back({"risk.understated", mcp_hints::Level::error, "dir:a,b.json", "t", "/tools/0/x", 7, 12,
-                             "100% sure\n::error::forged", "p", 3});
+  report.findings.push_back(finding("risk.understated", mcp_hints::Level::error, "dir:a,b.json", "t", "/tools/0/x", 7,
+                                    12, "100% sure\n::error::forged", "p", 3));
   report.findings.push_back(
-      {"risk.understated", mcp_hints::Level::warning, "dir:a,b.json", "u", "/tools/1", 9, 3, "w", "p", 9});
+      finding("risk.understated", mcp_hints::Level::warning, "dir:a,b.json", "u", "/tools/1", 9, 3, "w", "p", 9));
   report.findings.push_back(
-      {"risk.understated", mcp_hints::Level::info, "dir:a,b.json", "", "/tools/1", 0, 0, "i", "p", 0});
+      finding("risk.understated", mcp_hints::Level::info, "dir:a,b.json", "", "/tools/1", 0, 0, "i", "p", 0));
   std::ostringstream out;
   mcp_hints::render_github(out, report, {});
   const std::string text = out.str();
@@ -145,10 +165,14 @@ TEST(Report, GithubFormatEscapesWhatWouldEndItsCommand) {
   EXPECT_EQ(text.rfind("::error file=dir%3Aa%2Cb.json,line=7,col=12,title=risk.understated (t)::100%25 sure", 0), 0u)
       << text;
   EXPECT_EQ(text.find("\n::error::forged"), std::string::npos) << text;
-  EXPECT_NE(text.find("\n::warning file=dir%3Aa%2Cb.json,line=9,col=3,title=risk.understated (u)::w [p] at /tools/1\n"),
+  // Each annotation ends with the sentence its check enforces, on a line of its own.
+  const std::string sentence = "%0A-> " + mcp_hints::enforced_sentence_text("risk.understated") + "\n";
+  EXPECT_NE(sentence.find("riskLevel"), std::string::npos);
+  EXPECT_NE(text.find("\n::warning file=dir%3Aa%2Cb.json,line=9,col=3,title=risk.understated (u)::w [p] at /tools/1" +
+                      sentence),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("\n::notice file=dir%3Aa%2Cb.json,title=risk.understated::i [p] at /tools/1\n"),
+  EXPECT_NE(text.find("\n::notice file=dir%3Aa%2Cb.json,title=risk.understated::i [p] at /tools/1" + sentence),
             std::string::npos)
       << text;
   // A live server is no file in the checkout: its findings carry no file property.
@@ -172,7 +196,8 @@ TEST(Report, SarifArtifactsOfLiveServersAreUris) {
     mcp_hints::LintReport report;
     report.server_checks_ran = true;
     report.files.push_back({file, 1, std::nullopt, {"t"}, {0}, {}});
-    report.findings.push_back({"risk.understated", mcp_hints::Level::error, file, "t", "/tools/0", 0, 0, "m", "p", 0});
+    report.findings.push_back(
+        finding("risk.understated", mcp_hints::Level::error, file, "t", "/tools/0", 0, 0, "m", "p", 0));
     std::ostringstream out;
     mcp_hints::render_sarif(out, report, {});
     const json sarif = json::parse(out.str());
@@ -187,7 +212,7 @@ TEST(Report, SarifArtifactsOfLiveServersAreUris) {
   mcp_hints::LintReport files;
   files.files.push_back({"/tmp/my catalog.json", 1, std::nullopt, {"t"}, {0}, {}});
   files.findings.push_back(
-      {"risk.understated", mcp_hints::Level::error, "/tmp/my catalog.json", "t", "/tools/0", 2, 3, "m", "p", 1});
+      finding("risk.understated", mcp_hints::Level::error, "/tmp/my catalog.json", "t", "/tools/0", 2, 3, "m", "p", 1));
   std::ostringstream out;
   mcp_hints::render_sarif(out, files, {});
   EXPECT_EQ(
@@ -218,8 +243,10 @@ TEST(Report, JunitHasOneCasePerToolAndCheckAndFailsByLevel) {
 TEST(Report, AFindingOfAnUnknownCheckIsAnInternalErrorNotACrash) {
   mcp_hints::LintReport report;
   report.files.push_back({"f.json", 1, std::nullopt, {"t"}, {0}, {}});
-  report.findings.push_back({"no.such-check", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"});
-  report.findings.push_back({"risk.understated", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"});
+  report.findings.push_back(
+      finding("no.such-check", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"));
+  report.findings.push_back(
+      finding("risk.understated", mcp_hints::Level::error, "f.json", "t", "/tools/0", 1, 1, "m", "p"));
   ASSERT_FALSE(mcp_hints::find_check("no.such-check"));
   const std::string error = "internal error: a finding of check 'no.such-check', which no registry lists";
 

@@ -155,13 +155,21 @@ TEST(Cli, ListChecksNamesEveryRegisteredCheck) {
     })) << c.id;
   }
   EXPECT_TRUE(std::none_of(list.begin(), list.end(), [](const json& item) { return item["scope"] == "server"; }));
-  for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{
-           {"/0/scope", "global"}, {"/0/level", "fatal"}, {"/0/id", "no-area"}, {"/0/proposal_section", "x"}})
+  for (const auto& [pointer, broken] : std::vector<std::pair<std::string, json>>{{"/0/scope", "global"},
+                                                                                 {"/0/level", "fatal"},
+                                                                                 {"/0/id", "no-area"},
+                                                                                 {"/0/proposal_section", "x"},
+                                                                                 {"/0/sentence", nullptr}})
     test_support::expect_schema_refuses("lint-checks.schema.json", list, pointer, broken);
   for (const auto& c : mcp_hints::lint_checks()) {
     EXPECT_NE(text.out.find(std::string(c.info.id)), std::string::npos) << c.info.id;
   }
   for (const auto& item : list) EXPECT_TRUE(item.contains("proposal") && item.contains("level"));
+  // Each check with the sentence it enforces, as its findings quote it.
+  EXPECT_NE(text.out.find("-> “The names within an object SHOULD be unique.” — RFC 8259, 4. Objects"),
+            std::string::npos)
+      << text.out;
+  EXPECT_EQ(list[0]["sentence"]["id"], "rfc-8259/unique-names");
 }
 
 TEST(Cli, ExitCodesFollowTheFailOnLevel) {

@@ -93,6 +93,8 @@ TEST(OutputContract, StandardOutputThatFailsEndsTheRunWithThree) {
                              {"vocab", "table"},
                              {"vocab", "table", "--format", "html"},
                              {"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"},
+                             {"vocab", "trace"},
+                             {"vocab", "trace", "--format", "html"},
                              {"certify", "--list"},
                              {"certify", "--coverage"},
                              {"mock", "--list"},

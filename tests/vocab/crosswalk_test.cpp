@@ -113,6 +113,9 @@ TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
   test_support::expect_golden({"vocab", "list"}, "vocab-list.txt");
   test_support::expect_golden({"vocab", "table"}, "vocab-table.md");
   test_support::expect_golden({"vocab", "table", "--format", "html"}, "vocab-table.html");
+  test_support::expect_golden({"vocab", "trace"}, "vocab-trace.txt");
+  test_support::expect_golden({"vocab", "trace", "--format", "markdown"}, "vocab-trace.md");
+  test_support::expect_golden({"vocab", "trace", "--format", "html"}, "vocab-trace.html");
   test_support::expect_golden({"vocab", "diff", "action-security@seed", "trust-annotations@sep-1913"},
                               "vocab-diff-action-security.txt");
   test_support::expect_golden({"vocab", "diff", "trust-annotations@issue-711", "trust-annotations@sep-1913"},
@@ -124,6 +127,20 @@ TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
   const auto table = json::parse(test_support::run_cli({"vocab", "table", "--format", "json"}).out);
   EXPECT_EQ(table["fields"].size(), crosswalk_rows(Vocabulary::builtin()).size());
   EXPECT_FALSE(table["conflicts"].empty());
+}
+
+// The README's coverage table is the command's, so it cannot drift.
+TEST(VocabCommand, TheReadmeCoverageTableIsTraceOutput) {
+  const auto r = test_support::run_cli({"vocab", "trace", "--format", "markdown"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto start = r.out.find("| proposal |");
+  ASSERT_NE(start, std::string::npos);
+  const std::string table = r.out.substr(start, r.out.find("\n\n", start) - start + 1);
+  EXPECT_NE(table.find("| policy-hints@seed |"), std::string::npos) << table;
+  EXPECT_NE(test_support::read_file(test_support::source_dir() / "README.md").find(table), std::string::npos)
+      << "README.md: replace the traceability coverage table by the one `mcp-hints vocab trace --format markdown` "
+         "prints:\n"
+      << table;
 }
 
 // Each JSON output of vocab, from the real command, matches its published schema; broken in one
@@ -147,6 +164,13 @@ TEST(VocabCommand, EveryJsonOutputMatchesItsPublishedSchema) {
        json::array(),
        "/renamed/0"},
       {{"vocab", "check", draft}, 1, "vocab-check.schema.json", "/findings/0/kind", "typo", "/findings/0"},
+      {{"vocab", "trace"},
+       0,
+       "vocab-trace.schema.json",
+       "/documents/0/sentences/0/status",
+       "uncovered",
+       "/documents/0/sentences/0"},
+      {{"vocab", "trace"}, 0, "vocab-trace.schema.json", "/documents/0/coverage/covered", "4", "/documents/0/coverage"},
   };
   for (auto c : cases) {
     c.args.insert(c.args.end(), {"--format", "json"});
@@ -173,9 +197,11 @@ TEST(VocabCommand, BadInputIsAOneLineUsageError) {
   const auto twice =
       dir.write("twice.json", R"({"properties": {"annotations": {"type": "object", "type": "string"}}})");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"vocab"}, "say what: list, table, diff or check"},
+      {{"vocab"}, "say what: list, table, diff, check or trace"},
       {{"vocab", "fly"}, "unknown 'vocab fly'"},
       {{"vocab", "table", "--format", "pdf"}, "unknown --format 'pdf' for table"},
+      {{"vocab", "trace", "--format", "sarif"}, "unknown --format 'sarif' for trace (text, markdown, json, html)"},
+      {{"vocab", "trace", "policy-hints@seed"}, "trace takes no argument"},
       {{"vocab", "diff", "spec@2025-06-18"}, "diff takes two revisions"},
       {{"vocab", "diff", "spec", "risk-metadata"}, "'spec' has several revisions: name one (spec@2025-06-18"},
       {{"vocab", "diff", "nope@1", "risk-metadata"}, "'nope@1' names no vocabulary revision"},

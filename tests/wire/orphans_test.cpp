@@ -32,10 +32,11 @@ void run_and_end(const std::string& script) {
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
 
 // A script that leaves `sleep SECONDS` running in a session of its own, and ends only once that
-// sleep runs (however loaded the machine).
+// sleep runs (however loaded the machine): its command line is sleep's, not setsid's any more,
+// which names the same seconds before it execs.
 std::string escaping(const std::string& seconds) {
-  return "setsid sleep " + seconds + " </dev/null >/dev/null 2>&1 & p=$!; while ! grep -qs " + seconds +
-         " /proc/$p/cmdline; do sleep 0.02; done";
+  return "setsid sleep " + seconds + " </dev/null >/dev/null 2>&1 & p=$!; while [ \"$(tr '\\0' ' ' </proc/$p/cmdline " +
+         "2>/dev/null)\" != 'sleep " + seconds + " ' ]; do sleep 0.02; done";
 }
 
 TEST(OrphanSweep, EndsWhatEscapedTheGroupAndLeavesOurOwn) {

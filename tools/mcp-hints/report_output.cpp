@@ -14,6 +14,7 @@
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/output_file.hpp"
+#include "mcp_hints/report/trace.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints::cli {
@@ -34,7 +35,7 @@ const char* kReportOptionsHelp =
                          it replaced, are reported (vocab.pinned-revision) and validated
                          against the pinned one; without it each tool's revision is detected
                          from its keys
-  --list-checks          list every check (id, level, proposal, summary) and exit
+  --list-checks          list every check (id, level, proposal, summary, sentence) and exit
   --baseline FILE        findings in this baseline do not count (they stay in the report,
                          marked suppressed); an entry no finding matches is reported
                          (baseline.stale)
@@ -201,13 +202,15 @@ void print_checks(const std::string& format, bool with_server_checks) {
                       {"level", level_name(c.level)},
                       {"proposal", c.proposal},
                       {"summary", c.summary},
+                      {"sentence", enforced_sentence_json(c.id)},
                       {"scope", scope_name(c.scope)}});
     std::cout << list.dump(2) << "\n";
     return;
   }
   for (const auto& c : checks)
     std::cout << std::left << std::setw(38) << c.id << std::setw(8) << level_name(c.level) << c.summary << "\n"
-              << std::string(46, ' ') << "[" << c.proposal << "]\n";
+              << std::string(46, ' ') << "[" << c.proposal << "]\n"
+              << std::string(46, ' ') << "-> " << enforced_sentence_text(c.id) << "\n";
 }
 
 Progress::Progress() : enabled_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_(start_) {}

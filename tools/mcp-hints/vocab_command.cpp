@@ -12,6 +12,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/html.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "mcp_hints/report/trace.hpp"
 #include "mcp_hints/vocab/crosswalk.hpp"
 #include "report_output.hpp"
 
@@ -25,6 +26,7 @@ const char* kHelp = R"(usage: mcp-hints vocab list [--format text|json]
        mcp-hints vocab table [--format markdown|html|json]
        mcp-hints vocab diff NAME@REV NAME@REV [--format text|json]
        mcp-hints vocab check DRAFT.schema.json [--format text|json]
+       mcp-hints vocab trace [--format text|markdown|json|html]
 
 For spec editors: the vocabularies of tool-safety hints as data (schemas/vocabulary.json).
   list    every vocabulary and revision, with its status, source, scope and schema
@@ -36,6 +38,9 @@ For spec editors: the vocabularies of tool-safety hints as data (schemas/vocabul
   check   a draft schema for tool hints: fields that duplicate an existing facet, enum values
           that already mean something else in another vocabulary, _meta keys that break the
           specification's naming rule
+  trace   traceability: every normative sentence of each proposal (MUST, SHOULD, MAY, never,
+          always...) quoted with its section, and the checks and scenarios that enforce it, or
+          why it is not observable from outside, or a gap; the coverage figure of each proposal
 
 exit codes: 0 done (check: nothing found), 1 check found something, 2 usage error or bad input.
 )";
@@ -222,6 +227,19 @@ int check(const std::string& path, const std::string& format) {
   return findings.empty() ? pass : static_cast<int>(Exit::findings);
 }
 
+int trace(const std::string& format) {
+  const auto& matrix = Traceability::builtin();
+  if (format == "json")
+    std::cout << trace_json(matrix).dump(2) << "\n";
+  else if (format == "html")
+    std::cout << render_trace_html(matrix);
+  else if (format == "markdown")
+    render_trace_markdown(std::cout, matrix);
+  else
+    render_trace_text(std::cout, matrix);
+  return pass;
+}
+
 }  // namespace
 
 int vocab_command(const std::vector<std::string>& args) {
@@ -236,7 +254,7 @@ int vocab_command(const std::vector<std::string>& args) {
     return pass;
   }
   auto usage = [](const std::string& why) { return usage_error("vocab", why + " (try 'mcp-hints vocab --help')"); };
-  if (words.empty()) return usage("say what: list, table, diff or check");
+  if (words.empty()) return usage("say what: list, table, diff, check or trace");
   const std::string& what = words[0];
   const std::string format = vm.count("format") ? vm["format"].as<std::string>()
                              : what == "table"  ? "markdown"
@@ -266,6 +284,12 @@ int vocab_command(const std::vector<std::string>& args) {
     if (words.size() != 2) return usage("check takes one draft schema file");
     if (!formats({"text", "json"})) return usage("unknown --format '" + format + "' for check (text, json)");
     return check(words[1], format);
+  }
+  if (what == "trace") {
+    if (words.size() != 1) return usage("trace takes no argument");
+    if (!formats({"text", "markdown", "json", "html"}))
+      return usage("unknown --format '" + format + "' for trace (text, markdown, json, html)");
+    return trace(format);
   }
   return usage("unknown 'vocab " + what + "'");
 }

@@ -11,6 +11,7 @@
 #include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
+#include "mcp_hints/report/trace.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -218,6 +219,7 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                         {"pointer", f.pointer},
                         {"message", f.message},
                         {"proposal", f.proposal},
+                        {"sentence", enforced_sentence_json(f.check)},
                         {"file", f.file},
                         {"line", f.line},
                         {"column", f.column},
@@ -310,6 +312,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
           << visible(f->pointer) << "\n"
           << "            " << visible(f->message) << "\n"
           << "            [" << f->proposal << "]\n";
+      if (const auto sentence = enforced_sentence_text(f->check); !sentence.empty())
+        out << "            -> " << visible(sentence) << "\n";
       for (const auto& why : f->suppressions) out << "            suppressed: " << visible(why.justification) << "\n";
     }
   };
@@ -403,14 +407,17 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   for (const auto& info : all_checks()) {
     if (info.scope == Scope::server && !report.server_checks_ran) continue;
     rule_index[std::string(info.id)] = rules.size();
-    rules.push_back(
-        {{"id", info.id},
-         {"name", info.id},
-         {"shortDescription", {{"text", info.summary}}},
-         {"fullDescription", {{"text", std::string(info.summary) + " [" + std::string(info.proposal) + "]"}}},
-         {"helpUri", check_help_uri(info.scope)},
-         {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
-         {"properties", {{"proposal", info.proposal}}}});
+    // fullDescription and help quote the sentence the check enforces, as h2spec quotes its MUST.
+    const auto sentence = enforced_sentence_text(info.id);
+    const std::string cited = std::string(info.summary) + " [" + std::string(info.proposal) + "]";
+    rules.push_back({{"id", info.id},
+                     {"name", info.id},
+                     {"shortDescription", {{"text", info.summary}}},
+                     {"fullDescription", {{"text", sentence.empty() ? cited : sentence}}},
+                     {"help", {{"text", sentence.empty() ? cited : cited + "\nEnforces: " + sentence}}},
+                     {"helpUri", check_help_uri(info.scope)},
+                     {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
+                     {"properties", {{"proposal", info.proposal}, {"sentence", enforced_sentence_json(info.id)}}}});
   }
   json results = json::array();
   std::set<std::string> unknown_checks;
@@ -633,6 +640,11 @@ std::string_view github_command(Level level) {
 }  // namespace
 
 void render_github(std::ostream& out, const LintReport& report, const ReportOptions&) {
+  // The annotation's last line: the sentence the check enforces, as in the text report.
+  const auto sentence_data = [](const std::string& check) {
+    const auto sentence = enforced_sentence_text(check);
+    return sentence.empty() ? std::string() : github_data("\n-> " + sentence);
+  };
   // A file GitHub can place: a path in the checkout, not standard input or a live server.
   const auto placeable = [&](const std::string& file) {
     return file != "-" && !(report.server_checks_ran && is_input(report, file));
@@ -647,7 +659,8 @@ void render_github(std::ostream& out, const LintReport& report, const ReportOpti
     }
     properties += "title=" + github_property(f.check + (f.tool.empty() ? "" : " (" + visible(f.tool) + ")"));
     out << "::" << github_command(f.level) << " " << properties
-        << "::" << github_data(visible(f.message) + " [" + f.proposal + "] at " + visible(f.pointer)) << "\n";
+        << "::" << github_data(visible(f.message) + " [" + f.proposal + "] at " + visible(f.pointer))
+        << sentence_data(f.check) << "\n";
   }
   for (const auto& file : report.files)
     if (file.error)

@@ -6,6 +6,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/html.hpp"
 #include "mcp_hints/report/report.hpp"
+#include "mcp_hints/report/trace.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/infer.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -189,7 +190,8 @@ std::string safety_table_html(const SafetyTable& table) {
     std::string findings;
     for (const auto& f : row.findings)  // each finding with its message, for the reader who reads on
       findings += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) +
-                  " " + html_escape(f.check) + "</b> " + html_escape(f.message) + "</div>";
+                  " " + html_escape(f.check) + "</b> " + html_escape(f.message) + enforced_sentence_html(f.check) +
+                  "</div>";
     line.push_back(findings);
     cells.push_back(std::move(line));
   }

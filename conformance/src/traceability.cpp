@@ -1,0 +1,56 @@
+#include "mcp_hints/conformance/traceability.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace mcp_hints::conformance {
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> scenario_trace_problems(const Traceability& trace,
+                                                 const std::vector<mock::Scenario>& scenarios) {
+  std::vector<std::string> out;
+  std::set<std::string> ids, sentences;
+  for (const auto& d : trace.documents())
+    for (const auto& s : d.sentences) sentences.insert(collapse_space(s.text));
+  for (const auto& scenario : scenarios) {
+    ids.insert(scenario.id);
+    const auto refs = trace.enforcing(scenario.id);
+    if (refs.empty()) out.push_back("scenario " + scenario.id + " names no sentence: no sentence of the data lists it");
+    std::string cited;
+    for (const auto& p : scenario.document.value("proposals", nlohmann::json::array()))
+      cited += lower(p.value("proposal", "")) + "\n";
+    for (const auto& ref : refs) {
+      bool named = false;
+      for (const auto& name : ref.document->cited_as) named = named || cited.find(lower(name)) != std::string::npos;
+      if (!named)
+        out.push_back("scenario " + scenario.id + " is listed by " + ref.document->id + "/" + ref.sentence->id +
+                      ", a document its proposals do not cite");
+    }
+    for (const auto& quote : scenario.document.value("quotes", nlohmann::json::array()))
+      if (!sentences.count(collapse_space(quote.value("text", ""))))
+        out.push_back("scenario " + scenario.id +
+                      " quotes a sentence the data does not hold: " + quote.value("text", ""));
+  }
+  std::set<std::string> unknown;
+  for (const auto& d : trace.documents())
+    for (const auto& s : d.sentences)
+      for (const auto& id : s.scenarios)
+        if (!ids.count(id) && unknown.insert(id).second)
+          out.push_back(d.id + "/" + s.id + " names scenario " + id + ", which no certification scenario has");
+  return out;
+}
+
+std::string scenario_sentence_text(const std::string& scenario_id, const std::string& proposal,
+                                   const Traceability& trace) {
+  const auto ref = trace.sentence_for(scenario_id, proposal);
+  return ref ? quoted(*ref) : std::string();
+}
+
+}  // namespace mcp_hints::conformance
