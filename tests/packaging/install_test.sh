@@ -53,5 +53,6 @@ cmake --build "$work/consumer" >>"$work/consumer.log" 2>&1 ||
   { cat "$work/consumer.log"; echo "FAIL: the consumer does not build"; exit 1; }
 examples=$prefix/share/doc/mcp-hints/examples/catalogs
 expect 0 "^mcp_hints $version: [1-9][0-9]* tools, 0 findings\$" "$work/consumer/consumer" "$examples/good-catalog.json"
+expect 0 "^[1-9][0-9]* built-in scenarios\$" "$work/consumer/consumer" "$examples/good-catalog.json"
 expect 1 "^mcp_hints $version: [1-9][0-9]* tools, [1-9][0-9]* findings\$" "$work/consumer/consumer" "$examples/bad-catalog.json"
 echo "PASS: installed, consumed by find_package(mcp_hints)"
