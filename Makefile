@@ -25,6 +25,8 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initializatio
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
+# The Release configuration of $(BUILD) (make build, make command).
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 
 .PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize demo bench mutation tidy fuzz clean
 
@@ -56,12 +58,12 @@ deps-node:
 	else echo "deps: npm not found; the ajv cross-check and interop tests will report themselves skipped"; fi
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@$(CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The command alone, without the tests' programs: what the GitHub Action (action.yml) builds.
 command: deps-debian $(VALIJSON_STAMP)
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@$(CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS) --target mcp-hints
 
 test: build
