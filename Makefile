@@ -6,8 +6,9 @@ JOBS ?= $(shell nproc)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
 DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev curl clang-format
-# Extra packages only the tests need: headless Chromium renders every HTML report (label browser).
-TEST_PACKAGES := chromium
+# Extra packages only the tests need: headless Chromium renders every HTML report (label browser);
+# python3-yaml reads action.yml and .pre-commit-hooks.yaml (label packaging).
+TEST_PACKAGES := chromium python3-yaml
 # Extra packages only the benchmarks need.
 BENCH_PACKAGES := python3-jsonschema time
 # Extra packages only the fuzz harnesses need: clang 16 and its libFuzzer and sanitizer runtimes.
@@ -24,8 +25,10 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initializatio
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
+# The Release configuration of $(BUILD) (make build, make command).
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 
-.PHONY: all deps deps-debian deps-node deps-sanitize build test sanitize demo bench mutation tidy fuzz clean
+.PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -55,8 +58,13 @@ deps-node:
 	else echo "deps: npm not found; the ajv cross-check and interop tests will report themselves skipped"; fi
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@$(CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# The command alone, without the tests' programs: what the GitHub Action (action.yml) builds.
+command: deps-debian $(VALIJSON_STAMP)
+	@$(CONFIGURE)
+	@cmake --build $(BUILD) -j $(JOBS) --target mcp-hints
 
 test: build
 	@missing=$$(for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -1,4 +1,5 @@
 include(${CMAKE_CURRENT_LIST_DIR}/Design.cmake)
+include(GNUInstallDirs)
 
 # mcp_hints_role(NAME SOURCES ... [ROLES role ...] [PUBLIC_LIBS ...] [PRIVATE_LIBS ...]): the
 # static library mcp_hints_NAME with its headers in include/mcp_hints/NAME/, linked to the role
@@ -6,10 +7,18 @@ include(${CMAKE_CURRENT_LIST_DIR}/Design.cmake)
 function(mcp_hints_role name)
   cmake_parse_arguments(ARG "" "" "SOURCES;ROLES;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
   add_library(mcp_hints_${name} STATIC ${ARG_SOURCES})
-  target_include_directories(mcp_hints_${name} PUBLIC include)
+  # Installed as mcp_hints::NAME (find_package(mcp_hints), cmake/Packaging.cmake); the same name
+  # works in the build tree.
+  add_library(mcp_hints::${name} ALIAS mcp_hints_${name})
+  set_target_properties(mcp_hints_${name} PROPERTIES EXPORT_NAME ${name})
+  target_include_directories(mcp_hints_${name} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+                                                      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   list(TRANSFORM ARG_ROLES PREPEND mcp_hints_ OUTPUT_VARIABLE role_targets)
   target_link_libraries(mcp_hints_${name} PUBLIC ${role_targets} ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
   set_property(GLOBAL APPEND PROPERTY MCP_HINTS_ROLE_LIBRARIES ${name})
+  install(TARGETS mcp_hints_${name} EXPORT mcp_hints_targets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
+  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development)
 endfunction()
 
 # Writes the link graph between the role libraries to FILE and holds it to the design: an arrow
