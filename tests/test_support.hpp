@@ -66,8 +66,11 @@ inline RunResult run_command(const std::vector<std::string>& argv, const std::st
                              const std::string& env = "", int timeout_seconds = 60) {
   TempDir dir;
   std::string cmd = env + " timeout " + std::to_string(timeout_seconds);
-  for (const auto& a : argv) cmd += " " + shell_quote(a);
   // Appended piece by piece: gcc 12 warns (-Wrestrict, a false positive) on "literal" + temporary.
+  for (const auto& a : argv) {
+    cmd += ' ';
+    cmd += shell_quote(a);
+  }
   for (const auto& [redirect, path] : {std::pair<const char*, std::string>{" <", stdin_path},
                                        {" >", (dir.path() / "out").string()},
                                        {" 2>", (dir.path() / "err").string()}}) {

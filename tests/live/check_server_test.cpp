@@ -55,12 +55,17 @@ Outcome run_check(const std::vector<std::string>& args) {
 }
 
 // check-server over stdio against the sample server in a mode.
+// The run's bound (6 s) and each request's (2 s), longer in a sanitizer build, whose servers answer
+// several times slower: a well-behaved server must not look hung there.
+std::string run_timeout() { return std::to_string(static_cast<int>(test_support::bound_seconds(6))); }
+std::string request_timeout() { return std::to_string(static_cast<int>(test_support::bound_seconds(2))); }
+
 Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {},
                     std::vector<std::string> server_extra = {}) {
   test_support::TempDir dir;
   const std::string pid_file = (dir.path() / "pid").string();
-  std::vector<std::string> args = {"check-server",      "--format", "json",      "--timeout", "6",
-                                   "--request-timeout", "2",        "--observe", "300"};
+  std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
+                                   "--request-timeout", request_timeout(), "--observe", "300"};
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), {"--", kServer, "--catalog", catalog(), "--misbehave", mode, "--pid-file", pid_file});
   args.insert(args.end(), server_extra.begin(), server_extra.end());
@@ -78,8 +83,9 @@ test_support::ListeningChild http_sample_server(const std::string& mode, std::ve
 }
 
 Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"check-server", "--format", "json",  "--timeout", "6", "--request-timeout", "2",
-                                   "--observe",    "300",      "--url", url};
+  std::vector<std::string> args = {
+      "check-server", "--format", "json",  "--timeout", run_timeout(), "--request-timeout", request_timeout(),
+      "--observe",    "300",      "--url", url};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_check(args);
 }
@@ -701,8 +707,8 @@ TEST(CheckServer, ABaselineAcceptsALiveServersFindingsAndReportsTheFixedOnesStal
   test_support::TempDir dir;
   const std::string baseline = (dir.path() / "live-baseline.json").string();
   auto live = [&](const std::string& catalog_name, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"check-server",      "--format", "json",      "--timeout", "6",
-                                     "--request-timeout", "2",        "--observe", "0"};
+    std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
+                                     "--request-timeout", request_timeout(), "--observe", "0"};
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), {"--", kServer, "--catalog", catalog(catalog_name), "--misbehave", "relist-changes"});
     return run_check(args);

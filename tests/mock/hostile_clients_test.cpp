@@ -165,7 +165,9 @@ std::vector<std::string> with(std::vector<std::string> headers, const std::strin
 
 // A working client's whole exchange through the library's transport: initialize, then tools/list.
 bool served(const std::string& url) {
-  auto t = mcp_hints::connect({{}, url, {}}, {});
+  mcp_hints::ServerTarget target;
+  target.url = url;
+  auto t = mcp_hints::connect(target, {});
   t->send(initialize_request(), generous());
   const auto hello = t->receive(generous());
   t->send(rpc::request(1, "tools/list"), generous());
@@ -238,8 +240,9 @@ TEST(HostileHttpClient, AHundredMegabyteBodyIsRefusedEarlyAndMemoryStaysFlat) {
     EXPECT_LT(sent, kHundredMb) << "the answer came only after the whole body was sent";
   }
   const long after = memory_mib(pid, "VmHWM");
-  if (test_support::kMemoryMeasurable)
+  if (test_support::kMemoryMeasurable) {
     EXPECT_LT(after - before, 40) << "peak memory went from " << before << " to " << after << " MiB";
+  }
   EXPECT_TRUE(served(mock.url));
 }
 
@@ -454,7 +457,9 @@ TEST(HostileStdioClient, AHundredMegabyteLineEndsTheConnectionAtTheLimit) {
   writer.join();
   EXPECT_EQ(code, 1);
   EXPECT_LT(written, std::size_t{100} << 20) << "the mock read the whole line";
-  if (test_support::kMemoryMeasurable) EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
+  if (test_support::kMemoryMeasurable) {
+    EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
+  }
 }
 
 // A line that is not UTF-8 is a parse error (-32700, no id), and the next line is served.
@@ -499,7 +504,9 @@ TEST(HostileStdioClient, AHundredThousandUnreadRequestsDoNotGrowTheMock) {
   EXPECT_TRUE(held_up) << "the writer was never held up: nothing pushed back";
   const long peak = memory_mib(mock.pid(), "VmHWM");
   EXPECT_GT(while_held, 0);
-  if (test_support::kMemoryMeasurable) EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
+  if (test_support::kMemoryMeasurable) {
+    EXPECT_LT(peak, 64) << "peak memory " << peak << " MiB";
+  }
   mock.close_input();
   EXPECT_EQ(mock.wait().first, 0);
 }

@@ -64,7 +64,16 @@ TEST(SafetyTable, TheHtmlPageLeadsWithItsSummaryAndTheWorstTools) {
     SafetyRow r;
     r.name = name;
     r.cells.resize(safety_columns().size());
-    for (Level level : levels) r.findings.push_back({"x.y", level, "t.json", name, "", 0, 0, "m", "p", 0});
+    for (Level level : levels) {
+      mcp_hints::Finding f{};
+      f.check = "x.y";
+      f.level = level;
+      f.file = "t.json";
+      f.tool = name;
+      f.message = "m";
+      f.proposal = "p";
+      r.findings.push_back(f);
+    }
     return r;
   };
   table.rows = {row("clean", {}), row("warned", {Level::warning}), row("info", {Level::info}),

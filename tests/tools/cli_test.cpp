@@ -317,7 +317,7 @@ TEST(Cli, TheBundledExamplesGiveTheDemoVerdicts) {
 TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
   const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
   for (const auto& c : mcp_hints::all_checks())
-    EXPECT_NE(readme.find("`" + std::string(c.id) + "`"), std::string::npos) << c.id;
+    EXPECT_NE(readme.find(std::string(1, '`').append(c.id).append("`")), std::string::npos) << c.id;
   for (const char* option : {"--format",
                              "--output",
                              "--fail-on",

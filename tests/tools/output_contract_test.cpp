@@ -103,8 +103,8 @@ TEST(OutputContract, StandardOutputThatFailsEndsTheRunWithThree) {
   for (const auto& args : every) {
     test_support::TempDir out;
     std::string cmd = "cd " + test_support::shell_quote(kSourceDir) + " && " + MCP_HINTS_BIN;
-    for (const auto& a : args) cmd += " " + test_support::shell_quote(a);
-    cmd += " </dev/null >/dev/full 2>" + test_support::shell_quote((out.path() / "err").string());
+    for (const auto& a : args) cmd.append(" ").append(test_support::shell_quote(a));
+    cmd.append(" </dev/null >/dev/full 2>").append(test_support::shell_quote((out.path() / "err").string()));
     const int status = std::system(("bash -c " + test_support::shell_quote(cmd)).c_str());
     const std::string err = test_support::read_file(out.path() / "err");
     EXPECT_EQ(WEXITSTATUS(status), 3) << args[0] << " " << args.back() << ": " << err;
