@@ -37,19 +37,19 @@ std::string official_name(std::string_view id) {
   return name;
 }
 
-nlohmann::json official_checks_json(const std::vector<OfficialCheck>& checks) {
-  auto out = nlohmann::json::array();
+nlohmann::ordered_json official_checks_json(const std::vector<OfficialCheck>& checks) {
+  auto out = nlohmann::ordered_json::array();
   for (const auto& check : checks) {
-    nlohmann::json entry = {{"id", check.id},
-                            {"name", check.name},
-                            {"description", check.description},
-                            {"status", check.status},
-                            {"timestamp", check.timestamp}};
+    nlohmann::ordered_json entry = {{"id", check.id},
+                                    {"name", check.name},
+                                    {"description", check.description},
+                                    {"status", check.status},
+                                    {"timestamp", check.timestamp}};
     if (!check.spec_references.empty()) {
-      entry["specReferences"] = nlohmann::json::array();
+      entry["specReferences"] = nlohmann::ordered_json::array();
       for (const auto& reference : check.spec_references) entry["specReferences"].push_back({{"id", reference}});
     }
-    if (!check.details.is_null()) entry["details"] = check.details;
+    if (!check.details.is_null()) entry["details"] = nlohmann::ordered_json(check.details);
     if (!check.error_message.empty()) entry["errorMessage"] = check.error_message;
     out.push_back(std::move(entry));
   }

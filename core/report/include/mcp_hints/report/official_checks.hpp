@@ -28,8 +28,8 @@ std::string official_timestamp();
 // A check id as the suite's CamelCase name ("hint.read-only" -> "HintReadOnly").
 std::string official_name(std::string_view id);
 
-// The checks of one scenario, as the suite's checks.json array.
-nlohmann::json official_checks_json(const std::vector<OfficialCheck>& checks);
+// The checks of one scenario, as the suite's checks.json array (members in the suite's order).
+nlohmann::ordered_json official_checks_json(const std::vector<OfficialCheck>& checks);
 
 // A lint or check-server report, one check per check that could run: SUCCESS with no finding that
 // counts, else FAILURE, WARNING or INFO for its worst finding (every finding's message in
