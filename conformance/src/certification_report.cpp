@@ -604,4 +604,47 @@ std::string certification_html(const Certification& c) {
       "mark{background:#fd8;outline:2px solid #c60}mark:target{outline-width:4px}");
 }
 
+std::vector<std::pair<std::string, std::vector<OfficialCheck>>> certification_official_checks(
+    const Certification& certification, const std::string& timestamp) {
+  std::vector<std::pair<std::string, std::vector<OfficialCheck>>> out;
+  for (const auto& run : certification.runs) {
+    std::vector<OfficialCheck> checks;
+    for (const auto& check : run.checks) {
+      const char* status = "FAILURE";
+      switch (check.verdict) {
+        case Verdict::pass: status = "SUCCESS"; break;
+        case Verdict::info: status = "INFO"; break;
+        case Verdict::warning: status = "WARNING"; break;
+        case Verdict::not_applicable: status = "SKIPPED"; break;
+        case Verdict::not_testable:
+        case Verdict::fail: status = "FAILURE"; break;
+      }
+      OfficialCheck entry{
+          check.spec.id, official_name(check.spec.id), check.spec.title, status, timestamp, {}, nullptr, {}};
+      const std::string reference = check.spec.proposal + (check.spec.section.empty() ? "" : " " + check.spec.section);
+      if (!check.spec.proposal.empty()) entry.spec_references.push_back(reference);
+      entry.details = {{"level", check.spec.level},
+                       {"outcome", check.outcome},
+                       {"verdict", verdict_name(check.verdict)},
+                       {"expectedFailure", check.expected_failure}};
+      if (!check.detail.empty()) entry.details["detail"] = check.detail;
+      if (check.verdict != Verdict::pass)
+        entry.error_message = std::string(verdict_name(check.verdict)) + ": " + check.outcome +
+                              (check.detail.empty() ? "" : " (" + check.detail + ")");
+      checks.push_back(std::move(entry));
+    }
+    if (run.could_not_run)
+      checks.push_back({"run.could-not-run",
+                        official_name("run.could-not-run"),
+                        "the client and the mock servers started",
+                        "FAILURE",
+                        timestamp,
+                        {},
+                        nullptr,
+                        join(run.notes, "; ")});
+    out.emplace_back(run.run_id(), std::move(checks));
+  }
+  return out;
+}
+
 }  // namespace mcp_hints::conformance

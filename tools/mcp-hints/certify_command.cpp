@@ -54,6 +54,8 @@ options:
   --format F               what to print: text (default), json, junit, markdown or html
   --output DIR             where results.json, junit.xml, report.html and each scenario's wire
                            records and events go (default: mcp-hints-certify)
+  --checks-dir DIR         also write DIR/RUN/checks.json per scenario run (RUN: the scenario id,
+                           @revision when pinned) in the official conformance suite's shape
   --expected-failures FILE known failures, one per line: SCENARIO[:CHECK] REASON; an entry that
                            passes now fails the run as stale
   --timeout T              the longest a client may take per scenario (default 30s; a bare number
@@ -119,8 +121,8 @@ int certify_command(const std::vector<std::string>& args) {
       "scenario", po::value<std::vector<std::string>>()->composing(), "")("all", "")(
       "transport", po::value<std::string>()->default_value("stdio"), "")(
       "format", po::value<std::string>()->default_value("text"), "")(
-      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")("expected-failures",
-                                                                                  po::value<std::string>(), "")(
+      "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
+      "checks-dir", po::value<std::string>(), "")("expected-failures", po::value<std::string>(), "")(
       "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
       "protocol", po::value<std::string>()->default_value("all"), "");
@@ -236,6 +238,14 @@ int certify_command(const std::vector<std::string>& args) {
     const auto problem = write_file(output / name, render(certification));
     if (problem) certification.run_problems.push_back(*problem);
     written.push_back(!problem);
+  }
+  if (vm.count("checks-dir")) {
+    const fs::path checks_dir = vm["checks-dir"].as<std::string>();
+    for (const auto& [run, checks] : certification_official_checks(certification, official_timestamp())) try {
+        write_official_checks(checks_dir, run, checks);
+      } catch (const OutputError& e) {
+        certification.run_problems.push_back(e.what());
+      }
   }
   if (!certification.run_problems.empty())
     for (std::size_t i = 0; i < outputs.size(); ++i)

@@ -49,6 +49,9 @@ options:
                          given, and so is one without hints (the specification's default is
                          destructive); a read-only tool that reaches the open world is called
   --allow-side-effects   allow --call on tools whose hints do not say read-only
+  --checks-dir DIR       also write DIR/check-server/checks.json in the official conformance
+                         suite's shape: one entry per check, SUCCESS, FAILURE (an error finding),
+                         WARNING, INFO or SKIPPED (did not run)
   -h, --help             this text
 
 Every call made is in the report, in every format: the tool, the shape of its arguments (names
@@ -77,7 +80,7 @@ int check_server_command(const std::vector<std::string>& args) {
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
       "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
       "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "")(
-      "command-without-dashes", po::value<std::vector<std::string>>(), "");
+      "checks-dir", po::value<std::string>(), "")("command-without-dashes", po::value<std::vector<std::string>>(), "");
   // Words before "--" that belong to no option are a server command given without "--".
   po::positional_options_description stray;
   stray.add("command-without-dashes", -1);
@@ -164,6 +167,7 @@ int check_server_command(const std::vector<std::string>& args) {
     }
   }
   if (!read_suppression_files(*settings, "check-server")) return bad_input;
+  if (vm.count("checks-dir")) settings->checks_dir = vm["checks-dir"].as<std::string>();
   Progress progress;
   run.progress = [&](const std::string& step) { progress.show("check-server: " + step); };
   LintReport report;

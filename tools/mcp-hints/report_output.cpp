@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/report/official_checks.hpp"
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/report/trace.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -292,6 +293,8 @@ int write_report(LintReport report, const ReportSettings& settings, const std::s
     return incomplete;
   }
   if (settings.output) write_file_atomically(*settings.output, file_out.str());  // OutputError: main says it, exit 3
+  if (settings.checks_dir)                                                       // OutputError: main says it, exit 3
+    write_official_checks(*settings.checks_dir, command, official_checks(report, official_timestamp()));
   // Input errors and an incomplete run are also said on stderr, one line each, whatever the
   // format (the text report on stdout says them already).
   const bool said = settings.format == "text" && !settings.output;

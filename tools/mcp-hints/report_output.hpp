@@ -35,6 +35,8 @@ struct ReportSettings {
   std::optional<std::string> baseline_path, write_baseline, config_path;
   std::optional<Baseline> baseline;              // read by read_suppression_files
   std::optional<SuppressionsFile> suppressions;  // --config, or ./.mcp-hints.json when there is one
+  // check-server --checks-dir DIR: DIR/COMMAND/checks.json, the official conformance suite's shape
+  std::optional<std::string> checks_dir;
 };
 
 // The file a run picks up from its working directory when no --config is given.

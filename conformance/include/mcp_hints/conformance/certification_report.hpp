@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/conformance/client_harness.hpp"
+#include "mcp_hints/report/official_checks.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -61,5 +62,12 @@ std::string certification_junit(const Certification& certification);
 std::string certification_text(const Certification& certification, bool colour);
 std::string certification_markdown(const Certification& certification);
 std::string certification_html(const Certification& certification);
+
+// Each run's checks as the official conformance suite's checks.json (official_checks.hpp), keyed by
+// run id: pass SUCCESS, fail and not testable FAILURE (an expected failure too: the suite's
+// baseline does not change a check's status either), warning WARNING, info INFO, not applicable
+// SKIPPED. A run that could not start adds a FAILURE check "run.could-not-run" with its notes.
+std::vector<std::pair<std::string, std::vector<OfficialCheck>>> certification_official_checks(
+    const Certification& certification, const std::string& timestamp);
 
 }  // namespace mcp_hints::conformance
