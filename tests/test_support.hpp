@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the test files: paths of the source tree, files, and running the CLI.
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -116,6 +118,26 @@ inline void expect_usage_error(const std::vector<std::string>& args, const std::
   EXPECT_EQ(r.exit_code, 2) << message << "\n" << r.err;
   EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
+// Every running process's pid and command line (arguments separated by NUL), from /proc. Read
+// with read(2): a process that ends while it is read fails with ESRCH, which an ifstream turns
+// into an exception; such a process is simply left out.
+inline std::vector<std::pair<pid_t, std::string>> process_command_lines() {
+  std::vector<std::pair<pid_t, std::string>> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int fd = ::open((entry.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string cmdline;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) cmdline.append(buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    found.emplace_back(static_cast<pid_t>(std::stol(name)), std::move(cmdline));
+  }
+  return found;
 }
 
 inline std::size_t count_lines(const std::string& s) {

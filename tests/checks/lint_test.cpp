@@ -47,7 +47,10 @@ TEST(Lint, LintsSeveralFilesAndKeepsGoingPastBadOnes) {
 
 TEST(Lint, FailsOnlyAtOrAboveTheChosenLevel) {
   mcp_hints::LintReport report;
-  report.findings.push_back({"x.y", mcp_hints::Level::warning, "f", "t", "/0", 1, 1, "m", "p"});
+  mcp_hints::Finding finding;
+  finding.check = "x.y";
+  finding.level = mcp_hints::Level::warning;
+  report.findings.push_back(finding);
   EXPECT_FALSE(report.fails(mcp_hints::Level::error));
   EXPECT_TRUE(report.fails(mcp_hints::Level::warning));
   EXPECT_TRUE(report.fails(mcp_hints::Level::info));

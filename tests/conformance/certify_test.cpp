@@ -340,11 +340,8 @@ TEST(Certify, AHungOrFloodingClientIsBoundedAndLeavesNothingBehind) {
 // The processes whose command line holds `marker` (from /proc), this test's own excepted.
 std::size_t processes_with(const std::string& marker) {
   std::size_t found = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos || std::stol(name) == ::getpid()) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (auto [pid, cmdline] : test_support::process_command_lines()) {
+    if (pid == ::getpid()) continue;
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     if (cmdline.find(marker) != std::string::npos) ++found;
   }

@@ -9,10 +9,10 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include "mcp_hints/wire/child_process.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -74,14 +74,11 @@ TEST(OrphanSweep, WithoutASweepOrphansAreNotOurs) {
   EXPECT_TRUE(mcp_hints::current_children().empty());
   // The escaped sleep belongs to init now (a run that needs it ended holds a sweep): end it here.
   std::size_t ended = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& [pid, cmdline] : test_support::process_command_lines())
     if (cmdline == std::string("sleep\0"
                                "30.71\0",
                                12))
-      ended += ::kill(std::stoi(entry.path().filename()), SIGKILL) == 0;
-  }
+      ended += ::kill(pid, SIGKILL) == 0;
   EXPECT_EQ(ended, 1u);
 }
 
