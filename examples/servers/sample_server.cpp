@@ -61,6 +61,8 @@ const char* kModes[] = {
     "rug-pull",             // after its first listing, sends tools/list_changed and turns destructive tools read-only
     "tighten",              // after its first listing, sends tools/list_changed and asks confirmation for every tool
     "sensitive-result",     // tools/call results carry sensitiveHint high
+    "untrusted-result",     // tools/call results say their data is untrusted (#711 openWorldHint, and the extension's
+                            // untrusted and sensitive in a content block)
     "call-error",           // tools/call results say isError true (the tool failed)
     "bad-result-annotations",     // tools/call results carry sensitiveHint "extreme"
     "bad-extension-annotations",  // tools/call results carry a malformed io.modelcontextprotocol/trust-annotations
@@ -339,6 +341,11 @@ class Server {
                 {"isError", true}};
     if (mode("sensitive-result"))
       result["_meta"] = {{"annotations", {{"sensitiveHint", "high"}, {"attribution", {"db://customers"}}}}};
+    if (mode("untrusted-result")) {
+      result["_meta"] = {{"annotations", {{"openWorldHint", true}}}};
+      result["content"][0]["_meta"] = {
+          {"io.modelcontextprotocol/trust-annotations", {{"untrusted", true}, {"sensitive", true}}}};
+    }
     if (mode("bad-result-annotations")) result["_meta"] = {{"annotations", {{"sensitiveHint", "extreme"}}}};
     if (mode("bad-extension-annotations")) {
       const std::string ext = "io.modelcontextprotocol/trust-annotations";

@@ -11,6 +11,8 @@
 
 #include "listening_child.hpp"
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/checks/server_checks.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "schema_check.hpp"
 #include "test_support.hpp"
@@ -179,6 +181,9 @@ const std::map<std::string, Control>& controls() {
         "which only the stateless era (2026-07-28) has"}},
       {"result.trust-annotations", {"bad-result-annotations", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
       {"result.sensitivity-understated", {"sensitive-result", {"--call", "list_pods={\"namespace\":\"default\"}"}}},
+      {"result.source-understated",
+       {"untrusted-result",
+        {"--allow-side-effects", "--call", "send_email={\"to\":\"a@example.com\",\"subject\":\"s\",\"body\":\"b\"}"}}},
   };
   return table;
 }
@@ -220,6 +225,72 @@ TEST(CheckServer, ResultAnnotationsFollowThePinnedRevisionAndTheExtension) {
   auto sep1913 = check_stdio("sensitive-result", pinned);
   EXPECT_NE(messages(sep1913).find("does not match trust-annotations@sep-1913"), std::string::npos)
       << sep1913.report.dump(1);
+}
+
+// A result claims at most what its tool declares, whichever proposal says it: each claim is held
+// to the tool's most cautious declared value of the same facet, at every level of the scale, and
+// a tool that declares nothing is bounded by nothing (absence is no claim).
+TEST(CheckServer, AResultsClaimsAreHeldToItsToolsDeclarationAtEveryLevel) {
+  auto tool = [](const std::string& name, json annotations, json meta) {
+    annotations["readOnlyHint"] = true;
+    json t = {{"name", name}, {"inputSchema", {{"type", "object"}}}, {"annotations", annotations}};
+    if (!meta.is_null()) t["_meta"] = meta;
+    return t;
+  };
+  auto level = [](const char* l) { return json{{"mcp.dev/resultSensitivity", l}}; };
+  const json tools = json::array({
+      tool("system_public", {{"returnMetadata", {{"Source", "System"}}}}, level("public")),
+      tool("untrusted_internal", {{"returnMetadata", {{"source", {"system", "untrustedPublic"}}}}}, level("internal")),
+      tool("undeclared", json::object(), nullptr),
+      tool("confidential", json::object(), level("confidential")),
+      tool("restricted", json::object(), level("restricted")),
+  });
+  test_support::TempDir dir;
+  const auto catalog = dir.write("catalog.json", json{{"tools", tools}}.dump());
+  auto findings = [&](const std::string& mode) {
+    std::vector<std::string> args;
+    for (const auto& t : tools) args.insert(args.end(), {"--call", t["name"].get<std::string>() + "={}"});
+    const auto o = check_stdio(mode, args, {"--catalog", catalog.string()});
+    EXPECT_EQ(o.exit_code, 1) << o.err << o.report.dump(1);
+    std::multiset<std::string> out;  // "check tool pointer-suffix"
+    for (const auto& f : o.report["findings"]) {
+      if (!f["check"].get<std::string>().starts_with("result.")) continue;  // the catalog's own lint findings
+      const std::string pointer = f["pointer"];
+      out.insert(f["check"].get<std::string>() + " " + f["tool"].get<std::string>() + " " +
+                 pointer.substr(pointer.find("/", std::string("/calls/").size())));
+    }
+    return out;
+  };
+  // #711 openWorldHint on the result, the extension's untrusted and sensitive in a content block.
+  EXPECT_EQ(findings("untrusted-result"),
+            (std::multiset<std::string>{
+                "result.source-understated system_public /_meta/annotations/openWorldHint",
+                "result.source-understated system_public /content/0/_meta/io.modelcontextprotocol~1trust-annotations/"
+                "untrusted",
+                "result.sensitivity-understated system_public "
+                "/content/0/_meta/io.modelcontextprotocol~1trust-annotations/sensitive"}));
+  // sensitiveHint high claims restricted: every declared level below it understated, restricted not.
+  EXPECT_EQ(findings("sensitive-result"),
+            (std::multiset<std::string>{
+                "result.sensitivity-understated system_public /_meta/annotations/sensitiveHint",
+                "result.sensitivity-understated untrusted_internal "
+                "/_meta/annotations/sensitiveHint",
+                "result.sensitivity-understated confidential /_meta/annotations/sensitiveHint",
+            }));
+}
+
+// The crosswalk's at-most relations are what result.*-understated enforce: each names a server
+// check, or check-server would hold results to nothing.
+TEST(CheckServer, EveryAtMostRelationOfTheCrosswalkNamesAServerCheck) {
+  std::size_t at_most = 0;
+  for (const auto& r : mcp_hints::Vocabulary::builtin().relations()) {
+    if (r.rule != "at-most") continue;
+    ++at_most;
+    EXPECT_TRUE(std::any_of(r.checks.begin(), r.checks.end(),
+                            [](const std::string& id) { return mcp_hints::find_server_check(id) != nullptr; }))
+        << r.message_facet << " at-most " << r.tool_facet;
+  }
+  EXPECT_EQ(at_most, 2u);
 }
 
 // A live server's tools/list that gives a hint twice (RFC 8259: names SHOULD be unique) is the

@@ -47,13 +47,90 @@ TEST(Crosswalk, EveryFieldOfEveryRevisionWithItsTypeMeaningOverlapsAndConflicts)
 
   const auto* sensitive = row(rows, "trust-annotations@ext-2026-06", "sensitive");
   ASSERT_NE(sensitive, nullptr);
-  EXPECT_EQ(sensitive->placement, "result _meta");
+  EXPECT_EQ(sensitive->placement, "result _meta and content block _meta");
   EXPECT_EQ(sensitive->type, "boolean");
   const auto* review = row(rows, "action-metadata@ext-2026-06", "requiresReview");
   ASSERT_NE(review, nullptr);
   EXPECT_EQ(review->placement, "tool _meta");
   EXPECT_TRUE(has(review->overlaps, "risk-metadata@sep-2793 approvalRecommendation"));
   EXPECT_NE(std::string(precedence_rule()).find("most cautious"), std::string::npos);
+}
+
+// The trust annotations on requests and results claim facets too: each value a floor on the
+// facet's scale; keys that say the same in other words overlap, whichever revision says them, and
+// never a tool key; each names how it travels and the tool keys that bound it.
+TEST(Crosswalk, MessageFieldsClaimFacetsOverlapEachOtherAndStandToToolDeclarations) {
+  const auto rows = crosswalk_rows(Vocabulary::builtin());
+  const auto has = [](const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  };
+  const auto means = [](const CrosswalkRow& r, const std::string& value) {
+    for (const auto& [v, m] : r.values)
+      if (v == value) return m;
+    return std::string("(no such value)");
+  };
+  const auto* level = row(rows, "trust-annotations@issue-711", "sensitiveHint");
+  ASSERT_NE(level, nullptr);
+  EXPECT_EQ(level->placement, "request params._meta and result _meta");
+  EXPECT_EQ(level->facets, std::vector<std::string>{"result-sensitivity"});
+  EXPECT_EQ(means(*level, "low"), "result-sensitivity ≥ internal");
+  EXPECT_EQ(means(*level, "medium"), "result-sensitivity ≥ confidential");
+  EXPECT_EQ(means(*level, "high"), "result-sensitivity ≥ restricted");
+  EXPECT_EQ(level->values.front().first, "low");  // from least to most cautious
+  EXPECT_EQ(level->values.back().first, "high");
+  EXPECT_EQ(level->overlaps, (std::vector<std::string>{"trust-annotations@issue-711 privateHint",
+                                                       "trust-annotations@ext-2026-06 sensitive"}));
+  EXPECT_EQ(level->propagation, "same-or-higher (MUST)");
+  EXPECT_TRUE(has(level->relations, "at most result-sensitivity: policy-hints@seed mcp.dev/resultSensitivity"))
+      << ::testing::PrintToString(level->relations);
+
+  const auto* sensitive = row(rows, "trust-annotations@ext-2026-06", "sensitive");
+  ASSERT_NE(sensitive, nullptr);
+  EXPECT_EQ(means(*sensitive, "true"), "result-sensitivity ≥ internal");
+  EXPECT_EQ(means(*sensitive, "false"), "no claim");  // a floor at the bottom says nothing
+  EXPECT_EQ(sensitive->propagation, "within-result (MUST NOT weaken)");
+
+  const auto* untrusted = row(rows, "trust-annotations@ext-2026-06", "untrusted");
+  ASSERT_NE(untrusted, nullptr);
+  EXPECT_EQ(means(*untrusted, "true"), "result-source ≥ untrusted-public");
+  EXPECT_TRUE(has(untrusted->overlaps, "trust-annotations@sep-1913 openWorldHint"));
+  EXPECT_FALSE(has(untrusted->overlaps, "spec@2026-07-28 openWorldHint"));  // a tool key: another scope
+  bool bounded_by_sources = false;
+  for (const auto& r : untrusted->relations)
+    bounded_by_sources |= r.starts_with("at most result-source: ") &&
+                          r.find("action-security@seed returnMetadata.Source") != std::string::npos &&
+                          r.find("trust-annotations@sep-1913 returnMetadata.source") != std::string::npos;
+  EXPECT_TRUE(bounded_by_sources) << ::testing::PrintToString(untrusted->relations);
+
+  // #711's openWorldHint is about the data's origin, the specification's about the tool's reach.
+  const auto* origin = row(rows, "trust-annotations@issue-711", "openWorldHint");
+  const auto* reach = row(rows, "spec@2025-11-25", "openWorldHint");
+  ASSERT_TRUE(origin && reach);
+  EXPECT_EQ(origin->facets, std::vector<std::string>{"result-source"});
+  EXPECT_EQ(reach->facets, std::vector<std::string>{"open-world"});
+  EXPECT_FALSE(origin->conflicts.empty());
+  EXPECT_FALSE(reach->conflicts.empty());
+  EXPECT_FALSE(has(origin->overlaps, "trust-annotations@sep-1913 openWorldHint"));  // the same key, revised
+
+  const auto* attribution = row(rows, "trust-annotations@sep-1913", "attribution");
+  ASSERT_NE(attribution, nullptr);
+  EXPECT_EQ(attribution->propagation, "union (SHOULD)");
+  EXPECT_EQ(row(rows, "trust-annotations@issue-711", "attribution")->propagation, "union (MUST)");
+  EXPECT_EQ(row(rows, "trust-annotations@sep-1913", "maliciousActivityHint")->propagation, "none");
+
+  // The tool side names the message claims it bounds; a tool field never overlaps a message one.
+  const auto* declared = row(rows, "policy-hints@seed", "mcp.dev/resultSensitivity");
+  ASSERT_NE(declared, nullptr);
+  ASSERT_FALSE(declared->relations.empty());
+  EXPECT_TRUE(declared->relations[0].starts_with("bounds message claims of result-sensitivity: "));
+  EXPECT_NE(declared->relations[0].find("trust-annotations@issue-711 sensitiveHint"), std::string::npos);
+  for (const auto& r : rows)
+    for (const auto& o : r.overlaps) {
+      const auto* other = row(rows, o.substr(0, o.find(' ')), o.substr(o.find(' ') + 1));
+      ASSERT_NE(other, nullptr) << o;
+      EXPECT_EQ(other->field->is_message_field, r.field->is_message_field) << r.field->key << " ~ " << o;
+    }
+  EXPECT_NE(std::string(message_scope_rule()).find("Absence is no claim"), std::string::npos);
 }
 
 TEST(Crosswalk, DiffsNameRenamesRetypingsAndValueChanges) {
@@ -69,8 +146,8 @@ TEST(Crosswalk, DiffsNameRenamesRetypingsAndValueChanges) {
 
   const auto t711_to_1913 =
       diff_revisions(v, *v.find("trust-annotations@issue-711"), *v.find("trust-annotations@sep-1913"));
-  EXPECT_EQ(t711_to_1913.removed,
-            (std::vector<std::string>{"privateHint (result _meta)", "sensitiveHint (result _meta)"}));
+  EXPECT_EQ(t711_to_1913.removed, (std::vector<std::string>{"privateHint (request params._meta and result _meta)",
+                                                            "sensitiveHint (request params._meta and result _meta)"}));
 
   const auto spec = diff_revisions(v, *v.find("spec@2025-06-18"), *v.find("spec@2025-11-25"));
   EXPECT_TRUE(spec.added.empty() && spec.removed.empty() && spec.renamed.empty());
@@ -107,6 +184,27 @@ TEST(Crosswalk, ADraftIsCheckedForDuplicatesCollisionsAndMetaKeys) {
       {"type", "object"},
       {"properties", {{"_meta", {{"properties", {{"com.example/retryBudget", {{"type", "integer"}}}}}}}}}};
   EXPECT_TRUE(check_draft_schema(Vocabulary::builtin(), fresh).empty());
+}
+
+// A draft that says again what a trust annotation says, by its name or by its values, duplicates
+// a message facet as it would a tool one.
+TEST(Crosswalk, ADraftRepeatingAMessageFacetIsCaught) {
+  const json draft = {{"type", "object"},
+                      {"properties",
+                       {{"_meta",
+                         {{"properties",
+                           {{"com.example/sensitive", {{"type", "boolean"}}},
+                            {"com.example/dataLevel", {{"enum", {"low", "medium", "high"}}}},
+                            {"com.example/retryBudget", {{"type", "integer"}}}}}}}}}};
+  std::map<std::string, std::string> duplicates;
+  for (const auto& f : check_draft_schema(Vocabulary::builtin(), draft))
+    if (f.kind == "duplicate-facet") duplicates[f.pointer] = f.message;
+  ASSERT_EQ(duplicates.size(), 2u) << ::testing::PrintToString(duplicates);
+  const std::string by_name = duplicates["/properties/_meta/properties/com.example~1sensitive"];
+  EXPECT_NE(by_name.find("result-sensitivity"), std::string::npos) << by_name;
+  EXPECT_NE(by_name.find("trust-annotations@ext-2026-06 sensitive"), std::string::npos) << by_name;
+  const std::string by_values = duplicates["/properties/_meta/properties/com.example~1dataLevel"];
+  EXPECT_NE(by_values.find("result-sensitivity (3 of its 3 values)"), std::string::npos) << by_values;
 }
 
 TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {

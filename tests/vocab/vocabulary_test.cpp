@@ -142,6 +142,48 @@ TEST(Vocabulary, RejectsACrosswalkNamingAnUnknownFacet) {
   json doc = mcp_hints::parse_json(*mcp_hints::embedded_schema("vocabulary.json"));
   doc["fields"][0]["map"]["true"] = json::array({json::array({"no-such-facet", "x"})});
   EXPECT_THROW(Vocabulary{doc}, std::runtime_error);
+  json relation = mcp_hints::parse_json(*mcp_hints::embedded_schema("vocabulary.json"));
+  relation["relations"][0]["tool"] = "no-such-facet";
+  EXPECT_THROW(Vocabulary{relation}, std::runtime_error);
+}
+
+// Every message field maps every value its schema allows, and each claim stands on the facet's
+// scale as its proposal grades it: sensitiveHint low < medium < high, privateHint and the
+// extension's sensitive at the lowest non-public level, an untrusted origin at the least trusted
+// source; a value that claims nothing (false) asserts no level.
+TEST(Vocabulary, MessageFieldsGradeTheirClaimsOnTheFacetsScale) {
+  const auto& v = Vocabulary::builtin();
+  const auto& levels = v.facet("result-sensitivity");
+  auto claim = [&](const std::string& ref, const std::string& key, const json& value) -> json {
+    for (const auto* f : v.fields_of(*v.find(ref)))
+      if (f->key == key) {
+        const auto meant = f->facet_values(value);
+        if (!meant) return "unknown";
+        return meant->empty() ? json() : meant->front().value;
+      }
+    return "no field";
+  };
+  EXPECT_LT(levels.rank(claim("trust-annotations@issue-711", "sensitiveHint", "low")),
+            levels.rank(claim("trust-annotations@issue-711", "sensitiveHint", "medium")));
+  EXPECT_LT(levels.rank(claim("trust-annotations@issue-711", "sensitiveHint", "medium")),
+            levels.rank(claim("trust-annotations@issue-711", "sensitiveHint", "high")));
+  EXPECT_EQ(claim("trust-annotations@issue-711", "sensitiveHint", "high"), "restricted");
+  EXPECT_EQ(claim("trust-annotations@issue-711", "sensitiveHint", "extreme"), "unknown");
+  EXPECT_EQ(claim("trust-annotations@issue-711", "privateHint", true), "internal");
+  EXPECT_EQ(claim("trust-annotations@issue-711", "privateHint", false), json());
+  EXPECT_EQ(claim("trust-annotations@issue-711", "privateHint", "true"), "unknown");  // a string, not the boolean
+  EXPECT_EQ(claim("trust-annotations@ext-2026-06", "sensitive", true), "internal");
+  EXPECT_EQ(claim("trust-annotations@ext-2026-06", "sensitive", false), json());
+  EXPECT_EQ(claim("trust-annotations@ext-2026-06", "untrusted", true), "untrusted-public");
+  EXPECT_EQ(claim("trust-annotations@sep-1913", "openWorldHint", true), "untrusted-public");
+  EXPECT_EQ(claim("trust-annotations@sep-1913", "maliciousActivityHint", true), true);
+  for (const auto& f : v.fields())
+    if (f.is_message_field) {
+      EXPECT_FALSE(f.map.empty()) << f.key;
+      EXPECT_TRUE(f.propagation) << f.key;
+      EXPECT_FALSE(f.carried_on.empty()) << f.key;
+    }
+  for (const auto& r : v.relations()) EXPECT_NE(v.facet(r.message_facet).scope, "tool") << r.message_facet;
 }
 
 TEST(Vocabulary, TheDefaultSpecRevisionIsOneTheVocabularyKnows) {

@@ -32,7 +32,9 @@ For spec editors: the vocabularies of tool-safety hints as data (schemas/vocabul
   list    every vocabulary and revision, with its status, source, scope and schema
   table   the crosswalk: every field of every revision, where it lives, its type, each value and
           the normalized facet it means, overlaps (same meaning, another key), conflicts (same
-          key, another meaning), and the precedence rule applied when hints disagree
+          key, another meaning), and the precedence rule applied when hints disagree; for the
+          trust annotations on requests and results, how each claim travels and how it stands
+          to what a tool declares
   diff    what changed from one revision to another: added, removed, renamed and re-typed
           fields, and changed enum values (e.g. action-security@seed trust-annotations@sep-1913)
   check   a draft schema for tool hints: fields that duplicate an existing facet, enum values
@@ -82,46 +84,89 @@ int list(const std::string& format) {
   return pass;
 }
 
+// "- **result-sensitivity** at-most **result-sensitivity** (result.sensitivity-understated): words"
+std::string relation_text(const Relation& r) {
+  return "**" + r.message_facet + "** " + r.rule + (r.tool_facet.empty() ? "" : " **" + r.tool_facet + "**") +
+         (r.checks.empty() ? "" : " (" + join(r.checks, ", ") + ")") + ": " + r.words;
+}
+
 int table(const std::string& format) {
   const auto& vocabulary = Vocabulary::builtin();
   const auto rows = crosswalk_rows(vocabulary);
   if (format == "json") {
-    json out = {{"precedence", precedence_rule()}, {"fields", json::array()}, {"conflicts", json::array()}};
+    json out = {{"precedence", precedence_rule()},
+                {"messageScope", message_scope_rule()},
+                {"fields", json::array()},
+                {"relations", json::array()},
+                {"conflicts", json::array()}};
     for (const auto& row : rows) {
       json values = json::array();
       for (const auto& [value, meaning] : row.values) values.push_back({{"value", value}, {"means", meaning}});
       out["fields"].push_back({{"revision", row.revision->ref()},
                                {"key", row.field->key},
+                               {"scope", row.field->is_message_field ? "message" : "tool"},
                                {"pointer", row.field->pointer_text},
                                {"placement", row.placement},
                                {"type", row.type},
                                {"values", values},
                                {"facets", row.facets},
                                {"overlaps", row.overlaps},
-                               {"conflicts", row.conflicts}});
+                               {"conflicts", row.conflicts},
+                               {"propagation", row.propagation},
+                               {"relations", row.relations}});
     }
+    for (const auto& r : vocabulary.relations())
+      out["relations"].push_back({{"message", r.message_facet},
+                                  {"tool", r.tool_facet},
+                                  {"rule", r.rule},
+                                  {"words", r.words},
+                                  {"checks", r.checks}});
     for (const auto& c : vocabulary.conflicts())
       out["conflicts"].push_back({{"keys", c.keys}, {"facet", c.facet}, {"note", c.note}});
     std::cout << out.dump(2) << "\n";
     return pass;
   }
+  std::vector<const CrosswalkRow*> tool_rows, message_rows;
+  for (const auto& row : rows) (row.field->is_message_field ? message_rows : tool_rows).push_back(&row);
+  const std::vector<std::string> tool_columns = {"revision",       "key",      "placement", "type",
+                                                 "values → facet", "overlaps", "conflicts"};
+  const std::vector<std::string> message_columns = {"revision",       "key",      "placement",   "type",
+                                                    "values → facet", "overlaps", "propagation", "tool side"};
   if (format == "html") {
-    std::vector<std::vector<std::string>> cells;
     std::set<std::string> revisions;
-    for (const auto& row : rows) {
-      revisions.insert(row.revision->ref());
-      cells.push_back({html_escape(row.revision->ref()), "<code>" + html_escape(row.field->key) + "</code>",
-                       html_escape(row.placement), html_escape(row.type), markdown_inline_html(values_text(row)),
-                       markdown_inline_html(join(row.overlaps, "; ")),
-                       markdown_inline_html(join(row.conflicts, "; "))});
-    }
+    auto cells_of = [&](const std::vector<const CrosswalkRow*>& of) {
+      std::vector<std::vector<std::string>> cells;
+      for (const CrosswalkRow* row : of) {
+        revisions.insert(row->revision->ref());
+        std::vector<std::string> line = {html_escape(row->revision->ref()),
+                                         "<code>" + html_escape(row->field->key) + "</code>",
+                                         html_escape(row->placement),
+                                         html_escape(row->type),
+                                         markdown_inline_html(values_text(*row)),
+                                         markdown_inline_html(join(row->overlaps, "; "))};
+        if (row->field->is_message_field)
+          line.insert(line.end(), {html_escape(row->propagation), markdown_inline_html(join(row->relations, "; "))});
+        else
+          line.push_back(markdown_inline_html(join(row->conflicts, "; ")));
+        cells.push_back(std::move(line));
+      }
+      return cells;
+    };
+    const auto tool_cells = cells_of(tool_rows), message_cells = cells_of(message_rows);
     std::string body = "<h1>The crosswalk of tool-safety hints</h1>\n<p id=\"verdict\"><b>" +
                        std::to_string(rows.size()) + " fields in " + std::to_string(revisions.size()) +
                        " vocabulary revisions; " + std::to_string(vocabulary.conflicts().size()) +
                        " conflicts.</b> <b>Precedence.</b> " + markdown_inline_html(precedence_rule()) + "</p>\n";
-    body += html_table("Every field of every revision, and the facet each value means",
-                       {"revision", "key", "placement", "type", "values → facet", "overlaps", "conflicts"}, cells);
-    body += "<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
+    body += html_table("Every tool field of every revision, and the facet each value means", tool_columns, tool_cells);
+    body += "<h2>Message scope: trust annotations on requests and results</h2>\n<p>" +
+            markdown_inline_html(message_scope_rule()) + "</p>\n";
+    body += html_table(
+        "Every message field of every revision: the facet each value claims, how it travels, and the "
+        "tool keys it stands to",
+        message_columns, message_cells);
+    body += "<h3>How message facets stand to tool facets</h3>\n<ul>\n";
+    for (const auto& r : vocabulary.relations()) body += "<li>" + markdown_inline_html(relation_text(r)) + "</li>\n";
+    body += "</ul>\n<h2>Conflicts: same key, different meaning</h2>\n<ul>\n";
     for (const auto& c : vocabulary.conflicts())
       body += "<li><code>" + html_escape(join(c.keys, "; ")) + "</code> (" + html_escape(c.facet) +
               "): " + markdown_inline_html(c.note) + "</li>\n";
@@ -129,17 +174,35 @@ int table(const std::string& format) {
     std::cout << html_page("mcp-hints crosswalk", body, "code{font-size:90%}");
     return pass;
   }
+  auto header = [](const std::vector<std::string>& columns) {
+    std::string line = "|", rule = "|";
+    for (const auto& c : columns) {
+      line += " " + c + " |";
+      rule += "---|";
+    }
+    return line + "\n" + rule + "\n";
+  };
+  auto cells = [](const CrosswalkRow& row) {
+    return "| " + row.revision->ref() + " | `" + markdown_cell(row.field->key) + "` | " + row.placement + " | " +
+           markdown_cell(row.type) + " | " + markdown_cell(values_text(row)) + " | " +
+           markdown_cell(join(row.overlaps, "; ")) + " | ";
+  };
   std::cout
       << "# The crosswalk of tool-safety hints\n\n"
       << "Every field of every vocabulary revision, where it lives, its type, each value and the normalized facet it "
          "means; overlaps are other keys with the same facet.\n\n**Precedence.** "
-      << precedence_rule() << "\n\n| revision | key | placement | type | values → facet | overlaps | conflicts |\n"
-      << "|---|---|---|---|---|---|---|\n";
-  for (const auto& row : rows)
-    std::cout << "| " << row.revision->ref() << " | `" << markdown_cell(row.field->key) << "` | " << row.placement
-              << " | " << markdown_cell(row.type) << " | " << markdown_cell(values_text(row)) << " | "
-              << markdown_cell(join(row.overlaps, "; ")) << " | " << (row.conflicts.empty() ? "" : "yes, below")
+      << precedence_rule() << "\n\n"
+      << header(tool_columns);
+  for (const CrosswalkRow* row : tool_rows)
+    std::cout << cells(*row) << (row->conflicts.empty() ? "" : "yes, below") << " |\n";
+  std::cout << "\n## Message scope: trust annotations on requests and results\n\n"
+            << message_scope_rule() << "\n\n"
+            << header(message_columns);
+  for (const CrosswalkRow* row : message_rows)
+    std::cout << cells(*row) << markdown_cell(row->propagation) << " | " << markdown_cell(join(row->relations, "; "))
               << " |\n";
+  std::cout << "\n### How message facets stand to tool facets\n\n";
+  for (const auto& r : vocabulary.relations()) std::cout << "- " << relation_text(r) << "\n";
   std::cout << "\n## Conflicts: same key, different meaning\n\n";
   for (const auto& c : vocabulary.conflicts())
     std::cout << "- `" << join(c.keys, "; ") << "` (" << c.facet << "): " << c.note << "\n";

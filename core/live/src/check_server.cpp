@@ -390,7 +390,6 @@ class Run {
   bool call_tools(McpClientSession& session, Transport& transport, const std::vector<json>& tools) {
     const auto vetted = vet_calls(tools);
     const auto& vocabulary = Vocabulary::builtin();
-    const auto& levels = vocabulary.facet("result-sensitivity");
     for (std::size_t i = 0; i < vetted.size(); ++i) {
       const auto& [call, tool] = vetted[i];
       step("session 1: tools/call " + call->tool);
@@ -435,19 +434,28 @@ class Run {
                "the result of " + call->tool + " at " + (v.pointer.empty() ? "/" : v.pointer) + " does not match " +
                    revision->ref() + ": " + v.message,
                call->tool);
-      const json* annotations = find_member(result, {"_meta", "annotations"});
-      if (!annotations || !annotations->is_object()) continue;
+      // A result claims at most what its tool declares (the crosswalk's "at-most" relations):
+      // each claim above the tool's most cautious declared value shows the declaration understated.
       const auto hints = read_tool_hints(*tool, vocabulary, options_.lint.spec_revision);
-      const Claim* declared = hints.claim_of("policy-hints", "mcp.dev/resultSensitivity");
-      if (!declared) continue;
-      for (const auto& [key, value] : annotations->items()) {
-        auto minimum = vocabulary.minimum_result_sensitivity(key, value);
-        if (minimum && levels.rank(declared->value) < levels.rank(*minimum))
-          emit(server_check("result.sensitivity-understated"), base + "/_meta/annotations/" + key,
-               "the tool declares mcp.dev/resultSensitivity " + declared->value.dump() + " but its result says " + key +
-                   " " + value.dump() + ", which is at least " + *minimum,
+      for (const auto& claim : read_message_claims(result, vocabulary, revisions))
+        for (const auto& relation : vocabulary.relations()) {
+          if (relation.rule != "at-most" || relation.message_facet != claim.claim.facet) continue;
+          // The relation's server check (a test holds every at-most relation to naming one).
+          const CheckInfo* check = nullptr;
+          for (const auto& id : relation.checks)
+            if (!check) check = find_server_check(id);
+          if (!check) continue;
+          const auto& scale = vocabulary.facet(relation.tool_facet);
+          const Claim* ceiling = nullptr;
+          for (const Claim* c : hints.asserted(relation.tool_facet))
+            if (!ceiling || scale.rank(c->value) > scale.rank(ceiling->value)) ceiling = c;
+          if (!ceiling || scale.rank(claim.claim.value) <= scale.rank(ceiling->value)) continue;
+          emit(*check, base + claim.pointer,
+               "the tool declares " + describe_source(ceiling->source) + " " + ceiling->source.raw->dump() +
+                   " but its result says " + claim.field->key + " " + claim.raw->dump() + ", which claims " +
+                   relation.tool_facet + " " + value_text(claim.claim.value) + ", more than declared",
                call->tool);
-      }
+        }
     }
     return true;
   }

@@ -118,21 +118,40 @@ Node field_node(const Field& field, const VocabularyRevision& revision) {
 }
 
 std::string placement_of(const Field& field) {
-  if (field.is_message_field) return "result _meta";
+  if (field.is_message_field) {
+    std::vector<std::string> where;
+    for (const auto& on : field.carried_on) where.push_back(on == "request" ? "request params._meta" : on + " _meta");
+    return where.empty() ? "result _meta" : join(where, " and ");
+  }
   return field.tokens.empty() ? "" : field.tokens.front() == "_meta" ? "tool _meta" : "tool " + field.tokens.front();
 }
 
-// Value as written -> "facet=value", from the map, else the schema's enum (unmapped).
-std::vector<std::pair<std::string, std::string>> values_of(const Field& field, const VocabularyRevision& revision) {
+// Value as written -> "facet=value", from the map, else the schema's enum (unmapped). A message
+// field's value is a floor ("facet ≥ value") on an ordered scale; a value that claims nothing
+// says so.
+std::vector<std::pair<std::string, std::string>> values_of(const Field& field, const VocabularyRevision& revision,
+                                                           const Vocabulary& vocabulary) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [value, targets] : field.map) {
-    std::string meaning;
-    for (const auto& t : targets)
-      meaning += (meaning.empty() ? "" : ", ") + t.facet + "=" +
+    std::string meaning = targets.empty() ? "no claim" : "";
+    for (const auto& t : targets) {
+      const Facet& facet = vocabulary.facet(t.facet);
+      const bool floor = field.is_message_field && facet.kind == "enum" && !t.value.is_boolean();
+      meaning += (meaning.empty() ? "" : ", ") + t.facet + (floor ? " ≥ " : "=") +
                  (t.value == "*"        ? std::string("the value")
                   : t.value.is_string() ? t.value.get<std::string>()
                                         : t.value.dump());
+    }
     out.emplace_back(value, meaning);
+  }
+  // A message field's claims read from least to most cautious (low, medium, high), not alphabetically.
+  if (field.is_message_field) {
+    auto rank = [&](const std::string& value) {
+      const auto& targets = field.map.at(value);
+      return targets.empty() ? -1 : vocabulary.facet(targets.front().facet).rank(targets.front().value);
+    };
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
   }
   if (out.empty()) {
     std::vector<std::string> enums;
@@ -158,6 +177,44 @@ std::string normalized_name(const std::string& key) {
   return out;
 }
 
+// The keys of one scope whose values mean a facet, each once ("policy-hints@seed mcp.dev/resultSensitivity").
+std::vector<std::string> keys_meaning(const Vocabulary& vocabulary, const std::string& facet, bool message) {
+  std::vector<std::string> out;
+  for (const auto& other : vocabulary.fields()) {
+    const auto facets = other.facets();
+    if (other.is_message_field != message || std::find(facets.begin(), facets.end(), facet) == facets.end()) continue;
+    const std::string ref = other.latest->ref() + " " + other.key;
+    if (std::find(out.begin(), out.end(), ref) == out.end()) out.push_back(ref);
+  }
+  return out;
+}
+
+// How a field's facets stand to the other scope's, from the crosswalk's relations: a message
+// field names the tool keys that bound or relate to its claims; a tool field, the message claims
+// it bounds or puts a floor under.
+std::vector<std::string> relations_of(const Vocabulary& vocabulary, const Field& field,
+                                      const std::vector<std::string>& facets) {
+  std::vector<std::string> out;
+  auto has = [&](const std::string& f) { return std::find(facets.begin(), facets.end(), f) != facets.end(); };
+  for (const auto& r : vocabulary.relations()) {
+    if (field.is_message_field && has(r.message_facet)) {
+      const auto keys =
+          r.tool_facet.empty() ? std::vector<std::string>{} : keys_meaning(vocabulary, r.tool_facet, false);
+      const std::string how = r.rule == "at-most"    ? "at most "
+                              : r.rule == "implies"  ? "floor from "
+                              : r.rule == "supports" ? "supports the claims on "
+                              : r.rule == "distinct" ? "distinct from "
+                                                     : "unordered beside ";
+      out.push_back(r.tool_facet.empty() ? std::string("no tool side")
+                                         : how + r.tool_facet + (keys.empty() ? "" : ": " + join(keys, ", ")));
+    } else if (!field.is_message_field && has(r.tool_facet) && (r.rule == "at-most" || r.rule == "implies")) {
+      out.push_back((r.rule == "at-most" ? "bounds message claims of " : "puts a floor under message claims of ") +
+                    r.message_facet + ": " + join(keys_meaning(vocabulary, r.message_facet, true), ", "));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary) {
@@ -169,11 +226,15 @@ std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary) {
       row.field = field;
       row.placement = placement_of(*field);
       row.type = describe(field_node(*field, revision));
-      row.values = values_of(*field, revision);
+      row.values = values_of(*field, revision, vocabulary);
       row.facets = field->facets();
       for (const auto& other : vocabulary.fields()) {
-        // Overlaps are across vocabularies: another key of another proposal with the same facet.
-        if (other.vocabulary == field->vocabulary || other.is_message_field != field->is_message_field) continue;
+        // Overlaps are across vocabularies: another key of another proposal with the same facet
+        // (in one proposal, two tool keys on one facet complement each other: readOnlyHint and
+        // destructiveHint). Message keys overlap whatever their proposal: #711's sensitiveHint and
+        // the extension's sensitive are revisions of one proposal that say the same in other words.
+        if (other.is_message_field != field->is_message_field) continue;
+        if (field->is_message_field ? other.key == field->key : other.vocabulary == field->vocabulary) continue;
         const auto theirs = other.facets();
         const bool shared = std::any_of(row.facets.begin(), row.facets.end(), [&](const std::string& f) {
           return std::find(theirs.begin(), theirs.end(), f) != theirs.end();
@@ -183,6 +244,10 @@ std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary) {
       for (const auto& c : vocabulary.conflicts())
         if (std::find(c.keys.begin(), c.keys.end(), field->vocabulary + ":" + field->key) != c.keys.end())
           row.conflicts.push_back(c.note);
+      if (field->propagation)
+        row.propagation = field->propagation->rule +
+                          (field->propagation->level.empty() ? "" : " (" + field->propagation->level + ")");
+      row.relations = relations_of(vocabulary, *field, row.facets);
       rows.push_back(std::move(row));
     }
   }
@@ -199,6 +264,17 @@ const char* precedence_rule() {
          "that over-reacts only asks once more, and no proposal ranks itself above another.";
 }
 
+const char* message_scope_rule() {
+  return "A trust annotation on a request or result is a claim about that message's data, and each value is a floor: "
+         "the data is at least this sensitive or this untrusted. Claims on one facet combine as tool hints do (the "
+         "most cautious wins, sets union) and travel as their proposal says: #711 carries every annotation on all "
+         "later requests of the session at the same or a higher level (MUST), SEP-1913 only openWorldHint (MUST) "
+         "and the union of attribution (SHOULD), and the extension folds a result's content blocks, which may "
+         "strengthen its claim, never weaken it. Absence is no claim, never an asserted false or a lower level. A "
+         "tool's declaration is the ceiling of what its results claim on the same facet (at-most): a result that "
+         "claims more shows the declaration understated; a tool that declares nothing bounds nothing.";
+}
+
 RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevision& from,
                             const VocabularyRevision& to) {
   RevisionDiff diff{from.ref(), to.ref(), {}, {}, {}, {}, {}, {}};
@@ -212,8 +288,8 @@ RevisionDiff diff_revisions(const Vocabulary& vocabulary, const VocabularyRevisi
     const std::string ta = describe(field_node(*a, from)), tb = describe(field_node(*b, to));
     if (ta != tb) diff.retyped.push_back({b->key, ta, tb});
     std::set<std::string> va, vb;
-    for (const auto& [v, m] : values_of(*a, from)) va.insert(v);
-    for (const auto& [v, m] : values_of(*b, to)) vb.insert(v);
+    for (const auto& [v, m] : values_of(*a, from, vocabulary)) va.insert(v);
+    for (const auto& [v, m] : values_of(*b, to, vocabulary)) vb.insert(v);
     if (va == vb) return;
     std::vector<std::string> gone, new_values;
     std::set_difference(va.begin(), va.end(), vb.begin(), vb.end(), std::back_inserter(gone));
@@ -311,7 +387,8 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     std::set<std::string> matched_facets;
     std::vector<std::string> by_name;
     for (const auto& existing : vocabulary.fields()) {
-      if (existing.is_message_field || normalized_name(existing.key) != normalized_name(f.key)) continue;
+      // Message keys count too: a draft's "sensitive" repeats the extension's, whatever its placement.
+      if (normalized_name(existing.key) != normalized_name(f.key)) continue;
       for (const auto& facet : existing.facets()) matched_facets.insert(facet);
       const std::string ref = existing.latest->ref() + " " + existing.key;
       if (std::find(by_name.begin(), by_name.end(), ref) == by_name.end()) by_name.push_back(ref);

@@ -4,6 +4,8 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+
 namespace mcp_hints {
 
 using json = nlohmann::json;
@@ -39,6 +41,37 @@ ResultTrust read_result_trust(const json& result) {
     for (const auto& block : result["content"])
       if (const json* annotation = extension_of(block)) fold(trust, *annotation);
   return trust;
+}
+
+std::vector<MessageClaim> read_message_claims(const json& message, const Vocabulary& vocabulary,
+                                              std::span<const VocabularyRevision* const> revisions) {
+  std::vector<MessageClaim> claims;
+  auto read = [&](const Field& field, const json& holder, const std::string& base) {
+    const json* value = find_member(holder, field.tokens);
+    if (!value) return;
+    const std::string pointer = base + field.pointer_text;
+    const bool many = field.set_valued && value->is_array();
+    for (std::size_t i = 0; i < (many ? value->size() : 1); ++i) {
+      const json& element = many ? (*value)[i] : *value;
+      if (const auto meant = field.facet_values(element))
+        for (const auto& fv : *meant)
+          claims.push_back({&field, many ? pointer + "/" + std::to_string(i) : pointer, &element, fv});
+    }
+  };
+  for (const VocabularyRevision* revision : revisions) {
+    if (!revision) continue;
+    for (const Field* field : vocabulary.fields_of(*revision)) {
+      if (!field->is_message_field) continue;
+      read(*field, message, "");
+      const auto& on = field->carried_on;
+      if (std::find(on.begin(), on.end(), "content block") == on.end() || !message.is_object() ||
+          !message.contains("content") || !message["content"].is_array())
+        continue;
+      for (std::size_t i = 0; i < message["content"].size(); ++i)
+        read(*field, message["content"][i], "/content/" + std::to_string(i));
+    }
+  }
+  return claims;
 }
 
 std::string evidence_digest(const json& record, std::string_view canonicalization) {

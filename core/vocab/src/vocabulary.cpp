@@ -117,6 +117,7 @@ Vocabulary::Vocabulary(const json& doc) {
     if (f.contains("values")) facet.values = f.at("values").get<std::vector<json>>();
     if (f.contains("minimum")) facet.minimum = f.at("minimum").get<int>();
     if (f.contains("maximum")) facet.maximum = f.at("maximum").get<int>();
+    facet.scope = f.value("scope", "tool");
     facets_.emplace(name, std::move(facet));
   }
   for (const auto& v : doc.at("vocabularies")) {
@@ -163,6 +164,11 @@ Vocabulary::Vocabulary(const json& doc) {
     const VocabularyRevision* first =
         field.revisions.empty() ? &*rev : revision(field.vocabulary, field.revisions.front());
     field.is_message_field = f.value("scope", first->scope) == "message";
+    field.carried_on = f.value("carriedOn", std::vector<std::string>{});
+    if (f.contains("propagation")) {
+      const auto& p = f.at("propagation");
+      field.propagation = Propagation{p.at("rule"), p.value("level", ""), p.value("words", "")};
+    }
     fields_.push_back(std::move(field));
   }
   for (auto& field : fields_) {
@@ -171,7 +177,14 @@ Vocabulary::Vocabulary(const json& doc) {
   }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
-  annotation_minimum_ = doc.at("resultAnnotationMinimumResultSensitivity");
+  for (const auto& r : doc.value("relations", json::array())) {
+    Relation relation{r.at("message"), r.value("tool", ""), r.at("rule"), r.value("words", ""),
+                      r.value("checks", std::vector<std::string>{})};
+    for (const auto& facet : {relation.message_facet, relation.tool_facet})
+      if (!facet.empty() && !facets_.count(facet))
+        throw std::runtime_error("vocabulary.json: relation of unknown facet " + facet);
+    relations_.push_back(std::move(relation));
+  }
   for (const auto& c : doc.value("conflicts", json::array()))
     conflicts_.push_back({c.at("keys").get<std::vector<std::string>>(), c.value("facet", ""), c.value("note", "")});
 }
@@ -240,15 +253,6 @@ std::vector<const Field*> Vocabulary::fields_of(const VocabularyRevision& revisi
   for (const auto& f : fields_)
     if (f.vocabulary == revision.id && f.in_revision(revision.revision)) out.push_back(&f);
   return out;
-}
-
-std::optional<std::string> Vocabulary::minimum_result_sensitivity(std::string_view annotation,
-                                                                  const json& value) const {
-  auto table = annotation_minimum_.find(std::string(annotation));
-  if (table == annotation_minimum_.end() || !table->is_object()) return std::nullopt;
-  auto level = table->find(map_key(value));
-  if (level == table->end() || !level->is_string()) return std::nullopt;
-  return level->get<std::string>();
 }
 
 const Facet& Vocabulary::facet(std::string_view name) const {

@@ -87,8 +87,17 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "a tools/call result's trust annotations have the types and values of their revision (#711, or the pinned one) "
      "and of the extension",
      Scope::server},
-    {"result.sensitivity-understated", Level::error, "issue #711: sensitiveHint; proposal 1: resultSensitivity",
-     "a result is not more sensitive than its tool declared (resultSensitivity)", Scope::server},
+    {"result.sensitivity-understated", Level::error,
+     "issue #711: sensitiveHint, privateHint; extension trust-annotations: sensitive; proposal 1: resultSensitivity",
+     "a result is not more sensitive (sensitiveHint, privateHint, the extension's sensitive) than its tool declared "
+     "(resultSensitivity)",
+     Scope::server},
+    {"result.source-understated", Level::error,
+     "issue #711 / SEP-1913: openWorldHint on results; extension trust-annotations: untrusted; Action Security / "
+     "SEP-1913: returnMetadata source",
+     "a result that says its data is untrusted (openWorldHint, the extension's untrusted) comes from a tool whose "
+     "declared sources include untrustedPublic",
+     Scope::server},
 });
 
 static_assert(all_check_ids(kServerChecks), "every server check id is area.name");

@@ -22,6 +22,11 @@ struct CrosswalkRow {
   std::vector<std::string> facets;                          // the facets its values mean
   std::vector<std::string> overlaps;   // other revisions' keys with the same facet ("risk-metadata@sep-2793 category")
   std::vector<std::string> conflicts;  // notes of same-key, different-meaning conflicts it is part of
+  // Message fields: how a claim travels ("same-or-higher, MUST"), and how each of its facets
+  // stands to the facets tools declare ("at most result-sensitivity: policy-hints@seed
+  // mcp.dev/resultSensitivity"); tool fields: the message claims their facets bound.
+  std::string propagation;
+  std::vector<std::string> relations;
 };
 
 // One row per field per revision that has it, in the crosswalk's order.
@@ -29,6 +34,8 @@ std::vector<CrosswalkRow> crosswalk_rows(const Vocabulary& vocabulary);
 
 // The rule the suite applies when hints disagree, and why.
 const char* precedence_rule();
+// How message-scope claims combine, travel and stand to a tool's declaration, and why.
+const char* message_scope_rule();
 
 struct FieldChange {
   std::string key;            // the field (the new key for a rename)

@@ -2,8 +2,10 @@
 // The interest group's trust-annotations extension on results
 // (_meta["io.modelcontextprotocol/trust-annotations"]): what a result claims once its content
 // blocks are folded in, and re-deriving an evidenceRef's digest from the record it points to.
+// Also: every claim a message's trust annotations make, read with the crosswalk's message fields.
 // Knows nothing of the wire.
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -12,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/json/canonical.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints {
 
@@ -24,6 +27,19 @@ struct ResultTrust {
   std::vector<nlohmann::json> evidence;  // every evidenceRef, result first
 };
 ResultTrust read_result_trust(const nlohmann::json& result);
+
+// One claim of a message's trust annotations, as the crosswalk reads it.
+struct MessageClaim {
+  const Field* field = nullptr;
+  std::string pointer;                  // where it stands in the message ("/content/0/_meta/...")
+  const nlohmann::json* raw = nullptr;  // the value as written (one element of a set)
+  FacetValue claim;
+};
+// Every claim the message fields of `revisions` make in a result or request: each field at its
+// pointer and, for a field carried on content blocks, in each block too. A value the crosswalk
+// does not know is no claim (the schema check reports it), nor is one that claims nothing.
+std::vector<MessageClaim> read_message_claims(const nlohmann::json& message, const Vocabulary& vocabulary,
+                                              std::span<const VocabularyRevision* const> revisions);
 
 // "sha256:" and the lowercase hex SHA-256 of the canonical bytes.
 std::string evidence_digest(const nlohmann::json& record, std::string_view canonicalization);

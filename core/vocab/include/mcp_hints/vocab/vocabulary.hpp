@@ -26,6 +26,7 @@ struct Facet {
   std::vector<nlohmann::json> values;  // least to most cautious ("enum", "set")
   std::string description;
   std::optional<int> minimum, maximum;  // "integer": the range
+  std::string scope = "tool";           // who claims it: "tool", "message" or "tool+message"
 
   // Position of a value in the caution order; -1 when the value is not one of the facet's.
   int rank(const nlohmann::json& value) const;
@@ -42,6 +43,13 @@ struct Condition {
   nlohmann::json when_absent;  // the specification default of the other field
 };
 
+// How a message-scope claim travels: "same-or-higher" (carried on every later request at its
+// level or a more cautious one), "union" (sets only grow), "within-result" (folded over a
+// result's content blocks, strengthened never weakened) or "none"; with the proposal's word.
+struct Propagation {
+  std::string rule, level, words;
+};
+
 struct Field {
   std::string vocabulary;
   std::string key;
@@ -54,6 +62,8 @@ struct Field {
   bool array_only = false;                             // ... always an array, even of one value
   std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
   bool is_message_field = false;                       // lives on requests/results, not on tools
+  std::vector<std::string> carried_on;                 // message fields: "request", "result", "content block"
+  std::optional<Propagation> propagation;              // message fields: how a claim travels
   std::vector<std::string> revisions;                  // the revisions of its vocabulary that have it (empty: all)
   const struct VocabularyRevision* latest = nullptr;   // the newest revision that has it
 
@@ -98,6 +108,14 @@ struct Conflict {
   std::string note;
 };
 
+// How a message-scope facet stands to a facet a tool declares: "at-most" (a message's claim never
+// exceeds the tool's most cautious declared value), "implies" (the tool facet puts a floor under
+// the other), "supports", "distinct" or "none"; the checks that enforce it.
+struct Relation {
+  std::string message_facet, tool_facet, rule, words;
+  std::vector<std::string> checks;
+};
+
 class Vocabulary {
  public:
   // The crosswalk compiled into the library.
@@ -111,6 +129,7 @@ class Vocabulary {
   const std::vector<VocabularyRevision>& revisions() const { return revisions_; }
   const std::vector<Field>& fields() const { return fields_; }
   const std::vector<Conflict>& conflicts() const { return conflicts_; }
+  const std::vector<Relation>& relations() const { return relations_; }
   const VocabularyRevision* revision(std::string_view id, std::string_view revision) const;
   std::vector<std::string> spec_revisions() const;
   // Whether a tool carries any member of a vocabulary (its fields' first two pointer tokens).
@@ -138,17 +157,14 @@ class Vocabulary {
   const VocabularyRevision& active_revision(const Field& field, std::string_view spec_revision) const;
   // The lowest result-sensitivity level a returned data class allows, if it constrains one.
   std::optional<std::string> minimum_result_sensitivity(std::string_view data_class) const;
-  // The lowest result-sensitivity level a result trust annotation (#711) calls for, if any:
-  // ("sensitiveHint", "high") -> "restricted".
-  std::optional<std::string> minimum_result_sensitivity(std::string_view annotation, const nlohmann::json& value) const;
 
  private:
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
   std::vector<Conflict> conflicts_;
+  std::vector<Relation> relations_;
   std::map<std::string, std::string> data_class_minimum_;
-  nlohmann::json annotation_minimum_;
 };
 
 }  // namespace mcp_hints
