@@ -20,16 +20,10 @@ std::string_view action_name(Decision::Action action) {
 
 namespace {
 
-const std::vector<std::string>& sensitive_levels() {
-  static const std::vector<std::string> levels = {"low", "medium", "high"};
-  return levels;
-}
-
-int level_rank(const json& v) {
-  if (!v.is_string()) return -1;
-  const auto& levels = sensitive_levels();
-  auto it = std::find(levels.begin(), levels.end(), v.get<std::string>());
-  return it == levels.end() ? -1 : static_cast<int>(it - levels.begin());
+// The rank of a sensitiveHint level on the crosswalk's scale; -1 when malformed.
+int level_rank(const Vocabulary& vocabulary, const json& v) {
+  const Field* field = annotation_field(vocabulary, "sensitiveHint");
+  return field ? claim_rank(vocabulary, *field, v) : -1;
 }
 
 }  // namespace
@@ -126,10 +120,11 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
   if (!annotations || !annotations->is_object()) return;
   for (const auto& [key, value] : annotations->items()) {
     if (key == "sensitiveHint") {
-      if (level_rank(value) < 0) continue;  // malformed: absent, never a downgrade
-      if (level_rank(value) > level_rank(annotations_.value("sensitiveHint", json())))
+      const int rank = level_rank(vocabulary_, value);
+      if (rank < 0) continue;  // malformed: absent, never a downgrade
+      if (rank > level_rank(vocabulary_, annotations_.value("sensitiveHint", json())))
         annotations_["sensitiveHint"] = value;
-      if (level_rank(value) >= level_rank(json(config_.sensitive_from)))
+      if (rank >= level_rank(vocabulary_, json(config_.sensitive_from)))
         sensitive_sources_.push_back("a result marked sensitiveHint " + value.get<std::string>());
     } else if (key == "privateHint" || key == "openWorldHint") {
       if (value == true) annotations_[key] = true;

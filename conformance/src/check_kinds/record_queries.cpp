@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "mcp_hints/mock/recorder.hpp"
+#include "mcp_hints/vocab/trust_annotations.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -77,45 +79,38 @@ const json* request_annotation(const WireLine& line, const std::string& key) {
   return member(line.message, {"params", "_meta", "annotations", key.c_str()});
 }
 
-namespace {
-
-int sensitivity_rank(const json* v) {
-  if (!v || !v->is_string()) return -1;
-  static const std::vector<std::string> levels = {"low", "medium", "high"};
-  auto it = std::find(levels.begin(), levels.end(), v->get<std::string>());
-  return it == levels.end() ? -1 : static_cast<int>(it - levels.begin());
-}
-
-}  // namespace
-
+// Read with the crosswalk: a set (attribution) must be carried whole, any other annotation at the
+// level its results claimed or a more cautious one ("same or higher level"); a value that claims
+// nothing (false) or that the crosswalk does not know sets nothing.
 void AnnotationExpectation::see(const std::string& key, const json& value) {
-  if (key == "sensitiveHint") {
-    const int r = sensitivity_rank(&value);
-    if (r < 0) return;
-    rank = std::max(rank, r);
-  } else if (key == "attribution") {
+  const auto& vocabulary = Vocabulary::builtin();
+  const Field* field = annotation_field(vocabulary, key);
+  if (!field) return;
+  if (field->set_valued) {
     if (!value.is_array()) return;
     for (const auto& a : value)
       if (a.is_string()) sources.insert(a.get<std::string>());
     if (sources.empty()) return;
   } else {
-    if (value != true) return;
-    flag = true;
+    const int r = claim_rank(vocabulary, *field, value);
+    if (r < 0) return;
+    rank = std::max(rank, r);
   }
   set = true;
 }
 
 std::string AnnotationExpectation::judge(const std::string& key, const json* carried) const {
   if (!carried) return "dropped";
-  if (key == "sensitiveHint") return sensitivity_rank(carried) >= rank ? "" : "weakened";
-  if (key == "attribution") {
+  const auto& vocabulary = Vocabulary::builtin();
+  const Field* field = annotation_field(vocabulary, key);
+  if (field && field->set_valued) {
     if (!carried->is_array()) return "weakened";
     std::set<std::string> have;
     for (const auto& a : *carried)
       if (a.is_string()) have.insert(a.get<std::string>());
     return std::includes(have.begin(), have.end(), sources.begin(), sources.end()) ? "" : "weakened";
   }
-  return *carried == true ? "" : "weakened";
+  return field && claim_rank(vocabulary, *field, *carried) >= rank ? "" : "weakened";
 }
 
 }  // namespace mcp_hints::conformance

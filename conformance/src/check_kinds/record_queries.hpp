@@ -43,9 +43,8 @@ const nlohmann::json* request_annotation(const WireLine& line, const std::string
 
 // What a request must carry after the results seen so far, for one annotation.
 struct AnnotationExpectation {
-  int rank = -1;                  // sensitiveHint
-  bool flag = false;              // privateHint, openWorldHint, maliciousActivityHint
-  std::set<std::string> sources;  // attribution
+  int rank = -1;                  // the most cautious claim seen, on the facet's scale (crosswalk)
+  std::set<std::string> sources;  // attribution (a set)
   bool set = false;               // some result set it
 
   void see(const std::string& key, const nlohmann::json& value);

@@ -74,6 +74,20 @@ std::vector<MessageClaim> read_message_claims(const json& message, const Vocabul
   return claims;
 }
 
+const Field* annotation_field(const Vocabulary& vocabulary, std::string_view key) {
+  const std::string pointer = "/_meta/annotations/" + std::string(key);
+  for (const auto& field : vocabulary.fields())
+    if (field.is_message_field && field.pointer_text == pointer) return &field;
+  return nullptr;
+}
+
+int claim_rank(const Vocabulary& vocabulary, const Field& field, const json& value) {
+  int rank = -1;
+  if (const auto meant = field.facet_values(value))
+    for (const auto& fv : *meant) rank = std::max(rank, vocabulary.facet(fv.facet).rank(fv.value));
+  return rank;
+}
+
 std::string evidence_digest(const json& record, std::string_view canonicalization) {
   const std::string bytes = canonical_bytes(record, canonicalization);
   unsigned char digest[EVP_MAX_MD_SIZE];

@@ -41,6 +41,13 @@ struct MessageClaim {
 std::vector<MessageClaim> read_message_claims(const nlohmann::json& message, const Vocabulary& vocabulary,
                                               std::span<const VocabularyRevision* const> revisions);
 
+// The crosswalk's field of a trust annotation requests and results carry in
+// `_meta.annotations` (#711, SEP-1913: sensitiveHint, openWorldHint...), or nullptr.
+const Field* annotation_field(const Vocabulary& vocabulary, std::string_view key);
+// How cautious a claim a message field's value makes: the rank, on its facet's scale, of the most
+// cautious facet value it asserts; -1 when it claims nothing or is unknown (never a downgrade).
+int claim_rank(const Vocabulary& vocabulary, const Field& field, const nlohmann::json& value);
+
 // "sha256:" and the lowercase hex SHA-256 of the canonical bytes.
 std::string evidence_digest(const nlohmann::json& record, std::string_view canonicalization);
 // Whether an evidenceRef ({digest, canonicalization, ...}) matches the record.
