@@ -104,6 +104,34 @@ TEST(Checks, EveryCheckHasANegativeControlThatMakesItFire) {
   }
 }
 
+// agency.undeclared at its edges: what merely mentions agents (a user agent, a list of agents, a
+// word that starts with agent) or declares agencyHint true is not caught; its negative control
+// shows what is.
+TEST(Checks, AgencyUndeclaredLeavesToolsThatOnlyMentionAgentsAlone) {
+  auto tool = [](const std::string& name, const std::string& description, bool agentic) {
+    json t = {{"name", name},
+              {"description", description},
+              {"inputSchema", {{"type", "object"}}},
+              {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}};
+    if (agentic) {
+      t["annotations"]["agencyHint"] = true;
+      t["_meta"] = {{"com.example/agencyHint", true}};
+    }
+    return t;
+  };
+  const json catalog = {{"tools",
+                         {tool("parse_user_agent", "Parses a User-Agent header", false),
+                          tool("list_agents", "Lists the agents registered with the gateway", false),
+                          tool("agentless_scan", "Scans hosts without installing an agent", false),
+                          tool("research_agent", "An agent that plans and acts autonomously", true)}}};
+  test_support::TempDir dir;
+  std::vector<mcp_hints::Finding> findings;
+  const auto ids = fired(dir.write("catalog.json", catalog.dump()), &findings);
+  EXPECT_EQ(ids.count("agency.undeclared"), 0u);
+  for (const auto& f : findings)
+    if (f.check == "agency.undeclared") ADD_FAILURE() << f.tool << ": " << f.message;
+}
+
 TEST(Checks, NoNegativeControlWithoutACheck) {
   for (const auto& entry : fs::directory_iterator(test_support::fixture("lint/negative"))) {
     const std::string stem = entry.path().stem().string();

@@ -1,7 +1,11 @@
 #pragma once
-// SEP-1938 agencyHint: an agentic, destructive tool declares a confirmation.
+// SEP-1938 agencyHint: an agentic, destructive tool declares a confirmation; a tool that says it
+// runs an agent loop declares agencyHint true.
 // An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
 #include <array>
+#include <cctype>
+#include <string>
+#include <vector>
 
 #include "support.hpp"
 
@@ -16,10 +20,66 @@ inline void agency_destructive_unconfirmed(const ToolContext& ctx, const Finding
                                             "human-in-the-loop control, yet no confirmation is declared");
 }
 
+// The words of a name, split at separators and camelCase humps, lower case ("ResearchAgent",
+// "research_agent" -> research, agent).
+inline std::vector<std::string> name_words(const std::string& name) {
+  std::vector<std::string> words(1);
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    const bool hump = std::isupper(c) && i > 0 && std::islower(static_cast<unsigned char>(name[i - 1]));
+    if (!std::isalnum(c) || hump) words.emplace_back();
+    if (std::isalnum(c)) words.back() += static_cast<char>(std::tolower(c));
+  }
+  std::erase(words, std::string());
+  return words;
+}
+
+// What in a tool's name or description says it runs its own agent loop (SEP-1938: "an internal
+// 'agent loop' (e.g., plan-act-observe cycles, tool-chaining, or autonomous retries)"), with the
+// pointer it stands at; empty when nothing does. A name says it when it ends in "agent" (not
+// "user agent"); a description, with one of a few phrases that describe the tool itself.
+inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::json& tool) {
+  if (!tool.is_object()) return {};
+  if (tool.contains("name") && tool["name"].is_string()) {
+    const auto words = name_words(tool["name"].get<std::string>());
+    if (words.size() >= 2 && words.back() == "agent" && words[words.size() - 2] != "user")
+      return {"/name", "its name " + shown(tool["name"]) + " ends in agent"};
+  }
+  if (!tool.contains("description") || !tool["description"].is_string()) return {};
+  std::string text;
+  for (char c : tool["description"].get<std::string>())
+    text += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
+                                                        : ' ';
+  std::string squeezed;
+  for (char c : " " + text + " ")
+    if (c != ' ' || squeezed.empty() || squeezed.back() != ' ') squeezed += c;
+  for (const char* phrase : {" agent loop ", " agentic ", " autonomously ", " autonomous retries ",
+                             " autonomous agent ", " plan act observe ", " plans and executes ", " tool chaining ",
+                             " an agent that ", " an ai agent ", " subagents ", " sub agents "})
+    if (squeezed.find(phrase) != std::string::npos)
+      return {"/description",
+              "its description says \"" + std::string(phrase).substr(1, std::string(phrase).size() - 2) + "\""};
+  return {};
+}
+
+inline void agency_undeclared(const ToolContext& ctx, const FindingSink& sink) {
+  if (ctx.hints.asserting("agency", true)) return;
+  const auto [pointer, evidence] = agent_loop_evidence(ctx.tool);
+  if (evidence.empty()) return;
+  const Claim* denied = ctx.hints.asserting("agency", false);
+  sink.report(denied ? denied->source.pointer() : pointer,
+              evidence + " but " + (denied ? said(*denied) + " says it is not agentic" : "it declares no agencyHint") +
+                  ": a tool with an internal agent loop is expected to declare agencyHint true");
+}
+
 inline constexpr auto kChecks = std::to_array<Check>({
     {{"agency.destructive-unconfirmed", Level::info, "SEP-1938: Guidance for clients",
       "an agentic tool with a destructive effect declares a confirmation"},
      &agency_destructive_unconfirmed},
+    {{"agency.undeclared", Level::warning, "SEP-1938: Guidance for tool authors",
+      "a tool whose name or description says it runs its own agent loop (a name ending in agent; agentic, "
+      "autonomously, plan-act-observe, tool-chaining...) declares agencyHint true"},
+     &agency_undeclared},
 });
 
 }  // namespace mcp_hints::rules::agency
