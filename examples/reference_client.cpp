@@ -75,6 +75,8 @@ flags (each breaks one behaviour, for negative controls):
   --absence-as-false      reads a trust annotation (io.modelcontextprotocol/trust-annotations) that
                           makes no sensitive claim as "sensitive: false", clearing what the tool
                           declared it returns
+  --agency-when-missing   reads a tool without agencyHint as agentic, and asks before calling a tool
+                          it reads as agentic (asking is allowed; the assumption is not)
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 )";
@@ -85,7 +87,7 @@ struct Flags {
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
        nag_after_denial = false, auto_answer_input = false, keep_first_hints = false, ttl_in_seconds = false,
        latest_level = false, per_server_propagation = false, malformed_cancel = false, share_private_cache = false,
-       absence_as_false = false;
+       absence_as_false = false, agency_when_missing = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -430,6 +432,11 @@ class Client {
       decision.confirmations = 1;
       decision.reasons.push_back("this client asks before every call");
     }
+    if (flags_.agency_when_missing && decision.action == Decision::Action::allow && !hints.asserting("agency", false)) {
+      decision.action = Decision::Action::confirm;
+      decision.confirmations = 1;
+      decision.reasons.push_back("it may be agentic (no agencyHint says otherwise)");
+    }
     if (decision.action == Decision::Action::block) {
       events_.emit({{"type", "blocked"},
                     {"server", server},
@@ -542,6 +549,8 @@ int main(int argc, char** argv) {
       flags.ignore_denial = true;
     else if (a == "--absence-as-false")
       flags.absence_as_false = true;
+    else if (a == "--agency-when-missing")
+      flags.agency_when_missing = true;
     else if (a == "--drop-propagation")
       flags.drop_propagation = true;
     else if (a == "--retry-anything")

@@ -231,7 +231,8 @@ const std::vector<std::string> kVariants = {
     "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",       "--leak-across-sessions",
     "--taint-high-only",        "--silent-retries",      "--reuse-listing",       "--nag-after-denial",
     "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",      "--latest-level",
-    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache", "--absence-as-false"};
+    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache", "--absence-as-false",
+    "--agency-when-missing"};
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -279,6 +280,9 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
           caught_by[std::string("exfiltration.after-sensitive-") + level + ":" + check].count("--taint-high-only"))
           << level << " " << check;
   EXPECT_TRUE(failed_by["escalation.malicious-activity:malicious-carried"].count("--drop-propagation"));
+  // A missing agencyHint read as agentic: caught as a MUST; asking before every call is not that.
+  EXPECT_EQ(failed_by["confirm.agency-absent-no-claim:absent-like-false"],
+            std::set<std::string>{"--agency-when-missing"});
   EXPECT_FALSE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--taint-high-only"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--retry-anything"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--silent-retries"));

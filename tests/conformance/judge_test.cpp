@@ -909,6 +909,40 @@ TEST(Judge, ChecksNameWhatTheScenarioHas) {
             "t.json: /expect/0/server: the scenario has several servers: name one");
 }
 
+// alike: two tools' gates against each other. Both asked, or neither: alike, whatever each gate
+// says of it; one asked and the other not: unlike; one never reached: not testable. A check that
+// names one tool twice compares nothing and is refused.
+TEST(Judge, AlikeHoldsTwoToolsToTheSameGate) {
+  const json servers = {{"main",
+                         {{"tools",
+                           {{{"name", "a"}, {"inputSchema", {{"type", "object"}}}},
+                            {{"name", "b"}, {"inputSchema", {{"type", "object"}}}}}}}}};
+  const json alike = {{"id", "s"},   {"title", "t"}, {"kind", "alike"},
+                      {"tool", "b"}, {"like", "a"},  {"traces", {{"alike", "pass"}, {"unlike", "fail"}}}};
+  const auto checks = read_checks(mock::parse_scenario(scenario_with(json::array({alike}), servers), "t.json"));
+  ASSERT_EQ(checks.size(), 1u);
+  auto judged = [&](Record& r) { return judge_check(checks[0], r.get(), "stdio"); };
+  Record neither;
+  neither.call("a").call("b");
+  EXPECT_EQ(judged(neither).outcome, "alike");
+  Record both;
+  both.prompt("a", "approve").call("a").prompt("b", "approve").call("b");
+  EXPECT_EQ(judged(both).outcome, "alike");
+  Record one;
+  one.call("a").prompt("b", "approve").call("b");
+  const auto unlike = judged(one);
+  EXPECT_EQ(unlike.outcome, "unlike");
+  EXPECT_NE(unlike.detail.find("b: confirmed-called"), std::string::npos) << unlike.detail;
+  EXPECT_NE(unlike.detail.find("a: called-unprompted"), std::string::npos) << unlike.detail;
+  Record half;
+  half.call("a");
+  EXPECT_EQ(judged(half).outcome, "not-reached");
+  json twice = alike;
+  twice["like"] = "b";
+  EXPECT_EQ(read_error(scenario_with(json::array({twice}), servers)),
+            "t.json: /expect/0/like: names the same tool as tool: nothing to compare");
+}
+
 TEST(Judge, AKindNotInTheTableIsRefusedWhenTheScenarioIsRead) {
   const json teleport = {{"id", "g"}, {"title", "t"}, {"kind", "teleport"}, {"traces", {{"arrived", "pass"}}}};
   // Loading the scenario refuses it first: the schema lists the kinds of the table ...
@@ -924,7 +958,7 @@ TEST(Judge, AKindNotInTheTableIsRefusedWhenTheScenarioIsRead) {
   EXPECT_NE(load_error.find("/expect/0/kind: expected one of \"gate\""), std::string::npos) << load_error;
   // ... and read_checks refuses it on its own, naming the kinds it knows.
   const std::string error = read_error(unchecked_scenario_with(json::array({teleport})));
-  EXPECT_EQ(error.rfind("t.json: /expect/0/kind: no check kind 'teleport' (known: gate, propagation, ", 0), 0u)
+  EXPECT_EQ(error.rfind("t.json: /expect/0/kind: no check kind 'teleport' (known: gate, alike, propagation, ", 0), 0u)
       << error;
   // A check made by hand, not by read_checks, never reaches a judge.
   CheckSpec made;
@@ -1105,10 +1139,11 @@ TEST(Judge, ClientMessagesNotJudgedWithoutASchema) {
         << result.detail;
   }
   // A scenario cannot declare it: certify adds it.
-  EXPECT_EQ(read_error(unchecked_scenario_with(
-                json::array({{{"id", "m"}, {"title", "t"}, {"kind", "client-messages"}, {"traces", json::object()}}}))),
-            "t.json: /expect/0/kind: no check kind 'client-messages' (known: gate, propagation, clean-start, relist, "
-            "escalation, retry, progress, input-request, cache-scope)");
+  EXPECT_EQ(
+      read_error(unchecked_scenario_with(
+          json::array({{{"id", "m"}, {"title", "t"}, {"kind", "client-messages"}, {"traces", json::object()}}}))),
+      "t.json: /expect/0/kind: no check kind 'client-messages' (known: gate, alike, propagation, clean-start, relist, "
+      "escalation, retry, progress, input-request, cache-scope)");
 }
 
 TEST(Judge, TheSchemaPublishesEveryOutcome) {

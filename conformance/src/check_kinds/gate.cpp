@@ -1,4 +1,5 @@
-// gate: the calls of a tool against the client's prompts, the user's decisions and its blocks.
+// gate: the calls of a tool against the client's prompts, the user's decisions and its blocks;
+// alike: two tools' gates against each other.
 #include <algorithm>
 #include <set>
 
@@ -157,7 +158,40 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
   return {"not-reached", counts};
 }
 
+// Two tools whose hints differ only where a proposal says the difference means nothing (SEP-1938:
+// a missing agencyHint is "no explicit claim", as agencyHint false says "not agentic") are gated
+// alike: the same outcome for both, whatever that outcome is (the gate checks judge it).
+struct Alike {
+  Gate tool, like;
+};
+
+Alike read_alike(CheckReader& in) {
+  Alike check;
+  check.tool.server = check.like.server = in.server("server");
+  check.tool.tool = in.tool("tool", check.tool.server);
+  check.like.tool = in.tool("like", check.like.server);
+  if (check.tool.tool == check.like.tool) in.fail("like", "names the same tool as tool: nothing to compare");
+  return check;
+}
+
+Observation judge_alike(const Alike& check, const RunRecord& record) {
+  const Observation tool = judge_gate(check.tool, record), like = judge_gate(check.like, record);
+  const std::string detail = check.tool.tool + ": " + tool.outcome + " (" + tool.detail + "); " + check.like.tool +
+                             ": " + like.outcome + " (" + like.detail + ")";
+  if (tool.outcome == "not-reached" || like.outcome == "not-reached") return {"not-reached", detail};
+  if (tool.outcome == like.outcome) return {"alike", detail};
+  return {"unlike", detail, tool.line ? tool.line : like.line, tool.event ? tool.event : like.event};
+}
+
 }  // namespace
+
+CheckKind alike_kind() {
+  return make_check_kind("alike",
+                         {{"alike", "both tools' calls came out the same (both prompted, both called unprompted...)"},
+                          {"unlike", "the two tools were gated differently although their hints mean the same"},
+                          {"not-reached", "the client never reached the decision for one of the tools", true}},
+                         read_alike, judge_alike);
+}
 
 CheckKind gate_kind() {
   return make_check_kind(

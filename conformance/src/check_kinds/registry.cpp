@@ -6,6 +6,7 @@ namespace mcp_hints::conformance {
 
 // Each defined in its own file of this folder.
 CheckKind gate_kind();
+CheckKind alike_kind();
 CheckKind propagation_kind();
 CheckKind clean_start_kind();
 CheckKind relist_kind();
@@ -18,8 +19,9 @@ CheckKind client_messages_kind();
 
 const std::vector<CheckKind>& check_kinds() {
   static const std::vector<CheckKind> kinds = {
-      gate_kind(),  propagation_kind(), clean_start_kind(),   relist_kind(),      escalation_kind(),
-      retry_kind(), progress_kind(),    input_request_kind(), cache_scope_kind(), client_messages_kind(),
+      gate_kind(),          alike_kind(),       propagation_kind(),     clean_start_kind(),
+      relist_kind(),        escalation_kind(),  retry_kind(),           progress_kind(),
+      input_request_kind(), cache_scope_kind(), client_messages_kind(),
   };
   return kinds;
 }
