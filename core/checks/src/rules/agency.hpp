@@ -4,6 +4,7 @@
 // An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
 #include <array>
 #include <cctype>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -53,12 +54,17 @@ inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::j
   std::string squeezed;
   for (char c : " " + text + " ")
     if (c != ' ' || squeezed.empty() || squeezed.back() != ' ') squeezed += c;
-  for (const char* phrase : {" agent loop ", " agentic ", " autonomously ", " autonomous retries ",
-                             " autonomous agent ", " plan act observe ", " plans and executes ", " tool chaining ",
-                             " an agent that ", " an ai agent ", " subagents ", " sub agents "})
-    if (squeezed.find(phrase) != std::string::npos)
-      return {"/description",
-              "its description says \"" + std::string(phrase).substr(1, std::string(phrase).size() - 2) + "\""};
+  // Phrases that describe the tool itself: anywhere, or only where the description starts ("An
+  // agent that ..."); "agentic" alone is not one ("Sentry's agentic onboarding UI", "designed for
+  // agentic tools" describe something else).
+  auto said = [](const char* phrase) {
+    return "its description says \"" + std::string(phrase).substr(1, std::strlen(phrase) - 2) + "\"";
+  };
+  for (const char* phrase : {" agent loop ", " autonomously ", " autonomous retries ", " plan act observe ",
+                             " plans and executes ", " tool chaining "})
+    if (squeezed.find(phrase) != std::string::npos) return {"/description", said(phrase)};
+  for (const char* opening : {" an agent ", " agent that ", " an ai agent ", " ai agent that ", " an agentic "})
+    if (squeezed.starts_with(opening)) return {"/description", said(opening)};
   return {};
 }
 
@@ -77,8 +83,9 @@ inline constexpr auto kChecks = std::to_array<Check>({
       "an agentic tool with a destructive effect declares a confirmation"},
      &agency_destructive_unconfirmed},
     {{"agency.undeclared", Level::warning, "SEP-1938: Guidance for tool authors",
-      "a tool whose name or description says it runs its own agent loop (a name ending in agent; agentic, "
-      "autonomously, plan-act-observe, tool-chaining...) declares agencyHint true"},
+      "a tool whose name or description says it runs its own agent loop (a name ending in agent; a description "
+      "opening with \"An agent that\", or saying autonomously, plan-act-observe, tool-chaining...) declares "
+      "agencyHint true"},
      &agency_undeclared},
 });
 
