@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <span>
-#include <sstream>
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
@@ -130,10 +129,8 @@ Scenario load_scenario(const std::string& file_or_id) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(file_or_id, ec)) {
     std::ifstream in(file_or_id, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
     try {
-      return parse_scenario(parse_json(text.str()), file_or_id);
+      return parse_scenario(parse_json(read_text(in)), file_or_id);
     } catch (const InputError& e) {
       throw ScenarioError(file_or_id + ": " + e.what());
     }

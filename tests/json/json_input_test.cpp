@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 using mcp_hints::InputError;
 using mcp_hints::InputLimits;
 using mcp_hints::parse_json;
@@ -141,4 +143,19 @@ TEST(JsonInput, EscapesPointerTokens) {
   EXPECT_EQ(mcp_hints::escape_pointer_token("a~b"), "a~0b");
   EXPECT_EQ(mcp_hints::escape_pointer_token("~/"), "~0~1");
   EXPECT_EQ(mcp_hints::escape_pointer_token(""), "");
+}
+
+// A stream is read no further than one byte past the size limit: enough for parse_json to refuse
+// it by its size, while a 1 GiB file is never held whole.
+TEST(JsonInput, ReadTextStopsOneBytePastTheLimit) {
+  mcp_hints::InputLimits limits;
+  limits.max_bytes = 100000;
+  std::istringstream huge(std::string(300000, ' ') + "1");
+  const std::string text = mcp_hints::read_text(huge, limits);
+  EXPECT_EQ(text.size(), limits.max_bytes + 1);
+  EXPECT_THROW(mcp_hints::parse_json(text, limits), mcp_hints::InputError);
+  std::istringstream small("{\"a\": 1}");
+  EXPECT_EQ(mcp_hints::read_text(small, limits), "{\"a\": 1}");
+  std::istringstream exact(std::string(limits.max_bytes, ' '));
+  EXPECT_EQ(mcp_hints::read_text(exact, limits).size(), limits.max_bytes);
 }

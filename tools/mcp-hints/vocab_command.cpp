@@ -262,13 +262,9 @@ int check(const std::string& path, const std::string& format) {
   }
   InputLimits limits;
   limits.max_bytes = std::size_t{64} << 20;
-  // Never more than the limit in memory: one byte past it is enough to refuse the file.
-  std::string text;
-  for (char chunk[65536]; text.size() <= limits.max_bytes && in.read(chunk, sizeof chunk).gcount() > 0;)
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
   json draft;
   try {
-    draft = parse_json(text, limits);
+    draft = parse_json(read_text(in, limits), limits);
   } catch (const InputError& e) {
     return input_error("vocab", path, e);
   }

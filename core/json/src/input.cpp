@@ -3,6 +3,7 @@
 #include "chunked_input.hpp"
 #include "mcp_hints/json/text.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace mcp_hints {
@@ -199,6 +200,18 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
   if (!ok || !parser.builder.done()) throw parser.error.value_or(InputError("not valid JSON"));
   JsonDocument document{parser.builder.take(), parser.builder.take_duplicates()};
   return document;
+}
+
+std::string read_text(std::istream& in, const InputLimits& limits) {
+  std::string text;
+  char chunk[65536];
+  while (text.size() <= limits.max_bytes) {
+    const std::size_t want = std::min(sizeof chunk, limits.max_bytes + 1 - text.size());
+    const auto got = in.read(chunk, static_cast<std::streamsize>(want)).gcount();
+    if (got <= 0) break;
+    text.append(chunk, static_cast<std::size_t>(got));
+  }
+  return text;
 }
 
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits) {

@@ -1,6 +1,7 @@
 #pragma once
 // Bounded reading of untrusted JSON: every limit gives an InputError with one line of text.
 #include <cstddef>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -109,6 +110,10 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
 // The same for input this suite is given to act on (scenarios, drafts, arguments): a repeated
 // member is an InputError too, since which value counts would be a guess.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});
+
+// The text of a stream, read no further than one byte past limits.max_bytes: enough for
+// parse_json to refuse it by its size, so a huge file is never held whole.
+std::string read_text(std::istream& in, const InputLimits& limits = {});
 
 // nlohmann's parse error as one short line: "not valid JSON: parse error at line L, column C: ...".
 std::string describe_parse_error(const std::exception& error);
