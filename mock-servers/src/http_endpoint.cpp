@@ -257,7 +257,7 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
   if (initialize && refused) close_session(session);
   if (initialize && !refused) {
     reply.headers.emplace_back("Mcp-Session-Id", session);
-    agree(session, MockServer::agreed_version(outs));
+    agree(session, MockServer::agreed_version(parsed, outs));
   }
   std::vector<json> send;
   // A session deleted while this request waits (a DELETE racing it) takes its answers with it.

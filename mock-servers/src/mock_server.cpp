@@ -103,12 +103,15 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
 
 bool MockServer::takes_batches(std::string_view version) { return version == "2025-03-26"; }
 
-std::string MockServer::agreed_version(const std::vector<Outgoing>& outs) {
-  for (const auto& out : outs)
-    if (rpc::classify(out.message) == rpc::Kind::result && out.message["result"].is_object() &&
-        out.message["result"].contains("protocolVersion") && out.message["result"]["protocolVersion"].is_string() &&
-        out.message["result"].contains("serverInfo"))
-      return out.message["result"]["protocolVersion"];
+std::string MockServer::agreed_version(const json& request, const std::vector<Outgoing>& outs) {
+  if (!request.is_object() || request.value("method", json()) != "initialize" || !request.contains("id")) return {};
+  for (const auto& out : outs) {
+    if (rpc::classify(out.message) != rpc::Kind::result || out.message["id"] != request["id"] ||
+        !out.message["result"].is_object())
+      continue;
+    const json version = out.message["result"].value("protocolVersion", json());
+    if (version.is_string()) return version.get<std::string>();
+  }
   return {};
 }
 

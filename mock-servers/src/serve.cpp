@@ -116,7 +116,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       json parsed;
       const bool batches = MockServer::takes_batches(agreed);
       auto outs = server.handle_text(line, &parsed, context, batches);
-      if (const std::string version = MockServer::agreed_version(outs); !version.empty()) agreed = version;
+      if (const std::string version = MockServer::agreed_version(parsed, outs); !version.empty()) agreed = version;
       if (rec) {
         if (parsed.is_null())
           rec->raw(connection, line);

@@ -757,3 +757,24 @@ TEST(MockServer, AStdioSessionOf20250326TakesABatchLineAndOthersRefuseIt) {
     }
   }
 }
+
+// The revision a session agreed on comes from the answer to its initialize request, and only
+// from that: a result of another request that looks like one, or a refused initialize, agrees on
+// nothing.
+TEST(MockServer, TheAgreedRevisionIsTheInitializeAnswers) {
+  using mcp_hints::mock::MockServer;
+  using mcp_hints::mock::Outgoing;
+  const json initialize = {{"jsonrpc", "2.0"}, {"id", 7}, {"method", "initialize"}, {"params", json::object()}};
+  const json answer = {
+      {"jsonrpc", "2.0"}, {"id", 7}, {"result", {{"protocolVersion", "2025-03-26"}, {"serverInfo", {{"name", "m"}}}}}};
+  EXPECT_EQ(MockServer::agreed_version(initialize, {Outgoing{answer}}), "2025-03-26");
+  json other = initialize;
+  other["method"] = "tools/call";
+  EXPECT_EQ(MockServer::agreed_version(other, {Outgoing{answer}}), "");
+  json elsewhere = answer;
+  elsewhere["id"] = 8;
+  EXPECT_EQ(MockServer::agreed_version(initialize, {Outgoing{elsewhere}}), "");
+  const json refused = {{"jsonrpc", "2.0"}, {"id", 7}, {"error", {{"code", -32602}, {"message", "no"}}}};
+  EXPECT_EQ(MockServer::agreed_version(initialize, {Outgoing{refused}}), "");
+  EXPECT_EQ(MockServer::agreed_version(json(), {Outgoing{answer}}), "");
+}

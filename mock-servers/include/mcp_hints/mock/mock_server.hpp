@@ -50,8 +50,9 @@ class MockServer {
   std::vector<Outgoing> handle_batch(const nlohmann::json& batch, const std::string& context = {});
   // Whether a session that agreed on this revision may send batches.
   static bool takes_batches(std::string_view version);
-  // The revision an initialize answer agreed on; empty for any other answer.
-  static std::string agreed_version(const std::vector<Outgoing>& outs);
+  // The revision the answer to an initialize request agreed on; empty for any other request, or
+  // when initialize was refused.
+  static std::string agreed_version(const nlohmann::json& request, const std::vector<Outgoing>& outs);
   // The authorization context a credential names ("Bearer TOKEN": an Authorization header, or
   // over stdio the MCP_HINTS_AUTHORIZATION environment variable); empty when it names none.
   std::string authorization_context(std::string_view credential) const;
