@@ -2,10 +2,13 @@
 // SEP-1938 agencyHint: an agentic, destructive tool declares a confirmation; a tool that says it
 // runs an agent loop declares agencyHint true.
 // An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support.hpp"
@@ -41,12 +44,24 @@ inline std::vector<std::string> name_words(const std::string& name) {
 // "user agent"); a description, with one of a few phrases that describe the tool itself.
 inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::json& tool) {
   if (!tool.is_object()) return {};
-  if (tool.contains("name") && tool["name"].is_string()) {
+  // Most tools say none of it: a search without copying rules them out before any text is built.
+  auto mentions = [](const std::string& text, std::initializer_list<std::string_view> stems) {
+    for (std::string_view stem : stems)
+      if (std::search(text.begin(), text.end(), stem.begin(), stem.end(), [](char a, char b) {
+            return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+          }) != text.end())
+        return true;
+    return false;
+  };
+  if (tool.contains("name") && tool["name"].is_string() &&
+      mentions(tool["name"].get_ref<const std::string&>(), {"agent"})) {
     const auto words = name_words(tool["name"].get<std::string>());
     if (words.size() >= 2 && words.back() == "agent" && words[words.size() - 2] != "user")
       return {"/name", "its name " + shown(tool["name"]) + " ends in agent"};
   }
-  if (!tool.contains("description") || !tool["description"].is_string()) return {};
+  if (!tool.contains("description") || !tool["description"].is_string() ||
+      !mentions(tool["description"].get_ref<const std::string&>(), {"agent", "autonom", "plan", "chain"}))
+    return {};
   std::string text;
   for (char c : tool["description"].get<std::string>())
     text += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
@@ -57,14 +72,14 @@ inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::j
   // Phrases that describe the tool itself: anywhere, or only where the description starts ("An
   // agent that ..."); "agentic" alone is not one ("Sentry's agentic onboarding UI", "designed for
   // agentic tools" describe something else).
-  auto said = [](const char* phrase) {
+  auto quoted = [](const char* phrase) {
     return "its description says \"" + std::string(phrase).substr(1, std::strlen(phrase) - 2) + "\"";
   };
   for (const char* phrase : {" agent loop ", " autonomously ", " autonomous retries ", " plan act observe ",
                              " plans and executes ", " tool chaining "})
-    if (squeezed.find(phrase) != std::string::npos) return {"/description", said(phrase)};
+    if (squeezed.find(phrase) != std::string::npos) return {"/description", quoted(phrase)};
   for (const char* opening : {" an agent ", " agent that ", " an ai agent ", " ai agent that ", " an agentic "})
-    if (squeezed.starts_with(opening)) return {"/description", said(opening)};
+    if (squeezed.starts_with(opening)) return {"/description", quoted(opening)};
   return {};
 }
 
