@@ -213,12 +213,13 @@ struct Certified {
   std::map<std::string, std::string> verdicts;  // "scenario:check" -> verdict
 };
 
+// One run at a time within a certification: mutate already certifies --jobs mutants side by side.
 Certified certify(const fs::path& mcp_hints, const fs::path& client, const fs::path& folder, int timeout_ms) {
   Certified c;
   fs::remove_all(folder);
   fs::create_directories(folder);
   const int code = run_shell(quoted(mcp_hints.string()) + " certify --client " + quoted(quoted(client.string())) +
-                             " --all --format json --timeout " + std::to_string(timeout_ms) + " --output " +
+                             " --all --jobs 1 --format json --timeout " + std::to_string(timeout_ms) + " --output " +
                              quoted(folder.string()) + " >" + quoted((folder / "stdout.json").string()) + " 2>" +
                              quoted((folder / "stderr.txt").string()));
   if (code != 0 && code != 1) {

@@ -130,22 +130,31 @@ bool applies_under(const mock::Scenario& scenario, const std::string& protocol) 
                                                                                                : ProtocolEra::legacy));
 }
 
+mock::Scenario served_scenario(const mock::Scenario& scenario, const std::string& protocol) {
+  mock::Scenario served = scenario;
+  if (!protocol.empty()) {
+    for (auto& [key, server] : served.document["servers"].items()) server["protocolVersions"] = json::array({protocol});
+    for (auto& [key, server] : served.servers) server.protocol_versions = {protocol};
+  }
+  return served;
+}
+
+std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served) {
+  auto checks = read_checks(scenario);
+  checks.push_back(client_messages_check(served));
+  return checks;
+}
+
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
   if (!applies_under(scenario, options.protocol))
     throw mock::ScenarioError(scenario.source + ": applies to the " + join(scenario_eras(scenario), " and ") +
                               " era only, not to " + options.protocol);
   const auto started = Clock::now();
   ScenarioRun run;
-  run.scenario = scenario;
+  run.scenario = served_scenario(scenario, options.protocol);
   run.transport = options.transport;
   run.protocol = options.protocol;
-  if (!options.protocol.empty()) {
-    for (auto& [key, server] : run.scenario.document["servers"].items())
-      server["protocolVersions"] = json::array({options.protocol});
-    for (auto& [key, server] : run.scenario.servers) server.protocol_versions = {options.protocol};
-  }
-  auto checks = read_checks(scenario);
-  checks.push_back(client_messages_check(run.scenario));
+  const auto checks = run_checks(scenario, run.scenario);
   run.folder = options.work_dir / run.run_id();
   std::error_code ec;
   fs::remove_all(run.folder, ec);

@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include <boost/program_options.hpp>
 
@@ -16,6 +17,7 @@
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
+#include "mcp_hints/conformance/parallel_runs.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/output_file.hpp"
@@ -30,6 +32,9 @@ namespace fs = std::filesystem;
 using namespace conformance;
 
 namespace {
+
+// More runs side by side than this only queue on the machine's cores and its process table.
+constexpr std::size_t kMostJobs = 256;
 
 const char* kHelp = R"(usage: mcp-hints certify --client 'CMD' [OPTIONS]
        mcp-hints certify --list | --coverage [--format text|markdown]
@@ -58,6 +63,8 @@ options:
                            @revision when pinned) in the official conformance suite's shape
   --expected-failures FILE known failures, one per line: SCENARIO[:CHECK] REASON; an entry that
                            passes now fails the run as stale
+  --jobs N                 how many scenario runs go side by side, each in a process of its own
+                           (default: the machine's cores); the report's order does not change
   --timeout T              the longest a client may take per scenario (default 30s; a bare number
                            is milliseconds)
   --color WHEN             auto (default), always, never (text on a terminal only)
@@ -125,7 +132,7 @@ int certify_command(const std::vector<std::string>& args) {
       "checks-dir", po::value<std::string>(), "")("expected-failures", po::value<std::string>(), "")(
       "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
-      "protocol", po::value<std::string>()->default_value("all"), "");
+      "protocol", po::value<std::string>()->default_value("all"), "")("jobs", po::value<Count>(), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -165,6 +172,10 @@ int certify_command(const std::vector<std::string>& args) {
   }
   const auto timeout = vm["timeout"].as<DurationMillis>().value;
   if (timeout < 100ms || timeout > 1h) return usage("--timeout must be 100ms to 1h, not " + duration_text(timeout));
+  const std::size_t jobs =
+      vm.count("jobs") ? vm["jobs"].as<Count>().value : std::max(1u, std::thread::hardware_concurrency());
+  if (jobs > kMostJobs)
+    return usage("--jobs must be 1 to " + std::to_string(kMostJobs) + ", not " + std::to_string(jobs));
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
 
   // A scenario or an expected-failures list that cannot be used is an Error: main says it.
@@ -210,21 +221,27 @@ int certify_command(const std::vector<std::string>& args) {
   certification.strict = vm.count("strict") > 0;
   const auto started = std::chrono::steady_clock::now();
   {
-    Progress progress;
-    std::size_t total = 0;
-    for (const auto& protocol : protocols)
-      for (const auto& scenario : scenarios) total += applies_under(scenario, protocol);
+    std::vector<RunRequest> requests;
     for (const auto& protocol : protocols) {
       harness.protocol = protocol;
-      for (const auto& scenario : scenarios) {
-        if (!applies_under(scenario, protocol)) continue;  // a scenario of one era has no run in the other
-        progress.show("certify: " + std::to_string(certification.runs.size() + 1) + "/" + std::to_string(total) + " " +
-                      scenario.id + " (" + protocol + ")");
-        certification.runs.push_back(run_scenario(scenario, harness));
-        // Each run's line as it ends, so a long run is never silent (a CI log shows it as it goes).
-        progress.line(run_line(certification.runs.back(), certification.runs.size(), total, certification.strict));
-      }
+      for (const auto& scenario : scenarios)
+        if (applies_under(scenario, protocol))  // a scenario of one era has no run in the other
+          requests.push_back({scenario, harness});
     }
+    Progress progress;
+    std::size_t started_runs = 0;
+    const std::string total = std::to_string(requests.size());
+    RunWatch watch;
+    watch.started = [&](std::size_t index) {
+      progress.show("certify: " + std::to_string(++started_runs) + "/" + total + " " + requests[index].scenario.id +
+                    " (" + requests[index].options.protocol + ")");
+    };
+    // Each run's line as it ends, so a long run is never silent (a CI log shows it as it goes),
+    // numbered by its place in the report, whichever order the runs end in.
+    watch.ended = [&](std::size_t index, const ScenarioRun& run) {
+      progress.line(run_line(run, index + 1, requests.size(), certification.strict));
+    };
+    certification.runs = run_scenarios(requests, jobs, watch);
   }
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   certification.list_problems = apply_expected_failures(expected, certification.runs, certification.strict);

@@ -66,6 +66,12 @@ mock::Scenario load_certification_scenario(const std::string& file_or_id);
 std::vector<std::string> scenario_eras(const mock::Scenario& scenario);
 bool applies_under(const mock::Scenario& scenario, const std::string& protocol);
 
+// The scenario as a run serves it: every server pinned to `protocol` (none: as written).
+mock::Scenario served_scenario(const mock::Scenario& scenario, const std::string& protocol);
+// The checks a run of `scenario` judges, in order: its own, then the implicit one on what the
+// client sent (which reads the served scenario).
+std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served);
+
 // Runs a scenario (as loaded by mock::load_scenario) against the client; a mock::ScenarioError
 // when it does not apply under options.protocol.
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options);

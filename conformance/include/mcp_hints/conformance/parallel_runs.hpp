@@ -1,0 +1,39 @@
+#pragma once
+// Runs certification scenarios side by side, each in a worker process of its own. A run is a
+// handful of processes already (the client, the mock servers); only a process of its own can be
+// the subreaper that adopts and ends what its client leaves behind (OrphanSweep) without touching
+// another run's, and no run inherits another's pipes. Results come back in the order asked for,
+// whatever order the runs end in, and equal what run_scenario returns in this process.
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/conformance/client_harness.hpp"
+
+namespace mcp_hints::conformance {
+
+struct RunRequest {
+  mock::Scenario scenario;  // as loaded; run_scenario pins it to options.protocol
+  HarnessOptions options;
+};
+
+struct RunWatch {
+  std::function<void(std::size_t index)> started;                        // a run's worker was started
+  std::function<void(std::size_t index, const ScenarioRun& run)> ended;  // its result is in
+};
+
+// Runs every request, at most `jobs` (1 or more) at once. A worker that dies or outlives its run's
+// bound (the client's timeout and a minute for the rest) yields a run that could not run, saying
+// so. An Error a run throws (a scenario that does not apply, say) ends the others and is thrown
+// again here, as the first one in order.
+std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, std::size_t jobs,
+                                       const RunWatch& watch = {});
+
+// What a worker sends back: the run without what the parent knows already (the scenario, the
+// checks' specs). Binary (MessagePack), so a client's output that is not UTF-8 comes back as it was.
+std::vector<std::uint8_t> encode_run(const ScenarioRun& run);
+ScenarioRun decode_run(const RunRequest& request, const std::vector<std::uint8_t>& bytes);
+
+}  // namespace mcp_hints::conformance

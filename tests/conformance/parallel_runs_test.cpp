@@ -1,0 +1,238 @@
+// Scenario runs side by side, each in a worker process: what a worker sends back is the run, to
+// the byte; results keep the order asked for whatever order runs end in; a client that kills its
+// worker or a run that throws is said, never lost or hung; and certify --jobs N writes the same
+// report as --jobs 1.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <regex>
+#include <set>
+
+#include "mcp_hints/conformance/certification_report.hpp"
+#include "mcp_hints/conformance/parallel_runs.hpp"
+#include "test_support.hpp"
+#include "time_bounds.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace mcp_hints::conformance;
+namespace mock = mcp_hints::mock;
+namespace fs = std::filesystem;
+
+const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
+
+HarnessOptions options_for(const std::string& client, const fs::path& dir, const std::string& protocol = "") {
+  HarnessOptions options;
+  options.client_command = client;
+  options.mock_command = {MCP_HINTS_BIN, "mock"};
+  options.work_dir = dir;
+  options.protocol = protocol;
+  return options;
+}
+
+void expect_same_record(const RunRecord& a, const RunRecord& b) {
+  ASSERT_EQ(a.wire.size(), b.wire.size());
+  for (std::size_t i = 0; i < a.wire.size(); ++i) {
+    const auto &x = a.wire[i], &y = b.wire[i];
+    EXPECT_EQ(
+        std::tie(x.server, x.connection, x.session, x.direction, x.time, x.message, x.event, x.raw, x.authorization),
+        std::tie(y.server, y.connection, y.session, y.direction, y.time, y.message, y.event, y.raw, y.authorization))
+        << "wire line " << i;
+  }
+  ASSERT_EQ(a.events.size(), b.events.size());
+  for (std::size_t i = 0; i < a.events.size(); ++i)
+    EXPECT_EQ(std::tie(a.events[i].type, a.events[i].time, a.events[i].data, a.events[i].line),
+              std::tie(b.events[i].type, b.events[i].time, b.events[i].data, b.events[i].line));
+  EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.events_unusable, b.events_unusable);
+  // Answers are indexed again: every request finds the same answer.
+  for (const auto& line : b.wire)
+    if (b.is_request_in(line)) EXPECT_EQ(a.answer_to(line) != nullptr, b.answer_to(line) != nullptr);
+}
+
+// The report's view of a certification without what differs between two runs of the same
+// thing: times and durations, process ids, the run's folder.
+json comparable(json j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end();) {
+      const std::string& key = it.key();
+      if (key == "seconds" || key == "time" || key == "ms" || key == "connection" || key == "folder")
+        it = j.erase(it);
+      else if (key == "detail" && it->is_string()) {
+        *it = std::regex_replace(it->get<std::string>(), std::regex("[0-9]+ ms"), "N ms");
+        ++it;
+      } else {
+        *it = comparable(*it);
+        ++it;
+      }
+    }
+  } else if (j.is_array()) {
+    for (auto& e : j) e = comparable(e);
+  }
+  return j;
+}
+
+// Everything of a run survives the trip from the worker, bytes that are not UTF-8 included.
+TEST(ParallelRuns, AWorkersReplyIsTheRunItself) {
+  test_support::TempDir dir;
+  // A broken client, so checks fail and name the wire line that decided them.
+  const RunRequest request{mock::load_scenario("propagation.sensitive-carried"),
+                           options_for(kReference + " --drop-propagation", dir.path(), "2025-11-25")};
+  ScenarioRun run = run_scenario(request.scenario, request.options);
+  run.client.stderr_tail += std::string("\xff\xfe not UTF-8 \xc3", 15);
+  run.notes.push_back("a note");
+  run.record.notes.push_back("a record note");
+  ASSERT_FALSE(run.checks.empty());
+  ASSERT_TRUE(std::any_of(run.checks.begin(), run.checks.end(), [](const CheckResult& c) { return c.decided_by; }));
+  const ScenarioRun back = decode_run(request, encode_run(run));
+  EXPECT_EQ(back.run_id(), run.run_id());
+  EXPECT_EQ(back.scenario.document, run.scenario.document);
+  EXPECT_EQ(back.client.stderr_tail, run.client.stderr_tail);
+  EXPECT_EQ(
+      std::tie(back.client.started, back.client.timed_out, back.client.exit_code, back.client.how,
+               back.client.stdout_tail),
+      std::tie(run.client.started, run.client.timed_out, run.client.exit_code, run.client.how, run.client.stdout_tail));
+  EXPECT_EQ(back.notes, run.notes);
+  EXPECT_EQ(back.could_not_run, run.could_not_run);
+  EXPECT_EQ(back.folder, run.folder);
+  EXPECT_EQ(back.wire_files, run.wire_files);
+  EXPECT_EQ(back.context, run.context);
+  EXPECT_EQ(back.seconds, run.seconds);
+  ASSERT_EQ(back.checks.size(), run.checks.size());
+  for (std::size_t i = 0; i < run.checks.size(); ++i) {
+    const auto &a = run.checks[i], &b = back.checks[i];
+    EXPECT_EQ(std::tie(a.spec.id, a.spec.title, a.spec.level, a.spec.kind, a.outcome, a.detail, a.expected_failure),
+              std::tie(b.spec.id, b.spec.title, b.spec.level, b.spec.kind, b.outcome, b.detail, b.expected_failure));
+    EXPECT_EQ(a.verdict, b.verdict) << a.spec.id;
+    ASSERT_EQ(a.decided_by.has_value(), b.decided_by.has_value()) << a.spec.id;
+    if (a.decided_by)
+      EXPECT_EQ(std::tie(a.decided_by->event, a.decided_by->index), std::tie(b.decided_by->event, b.decided_by->index));
+  }
+  expect_same_record(run.record, back.record);
+  // And so every report of it, to the byte.
+  Certification one, other;
+  one.runs = {run};
+  other.runs = {back};
+  EXPECT_EQ(certification_json(one).dump(-1, ' ', false, json::error_handler_t::replace),
+            certification_json(other).dump(-1, ' ', false, json::error_handler_t::replace));
+  EXPECT_EQ(certification_html(one), certification_html(other));
+  EXPECT_EQ(certification_junit(one), certification_junit(other));
+}
+
+// Runs side by side judge as runs one after another, and come back in the order asked for even
+// when the first ends last.
+TEST(ParallelRuns, SideBySideRunsJudgeAsOneAtATimeInTheOrderAsked) {
+  test_support::TempDir dir;
+  const std::string slow_first = "if [ \"$MCP_CONFORMANCE_SCENARIO\" = confirm.spec-destructive ]; then sleep 1; fi; " +
+                                 kReference + " --drop-propagation";
+  std::vector<RunRequest> requests;
+  for (const char* id : {"confirm.spec-destructive", "propagation.sensitive-carried", "retry.idempotent-bounded"})
+    for (const char* protocol : {"2025-11-25", "2026-07-28"})
+      requests.push_back({mock::load_scenario(id), options_for(slow_first, dir.path() / "side", protocol)});
+  std::vector<ScenarioRun> alone;
+  for (auto request : requests) {
+    request.options.work_dir = dir.path() / "alone";
+    alone.push_back(run_scenario(request.scenario, request.options));
+  }
+  std::vector<std::size_t> started, ended;
+  RunWatch watch;
+  watch.started = [&](std::size_t i) { started.push_back(i); };
+  watch.ended = [&](std::size_t i, const ScenarioRun& run) {
+    ended.push_back(i);
+    EXPECT_EQ(run.run_id(), requests[i].scenario.id + "@" + requests[i].options.protocol);
+  };
+  const auto side = run_scenarios(requests, 3, watch);
+  ASSERT_EQ(side.size(), requests.size());
+  EXPECT_EQ(started, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(std::set<std::size_t>(ended.begin(), ended.end()).size(), requests.size());
+  EXPECT_NE(ended.front(), 0u) << "the slow first run ended first: were they run side by side?";
+  Certification one, other;
+  one.runs = alone;
+  other.runs = side;
+  EXPECT_TRUE(one.failed());
+  EXPECT_EQ(comparable(certification_json(one)).dump(1), comparable(certification_json(other)).dump(1));
+  for (std::size_t i = 0; i < side.size(); ++i) {
+    EXPECT_EQ(side[i].run_id(), alone[i].run_id());
+    EXPECT_EQ(side[i].folder.parent_path(), dir.path() / "side");
+  }
+}
+
+// A client that kills the process running it (its worker) makes a run that could not run, said
+// in its notes; the runs beside it are untouched, and nothing hangs.
+TEST(ParallelRuns, AClientThatKillsItsWorkerIsSaidNotLost) {
+  test_support::TempDir dir;
+  const std::string killer =
+      "if [ \"$MCP_CONFORMANCE_SCENARIO\" = confirm.spec-destructive ]; then kill -KILL $PPID; sleep 5; fi; " +
+      kReference;
+  std::vector<RunRequest> requests;
+  for (const char* id : {"confirm.spec-destructive", "propagation.sensitive-carried"})
+    requests.push_back({mock::load_scenario(id), options_for(killer, dir.path(), "2025-11-25")});
+  const auto start = std::chrono::steady_clock::now();
+  const auto runs = run_scenarios(requests, 2);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            test_support::bound_seconds(10));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_TRUE(runs[0].could_not_run);
+  EXPECT_EQ(runs[0].verdict(), Verdict::not_testable);
+  ASSERT_FALSE(runs[0].notes.empty());
+  EXPECT_NE(runs[0].notes.front().find("worker process was killed by signal 9"), std::string::npos)
+      << runs[0].notes.front();
+  EXPECT_EQ(runs[0].run_id(), "confirm.spec-destructive@2025-11-25");
+  EXPECT_FALSE(runs[1].could_not_run);
+  EXPECT_EQ(runs[1].verdict(), Verdict::pass) << (runs[1].notes.empty() ? "" : runs[1].notes.front());
+  // No reply file is left in the work folder.
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    EXPECT_NE(entry.path().filename().string().rfind(".worker-", 0), 0u) << entry.path();
+}
+
+// A run that throws (a scenario of the other era) ends certification with that Error, in its
+// category, as it does when runs go one at a time.
+TEST(ParallelRuns, AnErrorOfARunIsThrownAgainInItsCategory) {
+  test_support::TempDir dir;
+  std::vector<RunRequest> requests = {
+      {mock::load_scenario("confirm.spec-destructive"), options_for(kReference, dir.path(), "2025-11-25")},
+      {mock::load_scenario("confirm.input-required"), options_for(kReference, dir.path(), "2025-11-25")}};
+  try {
+    run_scenarios(requests, 2);
+    ADD_FAILURE() << "no error";
+  } catch (const mcp_hints::Error& e) {
+    EXPECT_EQ(e.category(), mcp_hints::Error::Category::bad_input);
+    EXPECT_NE(std::string(e.what()).find("applies to the stateless era only"), std::string::npos) << e.what();
+  }
+}
+
+// The command: --jobs 1 and --jobs 4 write the same report (times aside), lines numbered by the
+// run's place in it; a bad --jobs is a usage error.
+TEST(ParallelRuns, CertifyWritesTheSameReportWithAnyJobs) {
+  test_support::TempDir dir;
+  const std::string client = kReference + " --drop-propagation";
+  std::map<std::string, test_support::RunResult> by_jobs;
+  for (const char* jobs : {"1", "4"})
+    by_jobs[jobs] = test_support::run_cli(
+        {"certify", "--client", client, "--jobs", jobs, "--format", "json", "--output", (dir.path() / jobs).string(),
+         "--scenario", "confirm.spec-destructive", "--scenario", "propagation.sensitive-carried", "--scenario",
+         "rugpull.ttl-expiry", "--scenario", "retry.idempotent-bounded"});
+  const auto &one = by_jobs["1"], &four = by_jobs["4"];
+  EXPECT_EQ(one.exit_code, 1) << one.err;
+  EXPECT_EQ(four.exit_code, 1) << four.err;
+  EXPECT_EQ(comparable(json::parse(one.out)).dump(1), comparable(json::parse(four.out)).dump(1));
+  // Each run's line carries its place in the report, whichever order the lines come in.
+  for (const auto* r : {&one, &four}) {
+    EXPECT_EQ(test_support::count_lines(r->err), 7u) << r->err;
+    for (const char* line : {"[1/7] PASS         confirm.spec-destructive@2026-07-28",
+                             "[6/7] FAIL         propagation.sensitive-carried@2025-11-25",
+                             "[3/7] PASS         rugpull.ttl-expiry@2026-07-28"})
+      EXPECT_NE(r->err.find(line), std::string::npos) << line << "\n" << r->err;
+  }
+  for (const char* jobs : {"0", "-1", "x", "257"}) {
+    const auto bad =
+        test_support::run_cli({"certify", "--client", "x", "--jobs", jobs, "--output", (dir.path() / "bad").string()});
+    EXPECT_EQ(bad.exit_code, 2) << jobs;
+    EXPECT_EQ(test_support::count_lines(bad.err), 1u) << bad.err;
+    EXPECT_NE(bad.err.find("--jobs"), std::string::npos) << bad.err;
+  }
+}
+
+}  // namespace
