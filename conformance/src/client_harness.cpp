@@ -146,6 +146,20 @@ std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Sc
 }
 
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
+  ScenarioRun run = perform_scenario(scenario, options);
+  judge_run(run, scenario);
+  return run;
+}
+
+void judge_run(ScenarioRun& run, const mock::Scenario& scenario) {
+  const auto started = Clock::now();
+  if (!run.could_not_run)
+    for (const auto& check : run_checks(scenario, run.scenario))
+      run.checks.push_back(judge_check(check, run.record, run.transport));
+  run.seconds += std::chrono::duration<double>(Clock::now() - started).count();
+}
+
+ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOptions& options) {
   if (!applies_under(scenario, options.protocol))
     throw mock::ScenarioError(scenario.source + ": applies to the " + join(scenario_eras(scenario), " and ") +
                               " era only, not to " + options.protocol);
@@ -154,7 +168,6 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   run.scenario = served_scenario(scenario, options.protocol);
   run.transport = options.transport;
   run.protocol = options.protocol;
-  const auto checks = run_checks(scenario, run.scenario);
   run.folder = options.work_dir / run.run_id();
   std::error_code ec;
   fs::remove_all(run.folder, ec);
@@ -275,8 +288,6 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
     run.notes.push_back("the client command could not be run (" + run.client.how +
                         "): " + run.client.stderr_tail.substr(0, run.client.stderr_tail.find('\n')));
   }
-  if (!run.could_not_run)
-    for (const auto& check : checks) run.checks.push_back(judge_check(check, run.record, options.transport));
   run.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return run;
 }

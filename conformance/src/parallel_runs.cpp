@@ -61,14 +61,6 @@ WireLine wire_line(const json& j) {
 }  // namespace
 
 std::vector<std::uint8_t> encode_run(const ScenarioRun& run) {
-  json checks = json::array();
-  for (const auto& c : run.checks)
-    checks.push_back({{"id", c.spec.id},
-                      {"outcome", c.outcome},
-                      {"verdict", static_cast<int>(c.verdict)},
-                      {"detail", c.detail},
-                      {"expected_failure", c.expected_failure},
-                      {"decided_by", c.decided_by ? json{c.decided_by->event, c.decided_by->index} : json()}});
   json wire = json::array(), events = json::array();
   for (const auto& line : run.record.wire) wire.push_back(wire_json(line));
   for (const auto& e : run.record.events)
@@ -77,8 +69,7 @@ std::vector<std::uint8_t> encode_run(const ScenarioRun& run) {
                        {"exit_code", run.client.exit_code},     {"how", run.client.how},
                        {"stdout_tail", run.client.stdout_tail}, {"stderr_tail", run.client.stderr_tail}};
   return json::to_msgpack(json{{"run",
-                                {{"checks", checks},
-                                 {"client", client},
+                                {{"client", client},
                                  {"notes", run.notes},
                                  {"could_not_run", run.could_not_run},
                                  {"folder", run.folder.string()},
@@ -100,22 +91,6 @@ ScenarioRun decode_run(const RunRequest& request, const std::vector<std::uint8_t
   run.scenario = served_scenario(request.scenario, request.options.protocol);
   run.transport = request.options.transport;
   run.protocol = request.options.protocol;
-  const auto specs = run_checks(request.scenario, run.scenario);
-  const json& checks = r.at("checks");
-  for (std::size_t i = 0; i < checks.size(); ++i) {
-    const json& c = checks[i];
-    // The worker judged the same specs in the same order; anything else is a bug, not a result.
-    if (i >= specs.size() || specs[i].id != c.at("id").get<std::string>())
-      throw std::runtime_error("a worker's checks do not match the scenario's (" + c.at("id").get<std::string>() + ")");
-    CheckResult result;
-    result.spec = specs[i];
-    result.outcome = c.at("outcome");
-    result.verdict = static_cast<Verdict>(c.at("verdict").get<int>());
-    result.detail = c.at("detail");
-    result.expected_failure = c.at("expected_failure");
-    if (const json& d = c.at("decided_by"); !d.is_null()) result.decided_by = CheckResult::Decider{d[0], d[1]};
-    run.checks.push_back(std::move(result));
-  }
   const json& client = r.at("client");
   run.client.started = client.at("started");
   run.client.timed_out = client.at("timed_out");
@@ -150,7 +125,7 @@ using Clock = std::chrono::steady_clock;
   try {
     std::vector<std::uint8_t> bytes;
     try {
-      bytes = encode_run(run_scenario(request.scenario, request.options));
+      bytes = encode_run(perform_scenario(request.scenario, request.options));
     } catch (const Error& e) {
       bytes = json::to_msgpack(
           {{"error", e.what()}, {"category", e.category() == Error::Category::bad_input ? "bad_input" : "incomplete"}});
@@ -286,6 +261,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
         } else {
           try {
             results[index] = decode_run(requests[index], *bytes);
+            judge_run(*results[index], requests[index].scenario);
           } catch (...) {
             errors[index] = std::current_exception();
             failed = true;

@@ -72,9 +72,14 @@ mock::Scenario served_scenario(const mock::Scenario& scenario, const std::string
 // client sent (which reads the served scenario).
 std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served);
 
-// Runs a scenario (as loaded by mock::load_scenario) against the client; a mock::ScenarioError
-// when it does not apply under options.protocol.
+// Runs a scenario (as loaded by mock::load_scenario) against the client and judges it: both steps
+// below. A mock::ScenarioError when it does not apply under options.protocol.
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options);
+// The run alone: the mock servers and the client, and the record they leave; nothing is judged.
+ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOptions& options);
+// Judges a performed run: every check of run_checks (none when the run could not run); the time
+// it takes is added to the run's.
+void judge_run(ScenarioRun& run, const mock::Scenario& scenario);
 
 // Quotes an argument for /bin/sh.
 std::string shell_quote(const std::string& argument);

@@ -1,9 +1,11 @@
 #pragma once
-// Runs certification scenarios side by side, each in a worker process of its own. A run is a
-// handful of processes already (the client, the mock servers); only a process of its own can be
-// the subreaper that adopts and ends what its client leaves behind (OrphanSweep) without touching
-// another run's, and no run inherits another's pipes. Results come back in the order asked for,
-// whatever order the runs end in, and equal what run_scenario returns in this process.
+// Runs certification scenarios side by side, each performed in a worker process of its own and
+// judged here. A run is a handful of processes already (the client, the mock servers); only a
+// process of its own can be the subreaper that adopts and ends what its client leaves behind
+// (OrphanSweep) without touching another run's, and no run inherits another's pipes. Judging
+// stays in this process, where what it compiles once (the protocol schemas) serves every run.
+// Results come back in the order asked for, whatever order the runs end in, and equal what
+// run_scenario returns in this process.
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -31,8 +33,8 @@ struct RunWatch {
 std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, std::size_t jobs,
                                        const RunWatch& watch = {});
 
-// What a worker sends back: the run without what the parent knows already (the scenario, the
-// checks' specs). Binary (MessagePack), so a client's output that is not UTF-8 comes back as it was.
+// What a worker sends back: the performed run (perform_scenario), without the scenario, which the
+// parent has. Binary (MessagePack), so a client's output that is not UTF-8 comes back as it was.
 std::vector<std::uint8_t> encode_run(const ScenarioRun& run);
 ScenarioRun decode_run(const RunRequest& request, const std::vector<std::uint8_t>& bytes);
 
