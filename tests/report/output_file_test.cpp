@@ -44,3 +44,20 @@ TEST(OutputFile, ADirectoryOrAMissingFolderIsRefusedWithTheFileNamed) {
   }
   EXPECT_EQ(entries(dir.path()), 0u);
 }
+
+// Written as it is made: a writer that fails half-way leaves the old file and no temporary one,
+// and its error reaches the caller.
+TEST(OutputFile, AStreamedWriteIsWholeOrLeavesTheOldFile) {
+  test_support::TempDir dir;
+  const fs::path path = dir.path() / "report.sarif";
+  mcp_hints::write_file_atomically(path, [](std::ostream& out) { out << "streamed " << 42; });
+  EXPECT_EQ(test_support::read_file(path), "streamed 42");
+  EXPECT_THROW(mcp_hints::write_file_atomically(path,
+                                                [](std::ostream& out) {
+                                                  out << "half";
+                                                  throw std::runtime_error("the writer failed");
+                                                }),
+               std::runtime_error);
+  EXPECT_EQ(test_support::read_file(path), "streamed 42");
+  EXPECT_EQ(entries(dir.path()), 1u);
+}

@@ -54,6 +54,31 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
 
 }  // namespace
 
+// The streamed JSON is the DOM's dump, byte for byte: with findings, suppressions, input errors,
+// a check-server run's calls and protocol, and none at all.
+TEST(Report, StreamedJsonIsTheDocumentsDump) {
+  auto expect_same = [](const mcp_hints::LintReport& report, const mcp_hints::ReportOptions& options) {
+    std::ostringstream streamed;
+    mcp_hints::write_report_json(streamed, report, options);
+    EXPECT_EQ(streamed.str(),
+              mcp_hints::report_json(report, options).dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  };
+  auto report = sample_report();
+  ASSERT_FALSE(report.findings.empty());
+  expect_same(report, {});
+  expect_same(report, {std::nullopt});
+  report.findings.front().message += std::string("\xff\n", 2);  // replaced as dump replaces it
+  report.suppressions_applied = true;
+  report.findings.front().suppressions.push_back({mcp_hints::Suppression::Source::config, "known"});
+  report.server_checks_ran = true;
+  report.calls.push_back({"rm", json{{"path", "/tmp/x"}}, mcp_hints::ToolCallRecord::Outcome::tool_error, "denied"});
+  report.protocol_version = "2026-07-28";
+  report.protocol_era = "stateless";
+  report.diagnostics = "server said\nthis";
+  expect_same(report, {});
+  expect_same(mcp_hints::LintReport{}, {});
+}
+
 TEST(Report, JsonMatchesItsPublishedSchema) {
   const auto report = sample_report();
   const json j = mcp_hints::report_json(report, {});

@@ -275,25 +275,30 @@ int write_report(LintReport report, const ReportSettings& settings, const std::s
   }
   const Baseline* baseline = settings.baseline ? &*settings.baseline : written ? &*written : nullptr;
   if (baseline || suppressions) apply_suppressions(report, baseline, suppressions);
-  std::ostringstream file_out;
-  std::ostream& out = settings.output ? static_cast<std::ostream&>(file_out) : std::cout;
-  if (settings.format == "json")
-    out << report_json(report, settings.report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else if (settings.format == "sarif")
-    render_sarif(out, report, settings.report);
-  else if (settings.format == "junit")
-    render_junit(out, report, settings.report);
-  else if (settings.format == "github")
-    render_github(out, report, settings.report);
-  else
-    render_text(out, report, settings.report);
-  out.flush();
-  if (!out) {
-    if (!output_reader_gone()) std::cerr << "mcp-hints " << command << ": writing the report failed\n";
-    return incomplete;
+  // Written as it is made, to standard output or to a file that appears whole or not at all.
+  const auto render = [&](std::ostream& out) {
+    if (settings.format == "json")
+      write_report_json(out, report, settings.report);
+    else if (settings.format == "sarif")
+      render_sarif(out, report, settings.report);
+    else if (settings.format == "junit")
+      render_junit(out, report, settings.report);
+    else if (settings.format == "github")
+      render_github(out, report, settings.report);
+    else
+      render_text(out, report, settings.report);
+  };
+  if (settings.output) {
+    write_file_atomically(*settings.output, render);  // OutputError: main says it, exit 3
+  } else {
+    render(std::cout);
+    std::cout.flush();
+    if (!std::cout) {
+      if (!output_reader_gone()) std::cerr << "mcp-hints " << command << ": writing the report failed\n";
+      return incomplete;
+    }
   }
-  if (settings.output) write_file_atomically(*settings.output, file_out.str());  // OutputError: main says it, exit 3
-  if (settings.checks_dir)                                                       // OutputError: main says it, exit 3
+  if (settings.checks_dir)  // OutputError: main says it, exit 3
     write_official_checks(*settings.checks_dir, command, official_checks(report, official_timestamp()));
   // Input errors and an incomplete run are also said on stderr, one line each, whatever the
   // format (the text report on stdout says them already).

@@ -12,6 +12,11 @@
 namespace mcp_hints {
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  write_file_atomically(
+      path, [&](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); });
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw OutputError("cannot write " + path.string() + ": it is a directory");
@@ -22,7 +27,13 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw OutputError("cannot write " + path.string() + ": " + std::strerror(errno));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      fs::remove(temporary, ec);
+      throw;
+    }
     out.close();
     if (!out) {
       const std::string why = std::strerror(errno);

@@ -9,6 +9,7 @@
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/checks/suppressions.hpp"
+#include "mcp_hints/json/stream_writer.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/report/trace.hpp"
@@ -197,66 +198,68 @@ std::vector<std::pair<std::string, std::size_t>> revision_counts(const FileResul
 
 }  // namespace
 
-json report_json(const LintReport& report, const ReportOptions& options) {
-  json files = json::array();
-  for (const auto& f : report.files) {
-    json per_tool = json::array();
-    for (auto bits : f.tool_revisions) per_tool.push_back(revision_refs(bits));
-    json counts = json::object();
-    for (const auto& [ref, n] : revision_counts(f)) counts[ref] = n;
-    files.push_back({{"file", f.file},
-                     {"toolCount", f.tool_count},
-                     {"tools", f.tool_names},
-                     {"toolVocabularies", per_tool},
-                     {"vocabularies", counts},
-                     {"error", f.error ? json(*f.error) : json()}});
+namespace {
+
+// The pieces of report_json, shared by the DOM and the streamed writer so the two cannot differ:
+// what grows with the catalog (each file's tools, the findings) is left out of the heads.
+json file_head_json(const FileResult& f) {
+  json counts = json::object();
+  for (const auto& [ref, n] : revision_counts(f)) counts[ref] = n;
+  return {{"file", f.file},
+          {"toolCount", f.tool_count},
+          {"vocabularies", counts},
+          {"error", f.error ? json(*f.error) : json()}};
+}
+
+json finding_json(const Finding& f, const LintReport& report) {
+  json finding = {{"check", f.check},
+                  {"level", level_name(f.level)},
+                  {"tool", f.tool},
+                  {"pointer", f.pointer},
+                  {"message", f.message},
+                  {"proposal", f.proposal},
+                  {"sentence", enforced_sentence_json(f.check)},
+                  {"file", f.file},
+                  {"line", f.line},
+                  {"column", f.column},
+                  {"toolLine", f.tool_line}};
+  if (report.suppressions_applied) {
+    json suppressions = json::array();
+    for (const auto& s : f.suppressions)
+      suppressions.push_back(
+          {{"kind", "external"}, {"source", source_name(s.source)}, {"justification", s.justification}});
+    finding["suppressions"] = std::move(suppressions);
   }
-  json findings = json::array();
-  for (const auto& f : report.findings) {
-    findings.push_back({{"check", f.check},
-                        {"level", level_name(f.level)},
-                        {"tool", f.tool},
-                        {"pointer", f.pointer},
-                        {"message", f.message},
-                        {"proposal", f.proposal},
-                        {"sentence", enforced_sentence_json(f.check)},
-                        {"file", f.file},
-                        {"line", f.line},
-                        {"column", f.column},
-                        {"toolLine", f.tool_line}});
-    if (report.suppressions_applied) {
-      json suppressions = json::array();
-      for (const auto& s : f.suppressions)
-        suppressions.push_back(
-            {{"kind", "external"}, {"source", source_name(s.source)}, {"justification", s.justification}});
-      findings.back()["suppressions"] = std::move(suppressions);
-    }
-  }
-  json out = {{"tool", "mcp-hints"},
-              {"version", kVersion},
-              {"specRevision", report.spec_revision},
-              {"toolCount", report.tool_count()},
-              {"files", files},
-              {"findings", findings},
-              {"summary",
-               {{"error", report.count(Level::error)},
-                {"warning", report.count(Level::warning)},
-                {"info", report.count(Level::info)},
-                {"suppressed", report.suppressed_count()},
-                {"baselined", report.baselined_count()},
-                {"failOn", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
-                {"inputErrors", std::count_if(report.files.begin(), report.files.end(),
-                                              [](const auto& f) { return f.error.has_value(); })},
-                {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
-                {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete},
-                {"verdict", verdict_name(report, options)}}},
-              {"serverLog", report.diagnostics},
-              {"protocol",
-               report.protocol_version.empty()
-                   ? json()
-                   : json{{"version", report.protocol_version},
-                          {"era", report.protocol_era},
-                          {"fallback", report.protocol_fallback.empty() ? json() : json(report.protocol_fallback)}}}};
+  return finding;
+}
+
+json summary_json(const LintReport& report, const ReportOptions& options) {
+  return {{"error", report.count(Level::error)},
+          {"warning", report.count(Level::warning)},
+          {"info", report.count(Level::info)},
+          {"suppressed", report.suppressed_count()},
+          {"baselined", report.baselined_count()},
+          {"failOn", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
+          {"inputErrors",
+           std::count_if(report.files.begin(), report.files.end(), [](const auto& f) { return f.error.has_value(); })},
+          {"incomplete", report.incomplete ? json(*report.incomplete) : json()},
+          {"passed", !report.fails(options.fail_on) && !report.has_input_error() && !report.incomplete},
+          {"verdict", verdict_name(report, options)}};
+}
+
+json report_head_json(const LintReport& report, const ReportOptions& options) {
+  json head = {{"tool", "mcp-hints"},
+               {"version", kVersion},
+               {"specRevision", report.spec_revision},
+               {"toolCount", report.tool_count()},
+               {"summary", summary_json(report, options)},
+               {"serverLog", report.diagnostics},
+               {"protocol",
+                report.protocol_version.empty()
+                    ? json()
+                    : json{{"version", report.protocol_version},
+                           {"era", report.protocol_era},
+                           {"fallback", report.protocol_fallback.empty() ? json() : json(report.protocol_fallback)}}}};
   if (report.server_checks_ran) {
     json calls = json::array();
     for (const auto& c : report.calls)
@@ -264,9 +267,56 @@ json report_json(const LintReport& report, const ReportOptions& options) {
                        {"arguments", arguments_shape(c.arguments)},
                        {"outcome", outcome_name(c.outcome)},
                        {"detail", c.detail}});
-    out["calls"] = std::move(calls);
+    head["calls"] = std::move(calls);
   }
+  return head;
+}
+
+}  // namespace
+
+json report_json(const LintReport& report, const ReportOptions& options) {
+  json out = report_head_json(report, options);
+  json& files = out["files"] = json::array();
+  for (const auto& f : report.files) {
+    json& file = files.emplace_back(file_head_json(f));
+    file["tools"] = f.tool_names;
+    json& per_tool = file["toolVocabularies"] = json::array();
+    for (auto bits : f.tool_revisions) per_tool.push_back(revision_refs(bits));
+  }
+  json& findings = out["findings"] = json::array();
+  for (const auto& f : report.findings) findings.push_back(finding_json(f, report));
   return out;
+}
+
+void write_report_json(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  // What grows with the catalog goes element by element: each file's tools, the findings.
+  JsonStreamWriter w(out, 2);
+  const JsonStreamWriter::Streamed members = {{"files",
+                                               [&] {
+                                                 w.begin_array();
+                                                 for (const auto& f : report.files)
+                                                   w.object(file_head_json(f), {{"toolVocabularies",
+                                                                                 [&] {
+                                                                                   w.begin_array();
+                                                                                   for (auto bits : f.tool_revisions)
+                                                                                     w.value(revision_refs(bits));
+                                                                                   w.end();
+                                                                                 }},
+                                                                                {"tools", [&] {
+                                                                                   w.begin_array();
+                                                                                   for (const auto& name : f.tool_names)
+                                                                                     w.value(name);
+                                                                                   w.end();
+                                                                                 }}});
+                                                 w.end();
+                                               }},
+                                              {"findings", [&] {
+                                                 w.begin_array();
+                                                 for (const auto& f : report.findings) w.value(finding_json(f, report));
+                                                 w.end();
+                                               }}};
+  w.object(report_head_json(report, options), members);
+  out << "\n";
 }
 
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options) {
@@ -419,9 +469,7 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
                      {"defaultConfiguration", {{"level", sarif_level(info.level)}}},
                      {"properties", {{"proposal", info.proposal}, {"sentence", enforced_sentence_json(info.id)}}}});
   }
-  json results = json::array();
-  std::set<std::string> unknown_checks;
-  for (const auto& f : report.findings) {
+  auto result_json = [&](const Finding& f) {
     json location = {
         {"physicalLocation",
          {{"artifactLocation", artifact_location(f.file, report.server_checks_ran && is_input(report, f.file))}}},
@@ -439,12 +487,13 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
     // finding stands for one that is gone, "absent".
     if (report.baseline_applied)
       result["baselineState"] = f.check == kBaselineStale.id ? "absent" : f.baselined() ? "unchanged" : "new";
-    if (const auto rule = rule_index.find(f.check); rule != rule_index.end())
-      result["ruleIndex"] = rule->second;
-    else
-      unknown_checks.insert(f.check);
-    results.push_back(std::move(result));
-  }
+    if (const auto rule = rule_index.find(f.check); rule != rule_index.end()) result["ruleIndex"] = rule->second;
+    return result;
+  };
+  // The invocation, which SARIF writes before the results, says which checks no rule describes.
+  std::set<std::string> unknown_checks;
+  for (const auto& f : report.findings)
+    if (!rule_index.count(f.check)) unknown_checks.insert(f.check);
   json notifications = json::array();
   for (const auto& file : report.files)
     if (file.error)
@@ -466,7 +515,7 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
                                {"arguments", arguments_shape(call.arguments)},
                                {"outcome", outcome_name(call.outcome)}}}});
   const bool successful = !report.has_input_error() && !report.incomplete && unknown_checks.empty();
-  json run = {
+  const json run = {
       {"tool",
        {{"driver",
          {{"name", "mcp-hints"},
@@ -474,14 +523,24 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
           {"semanticVersion", kVersion},
           {"informationUri", kHomepage},
           {"rules", rules}}}}},
-      {"results", results},
       {"invocations",
        json::array({{{"executionSuccessful", successful}, {"toolExecutionNotifications", notifications}}})},
       {"properties",
        {{"specRevision", report.spec_revision}, {"failOn", options.fail_on ? level_name(*options.fail_on) : "never"}}}};
-  json sarif = {
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << sarif.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  // One pass over the findings, each result written as it is made.
+  JsonStreamWriter w(out, 2);
+  const auto results = [&] {
+    w.begin_array();
+    for (const auto& f : report.findings) w.value(result_json(f));
+    w.end();
+  };
+  const auto runs = [&] {
+    w.begin_array();
+    w.object(run, {{"results", results}});
+    w.end();
+  };
+  w.object({{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}}, {{"runs", runs}});
+  out << "\n";
 }
 
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
@@ -489,54 +548,55 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
   // check in a check-server run: a finding at or above the fail-on level is a failure, one below
   // it, or suppressed (with its justification), is written to the testcase's output.
   const auto checks = all_checks();
-  std::size_t total_tests = 0, total_failures = 0, total_errors = 0, total_skipped = 0;
-  std::string body;
-  // The inputs, then the baseline and the suppressions file when a run check found something in
-  // them (a suite of their own, with a testcase per run check that fired).
-  std::vector<FileResult> suites = report.files;
-  for (const auto& other : other_files(report)) suites.push_back(FileResult{other, 0, std::nullopt, {}, {}, {}});
-  for (const auto& file : suites) {
-    const bool input = is_input(report, file.file);
-    std::string cases;
+  struct Counts {
     std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  };
+  // One suite's testcases, counted, and written to `cases` unless it is null: the counts head the
+  // suite and the whole document, so a first pass counts and a second writes, and no suite or
+  // document is ever held whole.
+  auto suite = [&](const FileResult& file, std::ostream* cases, Counts& counts) {
+    const bool input = is_input(report, file.file);
+    auto& [tests, failures, errors, skipped] = counts;
     // `unproven`: a check with no finding that may not have run (the run ended early), so it is
     // skipped, not passed.
     auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found,
                         bool unproven = false) {
       ++tests;
-      cases += "    <testcase classname=\"" + html_escape(classname) + "\" name=\"" + html_escape(check) + "\"";
+      const bool fail = found && std::any_of(found->begin(), found->end(), [&](const Finding* f) {
+                          return failing(*f, options) && !f->suppressed();
+                        });
+      skipped += !found && unproven;
+      failures += fail;
+      if (!cases) return;
+      *cases << "    <testcase classname=\"" << html_escape(classname) << "\" name=\"" << html_escape(check) << "\"";
       if (!found && unproven) {
-        ++skipped;
-        cases += "><skipped message=\"not known to have run: the run was incomplete\"/></testcase>\n";
+        *cases << "><skipped message=\"not known to have run: the run was incomplete\"/></testcase>\n";
         return;
       }
       if (!found) {
-        cases += "/>\n";
+        *cases << "/>\n";
         return;
       }
       std::string text;
-      bool fail = false;
       for (const auto* f : *found) {
         text += std::string(level_name(f->level)) + " " + (f->tool.empty() ? "" : f->tool + " ") + f->pointer + ": " +
                 f->message + "\n";
         for (const auto& why : f->suppressions) text += "  suppressed: " + why.justification + "\n";
-        fail = fail || (failing(*f, options) && !f->suppressed());
       }
       // A failure's message is its first finding that counts.
       const auto first = std::find_if(found->begin(), found->end(), [](const Finding* f) { return !f->suppressed(); });
-      if (fail) {
-        ++failures;
-        cases += "><failure type=\"" + std::string(level_name((*first)->level)) + "\" message=\"" +
-                 html_escape((*first)->message) + "\">" + html_escape(text) + "</failure></testcase>\n";
-      } else {
-        cases += "><system-out>" + html_escape(text) + "</system-out></testcase>\n";
-      }
+      if (fail)
+        *cases << "><failure type=\"" << level_name((*first)->level) << "\" message=\""
+               << html_escape((*first)->message) << "\">" << html_escape(text) << "</failure></testcase>\n";
+      else
+        *cases << "><system-out>" << html_escape(text) << "</system-out></testcase>\n";
     };
     auto error_case = [&](const std::string& name, const std::string& message) {
       ++tests;
       ++errors;
-      cases += "    <testcase classname=\"" + html_escape(file.file) + "\" name=\"" + html_escape(name) +
-               "\"><error message=\"" + html_escape(message) + "\"/></testcase>\n";
+      if (cases)
+        *cases << "    <testcase classname=\"" << html_escape(file.file) << "\" name=\"" << html_escape(name)
+               << "\"><error message=\"" << html_escape(message) << "\"/></testcase>\n";
     };
     if (file.error) error_case("input", *file.error);
     // Tools are told apart by name: findings carry the name of their tool.
@@ -587,18 +647,35 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
       }
       if (report.incomplete) error_case("run", "incomplete: " + *report.incomplete);
     }
-    total_tests += tests;
-    total_failures += failures;
-    total_errors += errors;
-    total_skipped += skipped;
-    body += "  <testsuite name=\"" + html_escape(file.file) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
-            std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" +
-            std::to_string(skipped) + "\">\n" + cases + "  </testsuite>\n";
+  };
+  // The inputs, then the baseline and the suppressions file when a run check found something in
+  // them (a suite of their own, with a testcase per run check that fired).
+  std::vector<FileResult> others;
+  for (const auto& other : other_files(report)) others.push_back(FileResult{other, 0, std::nullopt, {}, {}, {}});
+  std::vector<const FileResult*> suites;
+  for (const auto& file : report.files) suites.push_back(&file);
+  for (const auto& file : others) suites.push_back(&file);
+  std::vector<Counts> counts(suites.size());
+  Counts total;
+  for (std::size_t i = 0; i < suites.size(); ++i) {
+    suite(*suites[i], nullptr, counts[i]);
+    total.tests += counts[i].tests;
+    total.failures += counts[i].failures;
+    total.errors += counts[i].errors;
+    total.skipped += counts[i].skipped;
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuites name=\"mcp-hints\" tests=\"" << total_tests << "\" failures=\"" << total_failures
-      << "\" errors=\"" << total_errors << "\" skipped=\"" << total_skipped << "\">\n"
-      << body << "</testsuites>\n";
+      << "<testsuites name=\"mcp-hints\" tests=\"" << total.tests << "\" failures=\"" << total.failures
+      << "\" errors=\"" << total.errors << "\" skipped=\"" << total.skipped << "\">\n";
+  for (std::size_t i = 0; i < suites.size(); ++i) {
+    out << "  <testsuite name=\"" << html_escape(suites[i]->file) << "\" tests=\"" << counts[i].tests
+        << "\" failures=\"" << counts[i].failures << "\" errors=\"" << counts[i].errors << "\" skipped=\""
+        << counts[i].skipped << "\">\n";
+    Counts written;
+    suite(*suites[i], &out, written);
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
 }
 
 namespace {

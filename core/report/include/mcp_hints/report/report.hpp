@@ -19,6 +19,8 @@ struct ReportOptions {
 
 // The stable machine interface, described by schemas/lint-report.schema.json.
 nlohmann::json report_json(const LintReport& report, const ReportOptions& options);
+// report_json(...).dump(2) and a line break, written as it is made: no DOM of the whole report.
+void write_report_json(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_text(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_sarif(std::ostream& out, const LintReport& report, const ReportOptions& options);
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options);

@@ -1,0 +1,56 @@
+#pragma once
+// Writes a JSON document to a stream piece by piece, byte for byte as nlohmann::json::dump(indent)
+// would write the whole document (invalid UTF-8 replaced), so a report of a million findings is
+// written as it is made and never held as one DOM or one string. The caller opens objects and
+// arrays, names members and gives values; within an object it gives the members in the order
+// dump would write them (nlohmann::json sorts keys).
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcp_hints {
+
+class JsonStreamWriter {
+ public:
+  // indent: spaces per level, as dump's first argument (0 or more; dump's -1, one line, is not
+  // supported: a streamed report is for people and tools that read it whole alike).
+  JsonStreamWriter(std::ostream& out, int indent);
+
+  void begin_object();
+  void begin_array();
+  void end();                               // the innermost object or array
+  void key(std::string_view name);          // the next member of the innermost object; std::logic_error
+                                            // when not after the previous one in dump's order
+  void value(const nlohmann::json& value);  // a whole value: an array element, a member's, or the document
+  void member(std::string_view name, const nlohmann::json& v) {
+    key(name);
+    value(v);
+  }
+  // A whole object (as an element, a member's value or the document): the members of `members`
+  // and those `streamed` writes (each function writes its member's value), in dump's order.
+  using Streamed = std::map<std::string, std::function<void()>, std::less<>>;
+  void object(const nlohmann::json& members, const Streamed& streamed);
+
+ private:
+  void before_value();
+  void newline(std::size_t depth);
+
+  std::ostream& out_;
+  int indent_;
+  struct Level {
+    bool object = false;
+    bool empty = true;
+    std::string last_key;
+  };
+  std::vector<Level> open_;
+  bool after_key_ = false;
+  std::string spaces_;  // '\n' and enough spaces for any line's indentation so far
+};
+
+}  // namespace mcp_hints
