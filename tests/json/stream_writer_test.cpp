@@ -59,6 +59,22 @@ TEST(JsonStreamWriter, WritesWhatDumpWrites) {
       }
 }
 
+// A piece written apart at its depth (an array spilled until the members before it are known)
+// and put in with raw() makes the same document.
+TEST(JsonStreamWriter, APieceWrittenApartFitsInPlace) {
+  const json doc =
+      json::parse(R"({"count":2,"file":"x","tools":[{"name":"a","keys":{"/k":1}},{"name":"b","keys":{}}]})");
+  for (int indent : {0, 2, 3}) {
+    std::ostringstream piece;
+    JsonStreamWriter apart(piece, indent, 1);
+    write(apart, doc["tools"], 1);
+    std::ostringstream out;
+    JsonStreamWriter w(out, indent);
+    w.object({{"count", 2}, {"file", "x"}}, {{"tools", [&] { w.raw([&](std::ostream& o) { o << piece.str(); }); }}});
+    EXPECT_EQ(out.str(), doc.dump(indent)) << indent;
+  }
+}
+
 TEST(JsonStreamWriter, StopsACallerThatBreaksTheOrderOrTheShape) {
   std::ostringstream out;
   {

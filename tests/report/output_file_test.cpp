@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -60,4 +63,27 @@ TEST(OutputFile, AStreamedWriteIsWholeOrLeavesTheOldFile) {
                std::runtime_error);
   EXPECT_EQ(test_support::read_file(path), "streamed 42");
   EXPECT_EQ(entries(dir.path()), 1u);
+}
+
+// A spill gives back what was written, as often as asked, and a device that refuses the bytes
+// leaves its stream bad (so the run ends incomplete, not silently short).
+TEST(SpillFile, GivesBackWhatWasWrittenAndReportsAFailedCopy) {
+  mcp_hints::SpillFile spill;
+  std::string big(300000, 'x');
+  spill.stream() << "head\n" << big;
+  std::ostringstream once, twice;
+  spill.copy_to(once);
+  spill.copy_to(twice);
+  EXPECT_EQ(once.str(), "head\n" + big);
+  EXPECT_EQ(twice.str(), once.str());
+  std::ofstream full("/dev/full");
+  ASSERT_TRUE(full.is_open());
+  spill.copy_to(full);
+  full.flush();
+  EXPECT_FALSE(full.good());
+  mcp_hints::SpillFile empty;
+  std::ostringstream nothing;
+  empty.copy_to(nothing);
+  EXPECT_TRUE(nothing.good());
+  EXPECT_EQ(nothing.str(), "");
 }

@@ -2,11 +2,13 @@
 // schemas, each value marked inferred with its evidence.
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/stream_writer.hpp"
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/infer.hpp"
@@ -65,6 +67,20 @@ bool declares_hints(const json& tool) {
   return !hints.unread.empty();
 }
 
+// One tool's result, as the text report lists it under its head.
+void write_inference_text(std::ostream& out, const json& r) {
+  out << "  " << (r["name"].is_string() ? r["name"].get<std::string>() : std::string("(unnamed)"))
+      << (r["declared"].get<bool>() ? "  (declares hints)" : "") << "\n";
+  if (r["inferred"].empty()) out << "      nothing inferred: no verb of the name is known\n";
+  for (const auto& [facet, v] : r["inferred"].items()) {
+    std::string evidence;
+    for (const auto& e : v["evidence"]) evidence += (evidence.empty() ? "" : "; ") + e.get<std::string>();
+    out << "      " << facet << " " << (v["value"].is_string() ? v["value"].get<std::string>() : v["value"].dump())
+        << " (inferred: " << evidence << ")\n";
+  }
+  for (const auto& [pointer, value] : r["keys"].items()) out << "      -> " << pointer << " = " << value.dump() << "\n";
+}
+
 }  // namespace
 
 int infer_command(const std::vector<std::string>& args) {
@@ -88,14 +104,30 @@ int infer_command(const std::vector<std::string>& args) {
   }
   const auto input = open_single_catalog(vm, "infer");
   if (!input) return bad_input;
-  json results = json::array(), catalog = json::array();
-  std::size_t skipped = 0, inferred = 0;
+  // Every tool's result is written as it is made, to a spill: the report's head counts them. The
+  // catalog of --apply goes to its file's temporary file as each tool is read.
+  SpillFile spill;
+  std::optional<JsonStreamWriter> results;  // --format json: the array "tools", at its depth
+  if (format == "json") {
+    results.emplace(spill.stream(), 2, 1);
+    results->begin_array();
+  }
+  std::optional<AtomicFile> apply_file;
+  std::optional<JsonStreamWriter> catalog;
+  if (vm.count("apply")) {
+    apply_file.emplace(vm["apply"].as<std::string>());
+    catalog.emplace(apply_file->stream(), 2);
+    catalog->begin_object();
+    catalog->key("tools");
+    catalog->begin_array();
+  }
+  std::size_t skipped = 0, inferred = 0, examined = 0;
   try {
     read_catalog(input->get(), InputLimits{}, [&](CatalogTool&& entry) {
       const bool declared = declares_hints(entry.tool);
       if (declared && !vm.count("all")) {
         ++skipped;
-        catalog.push_back(std::move(entry.tool));
+        if (catalog) catalog->value(entry.tool);
         return;
       }
       const Inference inference = infer_tool(entry.tool);
@@ -106,46 +138,42 @@ int infer_command(const std::vector<std::string>& args) {
       json keys = json::object();
       for (const auto& op : json::diff(entry.tool, applied))
         if (op["op"] == "add" || op["op"] == "replace") keys[op["path"].get<std::string>()] = op["value"];
-      results.push_back({{"name", tool_name(entry.tool)},
-                         {"pointer", entry.pointer},
-                         {"declared", declared},
-                         {"verb", inference.verb.empty() ? json() : json(inference.verb)},
-                         {"verbEvidence", inference.verb_evidence.empty() ? json() : json(inference.verb_evidence)},
-                         {"strong", inference.strong},
-                         {"inferred", values},
-                         {"keys", keys}});
+      const json result = {{"name", tool_name(entry.tool)},
+                           {"pointer", entry.pointer},
+                           {"declared", declared},
+                           {"verb", inference.verb.empty() ? json() : json(inference.verb)},
+                           {"verbEvidence", inference.verb_evidence.empty() ? json() : json(inference.verb_evidence)},
+                           {"strong", inference.strong},
+                           {"inferred", values},
+                           {"keys", keys}};
+      ++examined;
       inferred += !inference.values.empty();
-      catalog.push_back(declared ? entry.tool : applied);
+      if (catalog) catalog->value(declared ? entry.tool : applied);
+      if (results)
+        results->value(result);
+      else
+        write_inference_text(spill.stream(), result);
     });
   } catch (const InputError& e) {
     return input_error("infer", input->file, e);
   }
-  if (vm.count("apply")) {
-    const std::string text = json{{"tools", catalog}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    write_file_atomically(vm["apply"].as<std::string>(), text);
+  if (catalog) {
+    catalog->end();
+    catalog->end();
+    apply_file->stream() << "\n";
+    apply_file->commit();
   }
-  if (format == "json") {
-    std::cout << json{{"file", input->file}, {"to", to}, {"skippedDeclared", skipped}, {"tools", results}}.dump(
-                     2, ' ', false, json::error_handler_t::replace)
-              << "\n";
+  if (results) {
+    results->end();
+    JsonStreamWriter w(std::cout, 2);
+    w.object({{"file", input->file}, {"to", to}, {"skippedDeclared", skipped}},
+             {{"tools", [&] { w.raw([&](std::ostream& out) { spill.copy_to(out); }); }}});
+    std::cout << "\n";
     return pass;
   }
-  std::cout << input->file << ": " << results.size() << " tool(s) examined, " << inferred << " with inferred hints, "
+  std::cout << input->file << ": " << examined << " tool(s) examined, " << inferred << " with inferred hints, "
             << skipped << " skipped (they declare hints; --all includes them); written as " << to << "\n";
-  for (const auto& r : results) {
-    std::cout << "  " << (r["name"].is_string() ? r["name"].get<std::string>() : std::string("(unnamed)"))
-              << (r["declared"].get<bool>() ? "  (declares hints)" : "") << "\n";
-    if (r["inferred"].empty()) std::cout << "      nothing inferred: no verb of the name is known\n";
-    for (const auto& [facet, v] : r["inferred"].items()) {
-      std::string evidence;
-      for (const auto& e : v["evidence"]) evidence += (evidence.empty() ? "" : "; ") + e.get<std::string>();
-      std::cout << "      " << facet << " "
-                << (v["value"].is_string() ? v["value"].get<std::string>() : v["value"].dump())
-                << " (inferred: " << evidence << ")\n";
-    }
-    for (const auto& [pointer, value] : r["keys"].items())
-      std::cout << "      -> " << pointer << " = " << value.dump() << "\n";
-  }
+  spill.copy_to(std::cout);
   return pass;
 }
 

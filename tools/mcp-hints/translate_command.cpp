@@ -3,11 +3,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/stream_writer.hpp"
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/vocab/translate.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -80,9 +82,31 @@ int translate_command(const std::vector<std::string>& args) {
   const auto input = open_single_catalog(vm, "translate");
   if (!input) return bad_input;
   const std::string& file = input->file;
-  json tools = json::array();
-  json losses = json::array();
-  std::size_t written = 0;
+  // Each tool is written as it is translated, and each loss as it is found: to the output file's
+  // temporary file, or to a spill that reaches standard output only once the whole input was read
+  // (a catalog that turns out unreadable half-way writes nothing, as before).
+  std::optional<AtomicFile> output_file, report_file;
+  std::optional<SpillFile> spill;
+  if (vm.count("output"))
+    output_file.emplace(vm["output"].as<std::string>());
+  else
+    spill.emplace();
+  if (vm.count("report")) report_file.emplace(vm["report"].as<std::string>());
+  std::ostream& catalog_out = output_file ? output_file->stream() : spill->stream();
+  JsonStreamWriter catalog(catalog_out, 2);
+  catalog.begin_object();
+  catalog.key("tools");
+  catalog.begin_array();
+  // The report's members after "losses" are known only at the end: its losses go first, as dump
+  // orders them.
+  std::optional<JsonStreamWriter> report;
+  if (report_file) {
+    report.emplace(report_file->stream(), 2);
+    report->begin_object();
+    report->key("losses");
+    report->begin_array();
+  }
+  std::size_t written = 0, tools = 0, losses = 0;
   try {
     read_catalog(input->get(), InputLimits{}, [&](CatalogTool&& entry) {
       auto t = translate_tool(entry.tool, translate);
@@ -90,31 +114,38 @@ int translate_command(const std::vector<std::string>& args) {
       const std::string name =
           entry.tool.is_object() && entry.tool.contains("name") ? entry.tool["name"].dump() : "(unnamed)";
       for (const auto& l : t.losses) {
-        losses.push_back(
-            {{"tool", tool_name(entry.tool)}, {"pointer", entry.pointer}, {"key", l.key}, {"message", l.message}});
+        ++losses;
+        if (report)
+          report->value(
+              {{"tool", tool_name(entry.tool)}, {"pointer", entry.pointer}, {"key", l.key}, {"message", l.message}});
         std::cerr << "mcp-hints translate: " << name << " " << l.key << ": " << l.message << "\n";
       }
-      tools.push_back(std::move(t.tool));
+      catalog.value(t.tool);
+      ++tools;
     });
   } catch (const InputError& e) {
     return input_error("translate", file, e);
   }
-  const std::string text = json{{"tools", tools}}.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  catalog.end();
+  catalog.end();
+  catalog_out << "\n";
   // An output that cannot be written is an OutputError: main says which and why, exit 3.
-  if (vm.count("output"))
-    write_file_atomically(vm["output"].as<std::string>(), text);
+  if (output_file)
+    output_file->commit();
   else
-    std::cout << text;
-  if (vm.count("report"))
-    write_file_atomically(vm["report"].as<std::string>(), json{{"to", translate.target->ref()},
-                                                               {"placement", placement_name(translate.placement)},
-                                                               {"written", written},
-                                                               {"losses", losses}}
-                                                                  .dump(2) +
-                                                              "\n");
-  std::cerr << "mcp-hints translate: " << tools.size() << " tool(s), " << written << " key(s) written in "
-            << translate.target->ref() << ", " << losses.size() << " loss(es)\n";
-  return losses.empty() ? pass : static_cast<int>(findings);
+    spill->copy_to(std::cout);
+  if (report) {
+    report->end();
+    report->member("placement", placement_name(translate.placement));
+    report->member("to", translate.target->ref());
+    report->member("written", written);
+    report->end();
+    report_file->stream() << "\n";
+    report_file->commit();
+  }
+  std::cerr << "mcp-hints translate: " << tools << " tool(s), " << written << " key(s) written in "
+            << translate.target->ref() << ", " << losses << " loss(es)\n";
+  return losses == 0 ? pass : static_cast<int>(findings);
 }
 
 }  // namespace mcp_hints::cli

@@ -5,10 +5,11 @@
 
 namespace mcp_hints {
 
-JsonStreamWriter::JsonStreamWriter(std::ostream& out, int indent) : out_(out), indent_(indent < 0 ? 0 : indent) {}
+JsonStreamWriter::JsonStreamWriter(std::ostream& out, int indent, std::size_t depth)
+    : out_(out), indent_(indent < 0 ? 0 : indent), base_depth_(depth) {}
 
 void JsonStreamWriter::newline(std::size_t depth) {
-  const std::size_t width = depth * static_cast<std::size_t>(indent_);
+  const std::size_t width = (base_depth_ + depth) * static_cast<std::size_t>(indent_);
   if (spaces_.size() < width + 1) spaces_ = '\n' + std::string(2 * width + 16, ' ');
   out_.write(spaces_.data(), static_cast<std::streamsize>(width + 1));
 }
@@ -79,13 +80,14 @@ void JsonStreamWriter::object(const nlohmann::json& members, const Streamed& str
   end();
 }
 
+void JsonStreamWriter::raw(const std::function<void(std::ostream&)>& write) {
+  before_value();
+  write(out_);
+}
+
 void JsonStreamWriter::value(const nlohmann::json& v) {
   before_value();
   const std::string text = v.dump(indent_, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (open_.empty()) {
-    out_ << text;
-    return;
-  }
   // dump indents from column 0; within the document every line but the first moves right. A
   // string's line break is escaped in JSON text, so every '\n' here starts a line of structure.
   std::size_t start = 0;

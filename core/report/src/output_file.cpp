@@ -1,5 +1,6 @@
 #include "mcp_hints/report/output_file.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace mcp_hints {
 
@@ -17,36 +19,69 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
+  AtomicFile file(path);
+  write(file.stream());
+  file.commit();
+}
+
+AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw OutputError("cannot write " + path.string() + ": it is a directory");
+  if (fs::is_directory(path_, ec)) throw OutputError("cannot write " + path_.string() + ": it is a directory");
   static std::atomic<unsigned> counter{0};
   // Beside the target, so the rename stays on one file system and is atomic.
-  fs::path temporary = path;
-  temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw OutputError("cannot write " + path.string() + ": " + std::strerror(errno));
-    try {
-      write(out);
-    } catch (...) {
-      out.close();
-      fs::remove(temporary, ec);
-      throw;
-    }
-    out.close();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      fs::remove(temporary, ec);
-      throw OutputError("cannot write " + path.string() + ": " + why);
-    }
+  temporary_ = path_;
+  temporary_ += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  out_.open(temporary_, std::ios::binary | std::ios::trunc);
+  if (!out_) throw OutputError("cannot write " + path_.string() + ": " + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+  if (committed_) return;
+  out_.close();
+  std::error_code ignored;
+  std::filesystem::remove(temporary_, ignored);
+}
+
+void AtomicFile::commit() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  out_.close();
+  if (!out_) {
+    const std::string why = std::strerror(errno);
+    fs::remove(temporary_, ec);
+    committed_ = true;
+    throw OutputError("cannot write " + path_.string() + ": " + why);
   }
-  fs::rename(temporary, path, ec);
+  fs::rename(temporary_, path_, ec);
+  committed_ = true;
   if (ec) {
     std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw OutputError("cannot write " + path.string() + ": " + ec.message());
+    fs::remove(temporary_, ignored);
+    throw OutputError("cannot write " + path_.string() + ": " + ec.message());
   }
+}
+
+SpillFile::SpillFile() {
+  std::string name = (std::filesystem::temp_directory_path() / "mcp-hints-spill-XXXXXX").string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw OutputError(std::string("cannot make a temporary file: ") + std::strerror(errno));
+  ::close(fd);
+  file_.open(name, std::ios::binary | std::ios::in | std::ios::out | std::ios::trunc);
+  ::unlink(name.c_str());
+  if (!file_) throw OutputError("cannot open the temporary file " + name);
+}
+
+void SpillFile::copy_to(std::ostream& out) {
+  file_.flush();
+  if (!file_) throw OutputError("cannot write a temporary file (is the disk full?)");
+  file_.seekg(0);
+  // Chunk by chunk with write(), which marks `out` bad when its device refuses the bytes
+  // (`out << rdbuf()` does not, once some were taken: a full disk would pass unseen).
+  std::vector<char> chunk(std::size_t{64} << 10);
+  while (file_.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || file_.gcount() > 0)
+    if (!out.write(chunk.data(), file_.gcount())) break;
+  file_.clear();
 }
 
 }  // namespace mcp_hints

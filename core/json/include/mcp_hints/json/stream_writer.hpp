@@ -20,7 +20,9 @@ class JsonStreamWriter {
  public:
   // indent: spaces per level, as dump's first argument (0 or more; dump's -1, one line, is not
   // supported: a streamed report is for people and tools that read it whole alike).
-  JsonStreamWriter(std::ostream& out, int indent);
+  // depth: the nesting at which the first value is written, for a piece of a document written
+  // apart (an array spilled to disk until the members before it are known) and put in with raw().
+  JsonStreamWriter(std::ostream& out, int indent, std::size_t depth = 0);
 
   void begin_object();
   void begin_array();
@@ -36,6 +38,8 @@ class JsonStreamWriter {
   // and those `streamed` writes (each function writes its member's value), in dump's order.
   using Streamed = std::map<std::string, std::function<void()>, std::less<>>;
   void object(const nlohmann::json& members, const Streamed& streamed);
+  // A value written elsewhere already, at this place's depth (see depth above), put in as it is.
+  void raw(const std::function<void(std::ostream&)>& write);
 
  private:
   void before_value();
@@ -43,6 +47,7 @@ class JsonStreamWriter {
 
   std::ostream& out_;
   int indent_;
+  std::size_t base_depth_;
   struct Level {
     bool object = false;
     bool empty = true;
