@@ -65,21 +65,23 @@ int report_command(const std::vector<std::string>& args) {
   const auto input = open_single_catalog(vm, "report");
   if (!input) return bad_input;
   const std::string& file = input->file;
-  SafetyTable table;
+  // Each tool's row is written as it is read (to disk until the head, which counts them); the
+  // table reaches its file, or standard output, only once the whole catalog was read.
+  SafetyTableWriter writer(format == "html" ? SafetyTableWriter::Format::html : SafetyTableWriter::Format::markdown);
   try {
-    table = build_safety_table(input->get(), file, lint, vm.count("infer") > 0);
+    for_each_safety_row(input->get(), file, lint, vm.count("infer") > 0, [&](SafetyRow&& row) { writer.add(row); });
   } catch (const OptionError& e) {
     return option_error("report", e, kLintOptionFlags);
   } catch (const InputError& e) {
     return input_error("report", file, e);
   }
-  const std::string text = format == "html" ? safety_table_html(table) : safety_table_markdown(table);
-  if (vm.count("output"))
-    write_file_atomically(vm["output"].as<std::string>(), text);  // OutputError: main says it, exit 3
+  if (vm.count("output"))  // OutputError: main says it, exit 3
+    write_file_atomically(vm["output"].as<std::string>(), [&](std::ostream& out) {
+      writer.finish(out, file, lint.spec_revision, vm.count("infer") > 0);
+    });
   else
-    std::cout << text;  // a failed write: main says it, exit 3
-  const bool fails = std::any_of(table.rows.begin(), table.rows.end(),
-                                 [&](const SafetyRow& row) { return fails_at(row.findings, *fail_on); });
+    writer.finish(std::cout, file, lint.spec_revision, vm.count("infer") > 0);  // a failed write: main says it, exit 3
+  const bool fails = *fail_on && writer.fails_at(**fail_on);
   return fails ? findings : pass;
 }
 

@@ -29,34 +29,48 @@ constexpr std::string_view kBaseStyle =
 
 }  // namespace
 
-std::string html_page(std::string_view title, std::string_view body, std::string_view extra_style) {
-  std::string out =
+HtmlFrame html_page_frame(std::string_view title, std::string_view extra_style) {
+  HtmlFrame frame;
+  frame.head =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>";
-  out += html_escape(title);
-  out += "</title>\n<style>";
-  out += kBaseStyle;
-  out += extra_style;
-  out += "</style></head><body>\n<main id=\"top\">\n";
+  frame.head += html_escape(title);
+  frame.head += "</title>\n<style>";
+  frame.head += kBaseStyle;
+  frame.head += extra_style;
+  frame.head += "</style></head><body>\n<main id=\"top\">\n";
+  frame.tail = "<p class=\"top\"><a href=\"#top\">Back to top</a></p>\n</main></body></html>\n";
+  return frame;
+}
+
+std::string html_page(std::string_view title, std::string_view body, std::string_view extra_style) {
+  const HtmlFrame frame = html_page_frame(title, extra_style);
+  std::string out = frame.head;
   out += body;
-  out += "<p class=\"top\"><a href=\"#top\">Back to top</a></p>\n</main></body></html>\n";
-  return out;
+  return out + frame.tail;
+}
+
+std::string html_table_head(std::string_view caption, const std::vector<std::string>& headers,
+                            std::string_view css_class) {
+  std::string out = "<table" + (css_class.empty() ? std::string() : " class=\"" + std::string(css_class) + "\"") +
+                    "><caption>" + html_escape(caption) + "</caption>\n<thead><tr>";
+  for (const auto& h : headers) out += "<th scope=\"col\">" + html_escape(h) + "</th>";
+  return out + "</tr></thead>\n<tbody>\n";
+}
+
+std::string html_table_row(const std::vector<std::string>& headers, const std::vector<std::string>& row) {
+  std::string out = "<tr>";
+  for (std::size_t i = 0; i < row.size(); ++i)
+    out +=
+        "<td data-label=\"" + (i < headers.size() ? html_escape(headers[i]) : std::string()) + "\">" + row[i] + "</td>";
+  return out + "</tr>\n";
 }
 
 std::string html_table(std::string_view caption, const std::vector<std::string>& headers,
                        const std::vector<std::vector<std::string>>& rows, std::string_view css_class) {
-  std::string out = "<table" + (css_class.empty() ? std::string() : " class=\"" + std::string(css_class) + "\"") +
-                    "><caption>" + html_escape(caption) + "</caption>\n<thead><tr>";
-  for (const auto& h : headers) out += "<th scope=\"col\">" + html_escape(h) + "</th>";
-  out += "</tr></thead>\n<tbody>\n";
-  for (const auto& row : rows) {
-    out += "<tr>";
-    for (std::size_t i = 0; i < row.size(); ++i)
-      out += "<td data-label=\"" + (i < headers.size() ? html_escape(headers[i]) : std::string()) + "\">" + row[i] +
-             "</td>";
-    out += "</tr>\n";
-  }
-  return out + "</tbody></table>\n";
+  std::string out = html_table_head(caption, headers, css_class);
+  for (const auto& row : rows) out += html_table_row(headers, row);
+  return out += kHtmlTableEnd;
 }
 
 std::string markdown_inline_html(std::string_view text) {

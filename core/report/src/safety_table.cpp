@@ -1,6 +1,7 @@
 #include "mcp_hints/report/safety_table.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -60,10 +61,10 @@ std::string cell_text(const SafetyCell& cell, const std::string& facet, bool fir
 
 }  // namespace
 
-SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options, bool infer) {
+void for_each_safety_row(std::istream& in, const std::string& file, const LintOptions& options, bool infer,
+                         const std::function<void(SafetyRow&&)>& each) {
   const auto& vocabulary = Vocabulary::builtin();
   const Linter linter(options);
-  SafetyTable table{file, options.spec_revision, {}, infer};
   read_catalog(in, options.limits, [&](CatalogTool&& entry) {
     SafetyRow row;
     row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string()
@@ -88,8 +89,13 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
       }
       row.cells.push_back(std::move(merged));
     }
-    table.rows.push_back(std::move(row));
+    each(std::move(row));
   });
+}
+
+SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options, bool infer) {
+  SafetyTable table{file, options.spec_revision, {}, infer};
+  for_each_safety_row(in, file, options, infer, [&](SafetyRow&& row) { table.rows.push_back(std::move(row)); });
   return table;
 }
 
@@ -118,88 +124,125 @@ std::string findings_text(const SafetyRow& row) {
 
 }  // namespace
 
-std::string safety_table_markdown(const SafetyTable& table) {
-  std::string out =
-      "# Safety table: " + table.file + "\n\n" + std::to_string(table.rows.size()) +
-      " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's "
-      "default where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
-      "(specification " +
-      table.spec_revision + ")." +
-      (table.inferred
-           ? " Where no hint says anything, values marked inferred come from the tool's name and input schema."
-           : "") +
-      "\n\n| tool |";
-  for (const auto& c : safety_columns()) out += " " + c.title + " |";
-  out += " findings |\n|---|";
-  for (std::size_t i = 0; i < safety_columns().size(); ++i) out += "---|";
-  out += "---|\n";
-  for (const auto& row : table.rows) {
-    out += "| `" + markdown_cell(row.name) + "` |";
-    for (const auto& cell : row.cells) {
-      out += ' ';
-      if (cell.value.empty())
-        out += "—";
-      else
-        out += markdown_cell(cell.value) + "<br><sub>" + markdown_cell(cell.source) + "</sub>";
-      out += " |";
-    }
-    out += " " + markdown_cell(findings_text(row)) + " |\n";
-  }
-  return out;
-}
+namespace {
 
-std::string safety_table_html(const SafetyTable& table) {
-  std::size_t counts[3] = {0, 0, 0};
-  for (const auto& row : table.rows)
-    for (const auto& f : row.findings) ++counts[static_cast<int>(f.level)];
-  std::string out =
-      "<h1>Safety table: " + html_escape(table.file) + "</h1>\n<p id=\"verdict\"><b>" +
-      std::to_string(table.rows.size()) +
-      " tool(s); findings: " + std::to_string(counts[static_cast<int>(Level::error)]) + " error(s), " +
-      std::to_string(counts[static_cast<int>(Level::warning)]) + " warning(s), " +
-      std::to_string(counts[static_cast<int>(Level::info)]) + " info.</b></p>\n<p>" +
-      "Each value is what a careful client acts on (the most cautious hint; the specification's default "
-      "where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
-      "(specification " +
-      html_escape(table.spec_revision) + ")." +
-      (table.inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input "
-                        "schema."
-                      : "") +
-      "</p>\n";
+std::vector<std::string> html_headers() {
   std::vector<std::string> headers = {"tool"};
   for (const auto& c : safety_columns()) headers.push_back(c.title);
   headers.push_back("findings");
-  // Failures first: tools by their worst finding (errors, then warnings, then info, then none),
-  // in catalog order within each.
-  std::vector<const SafetyRow*> ordered;
-  for (const auto& row : table.rows) ordered.push_back(&row);
-  auto worst = [](const SafetyRow* row) {
-    int level = -1;
-    for (const auto& f : row->findings) level = std::max(level, static_cast<int>(f.level));
-    return level;
-  };
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [&](const SafetyRow* a, const SafetyRow* b) { return worst(a) > worst(b); });
-  std::vector<std::vector<std::string>> cells;
-  for (const auto* row_pointer : ordered) {
-    const SafetyRow& row = *row_pointer;
-    std::vector<std::string> line = {"<code>" + html_escape(row.name) + "</code>"};
-    for (const auto& cell : row.cells)
-      line.push_back(
-          cell.value.empty() ? "—" : html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small>");
-    std::string findings;
-    for (const auto& f : row.findings)  // each finding with its message, for the reader who reads on
-      findings += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) +
-                  " " + html_escape(f.check) + "</b> " + html_escape(f.message) + enforced_sentence_html(f.check) +
-                  "</div>";
-    line.push_back(findings);
-    cells.push_back(std::move(line));
+  return headers;
+}
+
+// A row's worst finding, suppressed ones included (-1: none): HTML lists failures first.
+int worst_level(const SafetyRow& row) {
+  int level = -1;
+  for (const auto& f : row.findings) level = std::max(level, static_cast<int>(f.level));
+  return level;
+}
+
+constexpr std::string_view kHtmlCaption =
+    "One row per tool, those with findings first: each hint a client acts on, and the keys that say it";
+
+}  // namespace
+
+SafetyTableWriter::SafetyTableWriter(Format format) : format_(format) {
+  for (int i = 0; i < (format == Format::html ? 4 : 1); ++i) spills_.push_back(std::make_unique<SpillFile>());
+}
+
+void SafetyTableWriter::add(const SafetyRow& row) {
+  ++rows_;
+  for (const auto& f : row.findings) {
+    ++counts_[static_cast<int>(f.level)];
+    if (!f.suppressed()) worst_counting_ = std::max(worst_counting_, static_cast<int>(f.level));
   }
-  out += html_table("One row per tool, those with findings first: each hint a client acts on, and the keys that say it",
-                    headers, cells);
-  return html_page("Safety table: " + table.file, out,
-                   "small{color:#555}.error{color:#a00}.warning{color:#a60}.info{color:#06a}"
-                   "td{font-size:90%}");
+  if (format_ == Format::markdown) {
+    std::ostream& out = spills_.front()->stream();
+    out << "| `" << markdown_cell(row.name) << "` |";
+    for (const auto& cell : row.cells) {
+      out << ' ';
+      if (cell.value.empty())
+        out << "—";
+      else
+        out << markdown_cell(cell.value) << "<br><sub>" << markdown_cell(cell.source) << "</sub>";
+      out << " |";
+    }
+    out << " " << markdown_cell(findings_text(row)) << " |\n";
+    return;
+  }
+  static const std::vector<std::string> headers = html_headers();
+  std::vector<std::string> line = {"<code>" + html_escape(row.name) + "</code>"};
+  for (const auto& cell : row.cells)
+    line.push_back(
+        cell.value.empty() ? "—" : html_escape(cell.value) + "<br><small>" + html_escape(cell.source) + "</small>");
+  std::string findings;
+  for (const auto& f : row.findings)  // each finding with its message, for the reader who reads on
+    findings += "<div class=\"" + std::string(level_name(f.level)) + "\"><b>" + std::string(level_name(f.level)) + " " +
+                html_escape(f.check) + "</b> " + html_escape(f.message) + enforced_sentence_html(f.check) + "</div>";
+  line.push_back(findings);
+  // Failures first: errors, then warnings, then info, then none, in catalog order within each.
+  spills_[static_cast<std::size_t>(2 - worst_level(row))]->stream() << html_table_row(headers, line);
+}
+
+bool SafetyTableWriter::fails_at(Level fail_on) const { return worst_counting_ >= static_cast<int>(fail_on); }
+
+void SafetyTableWriter::finish(std::ostream& out, const std::string& file, const std::string& spec_revision,
+                               bool inferred) {
+  if (format_ == Format::markdown) {
+    out << "# Safety table: " << file << "\n\n"
+        << rows_
+        << " tool(s). Each value is what a careful client acts on (the most cautious hint; the specification's "
+           "default where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
+           "(specification "
+        << spec_revision << ")."
+        << (inferred
+                ? " Where no hint says anything, values marked inferred come from the tool's name and input schema."
+                : "")
+        << "\n\n| tool |";
+    for (const auto& c : safety_columns()) out << " " << c.title << " |";
+    out << " findings |\n|---|";
+    for (std::size_t i = 0; i < safety_columns().size(); ++i) out << "---|";
+    out << "---|\n";
+    spills_.front()->copy_to(out);
+    return;
+  }
+  const HtmlFrame frame = html_page_frame("Safety table: " + file,
+                                          "small{color:#555}.error{color:#a00}.warning{color:#a60}.info{color:#06a}"
+                                          "td{font-size:90%}");
+  out << frame.head << "<h1>Safety table: " << html_escape(file) << "</h1>\n<p id=\"verdict\"><b>" << rows_
+      << " tool(s); findings: " << counts_[static_cast<int>(Level::error)] << " error(s), "
+      << counts_[static_cast<int>(Level::warning)] << " warning(s), " << counts_[static_cast<int>(Level::info)]
+      << " info.</b></p>\n<p>"
+      << "Each value is what a careful client acts on (the most cautious hint; the specification's default "
+         "where no hint says anything), with the keys that say it; findings are mcp-hints lint's "
+         "(specification "
+      << html_escape(spec_revision) << ")."
+      << (inferred ? " Where no hint says anything, values marked inferred come from the tool's name and input "
+                     "schema."
+                   : "")
+      << "</p>\n"
+      << html_table_head(kHtmlCaption, html_headers());
+  for (auto& spill : spills_) spill->copy_to(out);
+  out << kHtmlTableEnd << frame.tail;
+}
+
+namespace {
+
+std::string written_whole(const SafetyTable& table, SafetyTableWriter::Format format) {
+  SafetyTableWriter writer(format);
+  for (const auto& row : table.rows) writer.add(row);
+  std::ostringstream out;
+  writer.finish(out, table.file, table.spec_revision, table.inferred);
+  return out.str();
+}
+
+}  // namespace
+
+std::string safety_table_markdown(const SafetyTable& table) {
+  return written_whole(table, SafetyTableWriter::Format::markdown);
+}
+
+std::string safety_table_html(const SafetyTable& table) {
+  return written_whole(table, SafetyTableWriter::Format::html);
 }
 
 }  // namespace mcp_hints
