@@ -1,6 +1,8 @@
 #include "mcp_hints/json/catalog_reader.hpp"
+
 #include "mcp_hints/json/text.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <set>
 #include <vector>
@@ -185,7 +187,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   // Where the value about to be added to the tool starts (a JSON-RPC error's are not kept).
   void note_position() {
-    if (!rpc_building_) earlier_ = positions_.add(builder_.next_pointer(), state_.token_start());
+    if (!rpc_building_)
+      earlier_ = positions_.add(builder_.next_pointer(), state_.token_start(), builder_.next_repeats());
   }
   // A member just given again: where its first value started.
   void note_duplicate() {
@@ -245,24 +248,34 @@ std::string list_keys(const std::vector<std::string>& keys) {
 
 }  // namespace
 
-TextPosition ValuePositions::add(const std::string& pointer, TextPosition at) {
-  const auto it = positions_.find(pointer);
-  if (it == positions_.end()) {
-    positions_.emplace(pointer, at);
+TextPosition ValuePositions::add(std::string pointer, TextPosition at, bool replaces) {
+  sorted_.clear();
+  if (!replaces) {
+    positions_.emplace_back(std::move(pointer), at);
     return {};
   }
-  const TextPosition earlier = it->second;
-  it->second = at;
-  // What the replaced value held is gone from the tool.
+  TextPosition earlier;
   const std::string below = pointer + "/";
-  for (auto inside = positions_.lower_bound(below); inside != positions_.end() && inside->first.starts_with(below);)
-    inside = positions_.erase(inside);
+  // What the replaced value held is gone from the tool.
+  std::erase_if(positions_, [&](const auto& entry) {
+    if (entry.first == pointer) earlier = entry.second;
+    return entry.first == pointer || entry.first.starts_with(below);
+  });
+  positions_.emplace_back(std::move(pointer), at);
   return earlier;
 }
 
 TextPosition ValuePositions::at(std::string_view pointer) const {
+  if (sorted_.size() != positions_.size()) {
+    sorted_.resize(positions_.size());
+    for (std::uint32_t i = 0; i < sorted_.size(); ++i) sorted_[i] = i;
+    std::sort(sorted_.begin(), sorted_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return positions_[a].first < positions_[b].first; });
+  }
   for (;;) {
-    if (const auto it = positions_.find(pointer); it != positions_.end()) return it->second;
+    const auto it = std::lower_bound(sorted_.begin(), sorted_.end(), pointer,
+                                     [&](std::uint32_t i, std::string_view p) { return positions_[i].first < p; });
+    if (it != sorted_.end() && positions_[*it].first == pointer) return positions_[*it].second;
     if (pointer.empty()) return {};
     pointer = pointer.substr(0, pointer.rfind('/'));
   }

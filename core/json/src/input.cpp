@@ -89,9 +89,10 @@ void JsonBuilder::open(bool is_array, TextPosition at) {
     return;
   }
   const nlohmann::json& parent = *stack_.back();
-  std::string token = parent.is_array() ? std::to_string(parent.size()) : key_;
+  std::string token = "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
   nlohmann::json* slot = insert(std::move(fresh), at);
-  path_.push_back(std::move(token));
+  path_ends_.push_back(path_.size());
+  path_ += token;
   stack_.push_back(slot);
 }
 
@@ -100,7 +101,8 @@ void JsonBuilder::close() {
   if (stack_.empty()) {
     done_ = true;
   } else {
-    path_.pop_back();
+    path_.resize(path_ends_.back());
+    path_ends_.pop_back();
   }
 }
 
@@ -108,19 +110,18 @@ nlohmann::json JsonBuilder::take() {
   done_ = false;
   stack_.clear();
   path_.clear();
+  path_ends_.clear();
   return std::move(root_);
-}
-
-std::string JsonBuilder::path() const {
-  std::string p;
-  for (const auto& token : path_) p += "/" + escape_pointer_token(token);
-  return p;
 }
 
 std::string JsonBuilder::next_pointer() const {
   if (stack_.empty()) return {};
   const nlohmann::json& parent = *stack_.back();
-  return path() + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
+  return path_ + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
+}
+
+bool JsonBuilder::next_repeats() const {
+  return !stack_.empty() && stack_.back()->is_object() && stack_.back()->contains(key_);
 }
 
 nlohmann::json* JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {

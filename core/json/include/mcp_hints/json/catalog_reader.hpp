@@ -2,6 +2,7 @@
 // Streams the tools out of a saved tools/list: one tool at a time is in memory, so a catalog of
 // any size is read in bounded memory.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <istream>
 #include <map>
@@ -21,15 +22,19 @@ enum class CatalogShape { list_result, jsonrpc_response, bare_array };
 // Where each value of one tool starts, by its JSON pointer below the tool ("" is the tool).
 class ValuePositions {
  public:
-  // Where the value at pointer starts; a member given again replaces the positions of the value
-  // it replaces (and of everything inside it), and the earlier start is returned.
-  TextPosition add(const std::string& pointer, TextPosition at);
+  // Where the value at pointer starts. A member given again (`replaces`: the builder knows) takes
+  // the place of the value it replaces and of everything inside it, and the earlier start is
+  // returned.
+  TextPosition add(std::string pointer, TextPosition at, bool replaces);
   // The value's position; for a pointer to something the tool does not have (a missing key),
   // that of the nearest enclosing value it has.
   TextPosition at(std::string_view pointer) const;
 
  private:
-  std::map<std::string, TextPosition, std::less<>> positions_;
+  // In document order, as added: appending is all most values cost; a lookup (a finding's) sorts
+  // an index once.
+  std::vector<std::pair<std::string, TextPosition>> positions_;
+  mutable std::vector<std::uint32_t> sorted_;  // positions_ by pointer; rebuilt when stale
 };
 
 struct CatalogTool {

@@ -83,17 +83,20 @@ class JsonBuilder {
   std::vector<DuplicateMember>& duplicates() { return duplicates_; }
   std::vector<DuplicateMember> take_duplicates() { return std::exchange(duplicates_, {}); }
   // Where the next value goes, as a JSON pointer below the root.
-  std::string path() const;
+  const std::string& path() const { return path_; }
   // The pointer the next value will have: path() and its member name or element index ("" for
   // the root).
   std::string next_pointer() const;
+  // Whether the next value is a member the open object has already: it will replace that one.
+  bool next_repeats() const;
 
  private:
   nlohmann::json* insert(nlohmann::json&& v, TextPosition at);
   nlohmann::json root_;
   std::vector<DuplicateMember> duplicates_;
   std::vector<nlohmann::json*> stack_;
-  std::vector<std::string> path_;
+  std::string path_;                    // the open containers' pointer, kept as they open and close
+  std::vector<std::size_t> path_ends_;  // path_'s length before each open container's token
   std::string key_;
   bool done_ = false;
 };
