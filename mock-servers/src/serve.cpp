@@ -89,10 +89,15 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       const int wait = static_cast<int>(std::clamp<long long>(ms, 0, std::numeric_limits<int>::max()));
       timeout = timeout < 0 ? wait : std::min(timeout, wait);
     }
+    // With nothing scripted to send later, the read itself waits: one system call a message less.
     pollfd in{STDIN_FILENO, POLLIN, 0};
-    if (::poll(&in, 1, timeout) <= 0) continue;
+    if (timeout >= 0 && ::poll(&in, 1, timeout) <= 0) continue;
     const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0 && errno == EAGAIN) {  // a non-blocking stdin (its writer's choice): wait for it here
+      ::poll(&in, 1, timeout);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return finish("close (stdin closed)", 0);
     buffer.append(chunk, static_cast<std::size_t>(n));
     auto too_long = [&](std::string_view line) {
