@@ -247,7 +247,11 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
         Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id}};
   const std::string name = params["name"];
   const auto& tools = catalog_for(context);
-  const bool listed = std::any_of(tools.begin(), tools.end(), [&](const json& t) { return t["name"] == name; });
+  // Compared as strings: no json made per tool and call (a catalog may hold thousands).
+  const bool listed = std::any_of(tools.begin(), tools.end(), [&](const json& t) {
+    const auto it = t.find("name");
+    return it != t.end() && it->is_string() && it->get_ref<const std::string&>() == name;
+  });
   if (!listed) return {Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id}};
   if (era == ProtocolEra::stateless)
     if (auto asked = answer_open_input(id, name, params)) return std::move(*asked);
