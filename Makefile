@@ -89,11 +89,8 @@ demo: build
 bench: build
 	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
-	@bash bench/run.sh $(BUILD)
-	@bash bench/check_server.sh $(BUILD)
-	@bash bench/mock_rpc.sh $(BUILD)
+	@bash bench/compare.sh $(BUILD)
 	@bash bench/protocol_schema.sh $(BUILD)
-	@bash bench/certify.sh $(BUILD)
 
 # Every mutant of mutation/mutants.json built as a reference client and certified against every
 # scenario; prints the score and fails below its target (not part of make test: minutes on two cores).

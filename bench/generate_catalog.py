@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Writes a deterministic tools/list result of N tools for the lint benchmark.
+"""Writes a deterministic tools/list result of N tools for the benchmarks.
 
 Tools mix every vocabulary the way a large gateway catalog might: the specification's four
 hints on all, proposal hints (mirrored in _meta) on some, and input schemas of a few fields.
-Usage: generate_catalog.py N OUTPUT
+With --all-findings every tool carries findings instead (short tools, one a line, so that what a
+command costs comes from the findings more than from the input): hints that contradict each other
+and the tool's name, and in turn a risk level outside its enum, a _meta key that breaks the
+specification's key pattern, or a proposal effect that contradicts readOnlyHint.
+Usage: generate_catalog.py [--all-findings] N OUTPUT
 """
 import json
 import random
@@ -48,12 +52,38 @@ def tool(i, rng):
     return t
 
 
+def tool_with_findings(i):
+    verb = VERBS[i % len(VERBS)][0]
+    noun = NOUNS[(i // len(VERBS)) % len(NOUNS)]
+    # Read-only and destructive at once, and read-only against a writing, deleting or sending verb.
+    t = {"name": f"{verb}_{noun}_{i}", "description": f"{verb.title()} the {noun} #{i}.",
+         "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+         "annotations": {"readOnlyHint": True, "destructiveHint": True}}
+    kind = i % 3
+    if kind == 0:
+        t["annotations"].update({"riskLevel": "extreme", "category": "mutate"})
+    elif kind == 1:
+        t["_meta"] = {"com.example.gateway/-pack": f"pack-{i // 4}"}
+    else:
+        t["_meta"] = {"mcp.dev/effect": "delete", "mcp.dev/requiresConfirmation": False}
+    return t
+
+
 def main():
-    n, out = int(sys.argv[1]), sys.argv[2]
-    rng = random.Random(20261122)
+    all_findings = sys.argv[1] == "--all-findings"
+    args = sys.argv[2:] if all_findings else sys.argv[1:]
+    n, out = int(args[0]), args[1]
     with open(out, "w") as f:
-        json.dump({"tools": [tool(i, rng) for i in range(n)]}, f, indent=1)
-        f.write("\n")
+        if all_findings:
+            # One tool a line, written as it is made: hundreds of thousands of tools never in memory.
+            f.write('{"tools": [\n')
+            for i in range(n):
+                f.write(("," if i else "") + json.dumps(tool_with_findings(i)) + "\n")
+            f.write("]}\n")
+        else:
+            rng = random.Random(20261122)
+            json.dump({"tools": [tool(i, rng) for i in range(n)]}, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":
