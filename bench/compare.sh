@@ -186,12 +186,17 @@ row "work=check-server, 3,300-tool sample_server over stdio (2 sessions, 3 listi
 mock=("$bin/mcp-hints" mock --scenario "$root/bench/echo.scenario.json")
 sdk=(node "$root/node/sdk_echo_server.mjs")
 kind=rate better=higher
-ours=(mock_rpc_field calls_per_second "$bin/mock_rpc" "$calls" stdio -- "${mock[@]}")
-peer=(mock_rpc_field calls_per_second "$bin/mock_rpc" 20000 floor)
+# Two processes handing messages back and forth: across two cores each message waits on a wake-up
+# whose cost swings from run to run (65k to 500k bare round trips/s seen here); on one core both
+# figures are steady, so the mock and its ceiling are measured there.
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
+ours=(mock_rpc_field calls_per_second "${pin[@]}" "$bin/mock_rpc" "$calls" stdio -- "${mock[@]}")
+peer=(mock_rpc_field calls_per_second "${pin[@]}" "$bin/mock_rpc" 20000 floor)
 pair
-row "work=mock, $(thousands "$calls") sequential tools/call over stdio" \
-  "peer=bare pipe ping-pong, 100 bytes each way (this machine's ceiling)" ratio=percent ratio_at_least=0.85 \
-  "target=≥ 85 % of the pipe"
+row "work=mock, $(thousands "$calls") sequential tools/call over stdio${pin:+, client and server on one core}" \
+  "peer=bare pipe ping-pong, 100 bytes each way (this machine's ceiling${pin:+, on one core})" ratio=percent \
+  ratio_at_least=0.85 "target=≥ 85 % of the pipe"
 if have @modelcontextprotocol/sdk; then
   peer=(mock_rpc_field calls_per_second "$bin/mock_rpc" "$calls" stdio -- "${sdk[@]}" stdio)
 else absent; fi
