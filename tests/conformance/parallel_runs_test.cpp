@@ -90,10 +90,10 @@ TEST(ParallelRuns, AWorkersReplyIsTheRunItself) {
   EXPECT_EQ(back.run_id(), run.run_id());
   EXPECT_EQ(back.scenario.document, run.scenario.document);
   EXPECT_EQ(back.client.stderr_tail, run.client.stderr_tail);
-  EXPECT_EQ(std::tie(back.client.started, back.client.timed_out, back.client.exit_code, back.client.how,
-                     back.client.stdout_tail),
-            std::tie(run.client.started, run.client.timed_out, run.client.exit_code, run.client.how,
-                     run.client.stdout_tail));
+  EXPECT_EQ(
+      std::tie(back.client.started, back.client.timed_out, back.client.exit_code, back.client.how,
+               back.client.stdout_tail),
+      std::tie(run.client.started, run.client.timed_out, run.client.exit_code, run.client.how, run.client.stdout_tail));
   EXPECT_EQ(back.notes, run.notes);
   EXPECT_EQ(back.could_not_run, run.could_not_run);
   EXPECT_EQ(back.folder, run.folder);
