@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
@@ -43,6 +44,8 @@ struct Scope {
 struct NameModel {
   std::vector<VerbClass> classes;  // most consequential first
   std::vector<VerbGroup> groups;   // tried in order for each word
+  // Each word some group lists -> those groups, in order: a word is looked up once, not per group.
+  std::unordered_map<std::string, std::vector<std::size_t>> groups_of;
   std::set<std::string> conjunctions, operation_inputs, risky_inputs;
   std::vector<Scope> scopes;  // narrowest first
 
@@ -71,6 +74,7 @@ const NameModel& name_model() {
       for (const auto& phrase : g.value("described", json::array())) group.described.push_back(phrase);
       if (m.rank(group.verb_class) == m.classes.size())
         throw std::runtime_error("verbs.json: unknown class " + group.verb_class);
+      for (const auto& word : group.words) m.groups_of[word].push_back(m.groups.size());
       m.groups.push_back(std::move(group));
     }
     m.conjunctions = word_set(doc["conjunctions"]);
@@ -110,8 +114,11 @@ struct VerbWord {
 
 std::optional<VerbWord> as_verb(const std::vector<std::string>& words, std::size_t index,
                                 const std::string& description) {
-  for (const auto& group : name_model().groups) {
-    if (!group.words.count(words[index])) continue;
+  const auto& model = name_model();
+  const auto listed = model.groups_of.find(words[index]);
+  if (listed == model.groups_of.end()) return std::nullopt;
+  for (const std::size_t g : listed->second) {
+    const VerbGroup& group = model.groups[g];
     VerbWord verb{index, &group, "", ""};
     if (!group.objects.empty()) {
       for (std::size_t j = 0; j < words.size() && verb.object.empty(); ++j)
@@ -147,8 +154,9 @@ Inference classify(const std::string& name, const std::string& description) {
   // failing that, the first noun-like word that is a verb here ("slack_post_message").
   std::optional<VerbWord> action;
   const auto plain = std::find_if(out.words.begin(), out.words.end(), [&](const std::string& w) {
-    return std::any_of(model.groups.begin(), model.groups.end(),
-                       [&](const VerbGroup& g) { return !g.noun && g.words.count(w); });
+    const auto listed = model.groups_of.find(w);
+    return listed != model.groups_of.end() && std::any_of(listed->second.begin(), listed->second.end(),
+                                                          [&](std::size_t g) { return !model.groups[g].noun; });
   });
   if (plain != out.words.end()) {
     action = as_verb(out.words, static_cast<std::size_t>(plain - out.words.begin()), text);
