@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -144,6 +145,17 @@ inline std::size_t count_lines(const std::string& s) {
   std::size_t n = 0;
   for (char c : s) n += c == '\n';
   return n;
+}
+
+// How many processes have `marker` in their command line, this one excepted.
+inline std::size_t processes_with(const std::string& marker) {
+  std::size_t found = 0;
+  for (auto [pid, cmdline] : process_command_lines()) {
+    if (pid == ::getpid()) continue;
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(marker) != std::string::npos) ++found;
+  }
+  return found;
 }
 
 }  // namespace test_support

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <optional>
 
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/wire/child_process.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -163,13 +165,6 @@ void stop_all(std::vector<Worker>& running) {
   running.clear();
 }
 
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status))
-    return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
-  return "ended";
-}
-
 // The run of a worker that left no usable reply: it could not run, and the notes say why.
 ScenarioRun lost_run(const RunRequest& request, const std::string& why) {
   ScenarioRun run;
@@ -199,6 +194,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
   std::vector<Worker> running;
   std::size_t next = 0;
   bool failed = false;
+  const pid_t parent = ::getpid();
   try {
     while ((next < requests.size() && !failed) || !running.empty()) {
       while (!failed && next < requests.size() && running.size() < jobs) {
@@ -206,15 +202,20 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
         Worker w;
         w.index = next++;
         fs::create_directories(request.options.work_dir);
-        w.reply_file =
-            request.options.work_dir / (".worker-" + std::to_string(::getpid()) + "-" + std::to_string(w.index));
+        w.reply_file = request.options.work_dir / (".worker-" + std::to_string(parent) + "-" + std::to_string(w.index));
         std::cout.flush();  // nothing buffered is written twice, by the worker too
         std::cerr.flush();
         w.pid = ::fork();
         if (w.pid < 0)
           throw Error(Error::Category::incomplete,
                       std::string("cannot start a run's worker process: ") + std::strerror(errno));
-        if (w.pid == 0) be_worker(request, w.reply_file);
+        if (w.pid == 0) {
+          // A worker dies with certify (killed or crashed), and its run's processes with it, as
+          // they did when runs were made in certify itself: nothing outlives the command.
+          ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+          if (::getppid() != parent) ::_exit(3);
+          be_worker(request, w.reply_file);
+        }
         w.pidfd = static_cast<int>(::syscall(SYS_pidfd_open, w.pid, 0));
         w.bound = Clock::now() + request.options.timeout + std::chrono::minutes(1);
         running.push_back(w);
@@ -255,7 +256,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
         if (it->pidfd >= 0) ::close(it->pidfd);
         it = running.erase(it);
         if (why.empty() && (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !bytes))
-          why = done < 0 ? "could not be waited for" : describe_status(status);
+          why = done < 0 ? "could not be waited for" : describe_wait_status(status);
         if (!why.empty()) {
           results[index] = lost_run(requests[index], why);
         } else {

@@ -341,17 +341,6 @@ TEST(Certify, AHungOrFloodingClientIsBoundedAndLeavesNothingBehind) {
   }
 }
 
-// The processes whose command line holds `marker` (from /proc), this test's own excepted.
-std::size_t processes_with(const std::string& marker) {
-  std::size_t found = 0;
-  for (auto [pid, cmdline] : test_support::process_command_lines()) {
-    if (pid == ::getpid()) continue;
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(marker) != std::string::npos) ++found;
-  }
-  return found;
-}
-
 // The peak resident memory of this process so far, in MiB (VmHWM).
 long peak_mib() {
   std::ifstream in("/proc/self/status");
@@ -419,8 +408,8 @@ TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
     certification.runs.push_back(run);
     EXPECT_LT(certification_json(certification).dump().size(), std::size_t{8} << 20) << c.name;
     EXPECT_LT(certification_html(certification).size(), std::size_t{8} << 20) << c.name;
-    EXPECT_EQ(processes_with("sleep 301.25"), 0u) << c.name;
-    EXPECT_EQ(processes_with("flood"), 0u) << c.name;
+    EXPECT_EQ(test_support::processes_with("sleep 301.25"), 0u) << c.name;
+    EXPECT_EQ(test_support::processes_with("flood"), 0u) << c.name;
   }
   if (test_support::kMemoryMeasurable) {
     EXPECT_LT(peak_mib(), 150) << "the endless line or the flood of events was held in memory";

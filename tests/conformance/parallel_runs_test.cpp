@@ -8,6 +8,11 @@
 #include <chrono>
 #include <regex>
 #include <set>
+#include <thread>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/parallel_runs.hpp"
@@ -202,6 +207,35 @@ TEST(ParallelRuns, AnErrorOfARunIsThrownAgainInItsCategory) {
     EXPECT_EQ(e.category(), mcp_hints::Error::Category::bad_input);
     EXPECT_NE(std::string(e.what()).find("applies to the stateless era only"), std::string::npos) << e.what();
   }
+}
+
+// Certify killed outright (no chance to clean up) takes its workers, and their runs' processes,
+// with it: nothing is left running until the client's timeout.
+TEST(ParallelRuns, AKilledCertifyLeavesNoWorkerBehind) {
+  test_support::TempDir dir;
+  const std::string marker = "parallel-runs-orphan-" + std::to_string(::getpid());
+  const std::string client = "sleep 20 # " + marker;
+  const std::string output = (dir.path() / "o").string();
+  const pid_t certify = ::fork();
+  ASSERT_GE(certify, 0);
+  if (certify == 0) {
+    ::execl(MCP_HINTS_BIN, MCP_HINTS_BIN, "certify", "--client", client.c_str(), "--jobs", "2", "--timeout", "30s",
+            "--scenario", "confirm.spec-destructive", "--output", output.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Certify, its two workers and their clients' shells, all naming the marker.
+  const auto started = std::chrono::steady_clock::now();
+  while (test_support::processes_with(marker) < 5 &&
+         std::chrono::steady_clock::now() - started < std::chrono::duration<double>(test_support::bound_seconds(10)))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GE(test_support::processes_with(marker), 5u) << "the runs did not start";
+  ::kill(certify, SIGKILL);
+  ::waitpid(certify, nullptr, 0);
+  const auto killed = std::chrono::steady_clock::now();
+  while (test_support::processes_with(marker) > 0 &&
+         std::chrono::steady_clock::now() - killed < std::chrono::duration<double>(test_support::bound_seconds(5)))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(test_support::processes_with(marker), 0u) << "a worker or its client outlived certify";
 }
 
 // The command: --jobs 1 and --jobs 4 write the same report (times aside), lines numbered by the

@@ -272,10 +272,13 @@ int ChildProcess::exit_code() {
 std::string ChildProcess::describe_exit() {
   impl_->reap(false);
   if (!impl_->reaped) return "running";
-  const int st = impl_->status;
-  if (WIFSIGNALED(st))
-    return "was killed by signal " + std::to_string(WTERMSIG(st)) + " (" + ::strsignal(WTERMSIG(st)) + ")";
-  return "exited with status " + std::to_string(WEXITSTATUS(st));
+  return describe_wait_status(impl_->status);
+}
+
+std::string describe_wait_status(int status) {
+  if (WIFSIGNALED(status))
+    return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
+  return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
 void ChildProcess::kill_group() {

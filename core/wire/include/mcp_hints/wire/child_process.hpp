@@ -79,5 +79,8 @@ class ChildProcess {
 
 // True when no process of the group is left (for tests and for checking that nothing leaked).
 bool process_group_gone(pid_t group);
+// How a process ended, from its waitpid status: "exited with status N" or "was killed by signal N
+// (NAME)".
+std::string describe_wait_status(int status);
 
 }  // namespace mcp_hints
