@@ -25,13 +25,13 @@ std::multiset<std::string> fired(const fs::path& path, std::vector<mcp_hints::Fi
   if (doc.contains("spec_revision")) options.spec_revision = doc["spec_revision"];
   if (doc.contains("vocab")) options.pinned = doc["vocab"].get<std::vector<std::string>>();
   mcp_hints::Linter linter(options);
-  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::FindingList findings;
   std::ifstream in(path);
   auto result = linter.lint_stream(in, path.string(), findings);
   EXPECT_FALSE(result.error) << path << ": " << result.error.value_or("");
   std::multiset<std::string> ids;
   for (const auto& f : findings) ids.insert(f.check);
-  if (out) *out = findings;
+  if (out) out->assign(findings.begin(), findings.end());
   return ids;
 }
 
@@ -156,7 +156,7 @@ TEST(Checks, RealServersUseOfTheSpecHintsTriggersNothingUnderAnyRevision) {
   for (const char* rev : {"2025-06-18", "2025-11-25", "2026-07-28"}) {
     mcp_hints::LintOptions options;
     options.spec_revision = rev;
-    std::vector<mcp_hints::Finding> findings;
+    mcp_hints::FindingList findings;
     std::ifstream in(test_support::fixture("lint/spec-hints-only.json"));
     auto result = mcp_hints::Linter(options).lint_stream(in, "spec-hints-only.json", findings);
     EXPECT_FALSE(result.error);
@@ -229,7 +229,7 @@ TEST(Checks, McpsOwnExtensionsMayUseItsReservedPrefix) {
 
 TEST(Checks, EachToolSaysWhichRevisionsItSpeaks) {
   std::ifstream in(test_support::fixture("lint/negative/vocab.mixed-revisions.json"));
-  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::FindingList findings;
   const auto result = mcp_hints::Linter(mcp_hints::LintOptions{}).lint_stream(in, "f", findings);
   const auto& revisions = mcp_hints::Vocabulary::builtin().revisions();
   auto refs = [&](std::uint32_t bits) {

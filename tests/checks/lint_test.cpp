@@ -62,7 +62,7 @@ TEST(Lint, ReportsProgressPerTool) {
   std::vector<std::size_t> seen;
   options.progress = [&](const std::string&, std::size_t n) { seen.push_back(n); };
   std::istringstream in(R"([{"name":"a"},{"name":"b"},{"name":"c"}])");
-  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::FindingList findings;
   mcp_hints::Linter(options).lint_stream(in, "-", findings);
   EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
 }
@@ -72,7 +72,7 @@ TEST(Lint, PointersAndLinesPlaceEachFindingInTheDocument) {
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[\n{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\n"
       "{\"name\":\"b\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"riskLevel\":\"x\"},"
       "\"_meta\":{\"com.example/riskLevel\":\"x\"}}]}}");
-  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::FindingList findings;
   auto result = mcp_hints::Linter({}).lint_stream(in, "f.json", findings);
   ASSERT_FALSE(result.error);
   ASSERT_EQ(findings.size(), 1u);
@@ -94,7 +94,7 @@ TEST(Lint, AMemberGivenTwiceIsAFindingWithBothValuesAndWhere) {
       "\"b\": {\"type\": \"string\"}}}, \"annotations\": {\"readOnlyHint\": true}, \"_meta\": {\"title\": \"x\"}}\n"
       "]}";
   std::istringstream in(text);
-  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::FindingList findings;
   const auto result = mcp_hints::Linter({}).lint_stream(in, "dup.json", findings);
   EXPECT_FALSE(result.error);
   std::vector<mcp_hints::Finding> duplicates;

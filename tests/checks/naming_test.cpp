@@ -29,7 +29,7 @@ TEST(Naming, ACorrectCatalogOfRealToolsRaisesNoNamingOrContradictionFinding) {
   json catalog = {{"tools", json::array()}};
   for (const auto& tool : corpus["tools"]) catalog["tools"].push_back(annotated(tool));
   std::istringstream in(catalog.dump());
-  std::vector<mcp_hints::Finding> findings;
+  mcp_hints::FindingList findings;
   const auto result = mcp_hints::Linter({}).lint_stream(in, "real-tools", findings);
   ASSERT_FALSE(result.error) << *result.error;
   EXPECT_EQ(result.tool_count, corpus["tools"].size());

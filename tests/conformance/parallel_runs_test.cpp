@@ -53,8 +53,11 @@ void expect_same_record(const RunRecord& a, const RunRecord& b) {
   EXPECT_EQ(a.notes, b.notes);
   EXPECT_EQ(a.events_unusable, b.events_unusable);
   // Answers are indexed again: every request finds the same answer.
-  for (const auto& line : b.wire)
-    if (b.is_request_in(line)) EXPECT_EQ(a.answer_to(line) != nullptr, b.answer_to(line) != nullptr);
+  for (const auto& line : b.wire) {
+    if (b.is_request_in(line)) {
+      EXPECT_EQ(a.answer_to(line) != nullptr, b.answer_to(line) != nullptr);
+    }
+  }
 }
 
 // The report's view of a certification without what differs between two runs of the same

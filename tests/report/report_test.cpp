@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
@@ -67,9 +68,13 @@ TEST(Report, StreamedJsonIsTheDocumentsDump) {
   ASSERT_FALSE(report.findings.empty());
   expect_same(report, {});
   expect_same(report, {std::nullopt});
-  report.findings.front().message += std::string("\xff\n", 2);  // replaced as dump replaces it
+  bool first = true;
+  report.findings.update([&](mcp_hints::Finding& f) {
+    if (!std::exchange(first, false)) return;
+    f.message += std::string("\xff\n", 2);  // replaced as dump replaces it
+    f.suppressions.push_back({mcp_hints::Suppression::Source::config, "known"});
+  });
   report.suppressions_applied = true;
-  report.findings.front().suppressions.push_back({mcp_hints::Suppression::Source::config, "known"});
   report.server_checks_ran = true;
   report.calls.push_back({"rm", json{{"path", "/tmp/x"}}, mcp_hints::ToolCallRecord::Outcome::tool_error, "denied"});
   report.protocol_version = "2026-07-28";
@@ -405,4 +410,80 @@ TEST(Report, EveryFormatShowsEveryCallWithTheShapeOfItsArguments) {
   // No format shows an argument's value.
   for (const std::string& out : {j.dump(), text.str(), sarif.str(), x})
     EXPECT_EQ(out.find("secret-ns"), std::string::npos) << out;
+}
+
+// Findings past the memory budget are on disk: every format writes them to the byte as it writes
+// findings in memory. The runs cover suppressions and a baseline (a stale entry among them),
+// tools of one name and tools of none, run findings, and a tool's finding that comes after other
+// tools' (JUnit's walk, which takes findings tool after tool, must gather that one first).
+TEST(Report, FindingsOnDiskAreWrittenAsFindingsInMemory) {
+  test_support::TempDir dir;
+  json tools = json::array();
+  for (const char* name : {"dup", "solo", "dup", "", "other", ""})
+    tools.push_back({{"name", name},
+                     {"description", "Deletes every record"},
+                     {"inputSchema", {{"type", "object"}}},
+                     {"annotations", {{"readOnlyHint", true}, {"destructiveHint", true}, {"riskLevel", "loud"}}}});
+  if (tools[3]["name"] == "") tools[3].erase("name");
+  const auto catalog = dir.write("names.json", json{{"tools", tools}}.dump(1));
+  auto memory = mcp_hints::Linter({}).lint_files(
+      {catalog.string(), test_support::fixture("lint/negative/risk.understated.json").string(),
+       (test_support::source_dir() / "examples" / "catalogs" / "bad-catalog.json").string(), "/nonexistent/file.json"});
+  ASSERT_GT(memory.findings.size(), 20u);
+  ASSERT_FALSE(memory.findings.spilled());
+  const auto on_disk = [](const mcp_hints::LintReport& report) {
+    mcp_hints::LintReport copy = report;
+    copy.findings = mcp_hints::FindingList(0);
+    for (const auto& f : report.findings) copy.findings.push_back(f);
+    EXPECT_TRUE(copy.findings.spilled());
+    return copy;
+  };
+  const auto expect_same = [](const mcp_hints::LintReport& a, const mcp_hints::LintReport& b, const std::string& what) {
+    using Render = void (*)(std::ostream&, const mcp_hints::LintReport&, const mcp_hints::ReportOptions&);
+    for (const auto& [name, render] :
+         std::vector<std::pair<std::string, Render>>{{"json", mcp_hints::write_report_json},
+                                                     {"text", mcp_hints::render_text},
+                                                     {"sarif", mcp_hints::render_sarif},
+                                                     {"junit", mcp_hints::render_junit},
+                                                     {"github", mcp_hints::render_github}})
+      for (const mcp_hints::ReportOptions& options :
+           {mcp_hints::ReportOptions{}, mcp_hints::ReportOptions{mcp_hints::Level::info, true, true},
+            mcp_hints::ReportOptions{std::nullopt, false, false}}) {
+        std::ostringstream x, y;
+        render(x, a, options);
+        render(y, b, options);
+        EXPECT_EQ(x.str(), y.str()) << what << ", " << name;
+      }
+    EXPECT_EQ(mcp_hints::baseline_json(a, "lint").dump(), mcp_hints::baseline_json(b, "lint").dump()) << what;
+  };
+  // A tool's finding after the other tools': as the live check's run can add one.
+  memory.findings.push_back(
+      finding("risk.understated", mcp_hints::Level::error, catalog.string(), "solo", "/tools/1", 3, 5, "late", "p"));
+  expect_same(memory, on_disk(memory), "as linted");
+  std::ostringstream junit;
+  mcp_hints::render_junit(junit, on_disk(memory), {});
+  const std::string solo =
+      "classname=\"" + mcp_hints::html_escape(catalog.string()) + ".solo\" name=\"risk.understated\"";
+  ASSERT_NE(junit.str().find(solo), std::string::npos);
+  EXPECT_NE(junit.str().find("late", junit.str().find(solo)), std::string::npos) << "the late finding is in its case";
+
+  // Judged against a baseline of every other finding (and an entry no finding matches) and
+  // suppression rules, on disk and in memory alike.
+  const auto prints = mcp_hints::fingerprints(memory.findings);
+  mcp_hints::Baseline baseline{"b.json", {}};
+  for (std::size_t i = 0; i < prints.size(); i += 2)
+    baseline.entries.push_back({memory.findings[i].check, memory.findings[i].tool, prints[i], "m"});
+  baseline.entries.push_back({"risk.understated", "gone", std::string(64, '0'), "fixed since"});
+  const mcp_hints::SuppressionsFile rules{
+      "s.json", {{"schema.*", "d*", "known"}, {"risk.understated", "nothing-matches", "unused"}}};
+  auto disk = on_disk(memory);
+  mcp_hints::apply_suppressions(memory, &baseline, &rules);
+  mcp_hints::apply_suppressions(disk, &baseline, &rules);
+  EXPECT_TRUE(disk.findings.spilled());
+  EXPECT_GT(memory.suppressed_count(), 10u);
+  EXPECT_EQ(disk.suppressed_count(), memory.suppressed_count());
+  EXPECT_EQ(disk.baselined_count(), memory.baselined_count());
+  for (mcp_hints::Level level : {mcp_hints::Level::info, mcp_hints::Level::warning, mcp_hints::Level::error})
+    EXPECT_EQ(disk.count(level), memory.count(level));
+  expect_same(memory, disk, "judged");
 }

@@ -38,21 +38,11 @@ std::size_t LintReport::tool_count() const {
   return n;
 }
 
-std::size_t LintReport::count(Level level) const {
-  std::size_t n = 0;
-  for (const auto& f : findings) n += f.level == level && !f.suppressed();
-  return n;
-}
+std::size_t LintReport::count(Level level) const { return findings.counting(level); }
 
-std::size_t LintReport::suppressed_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.suppressed(); }));
-}
+std::size_t LintReport::suppressed_count() const { return findings.suppressed(); }
 
-std::size_t LintReport::baselined_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.baselined(); }));
-}
+std::size_t LintReport::baselined_count() const { return findings.baselined(); }
 
 bool LintReport::has_input_error() const {
   for (const auto& f : files)
@@ -60,12 +50,12 @@ bool LintReport::has_input_error() const {
   return false;
 }
 
-bool fails_at(const std::vector<Finding>& findings, std::optional<Level> fail_on) {
-  return fail_on && std::any_of(findings.begin(), findings.end(),
-                                [&](const Finding& f) { return f.level >= *fail_on && !f.suppressed(); });
+bool LintReport::fails(std::optional<Level> fail_on) const {
+  if (!fail_on) return false;
+  for (Level level : {Level::info, Level::warning, Level::error})
+    if (level >= *fail_on && findings.counting(level) > 0) return true;
+  return false;
 }
-
-bool LintReport::fails(std::optional<Level> fail_on) const { return fails_at(findings, fail_on); }
 
 Linter::Linter(LintOptions options) : options_(std::move(options)) {
   const auto revisions = Vocabulary::builtin().spec_revisions();
@@ -119,12 +109,15 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
   return used;
 }
 
-FileResult Linter::lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const {
+FileResult Linter::lint_stream(std::istream& in, const std::string& file, FindingList& out) const {
   FileResult result{file, 0, std::nullopt, {}, {}, {}};
+  std::vector<Finding> found;  // one tool's, reused
   try {
     auto summary = read_catalog(in, options_.limits, [&](CatalogTool&& entry) {
+      found.clear();
       result.tool_revisions.push_back(
-          lint_tool(entry.tool, file, entry.pointer, &entry.positions, out, entry.duplicates));
+          lint_tool(entry.tool, file, entry.pointer, &entry.positions, found, entry.duplicates));
+      for (auto& f : found) out.push_back(std::move(f));
       result.tool_names.push_back(tool_name(entry.tool));
       if (options_.progress) options_.progress(file, result.tool_names.size());
     });

@@ -88,31 +88,45 @@ bool glob_matches(std::string_view glob, std::string_view text) {
   return g == glob.size();
 }
 
-std::vector<std::string> fingerprints(const std::vector<Finding>& findings) {
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> seen;
-  std::vector<std::string> out;
-  out.reserve(findings.size());
-  for (const auto& f : findings) {
+namespace {
+
+// Fingerprints findings one after another: the place a finding's key takes is below its tool, and
+// the nth finding of the same check, tool and place is occurrence n.
+class Fingerprinter {
+ public:
+  std::string next(const Finding& f) {
     const bool below_tool = !f.tool_pointer.empty() && f.pointer.starts_with(f.tool_pointer);
     std::string pointer = below_tool ? f.pointer.substr(f.tool_pointer.size()) : f.pointer;
-    const std::size_t occurrence = seen[{f.check, f.tool, pointer}]++;
+    const std::size_t occurrence = seen_[{f.check, f.tool, pointer}]++;
     const json key = {{"check", f.check}, {"tool", f.tool}, {"pointer", pointer}, {"occurrence", occurrence}};
-    out.push_back(evidence_digest(key, "jcs/rfc8785"));
+    return evidence_digest(key, "jcs/rfc8785");
   }
+
+ private:
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> seen_;
+};
+
+}  // namespace
+
+std::vector<std::string> fingerprints(const FindingList& findings) {
+  Fingerprinter prints;
+  std::vector<std::string> out;
+  out.reserve(findings.size());
+  for (const auto& f : findings) out.push_back(prints.next(f));
   return out;
 }
 
 json baseline_json(const LintReport& report, std::string_view command) {
-  const auto prints = fingerprints(report.findings);
+  Fingerprinter prints;
   std::vector<BaselineEntry> entries;
-  for (std::size_t i = 0; i < report.findings.size(); ++i) {
-    const auto& f = report.findings[i];
+  for (const auto& f : report.findings) {
+    std::string print = prints.next(f);
     const auto check = find_check(f.check);
     if (check && check->scope == Scope::run) continue;
     if (std::any_of(f.suppressions.begin(), f.suppressions.end(),
                     [](const Suppression& s) { return s.source == Suppression::Source::config; }))
       continue;
-    entries.push_back({f.check, f.tool, prints[i], f.message});
+    entries.push_back({f.check, f.tool, std::move(print), f.message});
   }
   std::sort(entries.begin(), entries.end(), [](const BaselineEntry& a, const BaselineEntry& b) {
     return std::tie(a.check, a.tool, a.fingerprint) < std::tie(b.check, b.tool, b.fingerprint);
@@ -167,13 +181,13 @@ void apply_suppressions(LintReport& report, const Baseline* baseline, const Supp
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < baseline->entries.size(); ++i) index.emplace(baseline->entries[i].fingerprint, i);
     std::vector<bool> used(baseline->entries.size(), false);
-    const auto prints = fingerprints(report.findings);
-    for (std::size_t i = 0; i < report.findings.size(); ++i) {
-      const auto it = index.find(prints[i]);
-      if (it == index.end()) continue;
+    Fingerprinter prints;
+    report.findings.update([&](Finding& f) {
+      const auto it = index.find(prints.next(f));
+      if (it == index.end()) return;
       used[it->second] = true;
-      report.findings[i].suppressions.push_back({Suppression::Source::baseline, "in the baseline " + baseline->file});
-    }
+      f.suppressions.push_back({Suppression::Source::baseline, "in the baseline " + baseline->file});
+    });
     for (std::size_t i = 0; judged && i < baseline->entries.size(); ++i) {
       const auto& e = baseline->entries[i];
       if (used[i] || !ran(report, e.check)) continue;
@@ -188,7 +202,7 @@ void apply_suppressions(LintReport& report, const Baseline* baseline, const Supp
   }
   if (!suppressions) return;
   std::vector<bool> used(suppressions->rules.size(), false);
-  for (auto& f : report.findings)
+  report.findings.update([&](Finding& f) {
     for (std::size_t r = 0; r < suppressions->rules.size(); ++r) {
       const auto& rule = suppressions->rules[r];
       if (!glob_matches(rule.check, f.check) || !glob_matches(rule.tool, f.tool)) continue;
@@ -196,6 +210,7 @@ void apply_suppressions(LintReport& report, const Baseline* baseline, const Supp
       f.suppressions.push_back({Suppression::Source::config, rule.reason});
       break;  // one reason is enough: the first rule that matches gives it
     }
+  });
   for (std::size_t r = 0; judged && r < suppressions->rules.size(); ++r) {
     const auto& rule = suppressions->rules[r];
     const auto named = checks_named(rule.check);

@@ -236,16 +236,19 @@ class Run {
     if (!list(session, transport, listing, "session 1")) return false;
     first_listed_ = Clock::now();
     first_pages_ = listing.pages;
-    const std::optional<long long> ttl =
-        session.era() == ProtocolEra::stateless ? listing.ttl_ms() : std::optional<long long>();
+    // -1: none promised (a plain value: GCC 12 wrongly takes an optional here for uninitialised).
+    const long long ttl_ms = session.era() == ProtocolEra::stateless ? listing.ttl_ms().value_or(-1) : -1;
     tools = std::move(listing.tools);
     if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
     auto& file = report_.files.front();
+    std::vector<Finding> found;  // one tool's, reused
     for (std::size_t i = 0; i < tools.size(); ++i) {
       const auto duplicates = listing.tool_duplicates.find(i);
+      found.clear();
       file.tool_revisions.push_back(linter_.lint_tool(
-          tools[i], file_, "/tools/" + std::to_string(i), nullptr, report_.findings,
+          tools[i], file_, "/tools/" + std::to_string(i), nullptr, found,
           duplicates == listing.tool_duplicates.end() ? std::span<const DuplicateMember>() : duplicates->second));
+      for (auto& f : found) report_.findings.push_back(std::move(f));
       file.tool_names.push_back(tool_name(tools[i]));
     }
     file.tool_count = tools.size();
@@ -254,9 +257,9 @@ class Run {
     ToolListing again;
     if (!list(session, transport, again, "session 1, second listing")) return false;
     // Within the ttlMs the first listing promised, a change is one a cache would hide.
-    if (ttl && Clock::now() < first_listed_ + std::chrono::milliseconds(*ttl))
+    if (ttl_ms >= 0 && Clock::now() < first_listed_ + std::chrono::milliseconds(ttl_ms))
       compare(tools, again.tools, server_check("stateless.ttl-changed"),
-              "a second tools/list within the ttlMs of " + std::to_string(*ttl) + " the first promised");
+              "a second tools/list within the ttlMs of " + std::to_string(ttl_ms) + " the first promised");
     else
       compare(tools, again.tools, server_check("stability.relist"), "a second tools/list in the same session");
 
@@ -273,7 +276,7 @@ class Run {
       if (!list(session, transport, changed, "session 1, after tools/list_changed")) return false;
       judge_list_changed(tools, changed.tools);
     }
-    if (ttl && !after_expiry(session, transport, tools, *ttl)) return false;
+    if (ttl_ms >= 0 && !after_expiry(session, transport, tools, ttl_ms)) return false;
     return call_tools(session, transport, tools);
   }
 

@@ -70,8 +70,9 @@ std::string_view status_of(Level level) {
 }  // namespace
 
 std::vector<OfficialCheck> official_checks(const LintReport& report, const std::string& timestamp) {
-  std::map<std::string_view, std::vector<const Finding*>> by_check;
-  for (const auto& finding : report.findings) by_check[finding.check].push_back(&finding);
+  // Copies: the report's findings may be on disk (the details hold them all anyway).
+  std::map<std::string, std::vector<Finding>, std::less<>> by_check;
+  for (const auto& finding : report.findings) by_check[finding.check].push_back(finding);
   const bool unproven = report.incomplete.has_value() || report.has_input_error();
   std::vector<OfficialCheck> out;
   for (const auto& info : all_checks()) {
@@ -92,18 +93,18 @@ std::vector<OfficialCheck> official_checks(const LintReport& report, const std::
     }
     std::optional<Level> worst;
     auto findings = nlohmann::json::array();
-    for (const Finding* finding : found->second) {
-      findings.push_back({{"level", level_name(finding->level)},
-                          {"file", finding->file},
-                          {"tool", finding->tool},
-                          {"pointer", finding->pointer},
-                          {"line", finding->line},
-                          {"message", finding->message},
-                          {"suppressed", finding->suppressed()}});
-      if (finding->suppressed()) continue;
-      if (!worst || *worst < finding->level) worst = finding->level;
+    for (const Finding& finding : found->second) {
+      findings.push_back({{"level", level_name(finding.level)},
+                          {"file", finding.file},
+                          {"tool", finding.tool},
+                          {"pointer", finding.pointer},
+                          {"line", finding.line},
+                          {"message", finding.message},
+                          {"suppressed", finding.suppressed()}});
+      if (finding.suppressed()) continue;
+      if (!worst || *worst < finding.level) worst = finding.level;
       if (!check.error_message.empty()) check.error_message += "; ";
-      check.error_message += (finding->tool.empty() ? "" : finding->tool + ": ") + finding->message;
+      check.error_message += (finding.tool.empty() ? "" : finding.tool + ": ") + finding.message;
     }
     if (worst) check.status = status_of(*worst);
     check.details = {{"findings", std::move(findings)}};

@@ -1,10 +1,10 @@
 #include "mcp_hints/report/output_file.hpp"
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -62,26 +62,40 @@ void AtomicFile::commit() {
   }
 }
 
-SpillFile::SpillFile() {
-  std::string name = (std::filesystem::temp_directory_path() / "mcp-hints-spill-XXXXXX").string();
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw OutputError(std::string("cannot make a temporary file: ") + std::strerror(errno));
-  ::close(fd);
-  file_.open(name, std::ios::binary | std::ios::in | std::ios::out | std::ios::trunc);
-  ::unlink(name.c_str());
-  if (!file_) throw OutputError("cannot open the temporary file " + name);
+SpillFile::SpillFile() = default;
+
+SpillFile::Buffer::Buffer(TemporaryFile& file) : file_(file), area_(std::size_t{64} << 10) {
+  setp(area_.data(), area_.data() + area_.size());
+}
+
+SpillFile::Buffer::int_type SpillFile::Buffer::overflow(int_type c) {
+  if (sync() != 0) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+  }
+  return traits_type::not_eof(c);
+}
+
+int SpillFile::Buffer::sync() {
+  try {
+    file_.append({pbase(), static_cast<std::size_t>(pptr() - pbase())});
+  } catch (const Error&) {
+    return -1;
+  }
+  setp(area_.data(), area_.data() + area_.size());
+  return 0;
 }
 
 void SpillFile::copy_to(std::ostream& out) {
-  file_.flush();
-  if (!file_) throw OutputError("cannot write a temporary file (is the disk full?)");
-  file_.seekg(0);
-  // Chunk by chunk with write(), which marks `out` bad when its device refuses the bytes
-  // (`out << rdbuf()` does not, once some were taken: a full disk would pass unseen).
+  if (!stream_.flush()) throw OutputError("cannot write a temporary file (is the disk full?)");
+  // Chunk by chunk with write(), which marks `out` bad when its device refuses the bytes.
   std::vector<char> chunk(std::size_t{64} << 10);
-  while (file_.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || file_.gcount() > 0)
-    if (!out.write(chunk.data(), file_.gcount())) break;
-  file_.clear();
+  std::uint64_t at = 0;
+  while (const std::size_t n = file_.read_at(at, chunk.data(), chunk.size())) {
+    if (!out.write(chunk.data(), static_cast<std::streamsize>(n))) break;
+    at += n;
+  }
 }
 
 }  // namespace mcp_hints

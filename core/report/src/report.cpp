@@ -326,45 +326,49 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
   auto bold = [&](std::string_view text) {
     return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text);
   };
-  // The findings a file is shown with: those that count, and the suppressed ones when asked.
-  auto shown_of = [&](const std::string& file) {
-    std::vector<const Finding*> mine;
-    for (const auto& f : report.findings)
-      if (f.file == file && (!f.suppressed() || options.show_suppressed)) mine.push_back(&f);
-    return mine;
+  // The findings a file is shown with: those that count, and the suppressed ones when asked. The
+  // findings may be on disk, so each file's are walked for what they count, then for the listing.
+  auto shown = [&](const Finding& f, const std::string& file) {
+    return f.file == file && (!f.suppressed() || options.show_suppressed);
   };
-  auto counts_of = [&](const std::vector<const Finding*>& mine) {
+  // The counts of a file's findings that count, and whether any of its findings is shown.
+  auto counts_of = [&](const std::string& file) {
     std::size_t e = 0, w = 0, i = 0;
-    for (const auto* f : mine)
-      if (!f->suppressed()) (f->level == Level::error ? e : f->level == Level::warning ? w : i)++;
-    return counts_text(e, w, i);
+    bool any = false;
+    for (const auto& f : report.findings) {
+      if (!shown(f, file)) continue;
+      any = true;
+      if (!f.suppressed()) (f.level == Level::error ? e : f.level == Level::warning ? w : i)++;
+    }
+    return std::pair(counts_text(e, w, i), any);
   };
   // Grouped by tool in document order (findings already come in that order).
-  auto list = [&](const std::vector<const Finding*>& mine) {
+  auto list = [&](const std::string& file) {
     std::string current;
-    for (const auto* f : mine) {
-      const std::string tool_key = f->tool + "\n" + std::to_string(f->tool_line);
+    for (const auto& f : report.findings) {
+      if (!shown(f, file)) continue;
+      const std::string tool_key = f.tool + "\n" + std::to_string(f.tool_line);
       // A finding of the baseline or the suppressions file that names no tool stands under its file.
-      const bool of_no_tool = f->tool.empty() && !is_input(report, f->file);
+      const bool of_no_tool = f.tool.empty() && !is_input(report, f.file);
       if (tool_key != current && !of_no_tool) {
         current = tool_key;
-        out << "  " << bold(f->tool.empty() ? "(unnamed tool)" : visible(f->tool));
-        if (f->tool_line) out << "  line " << f->tool_line;
+        out << "  " << bold(f.tool.empty() ? "(unnamed tool)" : visible(f.tool));
+        if (f.tool_line) out << "  line " << f.tool_line;
         out << "\n";
       }
-      std::string level(level_name(f->level));
+      std::string level(level_name(f.level));
       level.resize(7, ' ');
       // file:line:col, the form editors and terminals jump to, where the value is known.
       const std::string at =
-          f->line ? visible(f->file) + ":" + std::to_string(f->line) + ":" + std::to_string(f->column) + "  "
-                  : std::string();
-      out << "    " << (f->suppressed() ? level : paint(f->level, level)) << " " << f->check << "  " << at
-          << visible(f->pointer) << "\n"
-          << "            " << visible(f->message) << "\n"
-          << "            [" << f->proposal << "]\n";
-      if (const auto sentence = enforced_sentence_text(f->check); !sentence.empty())
+          f.line ? visible(f.file) + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + "  "
+                 : std::string();
+      out << "    " << (f.suppressed() ? level : paint(f.level, level)) << " " << f.check << "  " << at
+          << visible(f.pointer) << "\n"
+          << "            " << visible(f.message) << "\n"
+          << "            [" << f.proposal << "]\n";
+      if (const auto sentence = enforced_sentence_text(f.check); !sentence.empty())
         out << "            -> " << visible(sentence) << "\n";
-      for (const auto& why : f->suppressions) out << "            suppressed: " << visible(why.justification) << "\n";
+      for (const auto& why : f.suppressions) out << "            suppressed: " << visible(why.justification) << "\n";
     }
   };
   for (const auto& file : report.files) {
@@ -372,8 +376,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
       out << visible(file.file) << ": " << paint(Level::error, "error") << ": " << visible(*file.error) << "\n";
       continue;
     }
-    const auto mine = shown_of(file.file);
-    out << bold(visible(file.file)) << ": " << plural(file.tool_count, "tool") << ", " << counts_of(mine) << "\n";
+    out << bold(visible(file.file)) << ": " << plural(file.tool_count, "tool") << ", " << counts_of(file.file).first
+        << "\n";
     // Which revision of each proposal the catalog speaks, detected from the tools' keys.
     if (const auto counts = revision_counts(file); !counts.empty()) {
       out << "  vocabularies:";
@@ -381,14 +385,14 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
         out << (k ? ", " : " ") << counts[k].first << " (" << plural(counts[k].second, "tool") << ")";
       out << "\n";
     }
-    list(mine);
+    list(file.file);
   }
   // The baseline and the suppressions file, when a run check found something in them.
   for (const auto& file : other_files(report)) {
-    const auto mine = shown_of(file);
-    if (mine.empty()) continue;
-    out << bold(visible(file)) << ": " << counts_of(mine) << "\n";
-    list(mine);
+    const auto [counts, any] = counts_of(file);
+    if (!any) continue;
+    out << bold(visible(file)) << ": " << counts << "\n";
+    list(file);
   }
   // Every tool called, whatever came of it: a call that passed silently would not be seen.
   if (!report.calls.empty()) {
@@ -402,12 +406,20 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
   }
   // The findings table: one row per check that fired (suppressed findings are counted below it).
   if (report.findings.size() > report.suppressed_count()) {
-    std::map<std::string, std::pair<std::size_t, std::set<std::string>>> by_check;
+    // Each check's findings, and the tools they are in, told apart by file, line and name. The
+    // tools are kept as 64-bit hashes (a run with findings in every tool would otherwise hold every
+    // name again), and a tool's findings come together, so each tool is mostly kept once.
+    std::map<std::string, std::pair<std::size_t, std::vector<std::size_t>>> by_check;
     for (const auto& f : report.findings) {
       if (f.suppressed()) continue;
-      auto& row = by_check[f.check];
-      ++row.first;
-      row.second.insert(f.file + "\n" + std::to_string(f.line) + "\n" + f.tool);
+      auto& [count, tools] = by_check[f.check];
+      ++count;
+      const std::size_t tool = std::hash<std::string>{}(f.file + "\n" + std::to_string(f.line) + "\n" + f.tool);
+      if (tools.empty() || tools.back() != tool) tools.push_back(tool);
+    }
+    for (auto& [id, row] : by_check) {
+      std::sort(row.second.begin(), row.second.end());
+      row.second.erase(std::unique(row.second.begin(), row.second.end()), row.second.end());
     }
     out << "\n" << bold("check                                 level    findings  tools") << "\n";
     for (const auto& info : all_checks()) {
@@ -543,6 +555,21 @@ void render_sarif(std::ostream& out, const LintReport& report, const ReportOptio
   out << "\n";
 }
 
+namespace {
+
+// The names given to more than one tool.
+std::set<std::string> repeated_names(const std::vector<std::string>& names) {
+  std::vector<std::size_t> order(names.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return names[a] < names[b]; });
+  std::set<std::string> out;
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (names[order[i]] == names[order[i - 1]]) out.insert(names[order[i]]);
+  return out;
+}
+
+}  // namespace
+
 void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
   // One testsuite per file (or server), one testcase per tool and tool check, and one per server
   // check in a check-server run: a finding at or above the fail-on level is a failure, one below
@@ -559,12 +586,11 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
     auto& [tests, failures, errors, skipped] = counts;
     // `unproven`: a check with no finding that may not have run (the run ended early), so it is
     // skipped, not passed.
-    auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<const Finding*>* found,
+    auto testcase = [&](const std::string& classname, std::string_view check, const std::vector<Finding>* found,
                         bool unproven = false) {
       ++tests;
-      const bool fail = found && std::any_of(found->begin(), found->end(), [&](const Finding* f) {
-                          return failing(*f, options) && !f->suppressed();
-                        });
+      const bool fail = found && std::any_of(found->begin(), found->end(),
+                                             [&](const Finding& f) { return failing(f, options) && !f.suppressed(); });
       skipped += !found && unproven;
       failures += fail;
       if (!cases) return;
@@ -578,16 +604,16 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
         return;
       }
       std::string text;
-      for (const auto* f : *found) {
-        text += std::string(level_name(f->level)) + " " + (f->tool.empty() ? "" : f->tool + " ") + f->pointer + ": " +
-                f->message + "\n";
-        for (const auto& why : f->suppressions) text += "  suppressed: " + why.justification + "\n";
+      for (const auto& f : *found) {
+        text += std::string(level_name(f.level)) + " " + (f.tool.empty() ? "" : f.tool + " ") + f.pointer + ": " +
+                f.message + "\n";
+        for (const auto& why : f.suppressions) text += "  suppressed: " + why.justification + "\n";
       }
       // A failure's message is its first finding that counts.
-      const auto first = std::find_if(found->begin(), found->end(), [](const Finding* f) { return !f->suppressed(); });
+      const auto first = std::find_if(found->begin(), found->end(), [](const Finding& f) { return !f.suppressed(); });
       if (fail)
-        *cases << "><failure type=\"" << level_name((*first)->level) << "\" message=\""
-               << html_escape((*first)->message) << "\">" << html_escape(text) << "</failure></testcase>\n";
+        *cases << "><failure type=\"" << level_name(first->level) << "\" message=\"" << html_escape(first->message)
+               << "\">" << html_escape(text) << "</failure></testcase>\n";
       else
         *cases << "><system-out>" << html_escape(text) << "</system-out></testcase>\n";
     };
@@ -599,31 +625,63 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
                << "\"><error message=\"" << html_escape(message) << "\"/></testcase>\n";
     };
     if (file.error) error_case("input", *file.error);
-    // Tools are told apart by name: findings carry the name of their tool.
-    std::map<std::string, std::map<std::string, std::vector<const Finding*>>> by_tool;
-    std::map<std::string, std::vector<const Finding*>> by_check;
+    // Tools are told apart by name: findings carry the name of their tool, and a tool's testcases
+    // hold the findings of every tool of its name. The findings may be on disk, so they are not
+    // gathered tool by tool: those of a name given once are taken as they come, tool after tool
+    // in document order (as lint finds them). Only those of a name given twice, or of a run whose
+    // findings do not come in that order, are gathered first.
+    const std::set<std::string> repeated = repeated_names(file.tool_names);
+    const auto of_tool_check = [&](const Finding& f) {
+      const auto check = f.file == file.file ? find_check(f.check) : std::nullopt;
+      return check && check->scope == Scope::tool;
+    };
+    std::map<std::string, std::map<std::string, std::vector<Finding>>> gathered;
+    std::map<std::string, std::vector<Finding>> by_check;
     std::set<std::string> unknown_checks;
+    bool in_order = true;
+    std::size_t at = 0;  // the tool of the last finding taken as it comes
     for (const auto& f : report.findings) {
       if (f.file != file.file) continue;
       const auto check = find_check(f.check);
-      if (!check)
+      if (!check) {
         unknown_checks.insert(f.check);
-      else if (check->scope != Scope::tool)
-        by_check[f.check].push_back(&f);
-      else
-        by_tool[f.tool][f.check].push_back(&f);
+      } else if (check->scope != Scope::tool) {
+        by_check[f.check].push_back(f);
+      } else if (repeated.count(f.tool)) {
+        gathered[f.tool][f.check].push_back(f);
+      } else {
+        while (at < file.tool_names.size() && file.tool_names[at] != f.tool) ++at;
+        in_order = in_order && at < file.tool_names.size();
+      }
     }
+    if (!in_order)
+      for (const auto& f : report.findings)
+        if (of_tool_check(f) && !repeated.count(f.tool)) gathered[f.tool][f.check].push_back(f);
     for (const auto& id : unknown_checks) error_case(id, unknown_check_error(id));
-    std::set<std::string> seen;
+    std::set<std::string> seen;  // repeated names, once their testcases are written
+    auto next = report.findings.begin();
+    std::map<std::string, std::vector<Finding>> taken;  // a once-named tool's findings, by check
     for (const auto& tool : file.tool_names) {
-      if (!seen.insert(tool).second) continue;  // duplicate names share their testcases
-      const auto tool_it = by_tool.find(tool);
+      const std::map<std::string, std::vector<Finding>>* by_tool_check = nullptr;
+      if (repeated.count(tool) || !in_order) {
+        if (!seen.insert(tool).second) continue;  // duplicate names share their testcases
+        const auto it = gathered.find(tool);
+        if (it != gathered.end()) by_tool_check = &it->second;
+      } else {
+        taken.clear();
+        for (; next != report.findings.end(); ++next) {
+          if (!of_tool_check(*next) || repeated.count(next->tool)) continue;
+          if (next->tool != tool) break;
+          taken[next->check].push_back(*next);
+        }
+        by_tool_check = &taken;
+      }
       for (const auto& check : checks) {
         if (check.scope != Scope::tool) continue;
-        const std::vector<const Finding*>* found = nullptr;
-        if (tool_it != by_tool.end()) {
-          auto it = tool_it->second.find(std::string(check.id));
-          if (it != tool_it->second.end()) found = &it->second;
+        const std::vector<Finding>* found = nullptr;
+        if (by_tool_check) {
+          auto it = by_tool_check->find(std::string(check.id));
+          if (it != by_tool_check->end()) found = &it->second;
         }
         testcase(file.file + "." + (tool.empty() ? "(unnamed tool)" : tool), check.id, found);
       }

@@ -57,7 +57,7 @@ const char* outcome_name(ToolCallRecord::Outcome outcome);
 struct LintReport {
   std::string spec_revision;
   std::vector<FileResult> files;
-  std::vector<Finding> findings;
+  FindingList findings;
   bool server_checks_ran = false;         // a check-server run: server checks apply too
   std::optional<std::string> incomplete;  // why the run could not finish (check-server)
   std::string diagnostics;                // what the server said besides protocol (stderr tail)
@@ -94,7 +94,7 @@ class Linter {
                           const ValuePositions* positions, std::vector<Finding>& out,
                           std::span<const DuplicateMember> duplicates = {}) const;
   // Lints a whole document read from a stream; input errors end up in the FileResult.
-  FileResult lint_stream(std::istream& in, const std::string& file, std::vector<Finding>& out) const;
+  FileResult lint_stream(std::istream& in, const std::string& file, FindingList& out) const;
   // Lints files by path ("-" is standard input).
   LintReport lint_files(const std::vector<std::string>& paths) const;
 

@@ -72,7 +72,7 @@ struct SuppressionsFile {
 bool glob_matches(std::string_view glob, std::string_view text);
 
 // The fingerprint of each finding, in order (see above).
-std::vector<std::string> fingerprints(const std::vector<Finding>& findings);
+std::vector<std::string> fingerprints(const FindingList& findings);
 
 // The baseline of a run (schemas/lint-baseline.schema.json): every finding but those the
 // suppressions file accounts for and those of run checks, sorted so that it diffs well.

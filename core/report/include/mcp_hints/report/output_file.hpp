@@ -4,10 +4,13 @@
 #include <fstream>
 #include <functional>
 #include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/json/temporary_file.hpp"
 
 namespace mcp_hints {
 
@@ -45,16 +48,32 @@ class AtomicFile {
 
 // Text kept on disk rather than in memory until it can be written where it goes: what follows a
 // header that counts it, or standard output of a command that writes all or nothing. The file has
-// no name (it is unlinked once open) and is gone with the object.
+// no name and is gone with the object.
 class SpillFile {
  public:
-  SpillFile();  // OutputError when no temporary file can be made
-  std::ostream& stream() { return file_; }
-  // Writes everything written so far to `out` (the spill is read from its start).
+  SpillFile();  // Error(incomplete) when no temporary file can be made
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  std::ostream& stream() { return stream_; }
+  // Writes everything written so far to `out` (OutputError when the spill could not keep it).
   void copy_to(std::ostream& out);
 
  private:
-  std::fstream file_;
+  // The stream's buffer: bytes go to the file a buffer-full at a time; a write the file refuses
+  // marks the stream bad.
+  class Buffer : public std::streambuf {
+   public:
+    explicit Buffer(TemporaryFile& file);
+    int_type overflow(int_type c) override;
+    int sync() override;
+
+   private:
+    TemporaryFile& file_;
+    std::vector<char> area_;
+  };
+  TemporaryFile file_;
+  Buffer buffer_{file_};
+  std::ostream stream_{&buffer_};
 };
 
 }  // namespace mcp_hints
