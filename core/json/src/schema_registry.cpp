@@ -68,6 +68,8 @@ struct SchemaRegistry::Impl {
   std::map<std::string, nlohmann::json, std::less<>> documents;  // by file name and by $id
   std::map<std::string, std::string, std::less<>> id_by_name;    // file name -> $id (or name)
   mutable std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> compiled;
+  // A propertyNames schema (by its node in a registered document), compiled once.
+  mutable std::map<const nlohmann::json*, std::unique_ptr<valijson::Schema>> compiled_names;
   // One validator for all runs: it caches compiled regular expressions (not thread-safe).
   mutable valijson::Validator validator;
 
@@ -278,12 +280,20 @@ struct SchemaRegistry::Impl {
     if (!node || !node->is_object() || !node->contains("propertyNames") || !instance.contains(where)) return out;
     const nlohmann::json& value = instance.at(where);
     if (!value.is_object()) return out;
-    nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", (*node)["propertyNames"]}};
-    for (const char* definitions : {"definitions", "$defs"})
-      if (doc->contains(definitions)) names_schema[definitions] = (*doc)[definitions];
-    const auto compiled_names = compile(names_schema);
+    // Kept for the next time when the node is in a registered document (an inline schema's is
+    // gone after its run, and its address may be another's next).
+    const bool registered =
+        std::any_of(documents.begin(), documents.end(), [&](const auto& entry) { return &entry.second == doc; });
+    std::unique_ptr<valijson::Schema> once;
+    auto& names = registered ? compiled_names[node] : once;
+    if (!names) {
+      nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", (*node)["propertyNames"]}};
+      for (const char* definitions : {"definitions", "$defs"})
+        if (doc->contains(definitions)) names_schema[definitions] = (*doc)[definitions];
+      names = compile(names_schema);
+    }
     for (const auto& [key, member] : value.items()) {
-      if (!validator.validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
+      if (!validator.validate(*names, Adapter(nlohmann::json(key)), nullptr)) {
         out.emplace_back(target + "/" + escape_pointer_token(key),
                          "the member name \"" + shorten(key, 60) + "\" is not of the form the schema allows" +
                              (key.size() > SchemaRegistry::pattern_length_limit ? " (too long to check)" : ""));

@@ -90,12 +90,20 @@ void JsonStreamWriter::value(const nlohmann::json& v) {
   const std::string text = v.dump(indent_, ' ', false, nlohmann::json::error_handler_t::replace);
   // dump indents from column 0; within the document every line but the first moves right. A
   // string's line break is escaped in JSON text, so every '\n' here starts a line of structure.
+  // The value is indented into one piece and written at once (a write per line costs more).
+  const std::size_t width = (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_);
+  if (width == 0 || text.find('\n') == std::string::npos) {
+    out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return;
+  }
+  indented_.clear();
   std::size_t start = 0;
   for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    out_.write(text.data() + start, static_cast<std::streamsize>(nl - start));
-    newline(open_.size());
+    indented_.append(text, start, nl + 1 - start);
+    indented_.append(width, ' ');
   }
-  out_.write(text.data() + start, static_cast<std::streamsize>(text.size() - start));
+  indented_.append(text, start);
+  out_.write(indented_.data(), static_cast<std::streamsize>(indented_.size()));
 }
 
 }  // namespace mcp_hints

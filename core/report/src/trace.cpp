@@ -1,5 +1,9 @@
 #include "mcp_hints/report/trace.hpp"
 
+#include <map>
+#include <string>
+
+#include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/checks/traceability.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/html.hpp"
@@ -103,7 +107,9 @@ std::string render_trace_html(const Traceability& trace) {
   return html_page("mcp-hints traceability", body, "q{quotes:\"\\201C\" \"\\201D\"}");
 }
 
-nlohmann::json enforced_sentence_json(std::string_view check_id) {
+namespace {
+
+nlohmann::json sentence_json(std::string_view check_id) {
   const auto ref = enforced_sentence(check_id);
   if (!ref) return nullptr;
   return {{"id", ref->document->id + "/" + ref->sentence->id},
@@ -113,11 +119,30 @@ nlohmann::json enforced_sentence_json(std::string_view check_id) {
           {"text", ref->sentence->text}};
 }
 
-std::string enforced_sentence_text(std::string_view check_id) {
+std::string sentence_text(std::string_view check_id) {
   const auto ref = enforced_sentence(check_id);
   if (!ref) return {};
   return quoted(*ref);
 }
+
+// Each registered check's sentence, found once: a report names it with every finding.
+template <auto make>
+auto of_check(std::string_view check_id) {
+  using Value = decltype(make(check_id));
+  static const auto made = [] {
+    std::map<std::string, Value, std::less<>> out;
+    for (const auto& info : all_checks()) out.emplace(std::string(info.id), make(info.id));
+    return out;
+  }();
+  const auto it = made.find(check_id);
+  return it != made.end() ? it->second : make(check_id);
+}
+
+}  // namespace
+
+nlohmann::json enforced_sentence_json(std::string_view check_id) { return of_check<sentence_json>(check_id); }
+
+std::string enforced_sentence_text(std::string_view check_id) { return of_check<sentence_text>(check_id); }
 
 }  // namespace mcp_hints
 

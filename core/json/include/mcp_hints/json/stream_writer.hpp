@@ -55,7 +55,8 @@ class JsonStreamWriter {
   };
   std::vector<Level> open_;
   bool after_key_ = false;
-  std::string spaces_;  // '\n' and enough spaces for any line's indentation so far
+  std::string spaces_;    // '\n' and enough spaces for any line's indentation so far
+  std::string indented_;  // a value's text as it goes in, its lines moved right (kept for its memory)
 };
 
 }  // namespace mcp_hints
