@@ -3,6 +3,7 @@
 // caller that breaks dump's order or the document's shape is stopped, not silently wrong.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,8 +15,11 @@ using json = nlohmann::json;
 using mcp_hints::JsonStreamWriter;
 
 // Writes `v` through the writer, opening containers by hand down to `hand_depth` levels and
-// giving what lies below as whole values.
-void write(JsonStreamWriter& w, const json& v, int hand_depth) {
+// giving what lies below as whole values; `typed`: strings and unsigned numbers at the hand-opened
+// levels through text() and number().
+void write(JsonStreamWriter& w, const json& v, int hand_depth, bool typed = false) {
+  if (typed && v.is_string()) return w.text(v.get<std::string>());
+  if (typed && v.is_number_unsigned()) return w.number(v.get<std::uint64_t>());
   if (hand_depth <= 0 || !v.is_structured()) {
     w.value(v);
     return;
@@ -24,17 +28,29 @@ void write(JsonStreamWriter& w, const json& v, int hand_depth) {
     w.begin_object();
     for (const auto& [k, child] : v.items()) {
       w.key(k);
-      write(w, child, hand_depth - 1);
+      write(w, child, hand_depth - 1, typed);
     }
   } else {
     w.begin_array();
-    for (const auto& child : v) write(w, child, hand_depth - 1);
+    for (const auto& child : v) write(w, child, hand_depth - 1, typed);
   }
   w.end();
 }
 
+// Every byte value alone among plain characters, as a key and as a value: each is written as dump
+// writes it, escaped, kept, or (not UTF-8 alone) replaced.
+json every_byte() {
+  json out = json::object();
+  for (int byte = 0; byte < 256; ++byte) {
+    const std::string text = std::string("a") + static_cast<char>(byte) + "b";
+    out[text] = json::array({text, std::string(1, static_cast<char>(byte))});
+  }
+  return out;
+}
+
 TEST(JsonStreamWriter, WritesWhatDumpWrites) {
   const std::vector<json> documents = {
+      every_byte(),
       json::parse(R"({"tool":"mcp-hints","files":[{"file":"a.json","tools":["x","y"],"error":null}],
         "findings":[{"check":"a.b","line":3,"message":"line one\nline two \"quoted\" \u00e9","empty":{},"none":[]},
                     {"check":"c.d","nested":{"deep":[1,2.5,[true,false,null],{"k":"v"}]}}],
@@ -46,16 +62,29 @@ TEST(JsonStreamWriter, WritesWhatDumpWrites) {
       json(42),
       json(nullptr),
       json{{"bad", std::string("\xff\xfe ok \xc3", 7)}, {"nested", {{"bad", std::string("\xc0", 1)}}}},
+      // Every kind of character a string can hold, in values and keys, and every kind of number.
+      json{{"plain", " !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~"},
+           {"escaped", "quote \" backslash \\ slash / tab \t newline \n return \r bell \x07 unit \x1f"},
+           {std::string("nul\0key", 7), std::string("nul \0 inside", 13)},
+           {"del \x7f", "del \x7f"},
+           {"utf-8 \xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80"},
+           {"truncated", std::string("\xe2\x86", 2)},
+           {"", ""},
+           {"numbers", {0, -1, 1, -9223372036854775807LL - 1, 18446744073709551615ULL, 0.1, -0.0, 1e300, 2.5e-8}},
+           {"unsigned", 18446744073709551615ULL},
+           {"zero", 0U}},
   };
   for (const auto& doc : documents)
     for (int indent : {0, 1, 2, 4})
       for (int depth : {0, 1, 2, 3, 6}) {
-        std::ostringstream out;
-        JsonStreamWriter w(out, indent);
-        write(w, doc, depth);
-        EXPECT_EQ(out.str(), doc.dump(indent, ' ', false, json::error_handler_t::replace))
-            << "indent " << indent << ", depth " << depth << ": "
-            << doc.dump(-1, ' ', false, json::error_handler_t::replace);
+        for (bool typed : {false, true}) {
+          std::ostringstream out;
+          JsonStreamWriter w(out, indent);
+          write(w, doc, depth, typed);
+          EXPECT_EQ(out.str(), doc.dump(indent, ' ', false, json::error_handler_t::replace))
+              << "indent " << indent << ", depth " << depth << (typed ? ", typed" : "") << ": "
+              << doc.dump(-1, ' ', false, json::error_handler_t::replace);
+        }
       }
 }
 

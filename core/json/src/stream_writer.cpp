@@ -1,5 +1,7 @@
 #include "mcp_hints/json/stream_writer.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -38,7 +40,10 @@ void JsonStreamWriter::key(std::string_view name) {
   top.empty = false;
   top.last_key = name;
   newline(open_.size());
-  out_ << nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ": ";
+  text_.clear();
+  append_string(text_, name);
+  text_ += ": ";
+  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
   after_key_ = true;
 }
 
@@ -87,23 +92,74 @@ void JsonStreamWriter::raw(const std::function<void(std::ostream&)>& write) {
 
 void JsonStreamWriter::value(const nlohmann::json& v) {
   before_value();
-  const std::string text = v.dump(indent_, ' ', false, nlohmann::json::error_handler_t::replace);
-  // dump indents from column 0; within the document every line but the first moves right. A
-  // string's line break is escaped in JSON text, so every '\n' here starts a line of structure.
-  // The value is indented into one piece and written at once (a write per line costs more).
-  const std::size_t width = (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_);
-  if (width == 0 || text.find('\n') == std::string::npos) {
-    out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+  text_.clear();
+  append_value(text_, v, (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_));
+  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+}
+
+void JsonStreamWriter::text(std::string_view s) {
+  before_value();
+  text_.clear();
+  append_string(text_, s);
+  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+}
+
+void JsonStreamWriter::number(std::uint64_t n) {
+  before_value();
+  const std::string digits = std::to_string(n);
+  out_.write(digits.data(), static_cast<std::streamsize>(digits.size()));
+}
+
+// dump's text, written here rather than by dump: its serializer writes a character at a time,
+// and a report of a million findings is mostly this. Text dump would write differently (a string
+// with escapes or bytes beyond ASCII, a floating-point number) is left to dump itself.
+void JsonStreamWriter::append_string(std::string& out, std::string_view s) {
+  const bool plain =
+      std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  if (!plain) {
+    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return;
   }
-  indented_.clear();
-  std::size_t start = 0;
-  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    indented_.append(text, start, nl + 1 - start);
-    indented_.append(width, ' ');
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+void JsonStreamWriter::append_value(std::string& out, const nlohmann::json& v, std::size_t width) const {
+  using Type = nlohmann::json::value_t;
+  const auto step = static_cast<std::size_t>(indent_);
+  switch (v.type()) {
+    case Type::object:
+    case Type::array: {
+      const bool object = v.is_object();
+      if (v.empty()) {
+        out += object ? "{}" : "[]";
+        return;
+      }
+      out += object ? '{' : '[';
+      bool first = true;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        out += first ? "\n" : ",\n";
+        first = false;
+        out.append(width + step, ' ');
+        if (object) {
+          append_string(out, it.key());
+          out += ": ";
+        }
+        append_value(out, *it, width + step);
+      }
+      out += '\n';
+      out.append(width, ' ');
+      out += object ? '}' : ']';
+      return;
+    }
+    case Type::string: append_string(out, v.get_ref<const std::string&>()); return;
+    case Type::boolean: out += v.get<bool>() ? "true" : "false"; return;
+    case Type::null: out += "null"; return;
+    case Type::number_integer: out += std::to_string(v.get<std::int64_t>()); return;
+    case Type::number_unsigned: out += std::to_string(v.get<std::uint64_t>()); return;
+    default: out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); return;
   }
-  indented_.append(text, start);
-  out_.write(indented_.data(), static_cast<std::streamsize>(indented_.size()));
 }
 
 }  // namespace mcp_hints

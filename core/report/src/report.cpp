@@ -6,6 +6,8 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
+#include <type_traits>
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/checks/suppressions.hpp"
@@ -211,26 +213,49 @@ json file_head_json(const FileResult& f) {
           {"error", f.error ? json(*f.error) : json()}};
 }
 
-json finding_json(const Finding& f, const LintReport& report) {
-  json finding = {{"check", f.check},
-                  {"level", level_name(f.level)},
-                  {"tool", f.tool},
-                  {"pointer", f.pointer},
-                  {"message", f.message},
-                  {"proposal", f.proposal},
-                  {"sentence", enforced_sentence_json(f.check)},
-                  {"file", f.file},
-                  {"line", f.line},
-                  {"column", f.column},
-                  {"toolLine", f.tool_line}};
+// A finding's members in the order dump writes them, each given to `member` as key and value:
+// one list for the report's document and for the report written as it is made.
+template <typename Member>
+void finding_members(const Finding& f, const LintReport& report, Member&& member) {
+  member("check", f.check);
+  member("column", f.column);
+  member("file", f.file);
+  member("level", level_name(f.level));
+  member("line", f.line);
+  member("message", f.message);
+  member("pointer", f.pointer);
+  member("proposal", f.proposal);
+  member("sentence", enforced_sentence_json(f.check));
   if (report.suppressions_applied) {
     json suppressions = json::array();
     for (const auto& s : f.suppressions)
       suppressions.push_back(
           {{"kind", "external"}, {"source", source_name(s.source)}, {"justification", s.justification}});
-    finding["suppressions"] = std::move(suppressions);
+    member("suppressions", suppressions);
   }
+  member("tool", f.tool);
+  member("toolLine", f.tool_line);
+}
+
+json finding_json(const Finding& f, const LintReport& report) {
+  json finding = json::object();
+  finding_members(f, report, [&](const char* key, const auto& value) { finding[key] = value; });
   return finding;
+}
+
+void write_finding(JsonStreamWriter& w, const Finding& f, const LintReport& report) {
+  w.begin_object();
+  finding_members(f, report, [&](const char* key, const auto& value) {
+    w.key(key);
+    using Value = std::decay_t<decltype(value)>;
+    if constexpr (std::is_same_v<Value, std::size_t>)
+      w.number(value);
+    else if constexpr (std::is_convertible_v<Value, std::string_view>)
+      w.text(value);
+    else
+      w.value(value);
+  });
+  w.end();
 }
 
 json summary_json(const LintReport& report, const ReportOptions& options) {
@@ -312,7 +337,7 @@ void write_report_json(std::ostream& out, const LintReport& report, const Report
                                                }},
                                               {"findings", [&] {
                                                  w.begin_array();
-                                                 for (const auto& f : report.findings) w.value(finding_json(f, report));
+                                                 for (const auto& f : report.findings) write_finding(w, f, report);
                                                  w.end();
                                                }}};
   w.object(report_head_json(report, options), members);

@@ -5,6 +5,7 @@
 // arrays, names members and gives values; within an object it gives the members in the order
 // dump would write them (nlohmann::json sorts keys).
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -30,6 +31,9 @@ class JsonStreamWriter {
   void key(std::string_view name);          // the next member of the innermost object; std::logic_error
                                             // when not after the previous one in dump's order
   void value(const nlohmann::json& value);  // a whole value: an array element, a member's, or the document
+  // The same for a string or a number, without making a json of it first.
+  void text(std::string_view s);
+  void number(std::uint64_t n);
   void member(std::string_view name, const nlohmann::json& v) {
     key(name);
     value(v);
@@ -44,6 +48,8 @@ class JsonStreamWriter {
  private:
   void before_value();
   void newline(std::size_t depth);
+  static void append_string(std::string& out, std::string_view s);
+  void append_value(std::string& out, const nlohmann::json& v, std::size_t width) const;
 
   std::ostream& out_;
   int indent_;
@@ -55,8 +61,8 @@ class JsonStreamWriter {
   };
   std::vector<Level> open_;
   bool after_key_ = false;
-  std::string spaces_;    // '\n' and enough spaces for any line's indentation so far
-  std::string indented_;  // a value's text as it goes in, its lines moved right (kept for its memory)
+  std::string spaces_;  // '\n' and enough spaces for any line's indentation so far
+  std::string text_;    // a value's or key's text as it goes out (kept for its memory)
 };
 
 }  // namespace mcp_hints
