@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 #include "commands.hpp"
 #include "mcp_hints/checks/checks.hpp"
@@ -291,9 +290,11 @@ int write_report(LintReport report, const ReportSettings& settings, const std::s
   if (settings.output) {
     write_file_atomically(*settings.output, render);  // OutputError: main says it, exit 3
   } else {
-    render(std::cout);
+    ChunkedOutput out(std::cout);  // a report is many small pieces: handed over a chunk at a time
+    render(out);
+    out.flush();
     std::cout.flush();
-    if (!std::cout) {
+    if (!out || !std::cout) {
       if (!output_reader_gone()) std::cerr << "mcp-hints " << command << ": writing the report failed\n";
       return incomplete;
     }

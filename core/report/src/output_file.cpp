@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace mcp_hints {
@@ -62,13 +63,12 @@ void AtomicFile::commit() {
   }
 }
 
-SpillFile::SpillFile() = default;
-
-SpillFile::Buffer::Buffer(TemporaryFile& file) : file_(file), area_(std::size_t{64} << 10) {
+ChunkedBuffer::ChunkedBuffer(std::function<bool(std::string_view)> sink, std::size_t chunk)
+    : sink_(std::move(sink)), area_(chunk) {
   setp(area_.data(), area_.data() + area_.size());
 }
 
-SpillFile::Buffer::int_type SpillFile::Buffer::overflow(int_type c) {
+ChunkedBuffer::int_type ChunkedBuffer::overflow(int_type c) {
   if (sync() != 0) return traits_type::eof();
   if (!traits_type::eq_int_type(c, traits_type::eof())) {
     *pptr() = traits_type::to_char_type(c);
@@ -77,15 +77,29 @@ SpillFile::Buffer::int_type SpillFile::Buffer::overflow(int_type c) {
   return traits_type::not_eof(c);
 }
 
-int SpillFile::Buffer::sync() {
-  try {
-    file_.append({pbase(), static_cast<std::size_t>(pptr() - pbase())});
-  } catch (const Error&) {
-    return -1;
-  }
+int ChunkedBuffer::sync() {
+  const std::string_view chunk(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+  if (!chunk.empty() && !sink_(chunk)) return -1;
   setp(area_.data(), area_.data() + area_.size());
   return 0;
 }
+
+ChunkedOutput::ChunkedOutput(std::ostream& out)
+    : std::ostream(nullptr), buffer_([&out](std::string_view chunk) {
+        return static_cast<bool>(out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())));
+      }) {
+  rdbuf(&buffer_);
+}
+
+SpillFile::SpillFile()
+    : buffer_([this](std::string_view chunk) {
+        try {
+          file_.append(chunk);
+          return true;
+        } catch (const Error&) {
+          return false;
+        }
+      }) {}
 
 void SpillFile::copy_to(std::ostream& out) {
   if (!stream_.flush()) throw OutputError("cannot write a temporary file (is the disk full?)");

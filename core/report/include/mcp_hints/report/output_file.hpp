@@ -1,5 +1,6 @@
 #pragma once
 // Writing a report or a catalog to a file: never left half-written.
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -46,6 +47,29 @@ class AtomicFile {
   bool committed_ = false;
 };
 
+// A stream buffer that gathers what is written into chunks and hands each whole to `sink`: many
+// small writes (a report's pieces) cost one a chunk. A chunk the sink refuses (it returns false)
+// marks the stream bad.
+class ChunkedBuffer : public std::streambuf {
+ public:
+  explicit ChunkedBuffer(std::function<bool(std::string_view)> sink, std::size_t chunk = std::size_t{64} << 10);
+  int_type overflow(int_type c) override;
+  int sync() override;
+
+ private:
+  std::function<bool(std::string_view)> sink_;
+  std::vector<char> area_;
+};
+
+// Standard output, or any stream, written a chunk at a time (flush() hands over the rest).
+class ChunkedOutput : public std::ostream {
+ public:
+  explicit ChunkedOutput(std::ostream& out);
+
+ private:
+  ChunkedBuffer buffer_;
+};
+
 // Text kept on disk rather than in memory until it can be written where it goes: what follows a
 // header that counts it, or standard output of a command that writes all or nothing. The file has
 // no name and is gone with the object.
@@ -59,20 +83,8 @@ class SpillFile {
   void copy_to(std::ostream& out);
 
  private:
-  // The stream's buffer: bytes go to the file a buffer-full at a time; a write the file refuses
-  // marks the stream bad.
-  class Buffer : public std::streambuf {
-   public:
-    explicit Buffer(TemporaryFile& file);
-    int_type overflow(int_type c) override;
-    int sync() override;
-
-   private:
-    TemporaryFile& file_;
-    std::vector<char> area_;
-  };
   TemporaryFile file_;
-  Buffer buffer_{file_};
+  ChunkedBuffer buffer_;
   std::ostream stream_{&buffer_};
 };
 
