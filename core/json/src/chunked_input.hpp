@@ -36,22 +36,26 @@ class ChunkedInput {
   void advance() {
     const char c = data_[pos_++];
     const auto byte = static_cast<unsigned char>(c);
-    // A token starts at a quote, a bracket, or the first character of a literal or number; the
-    // value the parser reports next began at the last such start.
-    if (!in_string_ && !is_space(c) && c != ',' && c != ':' && c != '}' && c != ']' && after_delimiter_)
-      token_start_ = {line_, column_};
-    if (!in_string_) after_delimiter_ = is_space(c) || c == ',' || c == ':' || c == '[' || c == '{';
-    if ((byte & 0xc0) != 0x80) column_ += byte >= 0xf0 ? 2 : 1;  // UTF-16 code units
-    if (in_string_) {
+    if (in_string_) {                                              // most characters: one test more than the column's
+      if ((byte & 0xc0) != 0x80) column_ += byte >= 0xf0 ? 2 : 1;  // UTF-16 code units
       if (escaped_) {
         escaped_ = false;
       } else if (c == '\\') {
         escaped_ = true;
       } else if (c == '"') {
         in_string_ = false;
+        return;
       }
-      if (in_string_ && ++string_length_ > max_string_) string_too_long_ = true;
-    } else if (c == '"') {
+      if (++string_length_ > max_string_) string_too_long_ = true;
+      return;
+    }
+    // A token starts at a quote, a bracket, or the first character of a literal or number; the
+    // value the parser reports next began at the last such start.
+    const bool space = is_space(c);
+    if (after_delimiter_ && !space && c != ',' && c != ':' && c != '}' && c != ']') token_start_ = {line_, column_};
+    after_delimiter_ = space || c == ',' || c == ':' || c == '[' || c == '{';
+    if ((byte & 0xc0) != 0x80) column_ += byte >= 0xf0 ? 2 : 1;
+    if (c == '"') {
       in_string_ = true;
       string_length_ = 0;
     } else if (c == '\n') {
