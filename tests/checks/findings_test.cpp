@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include "mcp_hints/checks/lint.hpp"
+#include "test_support.hpp"
 
 using mcp_hints::Finding;
 using mcp_hints::FindingList;
@@ -152,5 +156,28 @@ TEST(FindingList, ACopyIsItsOwn) {
     expect_holds(moved, 300);
     list = moved;  // assigned after a move: usable again
     expect_holds(list, 300);
+  }
+}
+
+// Lint's findings, spilled from the first: the same, in the same order, as those kept in memory.
+TEST(FindingList, LintFindsTheSameWhetherItsFindingsAreOnDiskOrInMemory) {
+  const mcp_hints::Linter linter({});
+  for (const auto& fixture : {test_support::source_dir() / "examples" / "catalogs" / "bad-catalog.json",
+                              test_support::fixture("lint/negative/json.duplicate-member.json")}) {
+    FindingList memory, disk(0);
+    std::ifstream a(fixture), b(fixture);
+    linter.lint_stream(a, "f", memory);
+    linter.lint_stream(b, "f", disk);
+    ASSERT_GT(memory.size(), 0u) << fixture;
+    EXPECT_FALSE(memory.spilled());
+    EXPECT_TRUE(disk.spilled());
+    ASSERT_EQ(disk.size(), memory.size());
+    auto it = disk.begin();
+    for (const auto& f : memory) {
+      EXPECT_EQ(fields(*it), fields(f)) << fixture;
+      ++it;
+    }
+    for (Level level : {Level::info, Level::warning, Level::error})
+      EXPECT_EQ(disk.counting(level), memory.counting(level));
   }
 }

@@ -96,7 +96,11 @@ class FindingList {
     reference operator*() const { return *current_; }
     pointer operator->() const { return current_; }
     const_iterator& operator++();
-    void operator++(int) { ++*this; }
+    const_iterator operator++(int) {  // a copy of a walk: ++it is cheaper
+      const_iterator old = *this;
+      ++*this;
+      return old;
+    }
     bool operator==(const const_iterator& other) const { return index_ == other.index_; }
 
    private:
