@@ -3,6 +3,7 @@
 // gives 3 quietly; conflicting flags, negative limits and options without effect give 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -110,6 +111,8 @@ TEST(OutputContract, StandardOutputThatFailsEndsTheRunWithThree) {
     EXPECT_EQ(WEXITSTATUS(status), 3) << args[0] << " " << args.back() << ": " << err;
     EXPECT_NE(err.find("mcp-hints"), std::string::npos) << args[0] << " " << args.back();
     EXPECT_NE(err.find("writ"), std::string::npos) << args[0] << " " << args.back() << ": " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << args[0] << " " << args.back() << ": one line, not\n"
+                                                           << err;
   }
 }
 

@@ -130,10 +130,12 @@ int translate_command(const std::vector<std::string>& args) {
   catalog.end();
   catalog_out << "\n";
   // An output that cannot be written is an OutputError: main says which and why, exit 3.
-  if (output_file)
+  if (output_file) {
     output_file->commit();
-  else
+  } else {
     spill->copy_to(std::cout);
+    if (!std::cout.flush()) return incomplete;  // main says it, in one line; nothing was written
+  }
   if (report) {
     report->end();
     report->member("placement", placement_name(translate.placement));
