@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <shared_mutex>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -62,14 +64,21 @@ void guard_patterns(nlohmann::json& node) {
   node["allOf"].push_back(std::move(guarded));
 }
 
+// valijson's validator caches the regular expressions of `pattern`s as it meets them: one a thread,
+// shared by every registry (the cache is by pattern), lets threads validate at once.
+valijson::Validator& thread_validator() {
+  thread_local valijson::Validator validator;
+  return validator;
+}
+
 }  // namespace
 
 struct SchemaRegistry::Impl {
   std::map<std::string, nlohmann::json, std::less<>> documents;  // by file name and by $id
   std::map<std::string, std::string, std::less<>> id_by_name;    // file name -> $id (or name)
+  // Compiled when first used; validating only reads a compiled schema, so a lookup shares the lock.
   mutable std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> compiled;
-  // One validator for all runs: it caches compiled regular expressions (not thread-safe).
-  mutable valijson::Validator validator;
+  mutable std::shared_mutex compiling;
 
   const nlohmann::json* document(std::string_view uri) const {
     auto it = documents.find(without_fragment(uri));
@@ -108,8 +117,12 @@ struct SchemaRegistry::Impl {
 
   // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
   const valijson::Schema& compiled_for(const std::string& uri) const {
-    auto it = compiled.find(uri);
-    if (it != compiled.end()) return *it->second;
+    {
+      std::shared_lock lock(compiling);
+      if (auto it = compiled.find(uri); it != compiled.end()) return *it->second;
+    }
+    std::unique_lock lock(compiling);
+    if (auto it = compiled.find(uri); it != compiled.end()) return *it->second;  // compiled meanwhile
     const nlohmann::json& doc = *document(uri);
     const auto hash = uri.find('#');
     if (hash == std::string::npos || hash + 1 == uri.size()) return *compiled.emplace(uri, compile(doc)).first->second;
@@ -148,9 +161,9 @@ struct SchemaRegistry::Impl {
     const nlohmann::json& judged = saturated ? *saturated : instance;
     // Most instances are valid: a first pass without results stops at the first failure and
     // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
-    if (validator.validate(schema, Adapter(judged), nullptr)) return out;
+    if (thread_validator().validate(schema, Adapter(judged), nullptr)) return out;
     valijson::ValidationResults results;
-    validator.validate(schema, Adapter(judged), &results);
+    thread_validator().validate(schema, Adapter(judged), &results);
     struct Raw {
       std::string pointer;
       std::string message;
@@ -283,7 +296,7 @@ struct SchemaRegistry::Impl {
       if (doc->contains(definitions)) names_schema[definitions] = (*doc)[definitions];
     const auto compiled_names = compile(names_schema);
     for (const auto& [key, member] : value.items()) {
-      if (!validator.validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
+      if (!thread_validator().validate(*compiled_names, Adapter(nlohmann::json(key)), nullptr)) {
         out.emplace_back(target + "/" + escape_pointer_token(key),
                          "the member name \"" + shorten(key, 60) + "\" is not of the form the schema allows" +
                              (key.size() > SchemaRegistry::pattern_length_limit ? " (too long to check)" : ""));
