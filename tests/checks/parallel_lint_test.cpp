@@ -12,48 +12,6 @@
 
 namespace {
 
-// A JSON-RPC response wrapping n tools, one a line, that between them make findings of most
-// kinds: contradicting hints, hints against the name, values outside the schemas, a _meta key
-// against the key pattern, members given twice, a tool that is not an object.
-std::string catalog(std::size_t n) {
-  std::string text = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": [\n";
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string id = std::to_string(i);
-    const std::string schema = R"("inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}})";
-    switch (i % 8) {
-      case 0:
-        text += R"({"name": "get_user_)" + id + R"(", )" + schema + R"(, "annotations": {"readOnlyHint": true}})";
-        break;
-      case 1:
-        text += R"({"name": "delete_file_)" + id + R"(", )" + schema +
-                R"(, "annotations": {"readOnlyHint": true, "destructiveHint": true}})";
-        break;
-      case 2:
-        text += R"({"name": "send_message_)" + id + R"(", )" + schema +
-                R"(, "annotations": {"readOnlyHint": false,
-  "readOnlyHint": true, "openWorldHint": true}, "name": "send_message_)" +
-                id + R"(_again"})";
-        break;
-      case 3: text += R"({"name": "update_ticket_)" + id + R"(", "annotations": {"readOnlyHint": "no"}})"; break;
-      case 4:
-        text += R"({"name": "list_pods_)" + id + R"(", )" + schema +
-                R"(, "annotations": {"readOnlyHint": true, "riskLevel": "extreme", "category": "mutate"}})";
-        break;
-      case 5:
-        text +=
-            R"({"name": "sync_repo_)" + id + R"(", )" + schema + R"(, "_meta": {"com.example.gateway/-pack": "p"}})";
-        break;
-      case 6: text += "42"; break;
-      default:
-        text +=
-            R"({"name": "search_records_)" + id + R"(", )" + schema +
-            R"(, "annotations": {"readOnlyHint": true}, "_meta": {"mcp.dev/effect": "delete", "mcp.dev/requiresConfirmation": false}})";
-    }
-    text += i + 1 < n ? ",\n" : "\n";
-  }
-  return text + "]}}\n";
-}
-
 // Every field of a finding, so that two reports compare field by field.
 std::string all_fields(const mcp_hints::Finding& f) {
   std::string out = f.check + "|" + std::string(mcp_hints::level_name(f.level)) + "|" + f.file + "|" + f.tool + "|" +
@@ -97,11 +55,12 @@ void expect_same(const Linted& one, const Linted& many) {
 class ParallelLint : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string text = catalog(2500);  // about 35 batches past the tools linted before threads start
+    const std::string text =
+        test_support::varied_catalog(2500);  // about 35 batches past the tools linted before threads start
     whole_ = dir_.write("catalog.json", text).string();
     // Cut part way through, inside a tool: the tools before the cut are linted, then the error.
     truncated_ = dir_.write("truncated.json", text.substr(0, text.size() * 7 / 10)).string();
-    small_ = dir_.write("small.json", catalog(20)).string();
+    small_ = dir_.write("small.json", test_support::varied_catalog(20)).string();
   }
   test_support::TempDir dir_;
   std::string whole_, truncated_, small_;
