@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <limits>
+#include <locale>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -67,6 +68,16 @@ void guard_patterns(nlohmann::json& node) {
 // valijson's validator caches the regular expressions of `pattern`s as it meets them: one a thread,
 // shared by every registry (the cache is by pattern), lets threads validate at once.
 valijson::Validator& thread_validator() {
+  // std::regex reads characters through the locale's ctype<char>::narrow, whose table libstdc++
+  // fills one character at a time as they are met: threads compiling patterns at once would
+  // write it together. Filled whole once, before any validator is made, it is only read.
+  static const bool narrow_table_filled = [] {
+    char all[256], narrowed[256];
+    for (int c = 0; c < 256; ++c) all[c] = static_cast<char>(c);
+    std::use_facet<std::ctype<char>>(std::locale()).narrow(all, all + 256, '\0', narrowed);
+    return true;
+  }();
+  (void)narrow_table_filled;
   thread_local valijson::Validator validator;
   return validator;
 }
