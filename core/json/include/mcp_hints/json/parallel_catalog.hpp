@@ -75,6 +75,9 @@ class OrderedCatalogWork {
 
   struct Batch {
     std::size_t sequence = 0;
+    // Freed with the batch once kept, on the reading thread that allocated them: memory freed on
+    // another thread goes back under its allocator's lock (lint of 100,000 tools spent a quarter
+    // more CPU so, waiting on it).
     std::vector<CatalogTool> tools;
     std::vector<Result> results;  // one a tool, up to the one whose work threw
     std::exception_ptr error;     // what that work threw
@@ -88,6 +91,12 @@ class OrderedCatalogWork {
       ++in_flight_;
     }
     filling_ = Batch{};
+    if (spare_tools_.empty()) {
+      filling_.tools.reserve(kBatchSize);
+    } else {
+      filling_.tools = std::move(spare_tools_.back());
+      spare_tools_.pop_back();
+    }
     work_queued_.notify_one();
   }
 
@@ -98,7 +107,6 @@ class OrderedCatalogWork {
     } catch (...) {
       batch.error = std::current_exception();
     }
-    batch.tools = {};
   }
 
   void serve(std::stop_token stop) {
@@ -140,6 +148,8 @@ class OrderedCatalogWork {
       try {
         for (auto& result : batch.results) keep_(std::move(result));
         if (batch.error) std::rethrow_exception(batch.error);
+        batch.tools.clear();
+        spare_tools_.push_back(std::move(batch.tools));
       } catch (...) {
         failed_ = true;
         throw;
@@ -152,6 +162,9 @@ class OrderedCatalogWork {
   const Keep& keep_;
   const std::size_t most_in_flight_;  // batches handed over and not yet kept
   Batch filling_;                     // the reading thread's, not yet handed over
+  // Emptied batches' room for tools, used again rather than allocated a batch at a time (a large
+  // block makes the allocator sort every small one freed since the last).
+  std::vector<std::vector<CatalogTool>> spare_tools_;
   std::size_t next_sequence_ = 0;
   bool failed_ = false;
 
