@@ -158,4 +158,47 @@ inline std::size_t processes_with(const std::string& marker) {
   return found;
 }
 
+// A JSON-RPC response wrapping n tools, one a line, that between them make lint findings of most
+// kinds, for runs on several threads to be compared with runs on one: contradicting hints, hints
+// against the name, values outside the schemas, a _meta key against the key pattern, members
+// given twice, a tool that is not an object.
+inline std::string varied_catalog(std::size_t n) {
+  std::string text = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": [\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string id = std::to_string(i);
+    const std::string schema = R"("inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}})";
+    switch (i % 8) {
+      case 0:
+        text += R"({"name": "get_user_)" + id + R"(", )" + schema + R"(, "annotations": {"readOnlyHint": true}})";
+        break;
+      case 1:
+        text += R"({"name": "delete_file_)" + id + R"(", )" + schema +
+                R"(, "annotations": {"readOnlyHint": true, "destructiveHint": true}})";
+        break;
+      case 2:
+        text += R"({"name": "send_message_)" + id + R"(", )" + schema +
+                R"(, "annotations": {"readOnlyHint": false,
+  "readOnlyHint": true, "openWorldHint": true}, "name": "send_message_)" +
+                id + R"(_again"})";
+        break;
+      case 3: text += R"({"name": "update_ticket_)" + id + R"(", "annotations": {"readOnlyHint": "no"}})"; break;
+      case 4:
+        text += R"({"name": "list_pods_)" + id + R"(", )" + schema +
+                R"(, "annotations": {"readOnlyHint": true, "riskLevel": "extreme", "category": "mutate"}})";
+        break;
+      case 5:
+        text +=
+            R"({"name": "sync_repo_)" + id + R"(", )" + schema + R"(, "_meta": {"com.example.gateway/-pack": "p"}})";
+        break;
+      case 6: text += "42"; break;
+      default:
+        text +=
+            R"({"name": "search_records_)" + id + R"(", )" + schema +
+            R"(, "annotations": {"readOnlyHint": true}, "_meta": {"mcp.dev/effect": "delete", "mcp.dev/requiresConfirmation": false}})";
+    }
+    text += i + 1 < n ? ",\n" : "\n";
+  }
+  return text + "]}}\n";
+}
+
 }  // namespace test_support

@@ -112,6 +112,38 @@ TEST(SafetyTable, InferFillsOnlyWhatNoHintSays) {
   EXPECT_NE(declared.cells[column("confirmation")].source.find("inferred"), std::string::npos);
 }
 
+// Rows made on several threads are the rows made on one, in the same order; so is the page.
+TEST(SafetyTable, FourThreadsMakeTheTableOneMakes) {
+  const std::string text = test_support::varied_catalog(1500);
+  auto rows = [&](std::size_t jobs) {
+    std::istringstream in(text);
+    LintOptions options;
+    options.jobs = jobs;
+    std::vector<std::string> out;
+    for_each_safety_row(in, "c.json", options, true, [&](SafetyRow&& row) {
+      std::string line = row.name;
+      for (const auto& cell : row.cells) line += "|" + cell.value + "|" + cell.source;
+      for (const auto& f : row.findings) line += "|" + f.check + " " + f.pointer + " " + f.message;
+      out.push_back(std::move(line));
+    });
+    return out;
+  };
+  const auto one = rows(1);
+  ASSERT_EQ(one.size(), 1500u);
+  EXPECT_EQ(rows(4), one);
+  test_support::TempDir dir;
+  const auto file = dir.write("c.json", text).string();
+  for (const char* format : {"markdown", "html"}) {
+    auto run = [&](const char* jobs) {
+      return test_support::run_cli({"report", file, "--infer", "--format", format, "--jobs", jobs});
+    };
+    const auto single = run("1"), four = run("4");
+    EXPECT_EQ(single.exit_code, 1) << single.err;
+    EXPECT_EQ(four.exit_code, 1) << four.err;
+    EXPECT_TRUE(single.out == four.out) << format << ": the tables differ";
+  }
+}
+
 TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
   test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
   test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md", 1);
@@ -150,6 +182,7 @@ TEST(ReportCommand, BadInputIsAOneLineUsageError) {
       {{"report"}, "give one catalog FILE"},
       {{"report", "a", "b"}, "give one catalog FILE"},
       {{"report", not_json.string(), "--format", "pdf"}, "unknown --format 'pdf'"},
+      {{"report", not_json.string(), "--jobs", "0"}, "'0' for option '--jobs': out of range (1 to 256)"},
       {{"report", (dir.path() / "none.json").string()}, "cannot open"},
       {{"report", dir.path().string()}, "is a directory"},
       {{"report", not_json.string()}, "x.json: "},

@@ -9,7 +9,6 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include <boost/program_options.hpp>
 
@@ -32,9 +31,6 @@ namespace fs = std::filesystem;
 using namespace conformance;
 
 namespace {
-
-// More runs side by side than this only queue on the machine's cores and its process table.
-constexpr std::size_t kMostJobs = 256;
 
 const char* kHelp = R"(usage: mcp-hints certify --client 'CMD' [OPTIONS]
        mcp-hints certify --list | --coverage [--format text|markdown]
@@ -132,7 +128,8 @@ int certify_command(const std::vector<std::string>& args) {
       "checks-dir", po::value<std::string>(), "")("expected-failures", po::value<std::string>(), "")(
       "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
-      "protocol", po::value<std::string>()->default_value("all"), "")("jobs", po::value<Count>(), "");
+      "protocol", po::value<std::string>()->default_value("all"), "")("jobs",
+                                                                      po::value<Jobs>()->default_value(Jobs(), ""), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -172,10 +169,7 @@ int certify_command(const std::vector<std::string>& args) {
   }
   const auto timeout = vm["timeout"].as<DurationMillis>().value;
   if (timeout < 100ms || timeout > 1h) return usage("--timeout must be 100ms to 1h, not " + duration_text(timeout));
-  const std::size_t jobs =
-      vm.count("jobs") ? vm["jobs"].as<Count>().value : std::max(1u, std::thread::hardware_concurrency());
-  if (jobs > kMostJobs)
-    return usage("--jobs must be 1 to " + std::to_string(kMostJobs) + ", not " + std::to_string(jobs));
+  const std::size_t jobs = vm["jobs"].as<Jobs>().value;
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
 
   // A scenario or an expected-failures list that cannot be used is an Error: main says it.

@@ -25,7 +25,9 @@ specification, then the consistency rules across proposals. FILE is a tools/list
 ({"tools": [...]}), a JSON-RPC response wrapping one, a bare array of tools, or '-' for stdin.
 
 options:
-)") + kReportOptionsHelp + R"(  --max-bytes N          largest input accepted, in bytes (default 1073741824)
+)") + kReportOptionsHelp + R"(  --jobs N               threads that lint a file's tools while it is read (default: the
+                         machine's cores); the report does not change
+  --max-bytes N          largest input accepted, in bytes (default 1073741824)
   --max-depth N          deepest nesting accepted (default 256)
   --max-string N         longest string or member name accepted, in bytes (default 16777216)
   -h, --help             this text
@@ -39,7 +41,7 @@ unreadable or invalid input, 3 the report could not be written.
 int lint_command(const std::vector<std::string>& args) {
   po::options_description options;
   add_report_options(options);
-  options.add_options()("help,h", "")(
+  options.add_options()("help,h", "")("jobs", po::value<Jobs>()->default_value(Jobs(), ""), "")(
       "max-bytes",
       po::value<Count>()->default_value(Count(InputLimits{}.max_bytes), std::to_string(InputLimits{}.max_bytes)), "")(
       "max-depth",
@@ -70,6 +72,7 @@ int lint_command(const std::vector<std::string>& args) {
   LintOptions lint_options;
   lint_options.spec_revision = settings->spec_revision;
   lint_options.pinned = settings->pinned;
+  lint_options.jobs = vm["jobs"].as<Jobs>().value;
   lint_options.limits.max_bytes = vm["max-bytes"].as<Count>().value;
   lint_options.limits.max_depth = vm["max-depth"].as<Count>().value;
   lint_options.limits.max_string = vm["max-string"].as<Count>().value;

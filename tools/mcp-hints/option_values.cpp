@@ -1,9 +1,11 @@
 #include "option_values.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #include <boost/program_options.hpp>
 
@@ -48,6 +50,8 @@ std::size_t parse_count(const std::string& text, std::size_t least, std::size_t 
   return value;
 }
 
+std::size_t Jobs::cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 std::string duration_text(std::chrono::milliseconds value) {
   const auto ms = value.count();
   return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
@@ -79,6 +83,10 @@ void validate(boost::any& out, const std::vector<std::string>& values, DurationM
 
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {
   validate_one<Count>(out, values, [](const std::string& t) { return parse_count(t); });
+}
+
+void validate(boost::any& out, const std::vector<std::string>& values, Jobs*, int) {
+  validate_one<Jobs>(out, values, [](const std::string& t) { return parse_count(t, 1, Jobs::kMost); });
 }
 
 void validate(boost::any& out, const std::vector<std::string>& values, Port*, int) {

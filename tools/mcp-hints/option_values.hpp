@@ -32,6 +32,16 @@ struct Count {
   explicit Count(std::size_t v) : value(v) {}
 };
 
+// --jobs: how many things go side by side, 1 to kMost; by default one per core of the machine.
+struct Jobs {
+  // More than this only queue on the machine's cores (and, for processes, its process table).
+  static constexpr std::size_t kMost = 256;
+  std::size_t value = cores();
+  Jobs() = default;
+  explicit Jobs(std::size_t v) : value(v) {}
+  static std::size_t cores();
+};
+
 // A TCP port, 0 to 65535 (0: any free one).
 struct Port {
   std::size_t value = 0;
@@ -53,6 +63,7 @@ std::string duration_text(std::chrono::milliseconds value);
 void validate(boost::any& out, const std::vector<std::string>& values, DurationSeconds*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, DurationMillis*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
+void validate(boost::any& out, const std::vector<std::string>& values, Jobs*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Port*, int);
 
 }  // namespace mcp_hints::cli

@@ -10,6 +10,7 @@
 #include "mcp_hints/report/output_file.hpp"
 #include "mcp_hints/report/safety_table.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "option_values.hpp"
 #include "report_output.hpp"
 
 namespace mcp_hints::cli {
@@ -18,7 +19,7 @@ namespace po = boost::program_options;
 namespace {
 
 const char* kHelp = R"(usage: mcp-hints report FILE [--format markdown|html] [--output PATH] [--infer]
-                         [--spec-revision REV] [--vocab NAME@REV ...]
+                         [--spec-revision REV] [--vocab NAME@REV ...] [--jobs N]
 
 The safety table of a saved tools/list (proposal 1's "documentation generators producing safety
 tables"): one row per tool with its effect, confirmation, idempotency, result sensitivity,
@@ -33,6 +34,8 @@ options:
                          suggest (as 'mcp-hints infer' does), marked inferred with the evidence
   --spec-revision REV    2025-06-18, 2025-11-25 (default) or 2026-07-28
   --vocab NAME@REV       pin a vocabulary revision, as for lint
+  --jobs N               threads that make the rows while the file is read (default: the
+                         machine's cores); the table does not change
   --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that
                          fails the run, as for lint
   --strict               same as --fail-on warning
@@ -50,7 +53,7 @@ int report_command(const std::vector<std::string>& args) {
       "output", po::value<std::string>(), "")(
       "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")(
-      "file", po::value<std::vector<std::string>>(), "");
+      "jobs", po::value<Jobs>()->default_value(Jobs(), ""), "")("file", po::value<std::vector<std::string>>(), "");
   add_fail_on_options(options);
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
@@ -62,6 +65,7 @@ int report_command(const std::vector<std::string>& args) {
   LintOptions lint;
   lint.spec_revision = vm["spec-revision"].as<std::string>();
   if (vm.count("vocab")) lint.pinned = vm["vocab"].as<std::vector<std::string>>();
+  lint.jobs = vm["jobs"].as<Jobs>().value;
   const auto input = open_single_catalog(vm, "report");
   if (!input) return bad_input;
   const std::string& file = input->file;

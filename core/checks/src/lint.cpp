@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/parallel_catalog.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
@@ -111,17 +112,25 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
 
 FileResult Linter::lint_stream(std::istream& in, const std::string& file, FindingList& out) const {
   FileResult result{file, 0, std::nullopt, {}, {}, {}};
-  std::vector<Finding> found;  // one tool's, reused
+  struct LintedTool {
+    std::vector<Finding> findings;
+    std::uint32_t revisions = 0;
+    std::string name;
+  };
+  const std::function<LintedTool(CatalogTool &&)> lint = [&](CatalogTool&& entry) {
+    LintedTool linted;
+    linted.revisions = lint_tool(entry.tool, file, entry.pointer, &entry.positions, linted.findings, entry.duplicates);
+    linted.name = tool_name(entry.tool);
+    return linted;
+  };
+  const std::function<void(LintedTool &&)> keep = [&](LintedTool&& linted) {
+    for (auto& finding : linted.findings) out.push_back(std::move(finding));
+    result.tool_revisions.push_back(linted.revisions);
+    result.tool_names.push_back(std::move(linted.name));
+    if (options_.progress) options_.progress(file, result.tool_names.size());
+  };
   try {
-    auto summary = read_catalog(in, options_.limits, [&](CatalogTool&& entry) {
-      found.clear();
-      result.tool_revisions.push_back(
-          lint_tool(entry.tool, file, entry.pointer, &entry.positions, found, entry.duplicates));
-      for (auto& f : found) out.push_back(std::move(f));
-      result.tool_names.push_back(tool_name(entry.tool));
-      if (options_.progress) options_.progress(file, result.tool_names.size());
-    });
-    result.tool_count = summary.tool_count;
+    result.tool_count = read_catalog_in_parallel(in, options_.limits, options_.jobs, lint, keep).tool_count;
   } catch (const InputError& e) {
     std::string where;
     if (!e.pointer().empty()) where += " at " + e.pointer();

@@ -5,8 +5,11 @@
 #include <cctype>
 #include <cstdint>
 #include <limits>
+#include <locale>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <shared_mutex>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -62,16 +65,33 @@ void guard_patterns(nlohmann::json& node) {
   node["allOf"].push_back(std::move(guarded));
 }
 
+// valijson's validator caches the regular expressions of `pattern`s as it meets them: one a thread,
+// shared by every registry (the cache is by pattern), lets threads validate at once.
+valijson::Validator& thread_validator() {
+  // std::regex reads characters through the locale's ctype<char>::narrow, whose table libstdc++
+  // fills one character at a time as they are met: threads compiling patterns at once would
+  // write it together. Filled whole once, before any validator is made, it is only read.
+  static const bool narrow_table_filled = [] {
+    char all[256], narrowed[256];
+    for (int c = 0; c < 256; ++c) all[c] = static_cast<char>(c);
+    std::use_facet<std::ctype<char>>(std::locale()).narrow(all, all + 256, '\0', narrowed);
+    return true;
+  }();
+  (void)narrow_table_filled;
+  thread_local valijson::Validator validator;
+  return validator;
+}
+
 }  // namespace
 
 struct SchemaRegistry::Impl {
   std::map<std::string, nlohmann::json, std::less<>> documents;  // by file name and by $id
   std::map<std::string, std::string, std::less<>> id_by_name;    // file name -> $id (or name)
+  // Compiled when first used; validating only reads a compiled schema, so a lookup shares the lock.
   mutable std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> compiled;
-  // A propertyNames schema (by its node in a registered document), compiled once.
+  // A propertyNames schema (by its node in a registered document), compiled once (under `compiling`).
   mutable std::map<const nlohmann::json*, std::unique_ptr<valijson::Schema>> compiled_names;
-  // One validator for all runs: it caches compiled regular expressions (not thread-safe).
-  mutable valijson::Validator validator;
+  mutable std::shared_mutex compiling;
 
   const nlohmann::json* document(std::string_view uri) const {
     auto it = documents.find(without_fragment(uri));
@@ -110,8 +130,12 @@ struct SchemaRegistry::Impl {
 
   // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
   const valijson::Schema& compiled_for(const std::string& uri) const {
-    auto it = compiled.find(uri);
-    if (it != compiled.end()) return *it->second;
+    {
+      std::shared_lock lock(compiling);
+      if (auto it = compiled.find(uri); it != compiled.end()) return *it->second;
+    }
+    std::unique_lock lock(compiling);
+    if (auto it = compiled.find(uri); it != compiled.end()) return *it->second;  // compiled meanwhile
     const nlohmann::json& doc = *document(uri);
     const auto hash = uri.find('#');
     if (hash == std::string::npos || hash + 1 == uri.size()) return *compiled.emplace(uri, compile(doc)).first->second;
@@ -150,9 +174,9 @@ struct SchemaRegistry::Impl {
     const nlohmann::json& judged = saturated ? *saturated : instance;
     // Most instances are valid: a first pass without results stops at the first failure and
     // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
-    if (validator.validate(schema, Adapter(judged), nullptr)) return out;
+    if (thread_validator().validate(schema, Adapter(judged), nullptr)) return out;
     valijson::ValidationResults results;
-    validator.validate(schema, Adapter(judged), &results);
+    thread_validator().validate(schema, Adapter(judged), &results);
     struct Raw {
       std::string pointer;
       std::string message;
@@ -284,16 +308,27 @@ struct SchemaRegistry::Impl {
     // gone after its run, and its address may be another's next).
     const bool registered =
         std::any_of(documents.begin(), documents.end(), [&](const auto& entry) { return &entry.second == doc; });
+    const valijson::Schema* names = nullptr;
+    if (registered) {
+      std::shared_lock lock(compiling);
+      if (const auto it = compiled_names.find(node); it != compiled_names.end()) names = it->second.get();
+    }
     std::unique_ptr<valijson::Schema> once;
-    auto& names = registered ? compiled_names[node] : once;
     if (!names) {
       nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", (*node)["propertyNames"]}};
       for (const char* definitions : {"definitions", "$defs"})
         if (doc->contains(definitions)) names_schema[definitions] = (*doc)[definitions];
-      names = compile(names_schema);
+      once = compile(names_schema);
+      names = once.get();
+      if (registered) {
+        std::unique_lock lock(compiling);
+        auto& kept = compiled_names[node];
+        if (!kept) kept = std::move(once);  // else another thread's, the same, stands
+        names = kept.get();
+      }
     }
     for (const auto& [key, member] : value.items()) {
-      if (!validator.validate(*names, Adapter(nlohmann::json(key)), nullptr)) {
+      if (!thread_validator().validate(*names, Adapter(nlohmann::json(key)), nullptr)) {
         out.emplace_back(target + "/" + escape_pointer_token(key),
                          "the member name \"" + shorten(key, 60) + "\" is not of the form the schema allows" +
                              (key.size() > SchemaRegistry::pattern_length_limit ? " (too long to check)" : ""));

@@ -1,9 +1,10 @@
 #include "mcp_hints/report/safety_table.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
-#include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/parallel_catalog.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/report/html.hpp"
 #include "mcp_hints/report/report.hpp"
@@ -65,7 +66,7 @@ void for_each_safety_row(std::istream& in, const std::string& file, const LintOp
                          const std::function<void(SafetyRow&&)>& each) {
   const auto& vocabulary = Vocabulary::builtin();
   const Linter linter(options);
-  read_catalog(in, options.limits, [&](CatalogTool&& entry) {
+  const std::function<SafetyRow(CatalogTool &&)> row_of = [&](CatalogTool&& entry) {
     SafetyRow row;
     row.name = entry.tool.is_object() && entry.tool.contains("name") && entry.tool["name"].is_string()
                    ? entry.tool["name"].get<std::string>()
@@ -89,8 +90,9 @@ void for_each_safety_row(std::istream& in, const std::string& file, const LintOp
       }
       row.cells.push_back(std::move(merged));
     }
-    each(std::move(row));
-  });
+    return row;
+  };
+  read_catalog_in_parallel(in, options.limits, options.jobs, row_of, each);
 }
 
 SafetyTable build_safety_table(std::istream& in, const std::string& file, const LintOptions& options, bool infer) {

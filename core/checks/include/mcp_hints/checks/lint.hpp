@@ -24,7 +24,11 @@ struct LintOptions {
   std::string spec_revision{kDefaultSpecRevision};
   std::vector<std::string> pinned;  // NAME@REV: revisions the catalog must use
   InputLimits limits;
-  // Called after each tool (file, tools done in that file), e.g. to show progress.
+  // Threads that lint a file's tools while it is read (1: one after another); the report is the
+  // same for any number.
+  std::size_t jobs = 1;
+  // Called after each tool (file, tools done in that file), e.g. to show progress: on the calling
+  // thread, in document order.
   std::function<void(const std::string&, std::size_t)> progress;
 };
 

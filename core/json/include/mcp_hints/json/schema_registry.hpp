@@ -16,7 +16,8 @@ struct SchemaViolation {
   std::string message;
 };
 
-// Not thread-safe: validation caches compiled schemas and regular expressions.
+// Once its documents are added, several threads may validate at once (add and add_lazily are
+// not to run beside anything else).
 class SchemaRegistry {
  public:
   // Strings and object keys longer than this are not handed to a `pattern`, `patternProperties`

@@ -42,7 +42,8 @@ struct SafetyTable {
 
 // Reads a catalog (any shape lint reads) and gives each tool's row as it is read; throws
 // InputError for bad input. With infer, a facet no hint asserts is filled from the tool's name and
-// input schema (see infer.hpp), its source saying "inferred" and why.
+// input schema (see infer.hpp), its source saying "inferred" and why. Rows are made on
+// options.jobs threads and given on the calling thread, in document order.
 void for_each_safety_row(std::istream& in, const std::string& file, const LintOptions& options, bool infer,
                          const std::function<void(SafetyRow&&)>& row);
 // Every row, kept: for_each_safety_row into a table.

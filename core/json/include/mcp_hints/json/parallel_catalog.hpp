@@ -1,0 +1,216 @@
+#pragma once
+// Reading a saved tools/list on one thread while other threads work on the tools already read:
+// the results come back in document order, so the output is the same for any number of threads.
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <istream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "mcp_hints/json/catalog_reader.hpp"
+
+namespace mcp_hints {
+
+namespace detail {
+
+// Tools handed over in batches (one lock a batch, not one a tool) to threads that work on them;
+// the thread that reads keeps each result, in document order. It works on a batch itself when
+// too many are in flight, so that memory stays bounded and it is never idle while others work.
+template <class Result>
+class OrderedCatalogWork {
+ public:
+  using Work = std::function<Result(CatalogTool&&)>;
+  using Keep = std::function<void(Result&&)>;
+
+  // threads counts the reading thread: threads - 1 are started.
+  OrderedCatalogWork(std::size_t threads, const Work& work, const Keep& keep)
+      : work_(work), keep_(keep), most_in_flight_(2 * threads) {
+    for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this](std::stop_token stop) { serve(stop); });
+  }
+  ~OrderedCatalogWork() {
+    // A batch under way is finished (its result is dropped); no thread outlives the object.
+    for (auto& worker : workers_) worker.request_stop();
+    workers_.clear();
+  }
+  OrderedCatalogWork(const OrderedCatalogWork&) = delete;
+  OrderedCatalogWork& operator=(const OrderedCatalogWork&) = delete;
+
+  void add(CatalogTool&& tool) {
+    filling_.tools.push_back(std::move(tool));
+    if (filling_.tools.size() < kBatchSize) return;
+    submit();
+    std::unique_lock lock(mutex_);
+    keep_done(lock);
+    while (in_flight_ >= most_in_flight_) {
+      work_or_wait(lock);
+      keep_done(lock);
+    }
+  }
+
+  // Works on and keeps every tool added. Throws what a work or keep threw, after keeping the
+  // results before it (as working on the tools one after another would have).
+  void finish() {
+    if (!filling_.tools.empty()) submit();
+    std::unique_lock lock(mutex_);
+    keep_done(lock);
+    while (in_flight_ > 0) {
+      work_or_wait(lock);
+      keep_done(lock);
+    }
+  }
+
+  // A work or keep threw: the tools after it are not to be kept.
+  bool failed() const { return failed_; }
+
+ private:
+  static constexpr std::size_t kBatchSize = 64;
+
+  struct Batch {
+    std::size_t sequence = 0;
+    // Freed with the batch once kept, on the reading thread that allocated them: memory freed on
+    // another thread goes back under its allocator's lock (lint of 100,000 tools spent a quarter
+    // more CPU so, waiting on it).
+    std::vector<CatalogTool> tools;
+    std::vector<Result> results;  // one a tool, up to the one whose work threw
+    std::exception_ptr error;     // what that work threw
+  };
+
+  void submit() {
+    filling_.sequence = next_sequence_++;
+    {
+      std::lock_guard lock(mutex_);
+      queued_.push_back(std::move(filling_));
+      ++in_flight_;
+    }
+    filling_ = Batch{};
+    if (spare_tools_.empty()) {
+      filling_.tools.reserve(kBatchSize);
+    } else {
+      filling_.tools = std::move(spare_tools_.back());
+      spare_tools_.pop_back();
+    }
+    work_queued_.notify_one();
+  }
+
+  void run(Batch& batch) {
+    batch.results.reserve(batch.tools.size());
+    try {
+      for (auto& tool : batch.tools) batch.results.push_back(work_(std::move(tool)));
+    } catch (...) {
+      batch.error = std::current_exception();
+    }
+  }
+
+  void serve(std::stop_token stop) {
+    std::unique_lock lock(mutex_);
+    while (work_queued_.wait(lock, stop, [&] { return !queued_.empty(); }) && !stop.stop_requested()) {
+      Batch batch = std::move(queued_.front());
+      queued_.pop_front();
+      lock.unlock();
+      run(batch);
+      lock.lock();
+      const std::size_t sequence = batch.sequence;
+      done_.emplace(sequence, std::move(batch));
+      if (sequence == next_to_keep_) batch_done_.notify_one();
+    }
+  }
+
+  // Works on the oldest batch nobody has taken, else waits until the next one to keep is done.
+  void work_or_wait(std::unique_lock<std::mutex>& lock) {
+    if (queued_.empty()) {
+      batch_done_.wait(lock, [&] { return done_.contains(next_to_keep_); });
+      return;
+    }
+    Batch batch = std::move(queued_.front());
+    queued_.pop_front();
+    lock.unlock();
+    run(batch);
+    lock.lock();
+    done_.emplace(batch.sequence, std::move(batch));
+  }
+
+  // Keeps the results of the batches done, in order, as far as they go without a gap.
+  void keep_done(std::unique_lock<std::mutex>& lock) {
+    for (auto next = done_.find(next_to_keep_); next != done_.end(); next = done_.find(next_to_keep_)) {
+      Batch batch = std::move(next->second);
+      done_.erase(next);
+      --in_flight_;
+      ++next_to_keep_;
+      lock.unlock();
+      try {
+        for (auto& result : batch.results) keep_(std::move(result));
+        if (batch.error) std::rethrow_exception(batch.error);
+        batch.tools.clear();
+        spare_tools_.push_back(std::move(batch.tools));
+      } catch (...) {
+        failed_ = true;
+        throw;
+      }
+      lock.lock();
+    }
+  }
+
+  const Work& work_;
+  const Keep& keep_;
+  const std::size_t most_in_flight_;  // batches handed over and not yet kept
+  Batch filling_;                     // the reading thread's, not yet handed over
+  // Emptied batches' room for tools, used again rather than allocated a batch at a time (a large
+  // block makes the allocator sort every small one freed since the last).
+  std::vector<std::vector<CatalogTool>> spare_tools_;
+  std::size_t next_sequence_ = 0;
+  bool failed_ = false;
+
+  std::mutex mutex_;  // guards what follows
+  std::condition_variable_any work_queued_;
+  std::condition_variable batch_done_;
+  std::deque<Batch> queued_;           // handed over, not taken
+  std::map<std::size_t, Batch> done_;  // worked on, not kept yet, by sequence
+  std::size_t in_flight_ = 0;
+  std::size_t next_to_keep_ = 0;
+  std::vector<std::jthread> workers_;  // last: stopped and joined before the rest is destroyed
+};
+
+}  // namespace detail
+
+// read_catalog with work(tool) done on up to `threads` threads (the calling one among them) and
+// keep(result) called on the calling thread in document order. Keeps and throws exactly what
+// read_catalog(in, limits, [&](CatalogTool&& t) { keep(work(std::move(t))); }) would: when the
+// input turns out bad, the results of the tools before the fault are kept, then InputError is
+// thrown; when a work throws, the results before it are kept and its exception is thrown. work
+// must be safe to call from several threads at once. A small catalog is worked on one thread:
+// starting threads would cost it more than they save.
+template <class Result>
+CatalogSummary read_catalog_in_parallel(std::istream& in, const InputLimits& limits, std::size_t threads,
+                                        const std::function<Result(CatalogTool&&)>& work,
+                                        const std::function<void(Result&&)>& keep) {
+  constexpr std::size_t kToolsOnOneThread = 256;
+  std::size_t tools = 0;
+  std::optional<detail::OrderedCatalogWork<Result>> parallel;
+  try {
+    const auto summary = read_catalog(in, limits, [&](CatalogTool&& tool) {
+      if (threads <= 1 || tools++ < kToolsOnOneThread) {
+        keep(work(std::move(tool)));
+        return;
+      }
+      if (!parallel) parallel.emplace(threads, work, keep);
+      parallel->add(std::move(tool));
+    });
+    if (parallel) parallel->finish();
+    return summary;
+  } catch (...) {
+    // The input failed past the tools read: they are worked on and kept first. A work that throws
+    // meanwhile came before the failure, so its exception is the one thrown.
+    if (parallel && !parallel->failed()) parallel->finish();
+    throw;
+  }
+}
+
+}  // namespace mcp_hints
