@@ -20,6 +20,7 @@ FUZZ_SECONDS ?= 60
 # llvm-symbolizer (the one on PATH may be another release's, which the runtime rejects).
 SANITIZE_PACKAGES := clang-16 libclang-rt-16-dev llvm-16
 SANITIZE_BUILD ?= build-sanitize
+TSAN_BUILD ?= build-tsan
 # The sanitizers' settings: every report fatal, leaks included (no suppression: none is needed).
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initialization_order=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
@@ -28,7 +29,7 @@ VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 
-.PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize demo bench mutation tidy fuzz clean
+.PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -79,6 +80,14 @@ sanitize: deps deps-sanitize
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE bench $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
 
+# The suites of what runs on several threads (lint --jobs, report --jobs, the schema registry:
+# json, checks, report) against a ThreadSanitizer build made by clang 16 in its own folder.
+sanitize-thread: deps deps-sanitize
+	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=thread \
+	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target json_tests checks_tests report_tests
+	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -L '^(json|checks|report)$$'
+
 deps-sanitize:
 	@missing=$$(for p in $(SANITIZE_PACKAGES) $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
@@ -116,4 +125,4 @@ fuzz: deps-debian $(VALIJSON_STAMP)
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

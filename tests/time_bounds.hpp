@@ -1,25 +1,31 @@
 #pragma once
-// Bounds on wall-clock time in tests are multiplied by kSlowdown: a sanitizer build (make sanitize)
-// runs every program several times slower, so a bound a plain build keeps with room to spare it
-// may not.
+// Bounds on wall-clock time in tests are multiplied by kSlowdown: a sanitizer build (make sanitize,
+// make sanitize-thread) runs every program several times slower, so a bound a plain build keeps
+// with room to spare it may not.
 
 namespace test_support {
 
-#if defined(__SANITIZE_ADDRESS__)  // gcc
-inline constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)  // clang
+// gcc says which sanitizer it builds with by a macro, clang by __has_feature.
+#if defined(__has_feature)
+#define MCP_HINTS_HAS_FEATURE(feature) __has_feature(feature)
+#else
+#define MCP_HINTS_HAS_FEATURE(feature) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || MCP_HINTS_HAS_FEATURE(address_sanitizer)
 inline constexpr bool kAddressSanitizer = true;
 #else
 inline constexpr bool kAddressSanitizer = false;
 #endif
+#if defined(__SANITIZE_THREAD__) || MCP_HINTS_HAS_FEATURE(thread_sanitizer)
+inline constexpr bool kThreadSanitizer = true;
 #else
-inline constexpr bool kAddressSanitizer = false;
+inline constexpr bool kThreadSanitizer = false;
 #endif
-inline constexpr double kSlowdown = kAddressSanitizer ? 4 : 1;
+inline constexpr double kSlowdown = kAddressSanitizer || kThreadSanitizer ? 4 : 1;
 // Bounds on memory hold in the plain build only: AddressSanitizer's allocator keeps freed memory in
-// quarantine and pads every block, so its peak says nothing of ours.
-inline constexpr bool kMemoryMeasurable = !kAddressSanitizer;
+// quarantine and pads every block, and ThreadSanitizer shadows every byte, so their peaks say
+// nothing of ours.
+inline constexpr bool kMemoryMeasurable = !kAddressSanitizer && !kThreadSanitizer;
 
 inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdown; }
 
