@@ -10,10 +10,23 @@ namespace mcp_hints {
 JsonStreamWriter::JsonStreamWriter(std::ostream& out, int indent, std::size_t depth)
     : out_(out), indent_(indent < 0 ? 0 : indent), base_depth_(depth) {}
 
+JsonStreamWriter::~JsonStreamWriter() { flush(); }
+
+// The text goes out in pieces of some size (a write per token costs more than the token), and
+// whole whenever the caller may write to the stream itself: after the document, before raw().
+void JsonStreamWriter::flush() {
+  if (pending_.empty()) return;
+  out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
+  pending_.clear();
+}
+
+void JsonStreamWriter::after_value() {
+  if (open_.empty() || pending_.size() >= (std::size_t{64} << 10)) flush();
+}
+
 void JsonStreamWriter::newline(std::size_t depth) {
-  const std::size_t width = (base_depth_ + depth) * static_cast<std::size_t>(indent_);
-  if (spaces_.size() < width + 1) spaces_ = '\n' + std::string(2 * width + 16, ' ');
-  out_.write(spaces_.data(), static_cast<std::streamsize>(width + 1));
+  pending_ += '\n';
+  pending_.append((base_depth_ + depth) * static_cast<std::size_t>(indent_), ' ');
 }
 
 void JsonStreamWriter::before_value() {
@@ -24,7 +37,7 @@ void JsonStreamWriter::before_value() {
     after_key_ = false;
     return;
   }
-  if (!top.empty) out_ << ',';
+  if (!top.empty) pending_ += ',';
   top.empty = false;
   newline(open_.size());
 }
@@ -36,26 +49,24 @@ void JsonStreamWriter::key(std::string_view name) {
   if (!top.empty && !(top.last_key < name))
     throw std::logic_error("JsonStreamWriter: key \"" + std::string(name) + "\" after \"" + top.last_key +
                            "\" (dump writes keys sorted)");
-  if (!top.empty) out_ << ',';
+  if (!top.empty) pending_ += ',';
   top.empty = false;
   top.last_key = name;
   newline(open_.size());
-  text_.clear();
-  append_string(text_, name);
-  text_ += ": ";
-  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+  append_string(pending_, name);
+  pending_ += ": ";
   after_key_ = true;
 }
 
 void JsonStreamWriter::begin_object() {
   before_value();
-  out_ << '{';
+  pending_ += '{';
   open_.push_back({true, true, {}});
 }
 
 void JsonStreamWriter::begin_array() {
   before_value();
-  out_ << '[';
+  pending_ += '[';
   open_.push_back({false, true, {}});
 }
 
@@ -64,7 +75,8 @@ void JsonStreamWriter::end() {
   const Level level = open_.back();
   open_.pop_back();
   if (!level.empty) newline(open_.size());
-  out_ << (level.object ? '}' : ']');
+  pending_ += level.object ? '}' : ']';
+  after_value();
 }
 
 void JsonStreamWriter::object(const nlohmann::json& members, const Streamed& streamed) {
@@ -87,27 +99,26 @@ void JsonStreamWriter::object(const nlohmann::json& members, const Streamed& str
 
 void JsonStreamWriter::raw(const std::function<void(std::ostream&)>& write) {
   before_value();
+  flush();
   write(out_);
 }
 
 void JsonStreamWriter::value(const nlohmann::json& v) {
   before_value();
-  text_.clear();
-  append_value(text_, v, (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_));
-  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+  append_value(pending_, v, (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_));
+  after_value();
 }
 
 void JsonStreamWriter::text(std::string_view s) {
   before_value();
-  text_.clear();
-  append_string(text_, s);
-  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+  append_string(pending_, s);
+  after_value();
 }
 
 void JsonStreamWriter::number(std::uint64_t n) {
   before_value();
-  const std::string digits = std::to_string(n);
-  out_.write(digits.data(), static_cast<std::streamsize>(digits.size()));
+  pending_ += std::to_string(n);
+  after_value();
 }
 
 // dump's text, written here rather than by dump: its serializer writes a character at a time,

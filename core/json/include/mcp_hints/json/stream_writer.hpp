@@ -24,6 +24,9 @@ class JsonStreamWriter {
   // depth: the nesting at which the first value is written, for a piece of a document written
   // apart (an array spilled to disk until the members before it are known) and put in with raw().
   JsonStreamWriter(std::ostream& out, int indent, std::size_t depth = 0);
+  ~JsonStreamWriter();  // writes what is still held (a document left open is left unfinished)
+  JsonStreamWriter(const JsonStreamWriter&) = delete;
+  JsonStreamWriter& operator=(const JsonStreamWriter&) = delete;
 
   void begin_object();
   void begin_array();
@@ -47,6 +50,8 @@ class JsonStreamWriter {
 
  private:
   void before_value();
+  void after_value();
+  void flush();
   void newline(std::size_t depth);
   static void append_string(std::string& out, std::string_view s);
   void append_value(std::string& out, const nlohmann::json& v, std::size_t width) const;
@@ -61,8 +66,7 @@ class JsonStreamWriter {
   };
   std::vector<Level> open_;
   bool after_key_ = false;
-  std::string spaces_;  // '\n' and enough spaces for any line's indentation so far
-  std::string text_;    // a value's or key's text as it goes out (kept for its memory)
+  std::string pending_;  // text not yet written to out_ (see flush)
 };
 
 }  // namespace mcp_hints
