@@ -181,3 +181,16 @@ TEST(FindingList, LintFindsTheSameWhetherItsFindingsAreOnDiskOrInMemory) {
       EXPECT_EQ(disk.counting(level), memory.counting(level));
   }
 }
+
+// A finding given by reference is kept as given and left as it was, in memory and spilled.
+TEST(FindingList, AFindingGivenByReferenceIsKeptAndLeftWhole) {
+  for (std::size_t budget : {FindingList::kDefaultMemoryBudget, std::size_t{0}, std::size_t{300000}}) {
+    FindingList list(budget);
+    for (std::size_t n = 0; n < 600; ++n) {
+      const Finding f = nth(n);
+      list.push_back(f);
+      ASSERT_EQ(fields(f), fields(nth(n))) << "left whole";
+    }
+    expect_holds(list, 600);
+  }
+}

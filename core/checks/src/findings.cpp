@@ -163,18 +163,22 @@ void FindingList::tally(const Finding& f, int sign) {
   if (f.baselined()) baselined_ += static_cast<std::size_t>(sign);
 }
 
-void FindingList::push_back(Finding finding) {
+void FindingList::push_back(Finding&& finding) {
+  if (spill_) return push_back(static_cast<const Finding&>(finding));
   tally(finding, +1);
-  if (spill_) {
-    if (size_ % kBlock == 0) spill_->blocks.push_back(spill_->file.size() + spill_->pending.size());
-    encode(finding, spill_->pending);
-    if (spill_->pending.size() >= kWriteAhead) flush();
-  } else {
-    memory_bytes_ += memory_of(finding);
-    memory_.push_back(std::move(finding));
-  }
+  memory_bytes_ += memory_of(finding);
+  memory_.push_back(std::move(finding));
   ++size_;
-  if (!spill_ && memory_bytes_ > budget_) spill_all();
+  if (memory_bytes_ > budget_) spill_all();
+}
+
+void FindingList::push_back(const Finding& finding) {
+  if (!spill_) return push_back(Finding(finding));
+  tally(finding, +1);
+  if (size_ % kBlock == 0) spill_->blocks.push_back(spill_->file.size() + spill_->pending.size());
+  encode(finding, spill_->pending);
+  if (spill_->pending.size() >= kWriteAhead) flush();
+  ++size_;
 }
 
 void FindingList::spill_all() {

@@ -124,7 +124,8 @@ FileResult Linter::lint_stream(std::istream& in, const std::string& file, Findin
     return linted;
   };
   const std::function<void(LintedTool &&)> keep = [&](LintedTool&& linted) {
-    for (auto& finding : linted.findings) out.push_back(std::move(finding));
+    // Not moved: a spilled list encodes them, and the worker that made them frees them.
+    for (const auto& finding : linted.findings) out.push_back(finding);
     result.tool_revisions.push_back(linted.revisions);
     result.tool_names.push_back(std::move(linted.name));
     if (options_.progress) options_.progress(file, result.tool_names.size());

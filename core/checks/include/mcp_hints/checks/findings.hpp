@@ -63,7 +63,10 @@ class FindingList {
   FindingList& operator=(FindingList&& other) noexcept;
 
   // Error(incomplete) when a spill cannot be written.
-  void push_back(Finding finding);
+  void push_back(Finding&& finding);
+  // The same, leaving `finding` as it is: a spilled list encodes it without a copy (its memory
+  // is then freed by its owner, perhaps on the thread that made it).
+  void push_back(const Finding& finding);
   // Changes every finding, in order (a spill is written anew).
   void update(const std::function<void(Finding&)>& change);
 

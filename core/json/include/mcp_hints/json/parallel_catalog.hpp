@@ -81,6 +81,7 @@ class OrderedCatalogWork {
     std::vector<CatalogTool> tools;
     std::vector<Result> results;  // one a tool, up to the one whose work threw
     std::exception_ptr error;     // what that work threw
+    bool by_reader = false;       // worked on by the reading thread
   };
 
   void submit() {
@@ -114,7 +115,10 @@ class OrderedCatalogWork {
     while (work_queued_.wait(lock, stop, [&] { return !queued_.empty(); }) && !stop.stop_requested()) {
       Batch batch = std::move(queued_.front());
       queued_.pop_front();
+      std::vector<std::vector<Result>> spent;
+      spent.swap(spent_);
       lock.unlock();
+      spent.clear();  // what this thread made is freed here, not on the reading thread
       run(batch);
       lock.lock();
       const std::size_t sequence = batch.sequence;
@@ -131,6 +135,7 @@ class OrderedCatalogWork {
     }
     Batch batch = std::move(queued_.front());
     queued_.pop_front();
+    batch.by_reader = true;
     lock.unlock();
     run(batch);
     lock.lock();
@@ -155,6 +160,9 @@ class OrderedCatalogWork {
         throw;
       }
       lock.lock();
+      // Results made on a worker go back to the workers to be freed (keep may leave them whole):
+      // memory freed on another thread than the one that took it goes back under a lock.
+      if (!batch.by_reader) spent_.push_back(std::move(batch.results));
     }
   }
 
@@ -171,8 +179,9 @@ class OrderedCatalogWork {
   std::mutex mutex_;  // guards what follows
   std::condition_variable_any work_queued_;
   std::condition_variable batch_done_;
-  std::deque<Batch> queued_;           // handed over, not taken
-  std::map<std::size_t, Batch> done_;  // worked on, not kept yet, by sequence
+  std::deque<Batch> queued_;                // handed over, not taken
+  std::map<std::size_t, Batch> done_;       // worked on, not kept yet, by sequence
+  std::vector<std::vector<Result>> spent_;  // kept results of workers' batches, for a worker to free
   std::size_t in_flight_ = 0;
   std::size_t next_to_keep_ = 0;
   std::vector<std::jthread> workers_;  // last: stopped and joined before the rest is destroyed
