@@ -141,6 +141,17 @@ struct FindingList::Spill {
   TemporaryFile file;
   std::string pending;                // encoded, not yet written
   std::vector<std::uint64_t> blocks;  // where records 0, kBlock, 2 kBlock, ... start
+
+  // Encodes the finding that is record `index`, written once enough is pending.
+  void append(const Finding& finding, std::size_t index) {
+    if (index % kBlock == 0) blocks.push_back(file.size() + pending.size());
+    encode(finding, pending);
+    if (pending.size() >= kWriteAhead) flush();
+  }
+  void flush() {
+    file.append(pending);
+    pending.clear();
+  }
 };
 
 FindingList::FindingList(std::size_t memory_budget) : budget_(memory_budget) {}
@@ -175,28 +186,20 @@ void FindingList::push_back(Finding&& finding) {
 void FindingList::push_back(const Finding& finding) {
   if (!spill_) return push_back(Finding(finding));
   tally(finding, +1);
-  if (size_ % kBlock == 0) spill_->blocks.push_back(spill_->file.size() + spill_->pending.size());
-  encode(finding, spill_->pending);
-  if (spill_->pending.size() >= kWriteAhead) flush();
+  spill_->append(finding, size_);
   ++size_;
 }
 
 void FindingList::spill_all() {
   spill_ = std::make_unique<Spill>();
-  for (std::size_t i = 0; i < memory_.size(); ++i) {
-    if (i % kBlock == 0) spill_->blocks.push_back(spill_->file.size() + spill_->pending.size());
-    encode(memory_[i], spill_->pending);
-    if (spill_->pending.size() >= kWriteAhead) flush();
-  }
-  flush();
+  for (std::size_t i = 0; i < memory_.size(); ++i) spill_->append(memory_[i], i);
+  spill_->flush();
   memory_ = {};
   memory_bytes_ = 0;
 }
 
 void FindingList::flush() const {
-  if (!spill_ || spill_->pending.empty()) return;
-  spill_->file.append(spill_->pending);
-  spill_->pending.clear();
+  if (spill_ && !spill_->pending.empty()) spill_->flush();
 }
 
 void FindingList::update(const std::function<void(Finding&)>& change) {
