@@ -210,6 +210,13 @@ else absent; fi
 pair
 row "work=mock, $(thousands "$calls") sequential tools/call over Streamable HTTP, keep-alive" \
   "peer=TypeScript SDK McpServer (node/sdk_echo_server.mjs)" ratio_at_least=10 "target=≥ 10× the SDK"
+# The ceiling the row above lives under: a bare TCP ping-pong across two cores pays the same wake-ups
+# our client and the mock do, once per message; no HTTP server can answer faster than it.
+peer=(mock_rpc_field calls_per_second "$bin/mock_rpc" 20000 tcp-floor)
+pair
+row "work=mock, $(thousands "$calls") sequential tools/call over Streamable HTTP, keep-alive" \
+  "peer=bare TCP ping-pong on 127.0.0.1, 300 bytes each way (this machine's HTTP ceiling)" ratio=percent \
+  "target=—"
 kind=startup better=lower
 ours=(mock_rpc_field startup_ms "$bin/mock_rpc" 1 stdio -- "${mock[@]}")
 if have @modelcontextprotocol/sdk; then

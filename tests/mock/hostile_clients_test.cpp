@@ -297,6 +297,85 @@ TEST(HostileHttpClient, WrongContentTypeOrAcceptIsRefused) {
   EXPECT_EQ(status_of(post(port, body, {kGood[0], "Accept: */*"})), 200);
 }
 
+// Header names are read whatever their case (RFC 9110, 5.1), and of a header sent twice the first
+// counts. The controls: a misspelt session header is no session header (400), and the order of two
+// Content-Types decides which one is judged.
+TEST(HostileHttpClient, HeaderNamesAreReadInAnyCaseAndTheFirstOfTwoCounts) {
+  const auto mock = http_mock({"--scenario", "mock.basic"});
+  const int port = port_of(mock.url);
+  const std::string session = open_session(port);
+  ASSERT_FALSE(session.empty());
+  const std::string ping = rpc::request(1, "ping").dump();
+  const std::vector<std::string> odd_case = {"CONTENT-TYPE: application/json",
+                                             "accept: application/json, text/event-stream",
+                                             "mcp-session-id: " + session, "Mcp-Protocol-Version: 2025-11-25"};
+  EXPECT_EQ(status_of(post(port, ping, odd_case)), 200);
+  std::vector<std::string> misspelt = odd_case;
+  misspelt[2] = "mcp-sesion-id: " + session;
+  EXPECT_EQ(status_of(post(port, ping, misspelt)), 400);
+  const std::vector<std::string> session_headers = {kGood[1], "Mcp-Session-Id: " + session,
+                                                    "MCP-Protocol-Version: 2025-11-25"};
+  EXPECT_EQ(status_of(post(port, ping,
+                           with(with(session_headers, "Content-Type: text/plain"), "content-type: application/json"))),
+            415);
+  EXPECT_EQ(status_of(post(port, ping,
+                           with(with(session_headers, "content-type: application/json"), "Content-Type: text/plain"))),
+            200);
+}
+
+// A client that asks "Expect: 100-continue" hears "100 Continue" before it sends the body, and then
+// its answer; two requests sent together on one connection are both answered, in order.
+TEST(HostileHttpClient, ContinueIsSentBeforeTheBodyAndPipelinedRequestsAreAnsweredInOrder) {
+  const auto mock = http_mock({"--scenario", "mock.basic"});
+  const int port = port_of(mock.url);
+  const std::string body = initialize_request().dump();
+  {
+    RawClient c(port);
+    ASSERT_TRUE(c.connected());
+    ASSERT_TRUE(
+        c.send_all("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                   "Accept: application/json, text/event-stream\r\nExpect: 100-continue\r\n"
+                   "Content-Length: " +
+                   std::to_string(body.size()) + "\r\n\r\n"));
+    std::string interim;
+    while (interim.find("\r\n\r\n") == std::string::npos) {
+      const std::string more = c.read(generous(), true);
+      ASSERT_FALSE(more.empty()) << "no 100 Continue came before the body was sent";
+      interim += more;
+    }
+    EXPECT_EQ(status_of(interim), 100) << interim;
+    ASSERT_TRUE(c.send_all(body));
+    const auto answer = c.read_answer(generous());
+    EXPECT_EQ(status_of(answer), 200) << answer;
+    EXPECT_NE(header_of(answer, "Mcp-Session-Id"), "");
+  }
+  const std::string session = open_session(port);
+  ASSERT_FALSE(session.empty());
+  RawClient c(port);
+  ASSERT_TRUE(c.connected());
+  std::string both;
+  for (int id : {7, 8}) {
+    const std::string ping = rpc::request(id, "ping").dump();
+    both +=
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " +
+        session + "\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: " + std::to_string(ping.size()) +
+        "\r\n\r\n" + ping;
+  }
+  ASSERT_TRUE(c.send_all(both));
+  std::string answers;
+  while (answers.find("\"id\":8") == std::string::npos) {
+    const std::string more = c.read(generous(), true);
+    ASSERT_FALSE(more.empty()) << answers;
+    answers += more;
+  }
+  const auto first = answers.find("\"id\":7"), second = answers.find("\"id\":8");
+  ASSERT_NE(first, std::string::npos) << answers;
+  EXPECT_LT(first, second);
+  EXPECT_EQ(answers.rfind("HTTP/1.1 200", first), 0u) << answers;
+  EXPECT_NE(answers.find("HTTP/1.1 200", first), std::string::npos) << answers;
+}
+
 // An unknown session, and one the client deleted, get 404; deleting it twice too.
 TEST(HostileHttpClient, UnknownAndDeletedSessionsGet404) {
   const auto mock = http_mock({"--scenario", "mock.basic"});

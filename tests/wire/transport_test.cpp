@@ -211,3 +211,35 @@ TEST(HttpTransport, SendsTheAuthorizationItIsGivenOnEveryRequestAndTheServerSees
   std::lock_guard lock(m);
   EXPECT_EQ(seen, (std::vector<std::string>{"Bearer token-bob", ""}));
 }
+
+// Messages larger than what either side keeps before sending (64 KiB) go out whole, both ways, and
+// a run of small exchanges on the kept-alive connection stays in order: each answer is its request's.
+TEST(HttpTransport, LargeAndSmallMessagesArriveWholeBothWays) {
+  mcp_hints::HttpServer server([](const mcp_hints::HttpRequestView& req) {
+    mcp_hints::HttpReply reply;
+    const json message = json::parse(req.body);
+    // The answer echoes the request's text, and doubles it once the request is large.
+    const std::string text = message["params"]["text"];
+    reply.body =
+        mcp_hints::jsonrpc::result(message["id"], json{{"text", text.size() > 1000 ? text + text : text}}).dump();
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+  for (const std::size_t size : {std::size_t{10}, std::size_t{70'000}, std::size_t{300'000}, std::size_t{65'500}}) {
+    std::string text(size, 'a');
+    for (std::size_t i = 0; i < size; i += 997) text[i] = static_cast<char>('b' + i % 23);
+    t->send(mcp_hints::jsonrpc::request(static_cast<int>(size), "echo", json{{"text", text}}), soon());
+    const auto answer = t->receive(soon());
+    ASSERT_TRUE(answer) << size;
+    EXPECT_EQ((*answer)["id"], size);
+    EXPECT_EQ((*answer)["result"]["text"], size > 1000 ? text + text : text) << size;
+  }
+  for (int i = 0; i < 50; ++i) {
+    t->send(mcp_hints::jsonrpc::request(i, "echo", json{{"text", std::to_string(i)}}), soon());
+    const auto answer = t->receive(soon());
+    ASSERT_TRUE(answer);
+    EXPECT_EQ((*answer)["id"], i);
+    EXPECT_EQ((*answer)["result"]["text"], std::to_string(i));
+  }
+}
