@@ -247,7 +247,11 @@ class Client {
           make_http_transport(url, {}, credential.empty() ? HttpHeaders{} : HttpHeaders{{"Authorization", credential}});
     } else if (!command.empty()) {
       ProcessOptions process;
-      process.argv = {"/bin/sh", "-c", "exec " + command};
+      // As the adapter contract says, /bin/sh runs it; a command of plain words needs no shell.
+      if (auto words = mcp_hints::direct_argv(command))
+        process.argv = std::move(*words);
+      else
+        process.argv = {"/bin/sh", "-c", "exec " + command};
       if (!credential.empty()) process.env = {{"MCP_HINTS_AUTHORIZATION", credential}};
       c->transport = std::make_unique<StdioTransport>(process);
     } else {

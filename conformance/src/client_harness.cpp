@@ -235,8 +235,12 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 
   ProcessOptions client;
-  // The URL goes last, as in the official conformance suite: sh appends "$@" to the command.
-  client.argv = {"/bin/sh", "-c", options.client_command + " \"$@\"", "sh"};
+  // The URL goes last, as in the official conformance suite: sh appends "$@" to the command. A
+  // command of plain words is started without the shell.
+  if (auto words = direct_argv(options.client_command))
+    client.argv = std::move(*words);
+  else
+    client.argv = {"/bin/sh", "-c", options.client_command + " \"$@\"", "sh"};
   if (options.transport == "http") client.argv.push_back(first_url);
   client.env = {{"MCP_CONFORMANCE_SCENARIO", scenario.id}, {"MCP_CONFORMANCE_CONTEXT", run.context.dump()}};
   if (options.transport == "stdio") client.env.emplace_back("MCP_HINTS_SERVER_COMMAND", first_command);

@@ -192,15 +192,30 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
   std::vector<std::optional<ScenarioRun>> results(requests.size());
   std::vector<std::exception_ptr> errors(requests.size());
   std::vector<Worker> running;
+  // The runs that wait longest start first, so that none of them is left to the end alone; the
+  // results keep the requests' order.
+  std::vector<std::size_t> order(requests.size());
+  std::vector<double> waits(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    order[i] = i;
+    waits[i] = mock::scripted_wait_ms(requests[i].scenario);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return waits[a] > waits[b]; });
   std::size_t next = 0;
-  bool failed = false;
+  // After a run throws, only runs before it in the requests' order are still made: the first error
+  // in that order is the one said, as a run after it would not have been made one by one.
+  std::size_t first_error = requests.size();
   const pid_t parent = ::getpid();
   try {
-    while ((next < requests.size() && !failed) || !running.empty()) {
-      while (!failed && next < requests.size() && running.size() < jobs) {
-        const RunRequest& request = requests[next];
+    while (next < requests.size() || !running.empty()) {
+      while (next < requests.size() && running.size() < jobs) {
+        if (order[next] > first_error) {
+          ++next;
+          continue;
+        }
         Worker w;
-        w.index = next++;
+        w.index = order[next++];
+        const RunRequest& request = requests[w.index];
         fs::create_directories(request.options.work_dir);
         w.reply_file = request.options.work_dir / (".worker-" + std::to_string(parent) + "-" + std::to_string(w.index));
         std::cout.flush();  // nothing buffered is written twice, by the worker too
@@ -221,6 +236,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
         running.push_back(w);
         if (watch.started) watch.started(w.index);
       }
+      if (running.empty()) break;  // the rest come after an error
       // Wait until a worker ends (or, without pidfds, a short while), then collect every one that has.
       std::vector<pollfd> fds;
       bool all_pidfds = true;
@@ -265,7 +281,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
             judge_run(*results[index], requests[index].scenario);
           } catch (...) {
             errors[index] = std::current_exception();
-            failed = true;
+            first_error = std::min(first_error, index);
             continue;
           }
         }
@@ -276,7 +292,6 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
     stop_all(running);
     throw;
   }
-  // As a run after it in order would not have been made, the first error in order is the one said.
   for (const auto& error : errors)
     if (error) std::rethrow_exception(error);
   std::vector<ScenarioRun> runs;

@@ -150,4 +150,21 @@ std::vector<std::string> builtin_scenario_ids() {
   return ids;
 }
 
+namespace {
+double waits_in(const nlohmann::json& value) {
+  double sum = 0;
+  if (value.is_object()) {
+    for (const auto& [key, member] : value.items())
+      sum += (key == "delayMs" || key == "retryAfterMs" || key == "ttlMs") && member.is_number() && member > 0
+                 ? member.get<double>()
+                 : waits_in(member);
+  } else if (value.is_array()) {
+    for (const auto& element : value) sum += waits_in(element);
+  }
+  return sum;
+}
+}  // namespace
+
+double scripted_wait_ms(const Scenario& scenario) { return waits_in(scenario.document); }
+
 }  // namespace mcp_hints::mock

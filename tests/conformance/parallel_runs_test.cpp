@@ -212,6 +212,47 @@ TEST(ParallelRuns, AnErrorOfARunIsThrownAgainInItsCategory) {
   }
 }
 
+// The runs whose scripts wait longest (retryAfterMs, ttlMs, delayMs) start first, and the results
+// keep the order asked for. After a run throws, the runs before it in that order are still made,
+// so the error said is the first in order, as one by one, not the first to happen.
+TEST(ParallelRuns, TheLongestWaitsStartFirstAndTheFirstErrorInOrderIsSaid) {
+  test_support::TempDir dir;
+  const auto long_wait = mock::load_scenario("retry.retry-after-honoured");
+  const auto no_wait = mock::load_scenario("confirm.spec-destructive");
+  EXPECT_EQ(mock::scripted_wait_ms(no_wait), 0);
+  EXPECT_GE(mock::scripted_wait_ms(long_wait), 600);
+  mock::Scenario nested = no_wait;
+  nested.document["x"] = {{"a", {{"delayMs", 5}, {"ttlMs", -3}}}, {"b", json::array({{{"retryAfterMs", 7.5}}})}};
+  nested.document["ttlMs"] = "not a number";
+  EXPECT_EQ(mock::scripted_wait_ms(nested), 12.5);
+  std::vector<RunRequest> requests = {{no_wait, options_for(kReference, dir.path(), "2025-11-25")},
+                                      {long_wait, options_for(kReference, dir.path(), "2025-11-25")},
+                                      {no_wait, options_for(kReference, dir.path(), "2026-07-28")}};
+  std::vector<std::size_t> started;
+  RunWatch watch;
+  watch.started = [&](std::size_t i) { started.push_back(i); };
+  const auto runs = run_scenarios(requests, 1, watch);
+  EXPECT_EQ(started, (std::vector<std::size_t>{1, 0, 2}));
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].run_id(), "confirm.spec-destructive@2025-11-25");
+  EXPECT_EQ(runs[1].run_id(), "retry.retry-after-honoured@2025-11-25");
+  EXPECT_EQ(runs[2].run_id(), "confirm.spec-destructive@2026-07-28");
+  for (const auto& run : runs) EXPECT_EQ(run.verdict(), Verdict::pass) << run.run_id();
+
+  // Both of these apply to the stateless era only; the one with the longer wait starts, and throws, first.
+  requests = {{mock::load_scenario("confirm.input-required"), options_for(kReference, dir.path(), "2025-11-25")},
+              {mock::load_scenario("rugpull.ttl-expiry"), options_for(kReference, dir.path(), "2025-11-25")}};
+  ASSERT_GT(mock::scripted_wait_ms(requests[1].scenario), 0);
+  started.clear();
+  try {
+    run_scenarios(requests, 1, watch);
+    ADD_FAILURE() << "no error";
+  } catch (const mcp_hints::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("confirm.input-required"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(started, (std::vector<std::size_t>{1, 0}));
+}
+
 // Certify killed outright (no chance to clean up) takes its workers, and their runs' processes,
 // with it: nothing is left running until the client's timeout.
 TEST(ParallelRuns, AKilledCertifyLeavesNoWorkerBehind) {

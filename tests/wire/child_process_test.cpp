@@ -138,3 +138,66 @@ TEST(ChildProcess, SaysWhyACommandCannotStart) {
   o.argv = {};
   EXPECT_THROW({ ChildProcess p(o); }, mcp_hints::ProcessError);
 }
+
+// A command line of plain words starts without a shell, with the argv sh would have given it: the
+// differential runs each line both ways through a program that prints its arguments. Everything a
+// shell would expand, look up or read as a script of its own is left to the shell (nullopt).
+TEST(DirectArgv, StartsWhatShWouldRunAsItStandsAndLeavesTheRestToTheShell) {
+  test_support::TempDir dir;
+  const auto printer = dir.write("print-args", "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\"; done\n");
+  std::filesystem::permissions(printer, std::filesystem::perms::owner_all);
+  const std::string p = printer.string();
+  const std::vector<std::string> direct = {
+      p,
+      p + " a b  c\t d",
+      p + " 'two words' 'it'\\''s' '' x''y 'a\"b' '$HOME' '*' '~' '#' ';|&<>()`'",
+      p + " --flag=value key=value a:b,c+d@e%f",
+      p + " \\$HOME \\* back\\ slash",
+      "'" + p + "' quoted-path",
+  };
+  for (const auto& line : direct) {
+    const auto words = mcp_hints::direct_argv(line);
+    ASSERT_TRUE(words) << line;
+    ProcessOptions o;
+    o.argv = *words;
+    ChildProcess started_directly(o);
+    ChildProcess started_by_sh(sh(line));
+    EXPECT_EQ(read_all(started_directly), read_all(started_by_sh)) << line;
+  }
+  EXPECT_EQ(*mcp_hints::direct_argv(p + " 'it'\\''s'"), (std::vector<std::string>{p, "it's"}));
+
+  const auto no_shebang = dir.write("script-without-shebang", "echo from a script\n");
+  std::filesystem::permissions(no_shebang, std::filesystem::perms::owner_all);
+  for (const std::string& line :
+       std::vector<std::string>{"print-args a",  // no '/': a builtin, a function or PATH decide
+                                "echo hello",    // a builtin
+                                "FOO=1 " + p,    // an assignment first
+                                "X=" + p,        // the whole first word an assignment
+                                p + " $HOME",
+                                p + " *.json",
+                                p + " ~",  // expansions
+                                p + " a; rm -rf x",
+                                p + " a | cat",
+                                p + " a && b",
+                                p + " > out",
+                                p + " `id`",
+                                p + " \"double quoted\"",  // double quotes expand $ and `
+                                p + " 'unterminated",
+                                p + " trailing\\",  // not a complete command
+                                p + " a\nb",        // two commands
+                                p + " # comment",
+                                no_shebang.string(),  // sh would run it as a script of its own
+                                "",
+                                "   "}) {
+    EXPECT_FALSE(mcp_hints::direct_argv(line)) << line;
+  }
+  // The control: a program (ELF) and a #! script are started directly; a path that is not there
+  // is too, and ChildProcess then says so.
+  EXPECT_TRUE(mcp_hints::direct_argv("/bin/sh -c true"));
+  EXPECT_TRUE(mcp_hints::direct_argv(p));
+  const auto missing = mcp_hints::direct_argv(dir.path().string() + "/missing arg");
+  ASSERT_TRUE(missing);
+  ProcessOptions o;
+  o.argv = *missing;
+  EXPECT_THROW({ ChildProcess c(o); }, mcp_hints::ProcessError);
+}

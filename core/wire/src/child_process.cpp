@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <pthread.h>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -140,6 +141,53 @@ struct ChildProcess::Impl {
     }
   }
 };
+
+std::optional<std::vector<std::string>> direct_argv(std::string_view command) {
+  const auto plain = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_-./:,+@%=").find(c) != std::string_view::npos;
+  };
+  std::vector<std::string> words;
+  bool in_word = false, first_has_assignment = false;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (c == ' ' || c == '\t') {
+      in_word = false;
+      continue;
+    }
+    if (!in_word) words.emplace_back();
+    in_word = true;
+    std::string& word = words.back();
+    if (c == '\'') {
+      const auto close = command.find('\'', i + 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      word.append(command.substr(i + 1, close - i - 1));
+      i = close;
+    } else if (c == '\\') {
+      if (i + 1 == command.size() || command[i + 1] == '\n') return std::nullopt;
+      word += command[++i];
+    } else if (plain(c)) {
+      word += c;
+      // Unquoted: `NAME=value` first would be an assignment, not the command.
+      if (words.size() == 1 && c == '=') first_has_assignment = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (words.empty() || words[0].find('/') == std::string::npos || first_has_assignment) return std::nullopt;
+  // A file that is there and starts as neither a program nor a #! script, sh runs as a script.
+  if (const int fd = ::open(words[0].c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    char head[4] = {};
+    const ssize_t n = ::read(fd, head, sizeof head);
+    ::close(fd);
+    const std::string_view start(head, n > 0 ? static_cast<std::size_t>(n) : 0);
+    if (!start.starts_with("#!") && start != std::string_view("\x7f"
+                                                              "ELF",
+                                                              4))
+      return std::nullopt;
+  }
+  return words;
+}
 
 ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_unique<Impl>()) {
   if (options.argv.empty()) throw ProcessError("no command given");

@@ -60,6 +60,10 @@ struct Scenario {
   }
 };
 
+// The waits a scenario's script asks for (delayMs, retryAfterMs, ttlMs, wherever they stand), in
+// milliseconds summed: a run of it lasts at least about that long. Certify starts the longest first.
+double scripted_wait_ms(const Scenario& scenario);
+
 // Reads a scenario from a file, or a built-in one by id; validates it against its schema.
 Scenario load_scenario(const std::string& file_or_id);
 Scenario parse_scenario(const nlohmann::json& document, const std::string& source);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,13 @@ struct ProcessOptions {
 // Names are compared whole: overriding PATH leaves PATHEXT alone.
 std::vector<std::string> child_environment(const char* const* base,
                                            const std::vector<std::pair<std::string, std::string>>& overrides);
+
+// The argv that starts a shell command line without /bin/sh, where that does just what `sh -c`
+// would: words of plain characters, single-quoted text and backslash escapes, the first a path
+// (with a '/': no builtin, function or PATH search) to a program or a #! script (sh would read any
+// other file as a script of its own), and no assignment. nullopt for anything else, which only a
+// shell runs as meant. It spares a shell's start per process.
+std::optional<std::vector<std::string>> direct_argv(std::string_view command);
 
 class ChildProcess {
  public:
