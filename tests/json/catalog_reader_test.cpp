@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
 #include <sstream>
 
 using mcp_hints::CatalogShape;
@@ -223,4 +225,88 @@ TEST(CatalogReader, RefusesAMemberGivenTwiceOutsideTheTools) {
   EXPECT_NE(error_of(R"({"result": {"tools": [], "tools": []}})").find("given twice in the object at /result"),
             std::string::npos);
   EXPECT_EQ(error_of(R"({"a": {"x": 1}, "b": {"x": 2}, "tools": []})"), "no error");
+}
+
+namespace {
+
+// Writes a value minified on one line, noting the column where each value starts by its pointer.
+void emit(const nlohmann::json& v, const std::string& pointer, std::string& out,
+          std::map<std::string, std::size_t>& columns) {
+  columns[pointer] = out.size() + 1;
+  if (v.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : v.items()) {
+      out += first ? "" : ",";
+      first = false;
+      out += nlohmann::json(key).dump() + ":";
+      emit(member, pointer + "/" + mcp_hints::escape_pointer_token(key), out, columns);
+    }
+    out += '}';
+  } else if (v.is_array()) {
+    out += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      out += i ? "," : "";
+      emit(v[i], pointer + "/" + std::to_string(i), out, columns);
+    }
+    out += ']';
+  } else {
+    out += v.dump();
+  }
+}
+
+// A tool of nested objects and arrays whose member names are those a pointer must escape, spell
+// as digits, or leave empty.
+nlohmann::json random_tool(std::mt19937& random, int depth) {
+  static const std::vector<std::string> keys = {"a", "b", "", "/", "~", "a/b", "m~0", "0", "01", "1", "-", "name"};
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+  if (depth == 0 || pick(4) == 0) {
+    const std::size_t kind = pick(4);
+    return kind == 0 ? nlohmann::json(nullptr) : kind == 1 ? nlohmann::json(pick(1000)) : nlohmann::json("s");
+  }
+  if (pick(2) == 0) {
+    nlohmann::json array = nlohmann::json::array();
+    for (std::size_t i = pick(13); i > 0; --i) array.push_back(random_tool(random, depth - 1));
+    return array;
+  }
+  nlohmann::json object = nlohmann::json::object();
+  for (std::size_t i = pick(6); i > 0; --i) object[keys[pick(keys.size())]] = random_tool(random, depth - 1);
+  return object;
+}
+
+}  // namespace
+
+// Every value of a tool is found where it starts, whatever its pointer spells (escaped names, an
+// empty name, names of digits, elements past 9), and a pointer the tool does not have all of gets
+// the position of the deepest value it does have: a name held by a later sibling is not taken
+// for the earlier one's, and an element index spelled otherwise than a pointer spells it ("01")
+// names nothing.
+TEST(CatalogReader, FindsEveryValueByItsPointerAndTheNearestOneForAMissingPointer) {
+  std::mt19937 random(17);
+  for (int round = 0; round < 200; ++round) {
+    nlohmann::json tool = random_tool(random, 4);
+    if (!tool.is_object()) tool = {{"wrapped", tool}};
+    tool["later"] = {{"only-here", 1}};
+    std::string text = "[";
+    std::map<std::string, std::size_t> columns;
+    emit(tool, "", text, columns);
+    text += "]";
+    const auto r = read(text);
+    ASSERT_EQ(r.tools.size(), 1u);
+    const auto& positions = r.tools[0].positions;
+    for (const auto& [pointer, column] : columns) {
+      EXPECT_EQ(positions.at(pointer).column, column) << pointer << " in " << text;
+      EXPECT_EQ(positions.at(pointer).line, 1u);
+      EXPECT_EQ(positions.at(pointer + "/not-there").column, column) << pointer;
+      if (pointer != "/later") {
+        EXPECT_EQ(positions.at(pointer + "/only-here").column, column) << pointer;
+      }
+      const auto& value = tool.at(nlohmann::json::json_pointer(pointer));
+      if (value.is_array() && value.size() > 1) {
+        EXPECT_EQ(positions.at(pointer + "/01").column, column) << pointer;
+        EXPECT_EQ(positions.at(pointer + "/1").column, columns.at(pointer + "/1")) << pointer;
+        EXPECT_EQ(positions.at(pointer + "/" + std::to_string(value.size())).column, column) << pointer;
+      }
+    }
+  }
 }

@@ -137,3 +137,105 @@ TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
   const json elsewhere = {{"properties", {{"x", {{"$ref", "urn:nowhere#/definitions/X"}}}}}};
   EXPECT_ANY_THROW(registry().validate_inline(elsewhere, {{"x", 1}}));
 }
+
+namespace {
+
+std::vector<std::string> said(const std::vector<mcp_hints::SchemaViolation>& violations) {
+  std::vector<std::string> out;
+  for (const auto& v : violations) out.push_back(v.pointer + " " + v.message);
+  return out;
+}
+
+}  // namespace
+
+// A registered document's member names are judged in a first pass, without its propertyNames and
+// one distinct name at a time; what it says is what the whole schema says. The differential: each
+// document both registered and given inline (which takes no first pass), over instances with names
+// good and bad at every place a propertyNames applies (twice over, so a remembered verdict is used),
+// where none does, and where the value is no object. The $ref cases must not take the shortcut:
+// a recursion through "#" or "#/properties/..." reaches a propertyNames the plain path does not.
+TEST(SchemaRegistry, TheFirstPassOverMemberNamesSaysWhatTheWholeSchemaSays) {
+  const json names_a = {{"pattern", "^a[a-z]*$"}};
+  const json names_b = {{"maxLength", 3}};
+  const std::vector<json> documents = {
+      // Names at the root, one level down and two levels down.
+      {{"type", "object"},
+       {"propertyNames", names_a},
+       {"properties",
+        {{"meta", {{"type", "object"}, {"propertyNames", names_b}}},
+         {"outer", {{"properties", {{"inner", {{"propertyNames", names_a}}}}}}}}}},
+      // A recursion through the root: the names of every level's meta are judged.
+      {{"properties", {{"meta", {{"propertyNames", names_a}}}, {"child", {{"$ref", "#"}}}}}},
+      // A recursion into the inline properties.
+      {{"properties",
+        {{"meta", {{"propertyNames", names_a}, {"properties", {{"again", {{"$ref", "#/properties/meta"}}}}}}}}}},
+      // propertyNames beside a $ref, and a definition's names reached by $ref.
+      {{"definitions", {{"Named", {{"type", "object"}, {"propertyNames", names_b}}}, {"Short", {{"maxLength", 4}}}}},
+       {"properties",
+        {{"refd", {{"$ref", "#/definitions/Named"}}},
+         {"both", {{"$ref", "#/definitions/Named"}, {"propertyNames", names_a}}},
+         {"meta", {{"propertyNames", {{"$ref", "#/definitions/Short"}}}}}}}},
+      // A names schema that itself refers to a definition.
+      {{"definitions", {{"Key", {{"type", "string"}, {"pattern", "^[a-z]+/[a-z]+$"}}}}},
+       {"properties", {{"meta", {{"propertyNames", {{"$ref", "#/definitions/Key"}}}}}}}},
+  };
+  const std::vector<json> instances = {
+      json::object(),
+      {{"abc", 1}, {"axe", 2}},
+      {{"abc", 1}, {"bad", 2}},
+      {{"meta", {{"ok", 1}, {"toolong", 2}}}},
+      {{"meta", {{"ok", 1}, {"ab", 2}}}},
+      {{"meta", {{"a/b", 1}, {"x/y", 2}}}},
+      {{"meta", {{"a/b", 1}, {"X/y", 2}, {"nope", 3}}}},
+      {{"meta", "not an object"}},
+      {{"meta", json::array({1, 2})}},
+      {{"outer", {{"inner", {{"apple", 1}, {"pear", 2}}}}}},
+      {{"outer", {{"inner", {{"apple", 1}}}, {"other", {{"pear", 1}}}}}},
+      {{"outer", "x"}},
+      {{"child", {{"meta", {{"apple", 1}}}}}},
+      {{"child", {{"child", {{"meta", {{"pear", 1}}}}}}}},
+      {{"meta", {{"again", {{"pear", 1}}}}}},
+      {{"meta", {{"again", {{"apple", 1}}}}}},
+      {{"refd", {{"abcd", 1}}}},
+      {{"refd", {{"abc", 1}}}},
+      {{"both", {{"abcd", 1}}}},
+      {{"both", {{"pear", 1}}}},
+      {{"both", {{"ab", 1}}}},
+      {{"unrelated", {{"anything goes", 1}}}},
+  };
+  for (std::size_t d = 0; d < documents.size(); ++d) {
+    SchemaRegistry registry;
+    const std::string name = "first-pass-" + std::to_string(d) + ".json";
+    registry.add(name, documents[d]);
+    for (int round = 0; round < 2; ++round)
+      for (const auto& instance : instances)
+        EXPECT_EQ(said(registry.validate(name, instance)), said(registry.validate_inline(documents[d], instance)))
+            << "document " << d << ", instance " << instance.dump();
+  }
+  // The controls: the recursions do reach the deep names, and a bad name at each plain place below
+  // the root fails. (valijson does not apply a propertyNames at a document's root; none of ours has
+  // one, and the first pass, which would, only ever sends such an instance on to valijson.)
+  SchemaRegistry registry;
+  registry.add("root.json", documents[0]);
+  registry.add("recursive.json", documents[1]);
+  EXPECT_FALSE(registry.validate("recursive.json", instances[13]).empty());
+  EXPECT_TRUE(registry.validate("recursive.json", instances[12]).empty());
+  for (const std::size_t bad : {3, 9})
+    EXPECT_FALSE(registry.validate("root.json", instances[bad]).empty()) << instances[bad].dump();
+  for (const std::size_t good : {1, 4, 10, 11})
+    EXPECT_TRUE(registry.validate("root.json", instances[good]).empty()) << instances[good].dump();
+}
+
+// A verdict on a name is remembered for one propertyNames schema only: the same name is judged
+// again under another registry's schema, even one made where an earlier one stood.
+TEST(SchemaRegistry, AVerdictOnANameBelongsToItsSchemaAlone) {
+  const json instance = {{"meta", {{"apple", 1}}}};
+  for (int i = 0; i < 3; ++i) {
+    SchemaRegistry allows, refuses;
+    allows.add("names.json", {{"properties", {{"meta", {{"propertyNames", {{"pattern", "^a"}}}}}}}});
+    refuses.add("names.json", {{"properties", {{"meta", {{"propertyNames", {{"pattern", "^b"}}}}}}}});
+    EXPECT_TRUE(allows.validate("names.json", instance).empty());
+    EXPECT_EQ(said(refuses.validate("names.json", instance)),
+              std::vector<std::string>{"/meta/apple the member name \"apple\" is not of the form the schema allows"});
+  }
+}

@@ -3,6 +3,7 @@
 #include "mcp_hints/json/text.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <set>
 #include <vector>
@@ -107,7 +108,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool open(bool is_array) {
     if (depth() + 1 > limits_.max_depth) return fail_depth();
     if (builder_.building()) {
-      note_position();
+      note_position(kind_of(is_array));
       builder_.open(is_array, state_.token_start());
       note_duplicate();
       return true;
@@ -117,7 +118,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     } else if (at_tools_array()) {
       tool_pointer_ = pointer();
       tool_line_ = state_.line();
-      note_position();
+      note_position(kind_of(is_array));
       builder_.open(is_array);
       return true;
     } else if (capture_rpc_error()) {
@@ -151,6 +152,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool close() {
     if (builder_.building()) {
+      if (!rpc_building_) positions_.close();
       builder_.close();
       if (builder_.done()) finish_built();
       return true;
@@ -162,7 +164,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool value(json&& v) {
     if (builder_.building()) {
-      note_position();
+      note_position(ValuePositions::Kind::scalar);
       builder_.value(std::move(v), state_.token_start());
       note_duplicate();
       return true;
@@ -174,7 +176,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     if (at_tools_array()) {
       tool_pointer_ = pointer();
       tool_line_ = state_.line();
-      note_position();
+      note_position(ValuePositions::Kind::scalar);
       builder_.value(std::move(v));
       finish_built();
       return true;
@@ -186,9 +188,12 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   }
 
   // Where the value about to be added to the tool starts (a JSON-RPC error's are not kept).
-  void note_position() {
+  void note_position(ValuePositions::Kind kind) {
     if (!rpc_building_)
-      earlier_ = positions_.add(builder_.next_pointer(), state_.token_start(), builder_.next_repeats());
+      earlier_ = positions_.add(builder_.next_key(), state_.token_start(), builder_.next_repeats(), kind);
+  }
+  static ValuePositions::Kind kind_of(bool is_array) {
+    return is_array ? ValuePositions::Kind::array : ValuePositions::Kind::object;
   }
   // A member just given again: where its first value started.
   void note_duplicate() {
@@ -248,37 +253,86 @@ std::string list_keys(const std::vector<std::string>& keys) {
 
 }  // namespace
 
-TextPosition ValuePositions::add(std::string pointer, TextPosition at, bool replaces) {
-  sorted_.clear();
-  if (!replaces) {
-    positions_.emplace_back(std::move(pointer), at);
-    return {};
-  }
+TextPosition ValuePositions::add(std::string_view key, TextPosition at, bool replaces, Kind kind) {
+  Entry entry{none, 0, {}, at, false};
   TextPosition earlier;
-  const std::string below = pointer + "/";
-  // What the replaced value held is gone from the tool.
-  std::erase_if(positions_, [&](const auto& entry) {
-    if (entry.first == pointer) earlier = entry.second;
-    return entry.first == pointer || entry.first.starts_with(below);
-  });
-  positions_.emplace_back(std::move(pointer), at);
+  if (!open_.empty()) {
+    Open& parent = open_.back();
+    entry.parent = parent.entry;
+    if (parent.is_array) {
+      entry.in_array = true;
+      entry.index = parent.elements++;
+    } else {
+      entry.key = key;
+      if (replaces) {
+        // The value given first, and everything inside it (the run of entries after it whose
+        // ancestry reaches it), are gone from the tool.
+        for (std::size_t i = entries_.size(); i-- > parent.entry + 1;) {
+          Entry& old = entries_[i];
+          if (old.parent != parent.entry || !old.live || old.key != key) continue;
+          earlier = old.at;
+          old.live = false;
+          for (std::size_t j = i + 1; j < entries_.size(); ++j) {
+            std::uint32_t up = entries_[j].parent;
+            while (up != none && up > i) up = entries_[up].parent;
+            if (up != i) break;
+            entries_[j].live = false;
+          }
+          break;
+        }
+      }
+    }
+  }
+  entries_.push_back(std::move(entry));
+  if (kind != Kind::scalar) open_.push_back({static_cast<std::uint32_t>(entries_.size() - 1), kind == Kind::array});
   return earlier;
 }
 
+void ValuePositions::close() {
+  if (!open_.empty()) open_.pop_back();
+}
+
+std::uint32_t ValuePositions::child(std::uint32_t parent, std::string_view token) const {
+  std::string unescaped;
+  if (token.find('~') != std::string_view::npos) {
+    for (std::size_t i = 0; i < token.size(); ++i) {
+      if (token[i] != '~') {
+        unescaped += token[i];
+      } else if (i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+        unescaped += token[++i] == '0' ? '~' : '/';
+      } else {
+        return none;  // not a pointer's token
+      }
+    }
+    token = unescaped;
+  }
+  // An element's index as a pointer spells it: digits, no leading zero.
+  std::uint32_t index = 0;
+  const bool is_index = !token.empty() && token.size() <= 9 && (token == "0" || token[0] != '0') &&
+                        std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (is_index) std::from_chars(token.data(), token.data() + token.size(), index);
+  // What `parent` holds follows it, up to the first entry held by something before it.
+  for (std::size_t i = parent + 1; i < entries_.size() && entries_[i].parent != none && entries_[i].parent >= parent;
+       ++i) {
+    const Entry& e = entries_[i];
+    if (e.parent != parent || !e.live) continue;
+    if (e.in_array ? is_index && e.index == index : e.key == token) return static_cast<std::uint32_t>(i);
+  }
+  return none;
+}
+
 TextPosition ValuePositions::at(std::string_view pointer) const {
-  if (sorted_.size() != positions_.size()) {
-    sorted_.resize(positions_.size());
-    for (std::uint32_t i = 0; i < sorted_.size(); ++i) sorted_[i] = i;
-    std::sort(sorted_.begin(), sorted_.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return positions_[a].first < positions_[b].first; });
+  // The tool is the first entry; a pointer is walked down as far as the tool has its values.
+  if (entries_.empty() || !entries_[0].live) return {};
+  std::uint32_t current = 0;
+  while (!pointer.empty() && pointer[0] == '/') {
+    const auto end = pointer.find('/', 1);
+    const std::uint32_t next = child(current, pointer.substr(1, end == std::string_view::npos ? end : end - 1));
+    if (next == none) break;
+    current = next;
+    pointer = end == std::string_view::npos ? std::string_view() : pointer.substr(end);
   }
-  for (;;) {
-    const auto it = std::lower_bound(sorted_.begin(), sorted_.end(), pointer,
-                                     [&](std::uint32_t i, std::string_view p) { return positions_[i].first < p; });
-    if (it != sorted_.end() && positions_[*it].first == pointer) return positions_[*it].second;
-    if (pointer.empty()) return {};
-    pointer = pointer.substr(0, pointer.rfind('/'));
-  }
+  return entries_[current].at;
 }
 
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,

@@ -2,6 +2,7 @@
 #include "mcp_hints/json/schema_registry.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <unordered_map>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -93,6 +95,22 @@ struct SchemaRegistry::Impl {
   mutable std::map<const nlohmann::json*, std::unique_ptr<valijson::Schema>> compiled_names;
   mutable std::shared_mutex compiling;
 
+  // The first pass over a whole registered document, where it has propertyNames on a plain path
+  // from its root (through inline `properties` only): the document compiled without them, and
+  // each of them, to judge the member names found there one distinct name at a time. The spec's
+  // `_meta` key pattern, through std::regex on every key of every tool, was a tenth of lint.
+  struct NamesAt {
+    std::vector<std::string> path;  // the members from the instance's root to the object
+    const valijson::Schema* names;  // the propertyNames schema, compiled (kept in compiled_names)
+    std::uint64_t serial;           // never reused: the key of a thread's verdicts on names
+  };
+  struct FastPass {
+    std::unique_ptr<valijson::Schema> without_names;
+    std::vector<NamesAt> names;
+  };
+  // By document URI; null where the document has no such propertyNames (under `compiling`).
+  mutable std::map<std::string, std::unique_ptr<FastPass>, std::less<>> fast_passes;
+
   const nlohmann::json* document(std::string_view uri) const {
     auto it = documents.find(without_fragment(uri));
     return it == documents.end() ? nullptr : &it->second;
@@ -126,6 +144,105 @@ struct SchemaRegistry::Impl {
     documents[id] = std::move(guarded);
     id_by_name[std::string(file_name)] = id;
     return id;
+  }
+
+  // A propertyNames schema (`node` holds it) with the definitions of its document, compiled.
+  std::unique_ptr<valijson::Schema> compile_names(const nlohmann::json& doc, const nlohmann::json& node) const {
+    nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", node["propertyNames"]}};
+    for (const char* definitions : {"definitions", "$defs"})
+      if (doc.contains(definitions)) names_schema[definitions] = doc[definitions];
+    return compile(names_schema);
+  }
+  // The propertyNames schema of a node of a registered document, compiled once (call under `compiling`).
+  const valijson::Schema* kept_names(const nlohmann::json& doc, const nlohmann::json& node) const {
+    auto& kept = compiled_names[&node];
+    if (!kept) kept = compile_names(doc, node);
+    return kept.get();
+  }
+
+  // Whether any $ref of the document could lead into its root or its inline properties ("#",
+  // "#/properties/..."): a propertyNames there could then apply where the plain path does not reach.
+  static bool refers_into_root(const nlohmann::json& node) {
+    if (node.is_array()) return std::any_of(node.begin(), node.end(), refers_into_root);
+    if (!node.is_object()) return false;
+    if (const auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
+      const auto& target = ref->get_ref<const std::string&>();
+      if (target == "#" || target.rfind("#/properties", 0) == 0) return true;
+    }
+    for (const auto& [key, child] : node.items())
+      if (key != "enum" && key != "const" && key != "default" && key != "examples" && refers_into_root(child))
+        return true;
+    return false;
+  }
+  // Takes each propertyNames on a plain path out of `copy` (the same place in a copy of `doc`).
+  void take_names(const nlohmann::json& doc, const nlohmann::json& node, nlohmann::json& copy,
+                  std::vector<std::string>& path, FastPass& pass) const {
+    // A $ref's siblings are not read (draft-07), so nothing below one is on a plain path.
+    if (!node.is_object() || node.contains("$ref")) return;
+    if (node.contains("propertyNames")) {
+      pass.names.push_back({path, kept_names(doc, node), next_serial()});
+      copy.erase("propertyNames");
+    }
+    const auto properties = node.find("properties");
+    if (properties == node.end() || !properties->is_object()) return;
+    for (const auto& [key, child] : properties->items()) {
+      path.push_back(key);
+      take_names(doc, child, copy["properties"][key], path, pass);
+      path.pop_back();
+    }
+  }
+  static std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> serial{0};
+    return ++serial;
+  }
+  // The first pass for a whole registered document; null when it has no propertyNames on a plain
+  // path (or a $ref that could reach one by another way).
+  const FastPass* fast_pass_for(const std::string& uri) const {
+    if (uri.find('#') != std::string::npos) return nullptr;
+    {
+      std::shared_lock lock(compiling);
+      if (auto it = fast_passes.find(uri); it != fast_passes.end()) return it->second.get();
+    }
+    std::unique_lock lock(compiling);
+    if (auto it = fast_passes.find(uri); it != fast_passes.end()) return it->second.get();
+    const nlohmann::json& doc = *document(uri);
+    std::unique_ptr<FastPass> pass;
+    if (!refers_into_root(doc)) {
+      pass = std::make_unique<FastPass>();
+      nlohmann::json copy = doc;
+      std::vector<std::string> path;
+      take_names(doc, doc, copy, path, *pass);
+      if (pass->names.empty())
+        pass.reset();
+      else
+        pass->without_names = compile(copy);
+    }
+    return fast_passes.emplace(uri, std::move(pass)).first->second.get();
+  }
+
+  // Whether an instance passes the whole document, by the first pass: the document without the
+  // propertyNames, then the member names where they stood, each distinct name judged once a thread.
+  static bool passes(const FastPass& pass, const nlohmann::json& instance) {
+    if (!thread_validator().validate(*pass.without_names, Adapter(instance), nullptr)) return false;
+    thread_local std::map<std::uint64_t, std::unordered_map<std::string, bool>> verdicts;
+    for (const auto& at : pass.names) {
+      const nlohmann::json* value = &instance;
+      for (const auto& member : at.path) {
+        if (!value->is_object()) break;
+        const auto it = value->find(member);
+        value = it == value->end() ? nullptr : &*it;
+        if (!value) break;
+      }
+      if (!value || !value->is_object()) continue;
+      auto& known = verdicts[at.serial];
+      if (known.size() > 65536) known.clear();  // bounded: a catalog of ever new names
+      for (const auto& [key, member] : value->items()) {
+        auto [it, added] = known.try_emplace(key, false);
+        if (added) it->second = thread_validator().validate(*at.names, Adapter(nlohmann::json(key)), nullptr);
+        if (!it->second) return false;
+      }
+    }
+    return true;
   }
 
   // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
@@ -164,7 +281,8 @@ struct SchemaRegistry::Impl {
   // `document_json` is the schema document and `fragment` the pointer in it of the schema
   // validated (empty for its root): the explanations read the schema from there.
   std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
-                                   const nlohmann::json* document_json, const std::string& fragment = {}) const {
+                                   const nlohmann::json* document_json, const std::string& fragment = {},
+                                   const FastPass* fast = nullptr) const {
     std::vector<SchemaViolation> out;
     // valijson reads every integer as a signed 64-bit one: 18446744073709551615 would be judged as
     // -1 ("less than 1"). Such an integer is judged as the largest it can read, which every
@@ -174,7 +292,7 @@ struct SchemaRegistry::Impl {
     const nlohmann::json& judged = saturated ? *saturated : instance;
     // Most instances are valid: a first pass without results stops at the first failure and
     // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
-    if (thread_validator().validate(schema, Adapter(judged), nullptr)) return out;
+    if (fast ? passes(*fast, judged) : thread_validator().validate(schema, Adapter(judged), nullptr)) return out;
     valijson::ValidationResults results;
     thread_validator().validate(schema, Adapter(judged), &results);
     struct Raw {
@@ -314,18 +432,12 @@ struct SchemaRegistry::Impl {
       if (const auto it = compiled_names.find(node); it != compiled_names.end()) names = it->second.get();
     }
     std::unique_ptr<valijson::Schema> once;
-    if (!names) {
-      nlohmann::json names_schema = {{"$ref", "#/names"}, {"names", (*node)["propertyNames"]}};
-      for (const char* definitions : {"definitions", "$defs"})
-        if (doc->contains(definitions)) names_schema[definitions] = (*doc)[definitions];
-      once = compile(names_schema);
+    if (!names && registered) {
+      std::unique_lock lock(compiling);
+      names = kept_names(*doc, *node);
+    } else if (!names) {
+      once = compile_names(*doc, *node);
       names = once.get();
-      if (registered) {
-        std::unique_lock lock(compiling);
-        auto& kept = compiled_names[node];
-        if (!kept) kept = std::move(once);  // else another thread's, the same, stands
-        names = kept.get();
-      }
     }
     for (const auto& [key, member] : value.items()) {
       if (!thread_validator().validate(*names, Adapter(nlohmann::json(key)), nullptr)) {
@@ -368,7 +480,7 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_i
   if (!impl_->document(uri)) throw std::runtime_error("unknown schema '" + uri + "'");
   const auto hash = uri.find('#');
   const std::string fragment = hash == std::string::npos ? std::string() : uri.substr(hash + 1);
-  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment);
+  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment, impl_->fast_pass_for(uri));
 }
 
 std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::json& schema,

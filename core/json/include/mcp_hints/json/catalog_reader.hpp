@@ -19,22 +19,44 @@ namespace mcp_hints {
 // The accepted shapes of a saved tools/list.
 enum class CatalogShape { list_result, jsonrpc_response, bare_array };
 
-// Where each value of one tool starts, by its JSON pointer below the tool ("" is the tool).
+// Where each value of one tool starts, told value by value as the tool is read, and looked up by
+// JSON pointer below the tool ("" is the tool). Values are kept by their place in the tree, not by
+// pointer: a lookup (a finding's) walks down to it, and nothing is spelled or allocated for it.
 class ValuePositions {
  public:
-  // Where the value at pointer starts. A member given again (`replaces`: the builder knows) takes
-  // the place of the value it replaces and of everything inside it, and the earlier start is
-  // returned.
-  TextPosition add(std::string pointer, TextPosition at, bool replaces);
+  enum class Kind { scalar, object, array };
+  // Where the next value starts: the tool itself when nothing is open, else member `key` of the
+  // open object or the next element of the open array (`key` unused). An object or array stays
+  // open, holding the values that follow, until close(). A member given again (`replaces`: the
+  // builder knows) takes the place of the value it replaces and of everything inside it, and the
+  // earlier start is returned.
+  TextPosition add(std::string_view key, TextPosition at, bool replaces, Kind kind);
+  // The innermost open object or array ends.
+  void close();
   // The value's position; for a pointer to something the tool does not have (a missing key),
   // that of the nearest enclosing value it has.
   TextPosition at(std::string_view pointer) const;
 
  private:
-  // In document order, as added: appending is all most values cost; a lookup (a finding's) sorts
-  // an index once.
-  std::vector<std::pair<std::string, TextPosition>> positions_;
-  mutable std::vector<std::uint32_t> sorted_;  // positions_ by pointer; rebuilt when stale
+  static constexpr std::uint32_t none = 0xffffffff;
+  struct Entry {
+    std::uint32_t parent;  // the entry of the enclosing value; none for the tool
+    std::uint32_t index;   // the element's index, in an array
+    std::string key;       // the member's name, in an object
+    TextPosition at;
+    bool in_array = false;
+    bool live = true;  // false once a member given again replaced it (or what holds it)
+  };
+  struct Open {
+    std::uint32_t entry;
+    bool is_array;
+    std::uint32_t elements = 0;
+  };
+  // The live value directly inside `parent` that a pointer's token names; none if the tool has none.
+  std::uint32_t child(std::uint32_t parent, std::string_view token) const;
+
+  std::vector<Entry> entries_;  // in document order: what a value holds follows it, all together
+  std::vector<Open> open_;
 };
 
 struct CatalogTool {

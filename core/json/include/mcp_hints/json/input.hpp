@@ -87,6 +87,8 @@ class JsonBuilder {
   // The pointer the next value will have: path() and its member name or element index ("" for
   // the root).
   std::string next_pointer() const;
+  // The name of the next member, when the open container is an object.
+  const std::string& next_key() const { return key_; }
   // Whether the next value is a member the open object has already: it will replace that one.
   bool next_repeats() const;
 
