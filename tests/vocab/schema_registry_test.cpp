@@ -140,6 +140,12 @@ TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
 
 namespace {
 
+// The first pass over member names is made for a document's 64th validation: validated this often,
+// a document is judged by it from then on.
+void warm_up(const SchemaRegistry& registry, const std::string& name) {
+  for (int i = 0; i < 64; ++i) registry.validate(name, json::object());
+}
+
 std::vector<std::string> said(const std::vector<mcp_hints::SchemaViolation>& violations) {
   std::vector<std::string> out;
   for (const auto& v : violations) out.push_back(v.pointer + " " + v.message);
@@ -207,6 +213,7 @@ TEST(SchemaRegistry, TheFirstPassOverMemberNamesSaysWhatTheWholeSchemaSays) {
     SchemaRegistry registry;
     const std::string name = "first-pass-" + std::to_string(d) + ".json";
     registry.add(name, documents[d]);
+    warm_up(registry, name);
     for (int round = 0; round < 2; ++round)
       for (const auto& instance : instances)
         EXPECT_EQ(said(registry.validate(name, instance)), said(registry.validate_inline(documents[d], instance)))
@@ -218,6 +225,8 @@ TEST(SchemaRegistry, TheFirstPassOverMemberNamesSaysWhatTheWholeSchemaSays) {
   SchemaRegistry registry;
   registry.add("root.json", documents[0]);
   registry.add("recursive.json", documents[1]);
+  warm_up(registry, "root.json");
+  warm_up(registry, "recursive.json");
   EXPECT_FALSE(registry.validate("recursive.json", instances[13]).empty());
   EXPECT_TRUE(registry.validate("recursive.json", instances[12]).empty());
   for (const std::size_t bad : {3, 9})
@@ -234,6 +243,8 @@ TEST(SchemaRegistry, AVerdictOnANameBelongsToItsSchemaAlone) {
     SchemaRegistry allows, refuses;
     allows.add("names.json", {{"properties", {{"meta", {{"propertyNames", {{"pattern", "^a"}}}}}}}});
     refuses.add("names.json", {{"properties", {{"meta", {{"propertyNames", {{"pattern", "^b"}}}}}}}});
+    warm_up(allows, "names.json");
+    warm_up(refuses, "names.json");
     EXPECT_TRUE(allows.validate("names.json", instance).empty());
     EXPECT_EQ(said(refuses.validate("names.json", instance)),
               std::vector<std::string>{"/meta/apple the member name \"apple\" is not of the form the schema allows"});

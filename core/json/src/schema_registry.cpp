@@ -105,10 +105,15 @@ struct SchemaRegistry::Impl {
     std::uint64_t serial;           // never reused: the key of a thread's verdicts on names
   };
   struct FastPass {
-    std::unique_ptr<valijson::Schema> without_names;
+    std::unique_ptr<valijson::Schema> without_names;  // null until made, and where there is nothing to take out
     std::vector<NamesAt> names;
+    std::atomic<std::uint32_t> validations{0};
+    bool decided = false;  // made, or found not to apply
   };
-  // By document URI; null where the document has no such propertyNames (under `compiling`).
+  // Compiling a document again pays only over many instances (a mock validates one scenario, lint
+  // every tool): the first pass is made for a document's this-many'th validation.
+  static constexpr std::uint32_t validations_before_a_first_pass = 64;
+  // By document URI (under `compiling`).
   mutable std::map<std::string, std::unique_ptr<FastPass>, std::less<>> fast_passes;
 
   const nlohmann::json* document(std::string_view uri) const {
@@ -201,23 +206,26 @@ struct SchemaRegistry::Impl {
     if (uri.find('#') != std::string::npos) return nullptr;
     {
       std::shared_lock lock(compiling);
-      if (auto it = fast_passes.find(uri); it != fast_passes.end()) return it->second.get();
+      if (auto it = fast_passes.find(uri); it != fast_passes.end()) {
+        const FastPass& pass = *it->second;
+        if (pass.decided) return pass.without_names ? &pass : nullptr;
+        if (++it->second->validations < validations_before_a_first_pass) return nullptr;
+      }
     }
     std::unique_lock lock(compiling);
-    if (auto it = fast_passes.find(uri); it != fast_passes.end()) return it->second.get();
+    auto& pass = fast_passes[uri];
+    if (!pass) pass = std::make_unique<FastPass>();
+    if (pass->decided) return pass->without_names ? pass.get() : nullptr;
+    if (pass->validations < validations_before_a_first_pass) return nullptr;
+    pass->decided = true;
     const nlohmann::json& doc = *document(uri);
-    std::unique_ptr<FastPass> pass;
-    if (!refers_into_root(doc)) {
-      pass = std::make_unique<FastPass>();
-      nlohmann::json copy = doc;
-      std::vector<std::string> path;
-      take_names(doc, doc, copy, path, *pass);
-      if (pass->names.empty())
-        pass.reset();
-      else
-        pass->without_names = compile(copy);
-    }
-    return fast_passes.emplace(uri, std::move(pass)).first->second.get();
+    if (refers_into_root(doc)) return nullptr;
+    nlohmann::json copy = doc;
+    std::vector<std::string> path;
+    take_names(doc, doc, copy, path, *pass);
+    if (pass->names.empty()) return nullptr;
+    pass->without_names = compile(copy);
+    return pass.get();
   }
 
   // Whether an instance passes the whole document, by the first pass: the document without the
