@@ -24,7 +24,12 @@ done
 
 expect 0 "^mcp-hints\$" dpkg-deb -f "$deb" Package
 expect 0 "^$version\$" dpkg-deb -f "$deb" Version
-expect 0 "libboost-program-options1\.[0-9.]+ \(>= [^)]+\)" dpkg-deb -f "$deb" Depends
+# Depends come from the shared libraries the command links (shlibdeps); Boost's are linked in.
+expect 0 "libcpp-httplib0\.[0-9.]+ \(>= [^)]+\)" dpkg-deb -f "$deb" Depends
+if dpkg-deb -f "$deb" Depends | grep -E 'libboost'; then
+  echo "FAIL: the command's package depends on a Boost library, which the command links statically"
+  exit 1
+fi
 expect 0 "libssl3" dpkg-deb -f "$deb" Depends
 expect 0 "@" dpkg-deb -f "$deb" Maintainer
 expect 0 "^conformance suite and mock servers for MCP tool-safety hints\$" dpkg-deb -f "$deb" Description
