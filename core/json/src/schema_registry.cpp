@@ -274,10 +274,22 @@ struct SchemaRegistry::Impl {
   }
 
   static constexpr auto kMostInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  // Walks the containers themselves: nlohmann's iterators cost more than the test (a 4 MB tools/list
+  // result is walked once a validation).
   static bool has_unsigned_over_int64(const nlohmann::json& value) {
-    if (value.is_number_unsigned()) return value.get<std::uint64_t>() > kMostInt64;
-    if (!value.is_structured()) return false;
-    return std::any_of(value.begin(), value.end(), [](const nlohmann::json& v) { return has_unsigned_over_int64(v); });
+    switch (value.type()) {
+      case nlohmann::json::value_t::number_unsigned:
+        return value.get_ref<const nlohmann::json::number_unsigned_t&>() > kMostInt64;
+      case nlohmann::json::value_t::object:
+        for (const auto& [name, member] : value.get_ref<const nlohmann::json::object_t&>())
+          if (has_unsigned_over_int64(member)) return true;
+        return false;
+      case nlohmann::json::value_t::array:
+        for (const auto& element : value.get_ref<const nlohmann::json::array_t&>())
+          if (has_unsigned_over_int64(element)) return true;
+        return false;
+      default: return false;
+    }
   }
   static nlohmann::json saturate(nlohmann::json value) {
     if (value.is_number_unsigned() && value.get<std::uint64_t>() > kMostInt64) return kMostInt64;
