@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <fstream>
 
@@ -166,6 +167,10 @@ TEST(DirectArgv, StartsWhatShWouldRunAsItStandsAndLeavesTheRestToTheShell) {
   }
   EXPECT_EQ(*mcp_hints::direct_argv(p + " 'it'\\''s'"), (std::vector<std::string>{p, "it's"}));
 
+  // A FIFO named as the command is not waited on (no writer would ever come): the shell has it.
+  const auto fifo = dir.path() / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0700), 0);
+  EXPECT_FALSE(mcp_hints::direct_argv(fifo.string()));
   const auto no_shebang = dir.write("script-without-shebang", "echo from a script\n");
   std::filesystem::permissions(no_shebang, std::filesystem::perms::owner_all);
   for (const std::string& line :

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -271,13 +272,7 @@ TextPosition ValuePositions::add(std::string_view key, TextPosition at, bool rep
           Entry& old = entries_[i];
           if (old.parent != parent.entry || !old.live || old.key != key) continue;
           earlier = old.at;
-          old.live = false;
-          for (std::size_t j = i + 1; j < entries_.size(); ++j) {
-            std::uint32_t up = entries_[j].parent;
-            while (up != none && up > i) up = entries_[up].parent;
-            if (up != i) break;
-            entries_[j].live = false;
-          }
+          for (std::size_t j = i, end = end_of(i); j < end; ++j) entries_[j].live = false;
           break;
         }
       }
@@ -292,28 +287,26 @@ void ValuePositions::close() {
   if (!open_.empty()) open_.pop_back();
 }
 
+std::size_t ValuePositions::end_of(std::size_t entry) const {
+  // What a value holds follows it, all together; the first entry after it is held by something before it.
+  std::size_t end = entry + 1;
+  while (end < entries_.size() && entries_[end].parent != none && entries_[end].parent >= entry) ++end;
+  return end;
+}
+
 std::uint32_t ValuePositions::child(std::uint32_t parent, std::string_view token) const {
-  std::string unescaped;
+  std::optional<std::string> unescaped;
   if (token.find('~') != std::string_view::npos) {
-    for (std::size_t i = 0; i < token.size(); ++i) {
-      if (token[i] != '~') {
-        unescaped += token[i];
-      } else if (i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
-        unescaped += token[++i] == '0' ? '~' : '/';
-      } else {
-        return none;  // not a pointer's token
-      }
-    }
-    token = unescaped;
+    unescaped = unescape_pointer_token(token);
+    if (!unescaped) return none;  // not a pointer's token
+    token = *unescaped;
   }
   // An element's index as a pointer spells it: digits, no leading zero.
   std::uint32_t index = 0;
   const bool is_index = !token.empty() && token.size() <= 9 && (token == "0" || token[0] != '0') &&
                         std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (is_index) std::from_chars(token.data(), token.data() + token.size(), index);
-  // What `parent` holds follows it, up to the first entry held by something before it.
-  for (std::size_t i = parent + 1; i < entries_.size() && entries_[i].parent != none && entries_[i].parent >= parent;
-       ++i) {
+  for (std::size_t i = parent + 1, end = end_of(parent); i < end; ++i) {
     const Entry& e = entries_[i];
     if (e.parent != parent || !e.live) continue;
     if (e.in_array ? is_index && e.index == index : e.key == token) return static_cast<std::uint32_t>(i);

@@ -22,6 +22,21 @@ std::string escape_pointer_token(std::string_view token) {
   return out;
 }
 
+std::optional<std::string> unescape_pointer_token(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] != '~') {
+      out += token[i];
+    } else if (i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+      out += token[++i] == '0' ? '~' : '/';
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
 std::string describe_parse_error(const std::exception& error) {
   std::string what = error.what();
   // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 2: ...;
@@ -57,10 +72,8 @@ std::string where(TextPosition at) {
 
 std::string DuplicateMember::name() const {
   const auto slash = pointer.rfind('/');
-  std::string token = pointer.substr(slash == std::string::npos ? 0 : slash + 1);
-  for (std::size_t i = 0; (i = token.find('~', i)) != std::string::npos; ++i)
-    token.replace(i, 2, token.compare(i, 2, "~1") == 0 ? "/" : "~");
-  return token;
+  const std::string token = pointer.substr(slash == std::string::npos ? 0 : slash + 1);
+  return unescape_pointer_token(token).value_or(token);
 }
 
 std::string DuplicateMember::describe(const nlohmann::json& later) const {

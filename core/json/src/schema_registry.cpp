@@ -207,9 +207,9 @@ struct SchemaRegistry::Impl {
     {
       std::shared_lock lock(compiling);
       if (auto it = fast_passes.find(uri); it != fast_passes.end()) {
-        const FastPass& pass = *it->second;
+        FastPass& pass = *it->second;
         if (pass.decided) return pass.without_names ? &pass : nullptr;
-        if (++it->second->validations < validations_before_a_first_pass) return nullptr;
+        if (++pass.validations < validations_before_a_first_pass) return nullptr;
       }
     }
     std::unique_lock lock(compiling);

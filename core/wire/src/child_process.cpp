@@ -176,7 +176,8 @@ std::optional<std::vector<std::string>> direct_argv(std::string_view command) {
   }
   if (words.empty() || words[0].find('/') == std::string::npos || first_has_assignment) return std::nullopt;
   // A file that is there and starts as neither a program nor a #! script, sh runs as a script.
-  if (const int fd = ::open(words[0].c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+  // (Not blocking: a FIFO named as the command has nothing to read, and goes to the shell.)
+  if (const int fd = ::open(words[0].c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); fd >= 0) {
     char head[4] = {};
     const ssize_t n = ::read(fd, head, sizeof head);
     ::close(fd);

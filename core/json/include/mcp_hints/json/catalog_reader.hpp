@@ -54,6 +54,8 @@ class ValuePositions {
   };
   // The live value directly inside `parent` that a pointer's token names; none if the tool has none.
   std::uint32_t child(std::uint32_t parent, std::string_view token) const;
+  // The entry after all that `entry` holds.
+  std::size_t end_of(std::size_t entry) const;
 
   std::vector<Entry> entries_;  // in document order: what a value holds follows it, all together
   std::vector<Open> open_;

@@ -2,6 +2,7 @@
 // Bounded reading of untrusted JSON: every limit gives an InputError with one line of text.
 #include <cstddef>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -125,5 +126,7 @@ std::string describe_parse_error(const std::exception& error);
 
 // Escapes one reference token of a JSON pointer (RFC 6901).
 std::string escape_pointer_token(std::string_view token);
+// The member name a reference token spells; nullopt for a '~' that is not "~0" or "~1".
+std::optional<std::string> unescape_pointer_token(std::string_view token);
 
 }  // namespace mcp_hints
