@@ -2,6 +2,12 @@
 
 #include "mcp_hints/vocab/published_schemas.hpp"
 
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 using json = nlohmann::json;
@@ -140,10 +146,10 @@ TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
 
 namespace {
 
-// The first pass over member names is made for a document's 64th validation: validated this often,
-// a document is judged by it from then on.
+// The first look at a document is made for its second validation: validated this often, a
+// document is judged by it from then on.
 void warm_up(const SchemaRegistry& registry, const std::string& name) {
-  for (int i = 0; i < 64; ++i) registry.validate(name, json::object());
+  for (int i = 0; i < 2; ++i) registry.validate(name, json::object());
 }
 
 std::vector<std::string> said(const std::vector<mcp_hints::SchemaViolation>& violations) {
@@ -154,13 +160,14 @@ std::vector<std::string> said(const std::vector<mcp_hints::SchemaViolation>& vio
 
 }  // namespace
 
-// A registered document's member names are judged in a first pass, without its propertyNames and
-// one distinct name at a time; what it says is what the whole schema says. The differential: each
-// document both registered and given inline (which takes no first pass), over instances with names
-// good and bad at every place a propertyNames applies (twice over, so a remembered verdict is used),
-// where none does, and where the value is no object. The $ref cases must not take the shortcut:
-// a recursion through "#" or "#/properties/..." reaches a propertyNames the plain path does not.
-TEST(SchemaRegistry, TheFirstPassOverMemberNamesSaysWhatTheWholeSchemaSays) {
+// The first look judges a registered document's member names one distinct name at a time, each
+// verdict remembered; what it says is what valijson says. The differential: each document both
+// registered and given inline (which takes no first look), over instances with names good and bad
+// at every place a propertyNames applies (twice over, so a remembered verdict is used), where none
+// does, and where the value is no object. The $ref cases are valijson's own: a recursion through
+// "#" or "#/properties/..." reaches a propertyNames twice, and valijson judges the names of an
+// object whose schema a $ref names against that schema itself.
+TEST(SchemaRegistry, TheFirstLookAtMemberNamesSaysWhatValijsonSays) {
   const json names_a = {{"pattern", "^a[a-z]*$"}};
   const json names_b = {{"maxLength", 3}};
   const std::vector<json> documents = {
@@ -221,7 +228,7 @@ TEST(SchemaRegistry, TheFirstPassOverMemberNamesSaysWhatTheWholeSchemaSays) {
   }
   // The controls: the recursions do reach the deep names, and a bad name at each plain place below
   // the root fails. (valijson does not apply a propertyNames at a document's root; none of ours has
-  // one, and the first pass, which would, only ever sends such an instance on to valijson.)
+  // one, and the first look leaves such a document to valijson.)
   SchemaRegistry registry;
   registry.add("root.json", documents[0]);
   registry.add("recursive.json", documents[1]);
@@ -249,4 +256,258 @@ TEST(SchemaRegistry, AVerdictOnANameBelongsToItsSchemaAlone) {
     EXPECT_EQ(said(refuses.validate("names.json", instance)),
               std::vector<std::string>{"/meta/apple the member name \"apple\" is not of the form the schema allows"});
   }
+}
+
+namespace {
+
+// Values at the edges of every keyword the first look reads: each type, numbers of both kinds and
+// on either side of the bounds below, strings counted in code points (and one with a NUL, which
+// valijson counts only up to), arrays with elements equal across kinds, objects by their names.
+std::vector<json> edge_values() {
+  return {nullptr,
+          true,
+          false,
+          0,
+          1,
+          -1,
+          1.0,
+          1.5,
+          2,
+          3,
+          3.0,
+          json(std::numeric_limits<std::uint64_t>::max()),
+          json(std::numeric_limits<std::int64_t>::min()),
+          "",
+          "a",
+          "ab",
+          "abc",
+          "abcd",
+          "\xc3\xa9\xc3\xa9",                  // two code points, four bytes
+          "\xf0\x9f\x98\x80\xf0\x9f\x98\x80",  // two code points, eight bytes
+          std::string("a\0bcd", 5),
+          "2024-01-31",
+          "2024-02-30T10:00:00Z",
+          "https://example.com/x",
+          "Ab",
+          "1",
+          json::array(),
+          {1},
+          {1, 1},
+          {1, 1.0},
+          {1, "1"},
+          {json::array({1}), json::array({1})},
+          {json::object({{"a", 1}}), json::object({{"a", 1.0}})},
+          {1, 2, 3},
+          {"a", "b"},
+          json::object(),
+          {{"a", 1}},
+          {{"a", 1}, {"b", 2}},
+          {{"b", "x"}},
+          {{"x", 1}},
+          {{"x", "abc"}},
+          {{"x", json::array({1})}},
+          {{"a", "x"}, {"x", nullptr}},
+          {{"Ab", 1}},
+          {{"abcd", 1}},
+          {{"", 1}}};
+}
+
+// One schema per keyword the first look reads, and some it leaves to valijson; each is also
+// judged under `not`, in a oneOf, as an if, in anyOf, below a member and below an element, so
+// that a wrong "invalid" (not only a wrong "valid") would change what is said.
+std::vector<json> keyword_schemas() {
+  return {
+      {{"type", "integer"}},
+      {{"type", "number"}},
+      {{"type", json::array({"string", "null"})}},
+      {{"type", "boolean"}},
+      {{"type", "array"}},
+      {{"type", "object"}},
+      {{"const", 1}},
+      {{"const", 1.0}},
+      {{"const", "a"}},
+      {{"const", json::array({1, 1})}},
+      {{"const", {{"a", 1}}}},
+      {{"enum", {1, "a", nullptr}}},
+      {{"enum", {1.5, json::array({1})}}},
+      {{"enum", {false}}},
+      {{"properties", {{"a", {{"type", "integer"}}}, {"x", {{"type", "string"}}}}}},
+      {{"properties", {{"a", {{"type", "integer"}}}}}, {"additionalProperties", false}},
+      {{"properties", {{"a", {{"type", "integer"}}}}}, {"additionalProperties", {{"type", "string"}}}},
+      {{"additionalProperties", {{"type", "integer"}}}},
+      {{"required", {"a"}}},
+      {{"required", {"a", "b"}}},
+      {{"properties", {{"x", {{"propertyNames", {{"maxLength", 1}}}}}}}},
+      {{"minProperties", 1}},
+      {{"maxProperties", 1}},
+      {{"items", {{"type", "integer"}}}},
+      {{"items", false}},
+      {{"items", true}},
+      {{"minItems", 2}},
+      {{"maxItems", 1}},
+      {{"uniqueItems", true}},
+      {{"minLength", 2}},
+      {{"maxLength", 2}},
+      {{"pattern", "^[a-z]+$"}},
+      {{"pattern", "b"}},
+      {{"format", "date"}},
+      {{"format", "date-time"}},
+      {{"format", "uri"}},
+      {{"minimum", 1}},
+      {{"maximum", 2}},
+      {{"exclusiveMinimum", 1}},
+      {{"exclusiveMaximum", 3}},
+      {{"minimum", 1.5}, {"maximum", 2.5}},
+      {{"allOf", {{{"type", "integer"}}, {{"minimum", 2}}}}},
+      {{"anyOf", {{{"type", "string"}}, {{"minimum", 2}}}}},
+      {{"oneOf", {{{"type", "integer"}}, {{"minimum", 2}}}}},
+      {{"not", {{"type", "string"}}}},
+      {{"if", {{"type", "integer"}}}, {"then", {{"minimum", 2}}}, {"else", {{"type", "string"}}}},
+      {{"if", {{"type", "integer"}}}, {"then", {{"minimum", 2}}}},
+      {{"then", {{"type", "string"}}}},  // no if: not read
+      {{"definitions", {{"Short", {{"maxLength", 1}}}}}, {"$ref", "#/definitions/Short"}},
+      {{"definitions", {{"Short", {{"maxLength", 1}}}}}, {"properties", {{"x", {{"$ref", "#/definitions/Short/"}}}}}},
+      {{"properties", {{"x", {{"$ref", "#"}}}}}, {"maxProperties", 2}},
+      true,
+      false,
+      // What the first look leaves to valijson.
+      {{"contains", {{"type", "string"}}}},
+      {{"multipleOf", 2}},
+      {{"items", {{{"type", "integer"}}}}, {"additionalItems", false}},
+      {{"dependencies", {{"a", {"b"}}}}},
+      {{"title", "only words"}, {"description", "nothing to check"}, {"x-vendor", 1}}};
+}
+
+// What a validation says, or the error it throws (valijson cannot read a non-empty array or
+// object as the text a `format` checks).
+template <typename Validation>
+std::vector<std::string> outcome(const Validation& validation) {
+  try {
+    return said(validation());
+  } catch (const std::exception& e) {
+    return {std::string("threw: ") + e.what()};
+  }
+}
+
+// Each context is a document of its own; a keyword's definitions stand at its root.
+std::vector<json> in_contexts(json schema) {
+  json definitions;
+  if (schema.is_object() && schema.contains("definitions")) {
+    definitions = schema["definitions"];
+    schema.erase("definitions");
+  }
+  std::vector<json> documents = {
+      schema.is_object() ? schema : json{{"allOf", {schema}}},
+      {{"not", schema}},
+      {{"oneOf", {schema, {{"type", "string"}}}}},
+      {{"anyOf", {schema, {{"type", "null"}}}}},
+      {{"if", schema}, {"then", {{"type", "object"}}}, {"else", {{"type", json::array({"array", "string"})}}}},
+      {{"properties", {{"x", schema}}}},
+      {{"items", schema}}};
+  if (!definitions.is_null())
+    for (auto& document : documents) document["definitions"] = definitions;
+  return documents;
+}
+
+}  // namespace
+
+// The first look (a registered schema compiled for a quick verdict) says what valijson says: each
+// keyword's schema in each context, registered (judged first by the first look from its second
+// validation on) and given inline (valijson alone), over every edge value, itself and as a member
+// and an element. Its verdicts are counted, so the test shows that it did decide, both ways.
+TEST(SchemaRegistry, TheFirstLookSaysWhatValijsonSays) {
+  std::vector<json> instances = edge_values();
+  for (const auto& value : edge_values()) {
+    instances.push_back({{"x", value}});
+    instances.push_back(json::array({value}));
+  }
+  std::uint64_t valid = 0, invalid = 0, undecided = 0;
+  int document = 0;
+  for (const auto& keyword : keyword_schemas()) {
+    for (const auto& registered : in_contexts(keyword)) {
+      SchemaRegistry registry;
+      const std::string name = "first-look-" + std::to_string(document++) + ".json";
+      registry.add(name, registered);
+      for (const auto& instance : instances)
+        ASSERT_EQ(outcome([&] { return registry.validate(name, instance); }),
+                  outcome([&] { return registry.validate_inline(registered, instance); }))
+            << "schema " << registered.dump() << ", instance " << instance.dump();
+      const auto counts = registry.first_look_counts(name);
+      EXPECT_EQ(counts.valid + counts.invalid + counts.undecided, instances.size() - 1) << registered.dump();
+      valid += counts.valid;
+      invalid += counts.invalid;
+      undecided += counts.undecided;
+    }
+  }
+  // Most verdicts are the first look's; what it leaves to valijson is the keywords it does not read.
+  EXPECT_GT(valid, 25000u);
+  EXPECT_GT(invalid, 15000u);
+  EXPECT_GT(undecided, 3000u);
+  EXPECT_LT(undecided, (valid + invalid) / 4);
+}
+
+// What the first look does not read it leaves to valijson, whatever the instance: a keyword it
+// does not know, a reference to another document, an integer against a float in `enum`.
+TEST(SchemaRegistry, TheFirstLookLeavesWhatItDoesNotReadToValijson) {
+  SchemaRegistry registry;
+  registry.add("other.json", {{"definitions", {{"Short", {{"maxLength", 1}}}}}});
+  registry.add("contains.json", {{"contains", {{"type", "string"}}}});
+  registry.add("elsewhere.json", {{"properties", {{"x", {{"$ref", "other.json#/definitions/Short"}}}}}});
+  registry.add("kinds.json", {{"enum", {1.0}}});
+  for (const auto& [name, instance] : std::vector<std::pair<std::string, json>>{
+           {"contains.json", json::array({1})}, {"elsewhere.json", {{"x", "ab"}}}, {"kinds.json", 1}}) {
+    for (int i = 0; i < 3; ++i) registry.validate(name, instance);
+    const auto counts = registry.first_look_counts(name);
+    EXPECT_EQ(counts.undecided, 2u) << name;
+    EXPECT_EQ(counts.valid + counts.invalid, 0u) << name;
+  }
+  // The controls: the same instances, judged by valijson, fail (the reference is followed).
+  EXPECT_FALSE(registry.validate("contains.json", json::array({1})).empty());
+  EXPECT_FALSE(registry.validate("elsewhere.json", {{"x", "ab"}}).empty());
+  // And a valid instance of a schema it reads is its own: made at the second validation.
+  registry.add("reads.json", {{"type", "integer"}});
+  registry.validate("reads.json", 1);
+  EXPECT_EQ(registry.first_look_counts("reads.json").valid, 0u);
+  registry.validate("reads.json", 1);
+  registry.validate("reads.json", "x");
+  EXPECT_EQ(registry.first_look_counts("reads.json").valid, 1u);
+  EXPECT_EQ(registry.first_look_counts("reads.json").invalid, 1u);
+}
+
+// The published schemas are read whole by the first look: no tool of the bundled example catalogs
+// is left to valijson by it.
+TEST(SchemaRegistry, TheFirstLookReadsThePublishedSchemasWhole) {
+  SchemaRegistry own;
+  for (const auto& name : {"spec-tool.2025-11-25.schema.json", "risk-metadata.sep-2793.schema.json",
+                           "policy-hints.seed.schema.json", "action-security.seed.schema.json"})
+    own.add(name, *registry().document(name));
+  const std::vector<json> tools = {
+      kTool,
+      {{"name", "t"},
+       {"inputSchema", {{"type", "object"}}},
+       {"annotations", {{"readOnlyHint", true}, {"riskLevel", "low"}}},
+       {"_meta", {{"mcp.dev/effect", "read"}, {"com.example/key", 1}}},
+       {"icons", {{{"src", "https://example.com/i.png"}, {"mimeType", "image/png"}}}}},
+      {{"name", "t"}, {"inputSchema", {{"type", "object"}}}, {"_meta", {{"bad key", 1}}}},
+      {{"name", 1}},
+  };
+  for (const auto& name : own.names()) {
+    for (int round = 0; round < 2; ++round)
+      for (const auto& tool : tools) own.validate(name, tool);
+    const auto counts = own.first_look_counts(name);
+    EXPECT_EQ(counts.undecided, 0u) << name;
+    EXPECT_GT(counts.valid, 0u) << name;
+  }
+  EXPECT_GT(own.first_look_counts("spec-tool.2025-11-25.schema.json").invalid, 0u);
+}
+
+// What the first look compiled points into its document: a name or $id stands for one document.
+TEST(SchemaRegistry, ANameOrIdStandsForOneDocument) {
+  SchemaRegistry registry;
+  registry.add("a.json", {{"$id", "urn:a"}, {"type", "string"}});
+  EXPECT_NO_THROW(registry.add("a.json", {{"$id", "urn:a"}, {"type", "string"}}));
+  EXPECT_THROW(registry.add("a.json", {{"$id", "urn:a"}, {"type", "integer"}}), std::runtime_error);
+  EXPECT_THROW(registry.add("b.json", {{"$id", "urn:a"}, {"type", "integer"}}), std::runtime_error);
+  EXPECT_TRUE(registry.validate("urn:a", "x").empty());
+  EXPECT_FALSE(registry.validate("a.json", 1).empty());
 }

@@ -2,16 +2,13 @@
 #include "mcp_hints/json/schema_registry.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <limits>
-#include <locale>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
-#include <unordered_map>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -21,6 +18,7 @@
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "schema_first_look.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -70,16 +68,7 @@ void guard_patterns(nlohmann::json& node) {
 // valijson's validator caches the regular expressions of `pattern`s as it meets them: one a thread,
 // shared by every registry (the cache is by pattern), lets threads validate at once.
 valijson::Validator& thread_validator() {
-  // std::regex reads characters through the locale's ctype<char>::narrow, whose table libstdc++
-  // fills one character at a time as they are met: threads compiling patterns at once would
-  // write it together. Filled whole once, before any validator is made, it is only read.
-  static const bool narrow_table_filled = [] {
-    char all[256], narrowed[256];
-    for (int c = 0; c < 256; ++c) all[c] = static_cast<char>(c);
-    std::use_facet<std::ctype<char>>(std::locale()).narrow(all, all + 256, '\0', narrowed);
-    return true;
-  }();
-  (void)narrow_table_filled;
+  detail::fill_regex_narrow_table();
   thread_local valijson::Validator validator;
   return validator;
 }
@@ -94,27 +83,6 @@ struct SchemaRegistry::Impl {
   // A propertyNames schema (by its node in a registered document), compiled once (under `compiling`).
   mutable std::map<const nlohmann::json*, std::unique_ptr<valijson::Schema>> compiled_names;
   mutable std::shared_mutex compiling;
-
-  // The first pass over a whole registered document, where it has propertyNames on a plain path
-  // from its root (through inline `properties` only): the document compiled without them, and
-  // each of them, to judge the member names found there one distinct name at a time. The spec's
-  // `_meta` key pattern, through std::regex on every key of every tool, was a tenth of lint.
-  struct NamesAt {
-    std::vector<std::string> path;  // the members from the instance's root to the object
-    const valijson::Schema* names;  // the propertyNames schema, compiled (kept in compiled_names)
-    std::uint64_t serial;           // never reused: the key of a thread's verdicts on names
-  };
-  struct FastPass {
-    std::unique_ptr<valijson::Schema> without_names;  // null until made, and where there is nothing to take out
-    std::vector<NamesAt> names;
-    std::atomic<std::uint32_t> validations{0};
-    bool decided = false;  // made, or found not to apply
-  };
-  // Compiling a document again pays only over many instances (a mock validates one scenario, lint
-  // every tool): the first pass is made for a document's this-many'th validation.
-  static constexpr std::uint32_t validations_before_a_first_pass = 64;
-  // By document URI (under `compiling`).
-  mutable std::map<std::string, std::unique_ptr<FastPass>, std::less<>> fast_passes;
 
   const nlohmann::json* document(std::string_view uri) const {
     auto it = documents.find(without_fragment(uri));
@@ -145,6 +113,10 @@ struct SchemaRegistry::Impl {
     // registry instead, so the copy it sees has none.
     guarded.erase("$id");
     std::string id = schema.value("$id", std::string(file_name));
+    // What was compiled from a document points into it: a name or $id stands for one document.
+    for (const std::string& key : {std::string(file_name), id})
+      if (const auto it = documents.find(key); it != documents.end() && it->second != guarded)
+        throw std::runtime_error("schema " + key + " is already registered, as another document");
     documents[std::string(file_name)] = guarded;
     documents[id] = std::move(guarded);
     id_by_name[std::string(file_name)] = id;
@@ -165,92 +137,28 @@ struct SchemaRegistry::Impl {
     return kept.get();
   }
 
-  // Whether any $ref of the document could lead into its root or its inline properties ("#",
-  // "#/properties/..."): a propertyNames there could then apply where the plain path does not reach.
-  static bool refers_into_root(const nlohmann::json& node) {
-    if (node.is_array()) return std::any_of(node.begin(), node.end(), refers_into_root);
-    if (!node.is_object()) return false;
-    if (const auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
-      const auto& target = ref->get_ref<const std::string&>();
-      if (target == "#" || target.rfind("#/properties", 0) == 0) return true;
-    }
-    for (const auto& [key, child] : node.items())
-      if (key != "enum" && key != "const" && key != "default" && key != "examples" && refers_into_root(child))
-        return true;
-    return false;
-  }
-  // Takes each propertyNames on a plain path out of `copy` (the same place in a copy of `doc`).
-  void take_names(const nlohmann::json& doc, const nlohmann::json& node, nlohmann::json& copy,
-                  std::vector<std::string>& path, FastPass& pass) const {
-    // A $ref's siblings are not read (draft-07), so nothing below one is on a plain path.
-    if (!node.is_object() || node.contains("$ref")) return;
-    if (node.contains("propertyNames")) {
-      pass.names.push_back({path, kept_names(doc, node), next_serial()});
-      copy.erase("propertyNames");
-    }
-    const auto properties = node.find("properties");
-    if (properties == node.end() || !properties->is_object()) return;
-    for (const auto& [key, child] : properties->items()) {
-      path.push_back(key);
-      take_names(doc, child, copy["properties"][key], path, pass);
-      path.pop_back();
-    }
-  }
-  static std::uint64_t next_serial() {
-    static std::atomic<std::uint64_t> serial{0};
-    return ++serial;
-  }
-  // The first pass for a whole registered document; null when it has no propertyNames on a plain
-  // path (or a $ref that could reach one by another way).
-  const FastPass* fast_pass_for(const std::string& uri) const {
-    if (uri.find('#') != std::string::npos) return nullptr;
+  // The first look at a registered document or one of its definitions, made for its second
+  // validation: a schema validated once (a mock's scenario) is compiled for valijson alone.
+  struct FirstLookEntry {
+    std::unique_ptr<detail::SchemaFirstLook> look;
+    std::uint32_t validations = 0;
+  };
+  static constexpr std::uint32_t validations_before_a_first_look = 2;
+  mutable std::map<std::string, FirstLookEntry, std::less<>> first_looks;  // by URI (under `compiling`)
+
+  const detail::SchemaFirstLook* first_look_for(const std::string& uri) const {
     {
       std::shared_lock lock(compiling);
-      if (auto it = fast_passes.find(uri); it != fast_passes.end()) {
-        FastPass& pass = *it->second;
-        if (pass.decided) return pass.without_names ? &pass : nullptr;
-        if (++pass.validations < validations_before_a_first_pass) return nullptr;
-      }
+      if (auto it = first_looks.find(uri); it != first_looks.end() && it->second.look) return it->second.look.get();
     }
     std::unique_lock lock(compiling);
-    auto& pass = fast_passes[uri];
-    if (!pass) pass = std::make_unique<FastPass>();
-    if (pass->decided) return pass->without_names ? pass.get() : nullptr;
-    if (pass->validations < validations_before_a_first_pass) return nullptr;
-    pass->decided = true;
-    const nlohmann::json& doc = *document(uri);
-    if (refers_into_root(doc)) return nullptr;
-    nlohmann::json copy = doc;
-    std::vector<std::string> path;
-    take_names(doc, doc, copy, path, *pass);
-    if (pass->names.empty()) return nullptr;
-    pass->without_names = compile(copy);
-    return pass.get();
-  }
-
-  // Whether an instance passes the whole document, by the first pass: the document without the
-  // propertyNames, then the member names where they stood, each distinct name judged once a thread.
-  static bool passes(const FastPass& pass, const nlohmann::json& instance) {
-    if (!thread_validator().validate(*pass.without_names, Adapter(instance), nullptr)) return false;
-    thread_local std::map<std::uint64_t, std::unordered_map<std::string, bool>> verdicts;
-    for (const auto& at : pass.names) {
-      const nlohmann::json* value = &instance;
-      for (const auto& member : at.path) {
-        if (!value->is_object()) break;
-        const auto it = value->find(member);
-        value = it == value->end() ? nullptr : &*it;
-        if (!value) break;
-      }
-      if (!value || !value->is_object()) continue;
-      auto& known = verdicts[at.serial];
-      if (known.size() > 65536) known.clear();  // bounded: a catalog of ever new names
-      for (const auto& [key, member] : value->items()) {
-        auto [it, added] = known.try_emplace(key, false);
-        if (added) it->second = thread_validator().validate(*at.names, Adapter(nlohmann::json(key)), nullptr);
-        if (!it->second) return false;
-      }
+    auto& entry = first_looks[uri];
+    if (!entry.look && ++entry.validations >= validations_before_a_first_look) {
+      const auto hash = uri.find('#');
+      entry.look = std::make_unique<detail::SchemaFirstLook>(
+          *document(uri), hash == std::string::npos ? std::string() : uri.substr(hash + 1));
     }
-    return true;
+    return entry.look.get();
   }
 
   // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
@@ -302,7 +210,7 @@ struct SchemaRegistry::Impl {
   // validated (empty for its root): the explanations read the schema from there.
   std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
                                    const nlohmann::json* document_json, const std::string& fragment = {},
-                                   const FastPass* fast = nullptr) const {
+                                   const detail::SchemaFirstLook* look = nullptr) const {
     std::vector<SchemaViolation> out;
     // valijson reads every integer as a signed 64-bit one: 18446744073709551615 would be judged as
     // -1 ("less than 1"). Such an integer is judged as the largest it can read, which every
@@ -310,9 +218,13 @@ struct SchemaRegistry::Impl {
     std::optional<nlohmann::json> saturated;
     if (has_unsigned_over_int64(instance)) saturated = saturate(instance);
     const nlohmann::json& judged = saturated ? *saturated : instance;
-    // Most instances are valid: a first pass without results stops at the first failure and
-    // skips valijson's error bookkeeping; only a failing instance is validated again for detail.
-    if (fast ? passes(*fast, judged) : thread_validator().validate(schema, Adapter(judged), nullptr)) return out;
+    // Most instances are valid. The first look settles most; valijson without results (it stops at
+    // the first failure and keeps no account of errors) settles what the first look left; only a
+    // failing instance is validated again, for detail.
+    const auto first = look ? look->judge(judged) : detail::Verdict::undecided;
+    if (first == detail::Verdict::valid) return out;
+    if (first == detail::Verdict::undecided && thread_validator().validate(schema, Adapter(judged), nullptr))
+      return out;
     valijson::ValidationResults results;
     thread_validator().validate(schema, Adapter(judged), &results);
     struct Raw {
@@ -500,7 +412,15 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_i
   if (!impl_->document(uri)) throw std::runtime_error("unknown schema '" + uri + "'");
   const auto hash = uri.find('#');
   const std::string fragment = hash == std::string::npos ? std::string() : uri.substr(hash + 1);
-  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment, impl_->fast_pass_for(uri));
+  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment, impl_->first_look_for(uri));
+}
+
+SchemaRegistry::FirstLookCounts SchemaRegistry::first_look_counts(std::string_view uri) const {
+  std::shared_lock lock(impl_->compiling);
+  const auto it = impl_->first_looks.find(uri);
+  if (it == impl_->first_looks.end() || !it->second.look) return {};
+  const auto counts = it->second.look->counts();
+  return {counts.valid, counts.invalid, counts.undecided};
 }
 
 std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::json& schema,
