@@ -1,5 +1,6 @@
 # Installing and packaging (cmake --install, find_package(mcp_hints), cpack -G DEB).
 #   bin/mcp-hints                            the command (its schemas and scenarios are compiled in)
+#   lib/mcp-hints/mcp-hints-http.so          its HTTP module, loaded when it first speaks HTTP
 #   share/mcp-hints/{schemas,scenarios}/     the same files, published for users and other tools
 #   share/doc/mcp-hints/examples/catalogs/   the example catalogs
 #   lib/libmcp_hints_ROLE.a, include/mcp_hints/ROLE/   the role libraries (cmake/RoleLibrary.cmake)
@@ -32,7 +33,7 @@ set(CPACK_PACKAGE_NAME mcp-hints)
 set(CPACK_PACKAGE_VENDOR "mcp-hints")
 set(CPACK_PACKAGE_CONTACT "mcp-hints maintainers <maintainers@mcp-hints.invalid>")
 set(CPACK_PACKAGE_HOMEPAGE_URL ${PROJECT_HOMEPAGE_URL})
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_PACKAGING_INSTALL_PREFIX ${MCP_HINTS_PACKAGE_PREFIX})
 set(CPACK_COMPONENTS_ALL runtime development)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
@@ -46,9 +47,10 @@ mcp-hints lints saved tools/list results and live servers against the MCP tool-s
 proposals, and certifies clients against scripted mock servers.")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libmcp-hints-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
-# The static libraries' own dependencies, as a consumer's find_package(mcp_hints) needs them.
+# The static libraries' own dependencies, as a consumer's find_package(mcp_hints) needs them, and
+# the command's package, whose HTTP module the wire role loads.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "nlohmann-json3-dev (>= 3.11), libboost-dev (>= 1.74), libboost-filesystem-dev (>= 1.74), libssl-dev, libcpp-httplib-dev, pkg-config")
+    "nlohmann-json3-dev (>= 3.11), libboost-dev (>= 1.74), libboost-filesystem-dev (>= 1.74), nettle-dev, mcp-hints (= ${PROJECT_VERSION})")
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "mcp-hints role libraries (static) and their CMake package
 The mcp-hints library, one static library per role, with headers and a CMake package:
 find_package(mcp_hints) gives the targets mcp_hints::json, ::vocab, ::checks, ::wire, ::live,

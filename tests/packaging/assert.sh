@@ -32,7 +32,8 @@ no_tree_paths() {
 }
 
 # runs_anywhere BIN EXAMPLES: the installed command, run from an empty folder with an empty HOME,
-# lints an installed example and lists the data compiled into it (schemas, scenarios).
+# lints an installed example, lists the data compiled into it (schemas, scenarios) and speaks
+# Streamable HTTP (its HTTP module found where the installation put it).
 runs_anywhere() {
   local bin=$1 examples=$2 elsewhere
   elsewhere=$(mktemp -d)
@@ -43,6 +44,14 @@ runs_anywhere() {
   expect 0 "confirm.spec-destructive" env HOME="$elsewhere" "$bin" certify --list
   expect 0 "mock.basic" env HOME="$elsewhere" "$bin" mock --list
   expect 0 "sep-1938" env HOME="$elsewhere" "$bin" vocab list
+  # Streamable HTTP, through the HTTP module installed beside the command: a mock served over HTTP,
+  # checked by the same command.
+  env HOME="$elsewhere" "$bin" mock --scenario mock.basic --transport http >"$elsewhere/url" 2>"$elsewhere/mock.err" &
+  local mock=$! tries
+  for tries in $(seq 200); do [ -s "$elsewhere/url" ] && break; sleep 0.05; done
+  [ -s "$elsewhere/url" ] || { cat "$elsewhere/mock.err"; kill "$mock" 2>/dev/null; echo "FAIL: the mock served no HTTP"; exit 1; }
+  expect 0 "1 server, 5 tools" env HOME="$elsewhere" "$bin" check-server --url "$(head -1 "$elsewhere/url")"
+  kill "$mock" && wait "$mock" 2>/dev/null || true
   popd >/dev/null
   rm -rf "$elsewhere"
 }

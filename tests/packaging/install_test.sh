@@ -22,7 +22,7 @@ mkdir -p "$work"
 prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-for path in bin/mcp-hints share/mcp-hints/schemas/lint-report.schema.json \
+for path in bin/mcp-hints lib/mcp-hints/mcp-hints-http.so share/mcp-hints/schemas/lint-report.schema.json \
   share/mcp-hints/schemas/protocol share/mcp-hints/scenarios/mock.basic.json \
   share/doc/mcp-hints/examples/catalogs/bad-catalog.json include/mcp_hints/json/version.hpp \
   include/mcp_hints/checks/lint.hpp lib/libmcp_hints_checks.a lib/cmake/mcp_hints/mcp_hintsConfig.cmake \

@@ -2,9 +2,11 @@
 
 #include "mcp_hints/json/canonical.hpp"
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 namespace mcp_hints {
 
@@ -90,13 +92,14 @@ int claim_rank(const Vocabulary& vocabulary, const Field& field, const json& val
 
 std::string evidence_digest(const json& record, std::string_view canonicalization) {
   const std::string bytes = canonical_bytes(record, canonicalization);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 failed");
+  sha256_ctx context;
+  sha256_init(&context);
+  sha256_update(&context, bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data()));
+  std::uint8_t digest[SHA256_DIGEST_SIZE];
+  sha256_digest(&context, sizeof digest, digest);
   std::string out = "sha256:";
   static const char* hex = "0123456789abcdef";
-  for (unsigned int i = 0; i < length; ++i) {
+  for (std::size_t i = 0; i < sizeof digest; ++i) {
     out += hex[digest[i] >> 4];
     out += hex[digest[i] & 0xf];
   }

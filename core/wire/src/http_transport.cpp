@@ -1,6 +1,7 @@
 // Streamable HTTP (2025-03-26 and later): every message is a POST to one endpoint, answered by a
 // JSON body or an SSE stream; server-initiated messages may come on a GET SSE stream. The only
-// translation unit that includes cpp-httplib (compiled with Debian's library flags).
+// translation unit that includes cpp-httplib (compiled with Debian's library flags), and the whole
+// of the HTTP module, mcp-hints-http.so, loaded at first use (http_module.hpp).
 #include <httplib.h>
 #include <netdb.h>
 #include <poll.h>
@@ -24,6 +25,7 @@
 #include <tuple>
 #include <utility>
 
+#include "http_module.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -36,7 +38,11 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string excerpt(std::string_view text) { return printable(text, 120); }
+// What the module uses of the library, handed to it as it was loaded (http_module.hpp).
+const http_module::Imports* imports = nullptr;
+const http_module::Imports& imported() { return *imports; }
+
+std::string excerpt(std::string_view text) { return imported().printable(text, 120); }
 
 // A system message in our style: "connection refused", not "Connection refused".
 std::string lower_first(std::string text) {
@@ -79,7 +85,7 @@ std::string connect_failure(const std::string& origin) {
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
   if (const int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
-    return "cannot resolve '" + printable(host, 80) + "': " + lower_first(::gai_strerror(rc));
+    return "cannot resolve '" + imported().printable(host, 80) + "': " + lower_first(::gai_strerror(rc));
   std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> addresses(found, &::freeaddrinfo);
   const int fd = ::socket(found->ai_family, found->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, found->ai_protocol);
   if (fd < 0) return {};
@@ -167,7 +173,7 @@ class SseReader {
     }
     if (data.empty()) return;  // a comment or priming event
     try {
-      out.push_back(Transport::read_message(data, limits_));
+      out.push_back(imported().read_message(data, limits_));
     } catch (const InputError& e) {
       throw TransportError("SSE event " + std::to_string(events_) + " (at byte " + std::to_string(offset_) +
                            ") is not JSON: " + e.what());
@@ -361,7 +367,7 @@ class HttpTransport : public Transport {
   std::string target() const override { return url_; }
   void set_protocol_version(const std::string& version) override {
     protocol_version_ = version;
-    stateless_ = !version.empty() && is_stateless_revision(version);
+    stateless_ = !version.empty() && imported().is_stateless_revision(version);
   }
   int last_http_status() const override { return last_status_; }
   void override_next_headers(HeaderOverrides overrides) override { next_overrides_ = std::move(overrides); }
@@ -386,8 +392,8 @@ class HttpTransport : public Transport {
   bool queue_error_answer(const std::string& content_type, const std::string& body) {
     if (sent_id_.is_null() || content_type.find("application/json") == std::string::npos) return false;
     try {
-      Received parsed = read_message(body, limits_);
-      if (jsonrpc::classify(parsed.message) != jsonrpc::Kind::error || parsed.message["id"] != sent_id_) return false;
+      Received parsed = imported().read_message(body, limits_);
+      if (imported().classify(parsed.message) != jsonrpc::Kind::error || parsed.message["id"] != sent_id_) return false;
       queue_.push_back(std::move(parsed));
       return true;
     } catch (const InputError&) {
@@ -476,7 +482,7 @@ class HttpTransport : public Transport {
                            "\", neither application/json nor text/event-stream");
     Received parsed;
     try {
-      parsed = read_message(body, limits_);
+      parsed = imported().read_message(body, limits_);
     } catch (const InputError& e) {
       throw TransportError("the response body is not JSON: " + std::string(e.what()));
     }
@@ -832,106 +838,113 @@ HttpRequestView read_headers(const httplib::Request& req) {
   return view;
 }
 
-}  // namespace
+// An HttpServer as the module serves it.
+class ServerImpl : public http_module::ServerBackend {
+ public:
+  ServerImpl(HttpServer::Handler handler, const HttpServerLimits& limits)
+      : handler_(std::move(handler)), limits_(limits), server_(limits_, stopping_) {}
+  ~ServerImpl() override { stop(); }
 
-struct HttpServer::Impl {
-  explicit Impl(const HttpServerLimits& l) : limits(l), server(limits, stopping) {}
-  Handler handler;
-  HttpServerLimits limits;
-  std::atomic<bool> stopping{false};
-  LimitedServer server;
-  std::thread thread;
-  std::string host, path;
-  int port = 0;
+  int listen(const std::string& host, int port, const std::string& path) override {
+    host_ = host;
+    path_ = path;
+    server_.set_tcp_nodelay(true);
+    auto serve = [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
+      HttpRequestView view = read_headers(req);
+      view.method = req.method;
+      view.body = body;
+      HttpReply reply = handler_(view);
+      res.status = reply.status;
+      for (const auto& [k, v] : reply.headers) res.set_header(k, v);
+      if (reply.stall_after_headers) {
+        res.set_chunked_content_provider(reply.content_type, [this](std::size_t, httplib::DataSink&) {
+          if (current_connection) current_connection->flush();  // the headers go out before the stall
+          while (!stopping_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          return false;
+        });
+        return;
+      }
+      if (!reply.body.empty() || reply.status == 200) res.set_content(reply.body, reply.content_type);
+    };
+    // A body is read as it arrives and refused once over max_body: memory stays flat.
+    auto serve_reading = [this, serve](const httplib::Request& req, httplib::Response& res,
+                                       const httplib::ContentReader& read) {
+      std::string body;
+      bool too_large = false;
+      read([&](const char* data, std::size_t n) {
+        too_large = body.size() + n > limits_.max_body;
+        if (!too_large) body.append(data, n);
+        return !too_large;
+      });
+      if (too_large)
+        return refuse_unread(res, 413, "Payload Too Large: a body over " + std::to_string(limits_.max_body) + " bytes");
+      serve(req, body, res);
+    };
+    auto serve_bodiless = [serve](const httplib::Request& req, httplib::Response& res) { serve(req, req.body, res); };
+    // Before any body is read: one announced over the limit is refused unread, and so is a body on a
+    // request that takes none (only POST and DELETE are read through serve_reading).
+    server_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      const std::string length = req.get_header_value("Content-Length");
+      std::uint64_t announced = 0;
+      if (!length.empty() && (std::from_chars(length.data(), length.data() + length.size(), announced).ptr !=
+                                  length.data() + length.size() ||
+                              announced > limits_.max_body)) {
+        refuse_unread(res, 413, "Payload Too Large: a body over " + std::to_string(limits_.max_body) + " bytes");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (req.method != "POST" && req.method != "DELETE" && req.has_header("Transfer-Encoding")) {
+        refuse_unread(res, 400, "Bad Request: a " + req.method + " request has no body");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
+    server_.Post(path, serve_reading);
+    server_.Post(path, serve_bodiless);
+    server_.Delete(path, serve_reading);
+    server_.Delete(path, serve_bodiless);
+    server_.Get(path, serve_bodiless);
+    port_ = port == 0 ? server_.bind_to_any_port(host) : (server_.bind_to_port(host, port) ? port : -1);
+    if (port_ <= 0) throw TransportError("cannot listen on " + host + ":" + std::to_string(port));
+    server_.deepen_backlog();
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    return port_;
+  }
+
+  std::string url() const override { return "http://" + host_ + ":" + std::to_string(port_) + path_; }
+
+  void stop() override {
+    stopping_ = true;
+    server_.stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  HttpServer::Handler handler_;
+  HttpServerLimits limits_;
+  std::atomic<bool> stopping_{false};
+  LimitedServer server_;
+  std::thread thread_;
+  std::string host_, path_;
+  int port_ = 0;
 };
 
-HttpServer::HttpServer(Handler handler, HttpServerLimits limits) : impl_(std::make_unique<Impl>(limits)) {
-  impl_->handler = std::move(handler);
-}
-
-HttpServer::~HttpServer() { stop(); }
-
-int HttpServer::listen(const std::string& host, int port, const std::string& path) {
-  impl_->host = host;
-  impl_->path = path;
-  impl_->server.set_tcp_nodelay(true);
-  auto serve = [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
-    HttpRequestView view = read_headers(req);
-    view.method = req.method;
-    view.body = body;
-    HttpReply reply = impl_->handler(view);
-    res.status = reply.status;
-    for (const auto& [k, v] : reply.headers) res.set_header(k, v);
-    if (reply.stall_after_headers) {
-      Impl* impl = impl_.get();
-      res.set_chunked_content_provider(reply.content_type, [impl](std::size_t, httplib::DataSink&) {
-        if (current_connection) current_connection->flush();  // the headers go out before the stall
-        while (!impl->stopping) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        return false;
-      });
-      return;
-    }
-    if (!reply.body.empty() || reply.status == 200) res.set_content(reply.body, reply.content_type);
-  };
-  // A body is read as it arrives and refused once over max_body: memory stays flat.
-  auto serve_reading = [this, serve](const httplib::Request& req, httplib::Response& res,
-                                     const httplib::ContentReader& read) {
-    std::string body;
-    bool too_large = false;
-    read([&](const char* data, std::size_t n) {
-      too_large = body.size() + n > impl_->limits.max_body;
-      if (!too_large) body.append(data, n);
-      return !too_large;
-    });
-    if (too_large)
-      return refuse_unread(res, 413,
-                           "Payload Too Large: a body over " + std::to_string(impl_->limits.max_body) + " bytes");
-    serve(req, body, res);
-  };
-  auto serve_bodiless = [serve](const httplib::Request& req, httplib::Response& res) { serve(req, req.body, res); };
-  // Before any body is read: one announced over the limit is refused unread, and so is a body on a
-  // request that takes none (only POST and DELETE are read through serve_reading).
-  impl_->server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    const std::string length = req.get_header_value("Content-Length");
-    std::uint64_t announced = 0;
-    if (!length.empty() && (std::from_chars(length.data(), length.data() + length.size(), announced).ptr !=
-                                length.data() + length.size() ||
-                            announced > impl_->limits.max_body)) {
-      refuse_unread(res, 413, "Payload Too Large: a body over " + std::to_string(impl_->limits.max_body) + " bytes");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    if (req.method != "POST" && req.method != "DELETE" && req.has_header("Transfer-Encoding")) {
-      refuse_unread(res, 400, "Bad Request: a " + req.method + " request has no body");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  impl_->server.Post(path, serve_reading);
-  impl_->server.Post(path, serve_bodiless);
-  impl_->server.Delete(path, serve_reading);
-  impl_->server.Delete(path, serve_bodiless);
-  impl_->server.Get(path, serve_bodiless);
-  impl_->port = port == 0 ? impl_->server.bind_to_any_port(host) : (impl_->server.bind_to_port(host, port) ? port : -1);
-  if (impl_->port <= 0) throw TransportError("cannot listen on " + host + ":" + std::to_string(port));
-  impl_->server.deepen_backlog();
-  impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
-  return impl_->port;
-}
-
-std::string HttpServer::url() const {
-  return "http://" + impl_->host + ":" + std::to_string(impl_->port) + impl_->path;
-}
-
-void HttpServer::stop() {
-  if (!impl_) return;
-  impl_->stopping = true;
-  impl_->server.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
-}
-
-std::unique_ptr<Transport> make_http_transport(const std::string& url, const TransportLimits& limits,
-                                               const HttpHeaders& headers) {
+std::unique_ptr<Transport> make_transport(const std::string& url, const TransportLimits& limits,
+                                          const HttpHeaders& headers) {
   return std::make_unique<HttpTransport>(url, limits, headers);
 }
 
+std::unique_ptr<http_module::ServerBackend> make_server(HttpServer::Handler handler, HttpServerLimits limits) {
+  return std::make_unique<ServerImpl>(std::move(handler), limits);
+}
+
+}  // namespace
 }  // namespace mcp_hints
+
+// The module's one entry, found by name when it is loaded (http_module.cpp).
+extern "C" __attribute__((visibility("default"))) const mcp_hints::http_module::Entry* mcp_hints_http_module(
+    const mcp_hints::http_module::Imports* imports) {
+  mcp_hints::imports = imports;
+  static const mcp_hints::http_module::Entry entry{mcp_hints::http_module::kBuild, &mcp_hints::make_transport,
+                                                   &mcp_hints::make_server};
+  return &entry;
+}
