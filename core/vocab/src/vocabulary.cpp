@@ -174,6 +174,7 @@ Vocabulary::Vocabulary(const json& doc) {
   for (auto& field : fields_) {
     for (const auto& r : revisions_)
       if (r.id == field.vocabulary && field.in_revision(r.revision)) field.latest = &r;
+    fields_by_vocabulary_[field.vocabulary].push_back(&field);
   }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
@@ -190,15 +191,18 @@ Vocabulary::Vocabulary(const json& doc) {
 }
 
 bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {
-  for (const auto& field : fields_)
-    if (field.vocabulary == vocabulary_id && find_member(tool, field.tokens, 2)) return true;
+  const auto fields = fields_by_vocabulary_.find(vocabulary_id);
+  if (fields == fields_by_vocabulary_.end()) return false;
+  for (const Field* field : fields->second)
+    if (find_member(tool, field->tokens, 2)) return true;
   return false;
 }
 
 bool Vocabulary::uses(const json& tool, const VocabularyRevision& revision) const {
-  for (const auto& field : fields_)
-    if (!field.is_message_field && field.vocabulary == revision.id && field.in_revision(revision.revision) &&
-        find_member(tool, field.tokens))
+  const auto fields = fields_by_vocabulary_.find(revision.id);
+  if (fields == fields_by_vocabulary_.end()) return false;
+  for (const Field* field : fields->second)
+    if (!field->is_message_field && field->in_revision(revision.revision) && find_member(tool, field->tokens))
       return true;
   return false;
 }

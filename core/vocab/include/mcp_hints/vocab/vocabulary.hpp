@@ -162,6 +162,8 @@ class Vocabulary {
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
+  // fields_ by vocabulary id: lint asks of every tool, for each vocabulary, whether it carries any.
+  std::map<std::string, std::vector<const Field*>, std::less<>> fields_by_vocabulary_;
   std::vector<Conflict> conflicts_;
   std::vector<Relation> relations_;
   std::map<std::string, std::string> data_class_minimum_;
