@@ -146,8 +146,8 @@ TEST(SchemaRegistry, NeverFollowsAReferenceOutOfTheDocument) {
 
 namespace {
 
-// The first look at a document is made for its second validation: validated this often, a
-// document is judged by it from then on.
+// The first look at a document is made for its second validation (or its first, for a large
+// instance): validated this often, a document is judged by it from then on.
 void warm_up(const SchemaRegistry& registry, const std::string& name) {
   for (int i = 0; i < 2; ++i) registry.validate(name, json::object());
 }
@@ -472,6 +472,13 @@ TEST(SchemaRegistry, TheFirstLookLeavesWhatItDoesNotReadToValijson) {
   registry.validate("reads.json", "x");
   EXPECT_EQ(registry.first_look_counts("reads.json").valid, 1u);
   EXPECT_EQ(registry.first_look_counts("reads.json").invalid, 1u);
+  // A large instance (a thousand values, itself included) is worth one at the first validation.
+  registry.add("small.json", {{"type", "array"}});
+  registry.add("large.json", {{"type", "array"}});
+  registry.validate("small.json", json(std::vector<int>(998, 1)));
+  EXPECT_EQ(registry.first_look_counts("small.json").valid, 0u);
+  registry.validate("large.json", json(std::vector<int>(999, 1)));
+  EXPECT_EQ(registry.first_look_counts("large.json").valid, 1u);
 }
 
 // The published schemas are read whole by the first look: no tool of the bundled example catalogs

@@ -138,22 +138,40 @@ struct SchemaRegistry::Impl {
   }
 
   // The first look at a registered document or one of its definitions, made for its second
-  // validation: a schema validated once (a mock's scenario) is compiled for valijson alone.
+  // validation, or for its first when the instance is large (a listing of tools): a schema
+  // validated once on a small instance (a mock's scenario, an initialize request) is compiled for
+  // valijson alone.
   struct FirstLookEntry {
     std::unique_ptr<detail::SchemaFirstLook> look;
     std::uint32_t validations = 0;
   };
   static constexpr std::uint32_t validations_before_a_first_look = 2;
+  static constexpr std::size_t values_of_a_large_instance = 1000;
   mutable std::map<std::string, FirstLookEntry, std::less<>> first_looks;  // by URI (under `compiling`)
 
-  const detail::SchemaFirstLook* first_look_for(const std::string& uri) const {
+  // Whether a value holds at least `count` values (itself included); stops counting there.
+  static bool holds_at_least(const nlohmann::json& value, std::size_t& count) {
+    if (count == 0 || --count == 0) return true;
+    if (value.is_object()) {
+      for (const auto& [name, member] : value.get_ref<const nlohmann::json::object_t&>())
+        if (holds_at_least(member, count)) return true;
+    } else if (value.is_array()) {
+      for (const auto& element : value.get_ref<const nlohmann::json::array_t&>())
+        if (holds_at_least(element, count)) return true;
+    }
+    return false;
+  }
+
+  const detail::SchemaFirstLook* first_look_for(const std::string& uri, const nlohmann::json& instance) const {
     {
       std::shared_lock lock(compiling);
       if (auto it = first_looks.find(uri); it != first_looks.end() && it->second.look) return it->second.look.get();
     }
+    std::size_t count = values_of_a_large_instance;
+    const bool large = holds_at_least(instance, count);
     std::unique_lock lock(compiling);
     auto& entry = first_looks[uri];
-    if (!entry.look && ++entry.validations >= validations_before_a_first_look) {
+    if (!entry.look && (++entry.validations >= validations_before_a_first_look || large)) {
       const auto hash = uri.find('#');
       entry.look = std::make_unique<detail::SchemaFirstLook>(
           *document(uri), hash == std::string::npos ? std::string() : uri.substr(hash + 1));
@@ -412,7 +430,8 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_i
   if (!impl_->document(uri)) throw std::runtime_error("unknown schema '" + uri + "'");
   const auto hash = uri.find('#');
   const std::string fragment = hash == std::string::npos ? std::string() : uri.substr(hash + 1);
-  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment, impl_->first_look_for(uri));
+  return impl_->run(impl_->compiled_for(uri), instance, impl_->document(uri), fragment,
+                    impl_->first_look_for(uri, instance));
 }
 
 SchemaRegistry::FirstLookCounts SchemaRegistry::first_look_counts(std::string_view uri) const {
