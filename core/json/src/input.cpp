@@ -1,6 +1,7 @@
 #include "mcp_hints/json/input.hpp"
 
 #include "chunked_input.hpp"
+#include "fast_sax.hpp"
 #include "mcp_hints/json/text.hpp"
 
 #include <algorithm>
@@ -156,10 +157,12 @@ nlohmann::json* JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {
 namespace {
 
 // A whole document into a tree, within the limits; where each value starts is known, for the
-// report of a repeated member.
+// report of a repeated member. `Positions` says where the reader is: detail::ChunkedInput under
+// nlohmann's parser, detail::FastPositions under the fast reader.
+template <class Positions>
 class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
  public:
-  BoundedDomParser(const InputLimits& limits, const detail::ChunkedInput& input) : limits_(limits), input_(input) {}
+  BoundedDomParser(const InputLimits& limits, const Positions& input) : limits_(limits), input_(input) {}
   bool null() override { return value(nullptr); }
   bool boolean(bool v) override { return value(v); }
   bool number_integer(number_integer_t v) override { return value(v); }
@@ -201,12 +204,20 @@ class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   const InputLimits& limits_;
-  const detail::ChunkedInput& input_;
+  const Positions& input_;
 };
 
 }  // namespace
 
-JsonDocument parse_json_document(std::string_view text, const InputLimits& limits) {
+JsonDocument parse_json_document(std::string_view text, const InputLimits& limits, JsonReader reader) {
+  if (reader != JsonReader::nlohmann_only) {
+    detail::FastPositions at;
+    BoundedDomParser parser(limits, at);
+    if (detail::FastSaxReader(text, limits, parser, at).read() && parser.builder.done())
+      return JsonDocument{parser.builder.take(), parser.builder.take_duplicates()};
+    if (reader == JsonReader::fast_only) throw InputError("the fast reader gave up");
+  }
+  // What the fast reader gave up on, read again by nlohmann's parser, which says what is wrong.
   detail::ChunkedInput input(text, limits);
   BoundedDomParser parser(limits, input);
   const bool ok = nlohmann::json::sax_parse(detail::ChunkedIterator(&input), detail::ChunkedIterator(), &parser);

@@ -110,9 +110,16 @@ struct JsonDocument {
   std::vector<DuplicateMember> duplicates;
 };
 
+// How a document in memory is read: by the fast reader, and by nlohmann's parser where the fast
+// reader gives up (on anything but well-formed JSON within the limits), so that every error is
+// nlohmann's and said in its words; by nlohmann's parser alone; or by the fast reader alone, which
+// throws InputError where it gives up. The results are the same; the last two are for comparing.
+enum class JsonReader { fastest, nlohmann_only, fast_only };
+
 // Parses a whole document held in memory, within the limits; a repeated member keeps its last
 // value and is listed (a peer's message, which a judge reports rather than refuses).
-JsonDocument parse_json_document(std::string_view text, const InputLimits& limits = {});
+JsonDocument parse_json_document(std::string_view text, const InputLimits& limits = {},
+                                 JsonReader reader = JsonReader::fastest);
 // The same for input this suite is given to act on (scenarios, drafts, arguments): a repeated
 // member is an InputError too, since which value counts would be a guess.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});

@@ -1,0 +1,381 @@
+#pragma once
+// A reader of JSON text in memory that gives a nlohmann SAX handler exactly the events nlohmann's
+// own strict parser would (one value, then only whitespace), with the positions the handlers read
+// (FastPositions: what detail::ChunkedInput reports at each event). It reads only what it is sure
+// of: at anything else (any error, a byte-order mark, a limit, a number it cannot convert as
+// nlohmann would, a handler that stops) it gives up, and the caller reads the text again through
+// nlohmann's parser, which then says what is wrong in its own words. It never accepts what
+// nlohmann refuses. nlohmann's lexer copies each character twice and counts it once more; this
+// reader takes plain runs of a string eight bytes at a time. Private to the json role.
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/json/input.hpp"
+
+namespace mcp_hints::detail {
+
+template <class Handler>
+class FastSaxReader;
+
+// Where the reader is, as a handler asks it (the interface of ChunkedInput that handlers use).
+class FastPositions {
+ public:
+  // Where the token of the event started.
+  TextPosition token_start() const { return token_start_; }
+  // The line the reader is on. After a number nlohmann has read one character more, the one
+  // that ends it: a newline there already counts.
+  std::size_t line() const { return line_ + after_number_; }
+
+ private:
+  template <class Handler>
+  friend class FastSaxReader;
+  TextPosition token_start_;
+  std::size_t line_ = 1;
+  std::size_t after_number_ = 0;
+};
+
+template <class Handler>
+class FastSaxReader {
+ public:
+  FastSaxReader(std::string_view text, const InputLimits& limits, Handler& handler, FastPositions& at)
+      : p_(reinterpret_cast<const unsigned char*>(text.data())),
+        end_(p_ + text.size()),
+        limits_(limits),
+        handler_(handler),
+        at_(at),
+        too_long_(text.size() > limits.max_bytes) {}
+
+  // True when the whole text was read and every event given; false when the reader gave up (the
+  // events given so far are to be thrown away with the handler).
+  bool read() {
+    if (too_long_ || (p_ != end_ && *p_ == 0xef)) return false;  // over the limit, or a byte-order mark
+    skip_space();
+    if (!value()) return false;
+    for (;;) {
+      if (!stack_.empty() && !after_value()) return false;
+      if (stack_.empty()) break;
+    }
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  // A value begins at p_ (after any space); its events are given, and a container is left open.
+  bool value() {
+    if (p_ == end_) return false;
+    start_token();
+    switch (*p_) {
+      case '{':
+      case '[': return open(*p_ == '[');
+      case '"': return string() && handler_.string(text_);
+      case 't': return literal("true", 4) && handler_.boolean(true);
+      case 'f': return literal("false", 5) && handler_.boolean(false);
+      case 'n': return literal("null", 4) && handler_.null();
+      default: return number();
+    }
+  }
+
+  // A container opens at p_: its event, and its end at once when it is empty.
+  bool open(bool is_array) {
+    if (stack_.size() >= limits_.max_depth) return false;  // the handler's limit, and its words
+    advance_ascii(1);
+    constexpr auto unknown_size = static_cast<std::size_t>(-1);
+    if (!(is_array ? handler_.start_array(unknown_size) : handler_.start_object(unknown_size))) return false;
+    skip_space();
+    if (p_ != end_ && *p_ == (is_array ? ']' : '}')) {
+      advance_ascii(1);
+      return is_array ? handler_.end_array() : handler_.end_object();
+    }
+    stack_.push_back(is_array);
+    if (!is_array) return member();
+    return value();
+  }
+
+  // A member name, its colon and its value (the name's first character at p_, after space).
+  bool member() {
+    skip_space();
+    if (p_ == end_ || *p_ != '"') return false;
+    start_token();
+    if (!string() || !handler_.key(text_)) return false;
+    skip_space();
+    if (p_ == end_ || *p_ != ':') return false;
+    advance_ascii(1);
+    skip_space();
+    return value();
+  }
+
+  // After a value inside the innermost open container: a comma and the next, or its end.
+  bool after_value() {
+    skip_space();
+    if (p_ == end_) return false;
+    const bool in_array = stack_.back();
+    if (*p_ == ',') {
+      advance_ascii(1);
+      if (in_array) {
+        skip_space();
+        return value();
+      }
+      return member();
+    }
+    if (*p_ != (in_array ? ']' : '}')) return false;
+    advance_ascii(1);
+    stack_.pop_back();
+    return in_array ? handler_.end_array() : handler_.end_object();
+  }
+
+  void start_token() { at_.token_start_ = {at_.line_, column_}; }
+  void advance_ascii(std::size_t n) {
+    p_ += n;
+    column_ += n;
+  }
+
+  void skip_space() {
+    while (p_ != end_) {
+      const unsigned char c = *p_;
+      if (c == ' ' || c == '\t' || c == '\r') {
+        ++p_;
+        ++column_;
+      } else if (c == '\n') {
+        ++p_;
+        ++at_.line_;
+        column_ = 1;
+      } else {
+        break;
+      }
+    }
+  }
+
+  bool literal(const char* word, std::size_t length) {
+    if (static_cast<std::size_t>(end_ - p_) < length || std::memcmp(p_, word, length) != 0) return false;
+    advance_ascii(length);
+    return true;
+  }
+
+  // Any byte of the word that a string cannot take as it is: a control character, a quote, a
+  // backslash, or one past ASCII.
+  static bool plain_word(std::uint64_t w) {
+    constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    const std::uint64_t below_space = (w - ones * 0x20) & ~w & highs;
+    const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+    const std::uint64_t has_quote = (quote - ones) & ~quote & highs;
+    const std::uint64_t has_backslash = (backslash - ones) & ~backslash & highs;
+    return ((below_space | has_quote | has_backslash) | (w & highs)) == 0;
+  }
+
+  // A string from its opening quote at p_ into text_; the reader ends past its closing quote.
+  bool string() {
+    text_.clear();
+    const unsigned char* const open = p_;
+    ++p_;
+    std::size_t units = 1;  // the column's count: UTF-16 code units, the opening quote included
+    for (;;) {
+      const unsigned char* run = p_;
+      while (end_ - p_ >= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p_, 8);
+        if (!plain_word(w)) break;
+        p_ += 8;
+      }
+      while (p_ != end_ && *p_ >= 0x20 && *p_ < 0x80 && *p_ != '"' && *p_ != '\\') ++p_;
+      text_.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p_ - run));
+      units += static_cast<std::size_t>(p_ - run);
+      if (p_ == end_) return false;
+      const unsigned char c = *p_;
+      if (c == '"') {
+        ++p_;
+        ++units;
+        break;
+      }
+      if (c < 0x20) return false;
+      if (c == '\\') {
+        const unsigned char* const escape = p_;
+        if (!unescape()) return false;
+        units += static_cast<std::size_t>(p_ - escape);
+        continue;
+      }
+      const std::size_t length = utf8_sequence();
+      if (length == 0) return false;
+      text_.append(reinterpret_cast<const char*>(p_), length);
+      units += length == 4 ? 2 : 1;
+      p_ += length;
+    }
+    // nlohmann's limit on one string counts its bytes between the quotes.
+    if (static_cast<std::size_t>(p_ - open) - 2 > limits_.max_string) return false;
+    column_ += units;
+    return true;
+  }
+
+  // The length of the well-formed UTF-8 sequence at p_ (RFC 3629, as nlohmann reads it); 0 if none.
+  std::size_t utf8_sequence() const {
+    const auto continuation = [&](std::size_t i, unsigned char low, unsigned char high) {
+      return end_ - p_ > static_cast<std::ptrdiff_t>(i) && p_[i] >= low && p_[i] <= high;
+    };
+    const unsigned char c = *p_;
+    if (c >= 0xc2 && c <= 0xdf) return continuation(1, 0x80, 0xbf) ? 2 : 0;
+    if (c == 0xe0) return continuation(1, 0xa0, 0xbf) && continuation(2, 0x80, 0xbf) ? 3 : 0;
+    if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef)
+      return continuation(1, 0x80, 0xbf) && continuation(2, 0x80, 0xbf) ? 3 : 0;
+    if (c == 0xed) return continuation(1, 0x80, 0x9f) && continuation(2, 0x80, 0xbf) ? 3 : 0;
+    if (c == 0xf0)
+      return continuation(1, 0x90, 0xbf) && continuation(2, 0x80, 0xbf) && continuation(3, 0x80, 0xbf) ? 4 : 0;
+    if (c >= 0xf1 && c <= 0xf3)
+      return continuation(1, 0x80, 0xbf) && continuation(2, 0x80, 0xbf) && continuation(3, 0x80, 0xbf) ? 4 : 0;
+    if (c == 0xf4)
+      return continuation(1, 0x80, 0x8f) && continuation(2, 0x80, 0xbf) && continuation(3, 0x80, 0xbf) ? 4 : 0;
+    return 0;
+  }
+
+  // Four hex digits after "\u" at p_; -1 if they are not there.
+  long hex4(const unsigned char* at) const {
+    if (end_ - at < 4) return -1;
+    long value = 0;
+    for (int i = 0; i < 4; ++i) {
+      const unsigned char c = at[i];
+      const int digit = c >= '0' && c <= '9'   ? c - '0'
+                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                               : -1;
+      if (digit < 0) return -1;
+      value = value * 16 + digit;
+    }
+    return value;
+  }
+
+  // The escape at p_ (a backslash) into text_.
+  bool unescape() {
+    if (end_ - p_ < 2) return false;
+    const unsigned char kind = p_[1];
+    const char* simple = nullptr;
+    switch (kind) {
+      case '"': simple = "\""; break;
+      case '\\': simple = "\\"; break;
+      case '/': simple = "/"; break;
+      case 'b': simple = "\b"; break;
+      case 'f': simple = "\f"; break;
+      case 'n': simple = "\n"; break;
+      case 'r': simple = "\r"; break;
+      case 't': simple = "\t"; break;
+      case 'u': break;
+      default: return false;
+    }
+    if (simple) {
+      text_ += *simple;
+      p_ += 2;
+      return true;
+    }
+    long code = hex4(p_ + 2);
+    if (code < 0) return false;
+    p_ += 6;
+    if (code >= 0xdc00 && code <= 0xdfff) return false;  // a low surrogate first
+    if (code >= 0xd800 && code <= 0xdbff) {
+      if (end_ - p_ < 6 || p_[0] != '\\' || p_[1] != 'u') return false;
+      const long low = hex4(p_ + 2);
+      if (low < 0xdc00 || low > 0xdfff) return false;
+      code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+      p_ += 6;
+    }
+    if (code < 0x80) {
+      text_ += static_cast<char>(code);
+    } else if (code < 0x800) {
+      text_ += static_cast<char>(0xc0 | (code >> 6));
+      text_ += static_cast<char>(0x80 | (code & 0x3f));
+    } else if (code < 0x10000) {
+      text_ += static_cast<char>(0xe0 | (code >> 12));
+      text_ += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+      text_ += static_cast<char>(0x80 | (code & 0x3f));
+    } else {
+      text_ += static_cast<char>(0xf0 | (code >> 18));
+      text_ += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
+      text_ += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+      text_ += static_cast<char>(0x80 | (code & 0x3f));
+    }
+    return true;
+  }
+
+  static bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+  // A number at p_ (RFC 8259's grammar), converted as nlohmann converts it: an integer as a
+  // signed or unsigned 64-bit one where it fits, anything else as the nearest double.
+  bool number() {
+    const unsigned char* const first = p_;
+    const unsigned char* q = p_;
+    if (q != end_ && *q == '-') ++q;
+    if (q == end_) return false;
+    if (*q == '0') {
+      ++q;
+    } else if (*q >= '1' && *q <= '9') {
+      while (q != end_ && digit(*q)) ++q;
+    } else {
+      return false;
+    }
+    bool integer = true;
+    if (q != end_ && *q == '.') {
+      integer = false;
+      ++q;
+      if (q == end_ || !digit(*q)) return false;
+      while (q != end_ && digit(*q)) ++q;
+    }
+    if (q != end_ && (*q == 'e' || *q == 'E')) {
+      integer = false;
+      ++q;
+      if (q != end_ && (*q == '+' || *q == '-')) ++q;
+      if (q == end_ || !digit(*q)) return false;
+      while (q != end_ && digit(*q)) ++q;
+    }
+    // What ends a number in JSON that nlohmann reads on: space, a comma, a bracket, the end.
+    if (q != end_ && !(*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n' || *q == ',' || *q == ']' || *q == '}'))
+      return false;
+    const char* const from = reinterpret_cast<const char*>(first);
+    const char* const to = reinterpret_cast<const char*>(q);
+    advance_ascii(static_cast<std::size_t>(q - first));
+    at_.after_number_ = q != end_ && *q == '\n' ? 1 : 0;
+    bool given = false;
+    if (integer && *first == '-') {
+      std::int64_t value = 0;
+      if (const auto r = std::from_chars(from, to, value); r.ec == std::errc() && r.ptr == to) {
+        given = true;
+        if (!handler_.number_integer(value)) return stop_number();
+      }
+    } else if (integer) {
+      std::uint64_t value = 0;
+      if (const auto r = std::from_chars(from, to, value); r.ec == std::errc() && r.ptr == to) {
+        given = true;
+        if (!handler_.number_unsigned(value)) return stop_number();
+      }
+    }
+    if (!given) {
+      double value = 0;
+      const auto r = std::from_chars(from, to, value);
+      if (r.ec != std::errc() || r.ptr != to || !std::isfinite(value)) return stop_number();
+      number_text_.assign(from, to);
+      if (!handler_.number_float(value, number_text_)) return stop_number();
+    }
+    at_.after_number_ = 0;
+    return true;
+  }
+  bool stop_number() {
+    at_.after_number_ = 0;
+    return false;
+  }
+
+  const unsigned char* p_;
+  const unsigned char* const end_;
+  const InputLimits& limits_;
+  Handler& handler_;
+  FastPositions& at_;
+  const bool too_long_;
+  std::size_t column_ = 1;
+  std::vector<bool> stack_;  // the open containers, innermost last: true for an array
+  std::string text_;         // the last string read (the handler may take it)
+  std::string number_text_;
+};
+
+}  // namespace mcp_hints::detail
