@@ -5,6 +5,12 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include "json_samples.hpp"
+#include "mcp_hints/json/input.hpp"
 
 using mcp_hints::CatalogShape;
 using mcp_hints::CatalogTool;
@@ -309,4 +315,138 @@ TEST(CatalogReader, FindsEveryValueByItsPointerAndTheNearestOneForAMissingPointe
       }
     }
   }
+}
+
+namespace {
+
+// A stream that cannot be read again (as a pipe): the reader takes it through nlohmann's parser.
+class OnceThroughBuffer : public std::streambuf {
+ public:
+  explicit OnceThroughBuffer(const std::string& text) : text_(text) {
+    char* begin = text_.data();
+    setg(begin, begin, begin + text_.size());
+  }
+
+ private:
+  std::string text_;
+};
+
+// Everything a reading hands on, in order: each tool with its place, its line, where each of its
+// values starts and the members it repeats; then the summary, or the error.
+std::string everything_read(const std::string& text, bool seekable, InputLimits limits = {},
+                            bool* read_fast = nullptr) {
+  std::string out;
+  const auto positions_of = [&](const CatalogTool& t) {
+    // Every value's pointer, walked from the tool.
+    std::vector<std::string> pointers = {""};
+    for (std::size_t i = 0; i < pointers.size(); ++i) {
+      const auto& value = t.tool.at(nlohmann::json::json_pointer(pointers[i]));
+      if (value.is_object())
+        for (const auto& [name, member] : value.items())
+          pointers.push_back(pointers[i] + "/" + mcp_hints::escape_pointer_token(name));
+      else if (value.is_array())
+        for (std::size_t e = 0; e < value.size(); ++e) pointers.push_back(pointers[i] + "/" + std::to_string(e));
+    }
+    std::string said;
+    for (const auto& pointer : pointers) {
+      const auto at = t.positions.at(pointer);
+      said += " " + pointer + "@" + std::to_string(at.line) + ":" + std::to_string(at.column);
+    }
+    return said;
+  };
+  const auto keep = [&](CatalogTool&& t) {
+    out += t.pointer + " #" + std::to_string(t.index) + " line " + std::to_string(t.line) + " " +
+           json_samples::typed(t.tool) + positions_of(t) + "\n";
+    for (const auto& d : t.duplicates)
+      out += "  repeated " + d.pointer + " " + json_samples::typed(d.earlier) + " " +
+             std::to_string(d.earlier_at.line) + ":" + std::to_string(d.earlier_at.column) + " " +
+             std::to_string(d.later_at.line) + ":" + std::to_string(d.later_at.column) + "\n";
+  };
+  try {
+    mcp_hints::CatalogSummary summary;
+    if (seekable) {
+      std::istringstream in(text);
+      summary = mcp_hints::read_catalog(in, limits, keep);
+    } else {
+      OnceThroughBuffer buffer(text);
+      std::istream in(&buffer);
+      summary = mcp_hints::read_catalog(in, limits, keep);
+    }
+    out += "read " + std::to_string(summary.tool_count) + " tools, shape " +
+           std::to_string(static_cast<int>(summary.shape));
+    if (read_fast) *read_fast = summary.read_fast;
+  } catch (const InputError& e) {
+    out +=
+        std::string("error: ") + e.what() + " @" + e.pointer() + " line " + std::to_string(e.line()) + " " + e.limit();
+  }
+  return out;
+}
+
+}  // namespace
+
+// A catalog read from a file (the fast reader first, nlohmann's parser where it gives up, the tools
+// it handed on passed over) gives what the same catalog gives through a pipe (nlohmann's parser
+// alone): every tool with its line and every value's position, every repeated member, then the
+// same summary or the same error. Over generated catalogs and every kind of damage to them.
+TEST(CatalogReader, AFileIsReadAsAPipeIs) {
+  json_samples::Documents documents(5);
+  std::mt19937 random(6);
+  int read_fast = 0;
+  for (int i = 0; i < 1500; ++i) {
+    std::string text = documents.catalog(1 + i % 7);
+    if (i % 3 != 0)
+      for (int changes = 1 + static_cast<int>(random() % 2); changes > 0; --changes)
+        text = json_samples::damaged(text, random);
+    bool fast = false;
+    ASSERT_EQ(everything_read(text, true, {}, &fast), everything_read(text, false)) << nlohmann::json(text).dump();
+    if (i % 3 == 0) {
+      EXPECT_TRUE(fast) << nlohmann::json(text).dump();  // undamaged: the fast reader's alone
+    }
+    read_fast += fast;
+  }
+  EXPECT_GT(read_fast, 450);
+  InputLimits tight;
+  tight.max_depth = 4;
+  tight.max_string = 12;
+  tight.max_bytes = 300;
+  for (int i = 0; i < 500; ++i) {
+    const std::string text = documents.catalog(1 + i % 5);
+    ASSERT_EQ(everything_read(text, true, tight), everything_read(text, false, tight)) << nlohmann::json(text).dump();
+  }
+}
+
+// The fast reader reads a stream a megabyte at a time: a catalog of several, shifted so that every
+// kind of token falls across the edge of a read, and with a string longer than a read, is read as
+// through a pipe, and by the fast reader alone.
+TEST(CatalogReader, ReadsTokensThatFallAcrossTheEdgeOfARead) {
+  json_samples::Documents documents(7);
+  std::string catalog = documents.catalog(16000);
+  // And one string longer than a read, of characters of every length, ending in an escape.
+  std::string long_string;
+  while (long_string.size() < (std::size_t{3} << 19))
+    long_string += "ab\\u00e9\\n\\ud83d\\ude00\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+  catalog.insert(catalog.size() - 2, ",{\"description\":\"" + long_string + "\\\"\"}");
+  ASSERT_GT(catalog.size(), std::size_t{3} << 20);
+  const std::string expected = everything_read(catalog, false);
+  ASSERT_EQ(expected.find("error"), std::string::npos) << expected.substr(expected.size() - 300);
+  for (const std::size_t shift : {0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987}) {
+    const std::string padding(shift, ' ');
+    bool fast = false;
+    ASSERT_EQ(everything_read(padding + catalog, true, {}, &fast), everything_read(padding + catalog, false)) << shift;
+    EXPECT_TRUE(fast) << shift;
+  }
+}
+
+// What the caller throws while a file is read goes through at once: no tool is handed on twice,
+// and nothing is read again.
+TEST(CatalogReader, WhatTheCallerThrowsGoesThrough) {
+  std::istringstream in(R"({"tools": [{"name": "a"}, {"name": "b"}, {"name": "c"}]})");
+  std::vector<std::string> seen;
+  EXPECT_THROW(mcp_hints::read_catalog(in, {},
+                                       [&](CatalogTool&& t) {
+                                         seen.push_back(t.tool["name"]);
+                                         if (seen.size() == 2) throw InputError("the caller's");
+                                       }),
+               InputError);
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chunked_input.hpp"
+#include "fast_sax.hpp"
 
 namespace mcp_hints {
 namespace {
@@ -19,10 +20,12 @@ using detail::ChunkedInput;
 using detail::ChunkedIterator;
 
 // A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
+// `Positions` says where the reader is: ChunkedInput under nlohmann's parser, FastPositions under
+// the fast reader.
+template <class Positions>
 class CatalogHandler : public nlohmann::json_sax<json> {
  public:
-  CatalogHandler(const InputLimits& limits, const ChunkedInput& state,
-                 const std::function<void(CatalogTool&&)>& on_tool)
+  CatalogHandler(const InputLimits& limits, const Positions& state, const std::function<void(CatalogTool&&)>& on_tool)
       : limits_(limits), state_(state), on_tool_(on_tool) {}
 
   // Frames of the document outside the tool being built.
@@ -223,7 +226,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   }
 
   const InputLimits& limits_;
-  const ChunkedInput& state_;
+  const Positions& state_;
   const std::function<void(CatalogTool&&)>& on_tool_;
   std::vector<Frame> frames_;
   JsonBuilder builder_;  // the tool (or JSON-RPC error) being built
@@ -328,13 +331,11 @@ TextPosition ValuePositions::at(std::string_view pointer) const {
   return entries_[current].at;
 }
 
-CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
-                            const std::function<void(CatalogTool&&)>& on_tool) {
-  ChunkedInput input(in, limits);
-  CatalogHandler handler(limits, input, on_tool);
-  const bool ok = nlohmann::json::sax_parse(ChunkedIterator(&input), ChunkedIterator(), &handler);
-  input.throw_if_over_limit(limits, handler.location());
-  if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());
+namespace {
+
+// What the whole document said, once read: a JSON-RPC error, or no tools array, is an InputError.
+template <class Handler>
+CatalogSummary summary_of(const Handler& handler) {
   if (!handler.rpc_error().is_null()) {
     const auto& e = handler.rpc_error();
     // A well-formed error says {code, message}; show whatever this one says.
@@ -353,6 +354,59 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
                      list_keys(handler.root_keys()) + ")");
   }
   return CatalogSummary{handler.shape(), handler.tool_count()};
+}
+
+// The fast reader over a stream (detail::FastSaxReader); nullopt where it gave up, with `given`
+// the tools it handed on before. What on_tool throws goes through (`on_tool_threw`).
+std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLimits& limits,
+                                                const std::function<void(CatalogTool&&)>& on_tool, std::size_t& given,
+                                                bool& on_tool_threw) {
+  const std::function<void(CatalogTool &&)> counted = [&](CatalogTool&& tool) {
+    ++given;
+    try {
+      on_tool(std::move(tool));
+    } catch (...) {
+      on_tool_threw = true;
+      throw;
+    }
+  };
+  detail::FastPositions at;
+  CatalogHandler handler(limits, at, counted);
+  detail::StreamSource source(in, limits);
+  try {
+    if (!detail::FastSaxReader(source, limits, handler, at).read()) return std::nullopt;
+  } catch (const InputError&) {
+    if (on_tool_threw) throw;
+    return std::nullopt;  // the handler's own error: nlohmann's reading says it, in its place
+  }
+  CatalogSummary summary = summary_of(handler);
+  summary.read_fast = true;
+  return summary;
+}
+
+}  // namespace
+
+CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
+                            const std::function<void(CatalogTool&&)>& on_tool) {
+  // The fast reader first, where the input can be read again from here (a file): where it gives
+  // up, nlohmann's parser reads it again and says what is wrong, the tools handed on passed over.
+  std::size_t given = 0;
+  if (const auto start = in.tellg(); start != std::streampos(-1)) {
+    bool on_tool_threw = false;
+    if (auto summary = read_catalog_fast(in, limits, on_tool, given, on_tool_threw)) return *summary;
+    in.clear();
+    if (!in.seekg(start)) throw InputError("the input could not be read a second time");
+  }
+  std::size_t passed = 0;
+  const std::function<void(CatalogTool &&)> after_given = [&](CatalogTool&& tool) {
+    if (passed++ >= given) on_tool(std::move(tool));
+  };
+  ChunkedInput input(in, limits);
+  CatalogHandler handler(limits, input, given == 0 ? on_tool : after_given);
+  const bool ok = nlohmann::json::sax_parse(ChunkedIterator(&input), ChunkedIterator(), &handler);
+  input.throw_if_over_limit(limits, handler.location());
+  if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());
+  return summary_of(handler);
 }
 
 }  // namespace mcp_hints

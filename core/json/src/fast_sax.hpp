@@ -8,10 +8,13 @@
 // nlohmann refuses. nlohmann's lexer copies each character twice and counts it once more; this
 // reader takes plain runs of a string eight bytes at a time. Private to the json role.
 #include <charconv>
+#include <clocale>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +25,54 @@
 
 namespace mcp_hints::detail {
 
-template <class Handler>
+template <class Handler, class Source>
 class FastSaxReader;
+
+// The text of a document in memory: all of it at once.
+class TextSource {
+ public:
+  TextSource(std::string_view text, const InputLimits& limits)
+      : text_(text), over_limit_(text.size() > limits.max_bytes) {}
+  std::string_view window() const { return text_; }
+  // Nothing more to read.
+  bool refill(std::size_t, std::string_view&) { return false; }
+  bool over_limit() const { return over_limit_; }
+
+ private:
+  std::string_view text_;
+  bool over_limit_;
+};
+
+// A stream read a large chunk at a time. A refill keeps the last bytes of the window (the token
+// under way), moved to the front, and reads after them; the buffer grows only for a token longer
+// than it (a string, which the reader bounds by max_string).
+class StreamSource {
+ public:
+  StreamSource(std::istream& in, const InputLimits& limits) : in_(in), max_bytes_(limits.max_bytes), buffer_(1 << 20) {}
+  std::string_view window() const { return {buffer_.data(), size_}; }
+  // The window's last `kept` bytes, then what follows them; false at the end of the input or the
+  // byte limit.
+  bool refill(std::size_t kept, std::string_view& window) {
+    if (over_limit_ || !in_) return false;
+    std::memmove(buffer_.data(), buffer_.data() + (size_ - kept), kept);
+    if (buffer_.size() - kept < buffer_.size() / 2) buffer_.resize(buffer_.size() * 2);
+    in_.read(buffer_.data() + kept, static_cast<std::streamsize>(buffer_.size() - kept));
+    const auto got = static_cast<std::size_t>(in_.gcount());
+    consumed_ += got;
+    if (consumed_ > max_bytes_) over_limit_ = true;
+    size_ = kept + got;
+    window = {buffer_.data(), size_};
+    return got > 0 && !over_limit_;
+  }
+  bool over_limit() const { return over_limit_; }
+
+ private:
+  std::istream& in_;
+  const std::size_t max_bytes_;
+  std::vector<char> buffer_;
+  std::size_t size_ = 0, consumed_ = 0;
+  bool over_limit_ = false;
+};
 
 // Where the reader is, as a handler asks it (the interface of ChunkedInput that handlers use).
 class FastPositions {
@@ -35,28 +84,27 @@ class FastPositions {
   std::size_t line() const { return line_ + after_number_; }
 
  private:
-  template <class Handler>
+  template <class Handler, class Source>
   friend class FastSaxReader;
   TextPosition token_start_;
   std::size_t line_ = 1;
   std::size_t after_number_ = 0;
 };
 
-template <class Handler>
+template <class Handler, class Source>
 class FastSaxReader {
  public:
-  FastSaxReader(std::string_view text, const InputLimits& limits, Handler& handler, FastPositions& at)
-      : p_(reinterpret_cast<const unsigned char*>(text.data())),
-        end_(p_ + text.size()),
-        limits_(limits),
-        handler_(handler),
-        at_(at),
-        too_long_(text.size() > limits.max_bytes) {}
+  FastSaxReader(Source& source, const InputLimits& limits, Handler& handler, FastPositions& at)
+      : source_(source), limits_(limits), handler_(handler), at_(at) {
+    const std::string_view window = source.window();
+    p_ = reinterpret_cast<const unsigned char*>(window.data());
+    end_ = p_ + window.size();
+  }
 
-  // True when the whole text was read and every event given; false when the reader gave up (the
+  // True when the whole input was read and every event given; false when the reader gave up (the
   // events given so far are to be thrown away with the handler).
   bool read() {
-    if (too_long_ || (p_ != end_ && *p_ == 0xef)) return false;  // over the limit, or a byte-order mark
+    if (source_.over_limit() || (ensure(1) && *p_ == 0xef)) return false;  // over the limit, or a byte-order mark
     skip_space();
     if (!value()) return false;
     for (;;) {
@@ -64,13 +112,34 @@ class FastSaxReader {
       if (stack_.empty()) break;
     }
     skip_space();
-    return p_ == end_;
+    return p_ == end_ && !source_.over_limit();
   }
 
  private:
+  // More of the input past end_, keeping the bytes from `keep` (at or before p_) where they are
+  // needed; `keep` and p_ follow them. False at the end of the input.
+  bool more(const unsigned char*& keep) {
+    const auto kept = static_cast<std::size_t>(end_ - keep);
+    const auto offset = static_cast<std::size_t>(p_ - keep);
+    std::string_view window;
+    if (!source_.refill(kept, window)) return false;
+    keep = reinterpret_cast<const unsigned char*>(window.data());
+    p_ = keep + offset;
+    end_ = keep + window.size();
+    return true;
+  }
+  // At least n bytes from p_ on, unless the input ends first.
+  bool ensure(std::size_t n) {
+    while (static_cast<std::size_t>(end_ - p_) < n) {
+      const unsigned char* keep = p_;
+      if (!more(keep)) return false;
+    }
+    return true;
+  }
+
   // A value begins at p_ (after any space); its events are given, and a container is left open.
   bool value() {
-    if (p_ == end_) return false;
+    if (!ensure(1)) return false;
     start_token();
     switch (*p_) {
       case '{':
@@ -90,7 +159,7 @@ class FastSaxReader {
     constexpr auto unknown_size = static_cast<std::size_t>(-1);
     if (!(is_array ? handler_.start_array(unknown_size) : handler_.start_object(unknown_size))) return false;
     skip_space();
-    if (p_ != end_ && *p_ == (is_array ? ']' : '}')) {
+    if (ensure(1) && *p_ == (is_array ? ']' : '}')) {
       advance_ascii(1);
       return is_array ? handler_.end_array() : handler_.end_object();
     }
@@ -102,11 +171,11 @@ class FastSaxReader {
   // A member name, its colon and its value (the name's first character at p_, after space).
   bool member() {
     skip_space();
-    if (p_ == end_ || *p_ != '"') return false;
+    if (!ensure(1) || *p_ != '"') return false;
     start_token();
     if (!string() || !handler_.key(text_)) return false;
     skip_space();
-    if (p_ == end_ || *p_ != ':') return false;
+    if (!ensure(1) || *p_ != ':') return false;
     advance_ascii(1);
     skip_space();
     return value();
@@ -115,7 +184,7 @@ class FastSaxReader {
   // After a value inside the innermost open container: a comma and the next, or its end.
   bool after_value() {
     skip_space();
-    if (p_ == end_) return false;
+    if (!ensure(1)) return false;
     const bool in_array = stack_.back();
     if (*p_ == ',') {
       advance_ascii(1);
@@ -138,7 +207,7 @@ class FastSaxReader {
   }
 
   void skip_space() {
-    while (p_ != end_) {
+    while (ensure(1)) {
       const unsigned char c = *p_;
       if (c == ' ' || c == '\t' || c == '\r') {
         ++p_;
@@ -154,7 +223,7 @@ class FastSaxReader {
   }
 
   bool literal(const char* word, std::size_t length) {
-    if (static_cast<std::size_t>(end_ - p_) < length || std::memcmp(p_, word, length) != 0) return false;
+    if (!ensure(length) || std::memcmp(p_, word, length) != 0) return false;
     advance_ascii(length);
     return true;
   }
@@ -173,8 +242,8 @@ class FastSaxReader {
   // A string from its opening quote at p_ into text_; the reader ends past its closing quote.
   bool string() {
     text_.clear();
-    const unsigned char* const open = p_;
     ++p_;
+    std::size_t raw = 0;    // bytes between the quotes: nlohmann's limit on one string counts them
     std::size_t units = 1;  // the column's count: UTF-16 code units, the opening quote included
     for (;;) {
       const unsigned char* run = p_;
@@ -185,10 +254,14 @@ class FastSaxReader {
         p_ += 8;
       }
       while (p_ != end_ && *p_ >= 0x20 && *p_ < 0x80 && *p_ != '"' && *p_ != '\\') ++p_;
-      text_.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p_ - run));
-      units += static_cast<std::size_t>(p_ - run);
-      if (p_ == end_) return false;
+      const auto plain = static_cast<std::size_t>(p_ - run);
+      text_.append(reinterpret_cast<const char*>(run), plain);
+      units += plain;
+      raw += plain;
+      if (raw > limits_.max_string) return false;
+      if (!ensure(1)) return false;
       const unsigned char c = *p_;
+      if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;  // the window ended inside a run
       if (c == '"') {
         ++p_;
         ++units;
@@ -196,19 +269,21 @@ class FastSaxReader {
       }
       if (c < 0x20) return false;
       if (c == '\\') {
-        const unsigned char* const escape = p_;
-        if (!unescape()) return false;
-        units += static_cast<std::size_t>(p_ - escape);
+        std::size_t escape = 0;  // its bytes, all ASCII
+        if (!unescape(escape)) return false;
+        units += escape;
+        raw += escape;
         continue;
       }
+      ensure(4);  // as much of a sequence as there is
       const std::size_t length = utf8_sequence();
       if (length == 0) return false;
       text_.append(reinterpret_cast<const char*>(p_), length);
       units += length == 4 ? 2 : 1;
+      raw += length;
       p_ += length;
     }
-    // nlohmann's limit on one string counts its bytes between the quotes.
-    if (static_cast<std::size_t>(p_ - open) - 2 > limits_.max_string) return false;
+    if (raw > limits_.max_string) return false;
     column_ += units;
     return true;
   }
@@ -249,9 +324,9 @@ class FastSaxReader {
     return value;
   }
 
-  // The escape at p_ (a backslash) into text_.
-  bool unescape() {
-    if (end_ - p_ < 2) return false;
+  // The escape at p_ (a backslash) into text_; `length` is set to its bytes.
+  bool unescape(std::size_t& length) {
+    if (!ensure(2)) return false;
     const unsigned char kind = p_[1];
     const char* simple = nullptr;
     switch (kind) {
@@ -269,18 +344,22 @@ class FastSaxReader {
     if (simple) {
       text_ += *simple;
       p_ += 2;
+      length = 2;
       return true;
     }
+    if (!ensure(6)) return false;
     long code = hex4(p_ + 2);
     if (code < 0) return false;
     p_ += 6;
+    length = 6;
     if (code >= 0xdc00 && code <= 0xdfff) return false;  // a low surrogate first
     if (code >= 0xd800 && code <= 0xdbff) {
-      if (end_ - p_ < 6 || p_[0] != '\\' || p_[1] != 'u') return false;
+      if (!ensure(6) || p_[0] != '\\' || p_[1] != 'u') return false;
       const long low = hex4(p_ + 2);
       if (low < 0xdc00 || low > 0xdfff) return false;
       code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
       p_ += 6;
+      length = 12;
     }
     if (code < 0x80) {
       text_ += static_cast<char>(code);
@@ -302,41 +381,55 @@ class FastSaxReader {
 
   static bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+  static bool number_byte(unsigned char c) {
+    return digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  }
+
   // A number at p_ (RFC 8259's grammar), converted as nlohmann converts it: an integer as a
   // signed or unsigned 64-bit one where it fits, anything else as the nearest double.
   bool number() {
+    // The number's bytes all in the window, and the one after them unless the input ends there.
+    std::size_t length = 0;
+    for (;;) {
+      while (p_ + length != end_ && number_byte(p_[length])) ++length;
+      if (p_ + length != end_) break;
+      const unsigned char* keep = p_;
+      if (!more(keep)) break;
+    }
     const unsigned char* const first = p_;
-    const unsigned char* q = p_;
-    if (q != end_ && *q == '-') ++q;
-    if (q == end_) return false;
+    const unsigned char* const last = p_ + length;
+    const unsigned char* q = first;
+    if (q != last && *q == '-') ++q;
+    if (q == last) return false;
     if (*q == '0') {
       ++q;
     } else if (*q >= '1' && *q <= '9') {
-      while (q != end_ && digit(*q)) ++q;
+      while (q != last && digit(*q)) ++q;
     } else {
       return false;
     }
     bool integer = true;
-    if (q != end_ && *q == '.') {
+    if (q != last && *q == '.') {
       integer = false;
       ++q;
-      if (q == end_ || !digit(*q)) return false;
-      while (q != end_ && digit(*q)) ++q;
+      if (q == last || !digit(*q)) return false;
+      while (q != last && digit(*q)) ++q;
     }
-    if (q != end_ && (*q == 'e' || *q == 'E')) {
+    if (q != last && (*q == 'e' || *q == 'E')) {
       integer = false;
       ++q;
-      if (q != end_ && (*q == '+' || *q == '-')) ++q;
-      if (q == end_ || !digit(*q)) return false;
-      while (q != end_ && digit(*q)) ++q;
+      if (q != last && (*q == '+' || *q == '-')) ++q;
+      if (q == last || !digit(*q)) return false;
+      while (q != last && digit(*q)) ++q;
     }
     // What ends a number in JSON that nlohmann reads on: space, a comma, a bracket, the end.
-    if (q != end_ && !(*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n' || *q == ',' || *q == ']' || *q == '}'))
+    if (q != last || (last != end_ && !(*last == ' ' || *last == '\t' || *last == '\r' || *last == '\n' ||
+                                        *last == ',' || *last == ']' || *last == '}')))
       return false;
     const char* const from = reinterpret_cast<const char*>(first);
-    const char* const to = reinterpret_cast<const char*>(q);
-    advance_ascii(static_cast<std::size_t>(q - first));
-    at_.after_number_ = q != end_ && *q == '\n' ? 1 : 0;
+    const char* const to = reinterpret_cast<const char*>(last);
+    at_.after_number_ = last != end_ && *last == '\n' ? 1 : 0;
+    advance_ascii(length);
     bool given = false;
     if (integer && *first == '-') {
       std::int64_t value = 0;
@@ -353,8 +446,16 @@ class FastSaxReader {
     }
     if (!given) {
       double value = 0;
-      const auto r = std::from_chars(from, to, value);
-      if (r.ec != std::errc() || r.ptr != to || !std::isfinite(value)) return stop_number();
+      if (const auto r = std::from_chars(from, to, value); r.ec == std::errc::result_out_of_range) {
+        // Past a double's range (1e-400, 1e400): nlohmann takes what strtod gives, in any locale
+        // as in "C" (0 or the nearest subnormal; infinity it refuses).
+        static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", nullptr);
+        number_text_.assign(from, to);
+        value = strtod_l(number_text_.c_str(), nullptr, c_locale);
+      } else if (r.ec != std::errc() || r.ptr != to) {
+        return stop_number();
+      }
+      if (!std::isfinite(value)) return stop_number();
       number_text_.assign(from, to);
       if (!handler_.number_float(value, number_text_)) return stop_number();
     }
@@ -366,12 +467,12 @@ class FastSaxReader {
     return false;
   }
 
-  const unsigned char* p_;
-  const unsigned char* const end_;
+  Source& source_;
+  const unsigned char* p_ = nullptr;
+  const unsigned char* end_ = nullptr;
   const InputLimits& limits_;
   Handler& handler_;
   FastPositions& at_;
-  const bool too_long_;
   std::size_t column_ = 1;
   std::vector<bool> stack_;  // the open containers, innermost last: true for an array
   std::string text_;         // the last string read (the handler may take it)

@@ -213,7 +213,8 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
   if (reader != JsonReader::nlohmann_only) {
     detail::FastPositions at;
     BoundedDomParser parser(limits, at);
-    if (detail::FastSaxReader(text, limits, parser, at).read() && parser.builder.done())
+    detail::TextSource source(text, limits);
+    if (detail::FastSaxReader(source, limits, parser, at).read() && parser.builder.done())
       return JsonDocument{parser.builder.take(), parser.builder.take_duplicates()};
     if (reader == JsonReader::fast_only) throw InputError("the fast reader gave up");
   }

@@ -73,6 +73,9 @@ struct CatalogTool {
 struct CatalogSummary {
   CatalogShape shape;
   std::size_t tool_count = 0;
+  // Read by the fast reader alone (a file of well-formed JSON within the limits); else nlohmann's
+  // parser read it, or what the fast reader gave up on. The tools are the same either way.
+  bool read_fast = false;
 };
 
 // Calls on_tool for each tool in document order. Throws InputError for input that is not JSON,
