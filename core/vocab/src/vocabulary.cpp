@@ -174,7 +174,10 @@ Vocabulary::Vocabulary(const json& doc) {
   for (auto& field : fields_) {
     for (const auto& r : revisions_)
       if (r.id == field.vocabulary && field.in_revision(r.revision)) field.latest = &r;
-    fields_by_vocabulary_[field.vocabulary].push_back(&field);
+    if (field.tokens.empty() || (field.tokens.size() > 1 && field.tokens[1].empty()))
+      throw std::runtime_error("vocabulary.json: field " + field.key + " names no member, or one without a name");
+    fields_by_vocabulary_[field.vocabulary][field.tokens[0]][field.tokens.size() > 1 ? field.tokens[1] : ""].push_back(
+        &field);
   }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
@@ -190,21 +193,52 @@ Vocabulary::Vocabulary(const json& doc) {
     conflicts_.push_back({c.at("keys").get<std::vector<std::string>>(), c.value("facet", ""), c.value("note", "")});
 }
 
+template <class Carried>
+bool Vocabulary::has_any(const json& tool, const FieldsByFirst& fields, const Carried& carried) {
+  if (!tool.is_object()) return false;
+  for (const auto& [first, by_second] : fields) {
+    const auto member = tool.find(first);
+    if (member == tool.end()) continue;
+    if (const auto alone = by_second.find(""); alone != by_second.end())
+      for (const Field* field : alone->second)
+        if (carried(*field, *member)) return true;
+    if (!member->is_object()) continue;
+    // The member's names and the fields' second names, both in order: one walk pairs them.
+    const auto& members = member->template get_ref<const json::object_t&>();
+    auto name = members.begin();
+    auto second = by_second.begin();
+    while (name != members.end() && second != by_second.end()) {
+      const int order = name->first.compare(second->first);
+      if (order < 0) {
+        ++name;
+      } else if (order > 0) {
+        ++second;
+      } else {
+        for (const Field* field : second->second)
+          if (carried(*field, name->second)) return true;
+        ++name;
+        ++second;
+      }
+    }
+  }
+  return false;
+}
+
 bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {
   const auto fields = fields_by_vocabulary_.find(vocabulary_id);
-  if (fields == fields_by_vocabulary_.end()) return false;
-  for (const Field* field : fields->second)
-    if (find_member(tool, field->tokens, 2)) return true;
-  return false;
+  return fields != fields_by_vocabulary_.end() &&
+         has_any(tool, fields->second, [](const Field&, const json&) { return true; });
 }
 
 bool Vocabulary::uses(const json& tool, const VocabularyRevision& revision) const {
   const auto fields = fields_by_vocabulary_.find(revision.id);
-  if (fields == fields_by_vocabulary_.end()) return false;
-  for (const Field* field : fields->second)
-    if (!field->is_message_field && field->in_revision(revision.revision) && find_member(tool, field->tokens))
-      return true;
-  return false;
+  return fields != fields_by_vocabulary_.end() &&
+         has_any(tool, fields->second, [&](const Field& field, const json& at_second) {
+           if (field.is_message_field || !field.in_revision(revision.revision)) return false;
+           const std::vector<std::string> rest(field.tokens.begin() + std::min<std::size_t>(2, field.tokens.size()),
+                                               field.tokens.end());
+           return rest.empty() || find_member(at_second, rest) != nullptr;
+         });
 }
 
 std::vector<const VocabularyRevision*> Vocabulary::detect(const json& tool) const {

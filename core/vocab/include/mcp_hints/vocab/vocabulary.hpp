@@ -162,8 +162,15 @@ class Vocabulary {
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
-  // fields_ by vocabulary id: lint asks of every tool, for each vocabulary, whether it carries any.
-  std::map<std::string, std::vector<const Field*>, std::less<>> fields_by_vocabulary_;
+  // fields_ by vocabulary id, then by their first and second members' names ("" for a field of
+  // one member): lint asks of every tool, for each vocabulary, whether it carries any, and a walk
+  // of the tool's few members beside these answers with a handful of comparisons.
+  using FieldsBySecond = std::map<std::string, std::vector<const Field*>, std::less<>>;
+  using FieldsByFirst = std::map<std::string, FieldsBySecond, std::less<>>;
+  std::map<std::string, FieldsByFirst, std::less<>> fields_by_vocabulary_;
+  // Whether the tool has a member that some field of `fields` names, and `carried` says of it.
+  template <class Carried>
+  static bool has_any(const nlohmann::json& tool, const FieldsByFirst& fields, const Carried& carried);
   std::vector<Conflict> conflicts_;
   std::vector<Relation> relations_;
   std::map<std::string, std::string> data_class_minimum_;
