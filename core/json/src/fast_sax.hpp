@@ -1,9 +1,9 @@
 #pragma once
-// A reader of JSON text in memory that gives a nlohmann SAX handler exactly the events nlohmann's
-// own strict parser would (one value, then only whitespace), with the positions the handlers read
-// (FastPositions: what detail::ChunkedInput reports at each event). It reads only what it is sure
-// of: at anything else (any error, a byte-order mark, a limit, a number it cannot convert as
-// nlohmann would, a handler that stops) it gives up, and the caller reads the text again through
+// A reader of JSON (text in memory, or a stream a megabyte at a time) that gives a nlohmann SAX
+// handler exactly the events nlohmann's own strict parser would (one value, then only whitespace),
+// with the positions the handlers read (FastPositions: what detail::ChunkedInput reports at each
+// event). It reads only what it is sure of: at anything else (any error, a byte-order mark, a
+// limit, a handler that stops) it gives up, and the caller reads the input again through
 // nlohmann's parser, which then says what is wrong in its own words. It never accepts what
 // nlohmann refuses. nlohmann's lexer copies each character twice and counts it once more; this
 // reader takes plain runs of a string eight bytes at a time. Private to the json role.
