@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <set>
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
+#include "test_support.hpp"
 
 using json = nlohmann::json;
 using mcp_hints::Vocabulary;
@@ -189,4 +192,127 @@ TEST(Vocabulary, MessageFieldsGradeTheirClaimsOnTheFacetsScale) {
 TEST(Vocabulary, TheDefaultSpecRevisionIsOneTheVocabularyKnows) {
   const auto known = Vocabulary::builtin().spec_revisions();
   EXPECT_NE(std::find(known.begin(), known.end(), mcp_hints::kDefaultSpecRevision), known.end());
+}
+
+namespace {
+
+// The tools `locate` is held to find_member on: every tool of the lint fixtures and example
+// catalogs, and for each field of the crosswalk, tools built around its member names: the field
+// alone, each of its containers of the wrong type, names beside its own (one byte before or after
+// it, a prefix, an extension, another case, the empty name) at every level, and the field given
+// with its condition's member.
+std::vector<json> tools_for_locating() {
+  std::vector<json> tools;
+  const auto root = test_support::source_dir();
+  for (const auto& dir : {root / "tests" / "fixtures" / "lint", root / "tests" / "fixtures" / "lint" / "negative",
+                          root / "examples" / "catalogs"})
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".json") continue;
+      json doc;
+      try {
+        doc = json::parse(test_support::read_file(entry.path()));
+      } catch (const json::exception&) {
+        continue;  // a fixture of bad JSON
+      }
+      const json* list = doc.is_array() ? &doc : nullptr;
+      if (doc.is_object() && doc.contains("tools")) list = &doc["tools"];
+      if (doc.is_object() && doc.contains("result") && doc["result"].is_object() && doc["result"].contains("tools"))
+        list = &doc["result"]["tools"];
+      if (list && list->is_array())
+        for (const auto& tool : *list) tools.push_back(tool);
+    }
+  const auto neighbours = [](const std::string& name) {
+    if (name.empty()) return std::vector<std::string>{"x", "\x01"};
+    std::vector<std::string> out{"", name + "x", name.substr(0, name.size() - 1)};
+    std::string before = name, after = name, upper = name;
+    before.back() = static_cast<char>(before.back() - 1);
+    after.back() = static_cast<char>(after.back() + 1);
+    upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
+    for (const auto& n : {before, after, upper})
+      if (n != name) out.push_back(n);
+    return out;
+  };
+  // The value at the tokens' path, made of objects; `others` beside each level's name.
+  const auto build = [&](const std::vector<std::string>& tokens, const json& leaf, bool others) {
+    json tool = leaf;
+    for (std::size_t i = tokens.size(); i-- > 0;) {
+      json holder = json::object();
+      if (others)
+        for (const auto& n : neighbours(tokens[i])) holder[n] = i % 2 ? json(i) : json::object({{tokens[i], true}});
+      holder[tokens[i]] = std::move(tool);
+      tool = std::move(holder);
+    }
+    return tool;
+  };
+  for (const auto& field : Vocabulary::builtin().fields()) {
+    const json leaf = field.default_value.value_or(json("x"));
+    tools.push_back(build(field.tokens, leaf, false));
+    tools.push_back(build(field.tokens, leaf, true));
+    for (std::size_t depth = 1; depth < field.tokens.size(); ++depth) {
+      const std::vector<std::string> prefix(field.tokens.begin(), field.tokens.begin() + static_cast<long>(depth));
+      tools.push_back(build(prefix, json::array({json::object({{field.tokens[depth], leaf}})}), true));
+      tools.push_back(build(prefix, "not an object", false));
+    }
+    for (std::size_t i = 0; i < field.tokens.size(); ++i) {
+      auto near = field.tokens;
+      for (const auto& n : neighbours(field.tokens[i])) {
+        near[i] = n;
+        tools.push_back(build(near, leaf, true));
+      }
+    }
+    if (field.meaningful_when) {
+      json both = build(field.tokens, leaf, true);
+      json other = build(field.meaningful_when->tokens, field.meaningful_when->equals, false);
+      both.merge_patch(other);
+      tools.push_back(both);
+    }
+  }
+  for (const json& odd : {json(nullptr), json(1), json("tool"), json::array(), json::object()}) tools.push_back(odd);
+  return tools;
+}
+
+}  // namespace
+
+// locate walks a tool once beside the fields' member names; what it finds is what a look-up of
+// each field finds, and mentions, uses and detect say what their definitions say of it.
+TEST(Vocabulary, LocateFindsWhatALookUpOfEachFieldFinds) {
+  const auto& vocabulary = Vocabulary::builtin();
+  const auto tools = tools_for_locating();
+  ASSERT_GT(tools.size(), 500u);
+  std::size_t found = 0, mentioned = 0, conditions = 0, detected = 0;
+  for (const auto& tool : tools) {
+    const auto located = vocabulary.locate(tool);
+    for (const auto& field : vocabulary.fields()) {
+      const json* value = mcp_hints::find_member(tool, field.tokens);
+      ASSERT_EQ(located.value(field), value) << field.pointer_text << " in " << tool.dump();
+      const bool first_two = mcp_hints::find_member(tool, field.tokens, 2) != nullptr;
+      ASSERT_EQ(located.mentioned(field), first_two) << field.pointer_text << " in " << tool.dump();
+      const json* condition =
+          field.meaningful_when ? mcp_hints::find_member(tool, field.meaningful_when->tokens) : nullptr;
+      ASSERT_EQ(located.condition(field), condition) << field.pointer_text << " in " << tool.dump();
+      found += value != nullptr;
+      mentioned += first_two;
+      conditions += condition != nullptr;
+    }
+    std::vector<const mcp_hints::VocabularyRevision*> expected;
+    for (const auto& revision : vocabulary.revisions()) {
+      bool uses = false, mentions = false;
+      for (const auto& field : vocabulary.fields()) {
+        if (field.vocabulary != revision.id) continue;
+        mentions = mentions || mcp_hints::find_member(tool, field.tokens, 2);
+        uses = uses || (!field.is_message_field && field.in_revision(revision.revision) &&
+                        mcp_hints::find_member(tool, field.tokens));
+      }
+      EXPECT_EQ(vocabulary.uses(located, revision), uses) << revision.ref() << " in " << tool.dump();
+      EXPECT_EQ(vocabulary.mentions(located, revision.id), mentions) << revision.id << " in " << tool.dump();
+      if (uses && revision.id != "spec") expected.push_back(&revision);
+    }
+    EXPECT_EQ(vocabulary.detect(located), expected) << tool.dump();
+    detected += expected.size();
+  }
+  // Each kind of answer was given, many times.
+  EXPECT_GT(found, 500u);
+  EXPECT_GT(mentioned, found);
+  EXPECT_GT(conditions, 10u);
+  EXPECT_GT(detected, 200u);
 }

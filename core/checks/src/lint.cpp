@@ -83,9 +83,10 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
                                 const ValuePositions* positions, std::vector<Finding>& out,
                                 std::span<const DuplicateMember> duplicates) const {
   const auto& vocabulary = Vocabulary::builtin();
-  const ToolHints hints = read_tool_hints(tool, vocabulary, options_.spec_revision);
-  const auto detected = vocabulary.detect(tool);
-  const ToolContext ctx{tool,     hints,   vocabulary, published_schemas(), options_.spec_revision,
+  const LocatedFields located = vocabulary.locate(tool);
+  const ToolHints hints = read_tool_hints(located, vocabulary, options_.spec_revision);
+  const auto detected = vocabulary.detect(located);
+  const ToolContext ctx{tool,     located, hints,     vocabulary, published_schemas(), options_.spec_revision,
                         detected, pinned_, duplicates};
   const std::string name = tool_name(tool);
   const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {

@@ -8,42 +8,29 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string_view vocabulary_facet_name(const Field& field, const std::string& facet) {
-  for (const auto& [value, targets] : field.map)
-    for (const auto& t : targets)
-      if (t.facet == facet) return t.facet;
-  return {};
-}
-
 // Returns false when the value is not one the crosswalk knows (then nothing is claimed).
 bool add_claims(ToolHints& hints, const Field& field, const HintSource& source, const json& value, bool defaulted) {
-  std::vector<json> elements;
-  if (field.set_valued && value.is_array()) {
-    if (value.empty()) {
-      hints.unread.push_back({source, value});
-      return false;
-    }
-    elements.assign(value.begin(), value.end());
-  } else {
-    elements.push_back(value);
+  const bool each = field.set_valued && value.is_array();
+  if (each && value.empty()) {
+    hints.unread.push_back({source, value});
+    return false;
   }
   // A field is read whole or not at all: one unknown element makes the whole value unread,
   // so a malformed hint is never half-believed.
-  std::vector<FacetValue> all;
-  for (const auto& element : elements) {
-    auto fvs = field.facet_values(element);
-    if (!fvs) {
-      hints.unread.push_back({source, value});
-      return false;
-    }
-    all.insert(all.end(), fvs->begin(), fvs->end());
-  }
-  for (auto& fv : all) {
-    // The facet name as the vocabulary owns it, so claims hold a view, not a copy.
-    const std::string_view facet = vocabulary_facet_name(field, fv.facet);
-    hints.claims.push_back(Claim{facet, std::move(fv.value), source, defaulted});
-  }
-  return true;
+  const std::size_t before = hints.claims.size();
+  const auto claim = [&](const json& element) {
+    const Field::Meaning meant = field.meaning(element);
+    if (!meant.values) return false;
+    // The facet's name is the vocabulary's, so claims hold a view, not a copy.
+    for (const auto& fv : *meant.values)
+      hints.claims.push_back(
+          Claim{fv.facet, meant.wildcard && fv.value == "*" ? element : fv.value, source, defaulted});
+    return true;
+  };
+  if (each ? std::all_of(value.begin(), value.end(), claim) : claim(value)) return true;
+  hints.claims.erase(hints.claims.begin() + static_cast<std::ptrdiff_t>(before), hints.claims.end());
+  hints.unread.push_back({source, value});
+  return false;
 }
 
 }  // namespace
@@ -88,19 +75,23 @@ std::optional<json> ToolHints::resolved(std::string_view facet, const Vocabulary
 }
 
 ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::string_view spec_revision) {
+  return read_tool_hints(vocabulary.locate(tool), vocabulary, spec_revision);
+}
+
+ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, std::string_view spec_revision) {
   ToolHints hints;
   for (const auto& field : vocabulary.fields()) {
     if (field.is_message_field) continue;
     HintSource source{&field, &vocabulary.active_revision(field, spec_revision), nullptr};
     if (field.meaningful_when) {
       const auto& cond = *field.meaningful_when;
-      const json* other = find_member(tool, cond.tokens);
+      const json* other = tool.condition(field);
       const json& effective = (other && other->is_boolean()) ? *other : cond.when_absent;
       if (effective != cond.equals) continue;
     }
     // An unreadable value counts as absent, so the specification default (the cautious reading)
     // applies to it as to a missing one.
-    const json* value = find_member(tool, field.tokens);
+    const json* value = tool.value(field);
     bool read = false;
     if (value) {
       source.raw = value;

@@ -42,27 +42,39 @@ std::vector<std::string> pointer_tokens(const std::string& text) {
   return tokens;
 }
 
-// Map keys are the value itself for strings and its JSON text for anything else.
-std::string map_key(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
-
 }  // namespace
 
-std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) const {
-  const std::string key = map_key(element);
+Field::Meaning Field::meaning(const json& element) const {
+  // Map keys are the value itself for strings and its JSON text for anything else.
+  std::string text;
+  std::string_view key;
+  if (element.is_string()) {
+    key = element.get_ref<const std::string&>();
+  } else if (element.is_boolean()) {
+    key = element.get<bool>() ? "true" : "false";
+  } else {
+    text = element.dump();
+    key = text;
+  }
   // The string "true" is not the boolean true: a string never matches the key of a literal.
   const bool literal_text =
       element.is_string() && (key == "true" || key == "false" || key == "null" ||
                               (!key.empty() && (std::isdigit(static_cast<unsigned char>(key[0])) || key[0] == '-')));
-  if (auto it = map.find(key); it != map.end() && !literal_text) return it->second;
+  if (auto it = map.find(key); it != map.end() && !literal_text) return {&it->second, false};
   // A one-member object such as SEP-1913's {"regulated": {"scopes": [...]}} matches "{regulated}".
   if (element.is_object() && element.size() == 1)
-    if (auto it = map.find("{" + element.begin().key() + "}"); it != map.end()) return it->second;
-  if (auto any = map.find("*"); any != map.end()) {
-    std::vector<FacetValue> out;
-    for (const auto& fv : any->second) out.push_back({fv.facet, fv.value == "*" ? element : fv.value});
-    return out;
-  }
-  return std::nullopt;
+    if (auto it = map.find("{" + element.begin().key() + "}"); it != map.end()) return {&it->second, false};
+  if (auto any = map.find("*"); any != map.end()) return {&any->second, true};
+  return {};
+}
+
+std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) const {
+  const Meaning meant = meaning(element);
+  if (!meant.values) return std::nullopt;
+  std::vector<FacetValue> out;
+  for (const auto& fv : *meant.values)
+    out.push_back({fv.facet, meant.wildcard && fv.value == "*" ? element : fv.value});
+  return out;
 }
 
 namespace {
@@ -174,10 +186,23 @@ Vocabulary::Vocabulary(const json& doc) {
   for (auto& field : fields_) {
     for (const auto& r : revisions_)
       if (r.id == field.vocabulary && field.in_revision(r.revision)) field.latest = &r;
-    if (field.tokens.empty() || (field.tokens.size() > 1 && field.tokens[1].empty()))
-      throw std::runtime_error("vocabulary.json: field " + field.key + " names no member, or one without a name");
-    fields_by_vocabulary_[field.vocabulary][field.tokens[0]][field.tokens.size() > 1 ? field.tokens[1] : ""].push_back(
-        &field);
+    if (field.tokens.empty()) throw std::runtime_error("vocabulary.json: field " + field.key + " names no member");
+    fields_by_vocabulary_[field.vocabulary].push_back(&field);
+  }
+  for (const auto& r : revisions_) {
+    auto& fields = tool_fields_by_revision_.emplace_back();
+    for (const auto& field : fields_)
+      if (field.vocabulary == r.id && !field.is_message_field && field.in_revision(r.revision))
+        fields.push_back(&field);
+  }
+  member_tree_.emplace_back();  // the tool
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const auto& field = fields_[i];
+    member_tree_[member_node(field.tokens, SIZE_MAX)].slots.push_back(static_cast<std::uint32_t>(2 * i));
+    if (field.meaningful_when)
+      member_tree_[member_node(field.meaningful_when->tokens, SIZE_MAX)].slots.push_back(
+          static_cast<std::uint32_t>(2 * i + 1));
+    member_tree_[member_node(field.tokens, 2)].mentions.push_back(static_cast<std::uint32_t>(i));
   }
   for (const auto& [k, v] : doc.at("dataClassMinimumResultSensitivity").items())
     if (v.is_string()) data_class_minimum_[k] = v.get<std::string>();
@@ -193,55 +218,74 @@ Vocabulary::Vocabulary(const json& doc) {
     conflicts_.push_back({c.at("keys").get<std::vector<std::string>>(), c.value("facet", ""), c.value("note", "")});
 }
 
-template <class Carried>
-bool Vocabulary::has_any(const json& tool, const FieldsByFirst& fields, const Carried& carried) {
-  if (!tool.is_object()) return false;
-  for (const auto& [first, by_second] : fields) {
-    const auto member = tool.find(first);
-    if (member == tool.end()) continue;
-    if (const auto alone = by_second.find(""); alone != by_second.end())
-      for (const Field* field : alone->second)
-        if (carried(*field, *member)) return true;
-    if (!member->is_object()) continue;
-    // The member's names and the fields' second names, both in order: one walk pairs them.
-    const auto& members = member->template get_ref<const json::object_t&>();
-    auto name = members.begin();
-    auto second = by_second.begin();
-    while (name != members.end() && second != by_second.end()) {
-      const int order = name->first.compare(second->first);
-      if (order < 0) {
-        ++name;
-      } else if (order > 0) {
-        ++second;
-      } else {
-        for (const Field* field : second->second)
-          if (carried(*field, name->second)) return true;
-        ++name;
-        ++second;
-      }
+std::uint32_t Vocabulary::member_node(const std::vector<std::string>& tokens, std::size_t depth) {
+  std::uint32_t node = 0;
+  for (std::size_t i = 0; i < tokens.size() && i < depth; ++i) {
+    auto& children = member_tree_[node].children;
+    auto at = std::lower_bound(children.begin(), children.end(), tokens[i],
+                               [](const auto& child, const std::string& name) { return child.first < name; });
+    if (at == children.end() || at->first != tokens[i]) {
+      const auto added = static_cast<std::uint32_t>(member_tree_.size());
+      at = children.insert(at, {tokens[i], added});
+      member_tree_.emplace_back();  // `children` and `at` are not used after this
+      node = added;
+    } else {
+      node = at->second;
     }
   }
-  return false;
+  return node;
 }
 
-bool Vocabulary::mentions(const json& tool, std::string_view vocabulary_id) const {
+void Vocabulary::locate_below(std::uint32_t node, const json& value, LocatedFields& out) const {
+  const MemberNode& here = member_tree_[node];
+  for (const auto slot : here.slots) out.slots_[slot] = &value;
+  for (const auto field : here.mentions) out.mentioned_[field] = 1;
+  if (here.children.empty() || !value.is_object()) return;
+  // The object's members and the node's children, both in the order of their names: one walk
+  // pairs them.
+  const auto& members = value.get_ref<const json::object_t&>();
+  auto member = members.begin();
+  auto child = here.children.begin();
+  while (member != members.end() && child != here.children.end()) {
+    const int order = member->first.compare(child->first);
+    if (order < 0) {
+      ++member;
+    } else if (order > 0) {
+      ++child;
+    } else {
+      locate_below(child->second, member->second, out);
+      ++member;
+      ++child;
+    }
+  }
+}
+
+LocatedFields Vocabulary::locate(const json& tool) const {
+  LocatedFields out;
+  out.fields_ = fields_.data();
+  out.slots_.assign(2 * fields_.size(), nullptr);
+  out.mentioned_.assign(fields_.size(), 0);
+  locate_below(0, tool, out);
+  return out;
+}
+
+std::span<const Field* const> Vocabulary::vocabulary_fields(std::string_view vocabulary_id) const {
   const auto fields = fields_by_vocabulary_.find(vocabulary_id);
-  return fields != fields_by_vocabulary_.end() &&
-         has_any(tool, fields->second, [](const Field&, const json&) { return true; });
+  if (fields == fields_by_vocabulary_.end()) return {};
+  return fields->second;
 }
 
-bool Vocabulary::uses(const json& tool, const VocabularyRevision& revision) const {
-  const auto fields = fields_by_vocabulary_.find(revision.id);
-  return fields != fields_by_vocabulary_.end() &&
-         has_any(tool, fields->second, [&](const Field& field, const json& at_second) {
-           if (field.is_message_field || !field.in_revision(revision.revision)) return false;
-           const std::vector<std::string> rest(field.tokens.begin() + std::min<std::size_t>(2, field.tokens.size()),
-                                               field.tokens.end());
-           return rest.empty() || find_member(at_second, rest) != nullptr;
-         });
+bool Vocabulary::mentions(const LocatedFields& tool, std::string_view vocabulary_id) const {
+  const auto fields = vocabulary_fields(vocabulary_id);
+  return std::any_of(fields.begin(), fields.end(), [&](const Field* field) { return tool.mentioned(*field); });
 }
 
-std::vector<const VocabularyRevision*> Vocabulary::detect(const json& tool) const {
+bool Vocabulary::uses(const LocatedFields& tool, const VocabularyRevision& revision) const {
+  const auto& fields = tool_fields_by_revision_.at(static_cast<std::size_t>(&revision - revisions_.data()));
+  return std::any_of(fields.begin(), fields.end(), [&](const Field* field) { return tool.value(*field); });
+}
+
+std::vector<const VocabularyRevision*> Vocabulary::detect(const LocatedFields& tool) const {
   std::vector<const VocabularyRevision*> out;
   for (const auto& r : revisions_)
     if (r.id != "spec" && uses(tool, r)) out.push_back(&r);

@@ -44,14 +44,14 @@ inline std::vector<std::string> name_words(const std::string& name) {
 // "user agent"); a description, with one of a few phrases that describe the tool itself.
 inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::json& tool) {
   if (!tool.is_object()) return {};
-  // Most tools say none of it: a search without copying rules them out before any text is built.
+  // Most tools say none of it: a search of the text in lower case rules them out before the
+  // phrases are looked for.
   auto mentions = [](const std::string& text, std::initializer_list<std::string_view> stems) {
-    for (std::string_view stem : stems)
-      if (std::search(text.begin(), text.end(), stem.begin(), stem.end(), [](char a, char b) {
-            return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
-          }) != text.end())
-        return true;
-    return false;
+    std::string lower(text);
+    for (char& c : lower)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return std::any_of(stems.begin(), stems.end(),
+                       [&](std::string_view stem) { return lower.find(stem) != std::string::npos; });
   };
   if (tool.contains("name") && tool["name"].is_string() &&
       mentions(tool["name"].get_ref<const std::string&>(), {"agent"})) {

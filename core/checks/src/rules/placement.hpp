@@ -4,8 +4,8 @@
 // An area of lint checks: its code, then its entries (kChecks). registry.cpp includes it; nothing else does.
 #include <algorithm>
 #include <array>
-#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mcp_hints/json/input.hpp"
@@ -45,28 +45,25 @@ inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink
   }
 }
 
-// The keys of the specification's ToolAnnotations: its hint fields in the crosswalk, and title.
-inline std::set<std::string> spec_annotation_keys(const Vocabulary& vocabulary) {
-  std::set<std::string> out{"title"};
-  for (const auto& field : vocabulary.fields())
-    if (field.vocabulary == "spec") out.insert(field.key);
-  return out;
+// Whether a key is one of the specification's ToolAnnotations: its hint fields in the crosswalk, and title.
+inline bool is_spec_annotation_key(const Vocabulary& vocabulary, std::string_view key) {
+  const auto spec = vocabulary.vocabulary_fields("spec");
+  return key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; });
 }
 
 inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
   if (!ctx.tool.is_object()) return;
   auto annotations = ctx.tool.find("annotations");
   if (annotations == ctx.tool.end() || !annotations->is_object()) return;
-  const auto spec_keys = spec_annotation_keys(ctx.vocabulary);
   std::vector<std::string> dropped;
   auto meta = ctx.tool.find("_meta");
   for (const auto& [key, value] : annotations->items()) {
-    if (spec_keys.count(key)) continue;
+    if (is_spec_annotation_key(ctx.vocabulary, key)) continue;
     bool mirrored = false;
     if (meta != ctx.tool.end() && meta->is_object()) {
       for (const auto& [mkey, mvalue] : meta->items()) {
         auto slash = mkey.rfind('/');
-        if (slash != std::string::npos && mkey.substr(slash + 1) == key) mirrored = true;
+        if (slash != std::string::npos && std::string_view(mkey).substr(slash + 1) == key) mirrored = true;
       }
     }
     if (!mirrored) dropped.push_back(key);

@@ -16,7 +16,7 @@ namespace mcp_hints::rules::schema {
 inline std::vector<const VocabularyRevision*> revisions_to_validate(const ToolContext& ctx,
                                                                     std::string_view vocabulary) {
   if (vocabulary == "spec") return {&ctx.vocabulary.active_revision("spec", ctx.spec_revision)};
-  const bool mentioned = ctx.vocabulary.mentions(ctx.tool, vocabulary);
+  const bool mentioned = ctx.vocabulary.mentions(ctx.located, vocabulary);
   for (const auto* pin : ctx.pinned)
     if (pin->id == vocabulary)
       return mentioned ? std::vector<const VocabularyRevision*>{pin} : std::vector<const VocabularyRevision*>{};

@@ -13,7 +13,7 @@ namespace mcp_hints::rules::vocab_revisions {
 inline std::string keys_used(const ToolContext& ctx, const VocabularyRevision& rev) {
   std::string out;
   for (const auto* f : ctx.vocabulary.fields_of(rev))
-    if (!f->is_message_field && find_member(ctx.tool, f->tokens)) out += (out.empty() ? "" : ", ") + f->key;
+    if (!f->is_message_field && ctx.located.value(*f)) out += (out.empty() ? "" : ", ") + f->key;
   return out;
 }
 

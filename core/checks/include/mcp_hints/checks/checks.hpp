@@ -40,6 +40,7 @@ struct CheckInfo {
 // Everything a check may look at for one tool.
 struct ToolContext {
   const nlohmann::json& tool;
+  const LocatedFields& located;  // where the tool carries the crosswalk's fields
   const ToolHints& hints;
   const Vocabulary& vocabulary;
   const SchemaRegistry& schemas;

@@ -53,6 +53,8 @@ class ToolHints {
 
 // Reads every vocabulary's hints from one tool object (any JSON value is accepted).
 ToolHints read_tool_hints(const nlohmann::json& tool, const Vocabulary& vocabulary, std::string_view spec_revision);
+// The same, of a tool the vocabulary has located.
+ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, std::string_view spec_revision);
 
 // How one facet's resolved value differs between two readings of a tool.
 struct HintChange {

@@ -1,5 +1,6 @@
 #pragma once
 // The crosswalk (schemas/vocabulary.json) as typed data: facets, vocabulary revisions, fields.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
@@ -58,19 +59,27 @@ struct Field {
   std::string section;
   std::optional<nlohmann::json> default_value;  // the specification's default, if any
   std::optional<Condition> meaningful_when;
-  bool set_valued = false;                             // a value or an array of values
-  bool array_only = false;                             // ... always an array, even of one value
-  std::map<std::string, std::vector<FacetValue>> map;  // by value ("true", "read", "*")
-  bool is_message_field = false;                       // lives on requests/results, not on tools
-  std::vector<std::string> carried_on;                 // message fields: "request", "result", "content block"
-  std::optional<Propagation> propagation;              // message fields: how a claim travels
-  std::vector<std::string> revisions;                  // the revisions of its vocabulary that have it (empty: all)
-  const struct VocabularyRevision* latest = nullptr;   // the newest revision that has it
+  bool set_valued = false;                                          // a value or an array of values
+  bool array_only = false;                                          // ... always an array, even of one value
+  std::map<std::string, std::vector<FacetValue>, std::less<>> map;  // by value ("true", "read", "*")
+  bool is_message_field = false;                                    // lives on requests/results, not on tools
+  std::vector<std::string> carried_on;                // message fields: "request", "result", "content block"
+  std::optional<Propagation> propagation;             // message fields: how a claim travels
+  std::vector<std::string> revisions;                 // the revisions of its vocabulary that have it (empty: all)
+  const struct VocabularyRevision* latest = nullptr;  // the newest revision that has it
 
   bool in_revision(std::string_view revision) const;
   // The facets its values mean, in the order the map first names them.
   std::vector<std::string> facets() const;
 
+  // What one element of this field's value means, as the crosswalk maps it: the facet values of
+  // its entry (null when the value is unknown); `wildcard` when that entry is "*", whose "*"
+  // values stand for the element itself.
+  struct Meaning {
+    const std::vector<FacetValue>* values = nullptr;
+    bool wildcard = false;
+  };
+  Meaning meaning(const nlohmann::json& element) const;
   // The facet values one element of this field's value asserts; nullopt if the value is unknown.
   std::optional<std::vector<FacetValue>> facet_values(const nlohmann::json& element) const;
 };
@@ -95,6 +104,25 @@ struct VocabularyRevision {
 };
 
 struct VocabularyRevision;
+
+// Where one tool carries the crosswalk's fields: what Vocabulary::locate found in one walk of the
+// tool's members. Valid while the tool and the vocabulary are.
+class LocatedFields {
+ public:
+  // The field's value in the tool, or null (what find_member(tool, field.tokens) finds).
+  const nlohmann::json* value(const Field& field) const { return slots_[2 * index(field)]; }
+  // The value of the member the field's meaningful_when names, or null.
+  const nlohmann::json* condition(const Field& field) const { return slots_[2 * index(field) + 1]; }
+  // Whether the tool has the field's first member and, inside it, its second (one member: that one).
+  bool mentioned(const Field& field) const { return mentioned_[index(field)]; }
+
+ private:
+  friend class Vocabulary;
+  std::size_t index(const Field& field) const { return static_cast<std::size_t>(&field - fields_); }
+  const Field* fields_ = nullptr;             // the vocabulary's fields, which the indexes count from
+  std::vector<const nlohmann::json*> slots_;  // two a field: its value, its condition's value
+  std::vector<char> mentioned_;               // one a field
+};
 
 // Whether a _meta key's prefix is one the specification reserves for MCP under a revision's rule
 // ("any-label": mcp or modelcontextprotocol before the last label, as 2025-06-18; "second-label":
@@ -132,14 +160,18 @@ class Vocabulary {
   const std::vector<Relation>& relations() const { return relations_; }
   const VocabularyRevision* revision(std::string_view id, std::string_view revision) const;
   std::vector<std::string> spec_revisions() const;
+  // Where a tool (any JSON value) carries each field: one walk of its members beside the fields'
+  // member names, instead of a look-up per field; what follows asks it, not the tool.
+  LocatedFields locate(const nlohmann::json& tool) const;
   // Whether a tool carries any member of a vocabulary (its fields' first two pointer tokens).
-  bool mentions(const nlohmann::json& tool, std::string_view vocabulary_id) const;
+  bool mentions(const LocatedFields& tool, std::string_view vocabulary_id) const;
   // Whether a tool carries a tool-level field of this revision (the field itself, so the seed's
   // inputMetadata.Destination and SEP-1913's inputMetadata.destination are told apart).
-  bool uses(const nlohmann::json& tool, const VocabularyRevision& revision) const;
+  // The revision is one of this vocabulary's.
+  bool uses(const LocatedFields& tool, const VocabularyRevision& revision) const;
   // The revisions whose tool-level keys a tool carries, in the crosswalk's order (the
   // specification excluded: its revision is chosen, not detected).
-  std::vector<const VocabularyRevision*> detect(const nlohmann::json& tool) const;
+  std::vector<const VocabularyRevision*> detect(const LocatedFields& tool) const;
   // "id@revision" (or a bare id with a single revision) to a revision; nullptr if unknown.
   const VocabularyRevision* find(std::string_view ref) const;
   // Every revision's ref ("id@revision"), in the crosswalk's order.
@@ -152,6 +184,8 @@ class Vocabulary {
   std::string not_found(std::string_view ref, std::span<const std::string> known) const;
   // The fields a revision has.
   std::vector<const Field*> fields_of(const VocabularyRevision& revision) const;
+  // The fields of a vocabulary, of all its revisions (none for an unknown id).
+  std::span<const Field* const> vocabulary_fields(std::string_view vocabulary_id) const;
   // The revision of a vocabulary a lint run applies (the chosen one for the specification).
   const VocabularyRevision& active_revision(std::string_view id, std::string_view spec_revision) const;
   const VocabularyRevision& active_revision(const Field& field, std::string_view spec_revision) const;
@@ -162,15 +196,18 @@ class Vocabulary {
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
-  // fields_ by vocabulary id, then by their first and second members' names ("" for a field of
-  // one member): lint asks of every tool, for each vocabulary, whether it carries any, and a walk
-  // of the tool's few members beside these answers with a handful of comparisons.
-  using FieldsBySecond = std::map<std::string, std::vector<const Field*>, std::less<>>;
-  using FieldsByFirst = std::map<std::string, FieldsBySecond, std::less<>>;
-  std::map<std::string, FieldsByFirst, std::less<>> fields_by_vocabulary_;
-  // Whether the tool has a member that some field of `fields` names, and `carried` says of it.
-  template <class Carried>
-  static bool has_any(const nlohmann::json& tool, const FieldsByFirst& fields, const Carried& carried);
+  std::map<std::string, std::vector<const Field*>, std::less<>> fields_by_vocabulary_;
+  std::vector<std::vector<const Field*>> tool_fields_by_revision_;  // like revisions_: its tool-level fields
+  // The fields' member names as a tree: a node is a path of names from the tool; its children are
+  // in the order of a JSON object's members, so one walk of both pairs them (locate).
+  struct MemberNode {
+    std::vector<std::pair<std::string, std::uint32_t>> children;  // name, node
+    std::vector<std::uint32_t> slots;                             // LocatedFields slots the path ends
+    std::vector<std::uint32_t> mentions;                          // fields whose first two names end here
+  };
+  std::vector<MemberNode> member_tree_;
+  std::uint32_t member_node(const std::vector<std::string>& tokens, std::size_t depth);
+  void locate_below(std::uint32_t node, const nlohmann::json& value, LocatedFields& out) const;
   std::vector<Conflict> conflicts_;
   std::vector<Relation> relations_;
   std::map<std::string, std::string> data_class_minimum_;
