@@ -112,9 +112,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool open(bool is_array) {
     if (depth() + 1 > limits_.max_depth) return fail_depth();
     if (builder_.building()) {
-      note_position(kind_of(is_array));
       builder_.open(is_array, state_.token_start());
-      note_duplicate();
+      note_added(kind_of(is_array));
       return true;
     }
     if (frames_.empty()) {
@@ -122,8 +121,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     } else if (at_tools_array()) {
       tool_pointer_ = pointer();
       tool_line_ = state_.line();
-      note_position(kind_of(is_array));
       builder_.open(is_array);
+      note_added(kind_of(is_array));
       return true;
     } else if (capture_rpc_error()) {
       rpc_building_ = true;
@@ -168,9 +167,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool value(json&& v) {
     if (builder_.building()) {
-      note_position(ValuePositions::Kind::scalar);
       builder_.value(std::move(v), state_.token_start());
-      note_duplicate();
+      note_added(ValuePositions::Kind::scalar);
       return true;
     }
     if (frames_.empty()) {
@@ -180,8 +178,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     if (at_tools_array()) {
       tool_pointer_ = pointer();
       tool_line_ = state_.line();
-      note_position(ValuePositions::Kind::scalar);
       builder_.value(std::move(v));
+      note_added(ValuePositions::Kind::scalar);
       finish_built();
       return true;
     }
@@ -191,19 +189,17 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     return true;
   }
 
-  // Where the value about to be added to the tool starts (a JSON-RPC error's are not kept).
-  void note_position(ValuePositions::Kind kind) {
-    if (!rpc_building_)
-      earlier_ = positions_.add(builder_.next_key(), state_.token_start(), builder_.next_repeats(), kind);
+  // The value just added to the tool: where it starts (a JSON-RPC error's are not kept), and, when
+  // it took the place of a member given before, where that one started.
+  void note_added(ValuePositions::Kind kind) {
+    auto& duplicates = builder_.duplicates();
+    const bool replaced = duplicates.size() > duplicates_seen_;
+    if (!rpc_building_) earlier_ = positions_.add(builder_.next_key(), state_.token_start(), replaced, kind);
+    if (replaced) duplicates.back().earlier_at = earlier_;
+    duplicates_seen_ = duplicates.size();
   }
   static ValuePositions::Kind kind_of(bool is_array) {
     return is_array ? ValuePositions::Kind::array : ValuePositions::Kind::object;
-  }
-  // A member just given again: where its first value started.
-  void note_duplicate() {
-    auto& duplicates = builder_.duplicates();
-    if (duplicates.size() > duplicates_seen_) duplicates.back().earlier_at = earlier_;
-    duplicates_seen_ = duplicates.size();
   }
 
   void finish_built() {
@@ -258,7 +254,7 @@ std::string list_keys(const std::vector<std::string>& keys) {
 }  // namespace
 
 TextPosition ValuePositions::add(std::string_view key, TextPosition at, bool replaces, Kind kind) {
-  Entry entry{none, 0, {}, at, false};
+  Entry entry{none, 0, 0, 0, at, false};
   TextPosition earlier;
   if (!open_.empty()) {
     Open& parent = open_.back();
@@ -267,13 +263,15 @@ TextPosition ValuePositions::add(std::string_view key, TextPosition at, bool rep
       entry.in_array = true;
       entry.index = parent.elements++;
     } else {
-      entry.key = key;
+      entry.key_start = names_.size();
+      entry.key_size = key.size();
+      names_ += key;
       if (replaces) {
         // The value given first, and everything inside it (the run of entries after it whose
         // ancestry reaches it), are gone from the tool.
         for (std::size_t i = entries_.size(); i-- > parent.entry + 1;) {
           Entry& old = entries_[i];
-          if (old.parent != parent.entry || !old.live || old.key != key) continue;
+          if (old.parent != parent.entry || !old.live || this->key(old) != key) continue;
           earlier = old.at;
           for (std::size_t j = i, end = end_of(i); j < end; ++j) entries_[j].live = false;
           break;
@@ -312,7 +310,7 @@ std::uint32_t ValuePositions::child(std::uint32_t parent, std::string_view token
   for (std::size_t i = parent + 1, end = end_of(parent); i < end; ++i) {
     const Entry& e = entries_[i];
     if (e.parent != parent || !e.live) continue;
-    if (e.in_array ? is_index && e.index == index : e.key == token) return static_cast<std::uint32_t>(i);
+    if (e.in_array ? is_index && e.index == index : key(e) == token) return static_cast<std::uint32_t>(i);
   }
   return none;
 }

@@ -208,16 +208,16 @@ class FastSaxReader {
 
   void skip_space() {
     while (ensure(1)) {
-      const unsigned char c = *p_;
-      if (c == ' ' || c == '\t' || c == '\r') {
-        ++p_;
-        ++column_;
-      } else if (c == '\n') {
-        ++p_;
-        ++at_.line_;
-        column_ = 1;
-      } else {
-        break;
+      for (; p_ != end_; ++p_) {
+        const unsigned char c = *p_;
+        if (c == ' ' || c == '\t' || c == '\r') {
+          ++column_;
+        } else if (c == '\n') {
+          ++at_.line_;
+          column_ = 1;
+        } else {
+          return;
+        }
       }
     }
   }

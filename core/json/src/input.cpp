@@ -9,17 +9,22 @@
 
 namespace mcp_hints {
 
+void append_pointer_token(std::string& out, std::string_view token) {
+  out += '/';
+  for (std::size_t start = 0;;) {
+    const std::size_t special = token.find_first_of("~/", start);
+    out.append(token.substr(start, special - start));
+    if (special == std::string_view::npos) return;
+    out += token[special] == '~' ? "~0" : "~1";
+    start = special + 1;
+  }
+}
+
 std::string escape_pointer_token(std::string_view token) {
   std::string out;
-  out.reserve(token.size());
-  for (char c : token) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
+  out.reserve(token.size() + 1);
+  append_pointer_token(out, token);
+  out.erase(0, 1);
   return out;
 }
 
@@ -103,10 +108,14 @@ void JsonBuilder::open(bool is_array, TextPosition at) {
     return;
   }
   const nlohmann::json& parent = *stack_.back();
-  std::string token = "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
-  nlohmann::json* slot = insert(std::move(fresh), at);
+  const bool in_array = parent.is_array();
+  const std::size_t index = parent.size();
+  nlohmann::json* slot = insert(std::move(fresh), at);  // first: a member given again is reported at its parent
   path_ends_.push_back(path_.size());
-  path_ += token;
+  if (in_array)
+    path_ += "/" + std::to_string(index);
+  else
+    append_pointer_token(path_, key_);
   stack_.push_back(slot);
 }
 
@@ -134,24 +143,17 @@ std::string JsonBuilder::next_pointer() const {
   return path_ + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
 }
 
-bool JsonBuilder::next_repeats() const {
-  return !stack_.empty() && stack_.back()->is_object() && stack_.back()->contains(key_);
-}
-
 nlohmann::json* JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {
   nlohmann::json& parent = *stack_.back();
   if (parent.is_array()) {
     parent.push_back(std::move(v));
     return &parent.back();
   }
-  if (const auto it = parent.find(key_); it != parent.end()) {
-    duplicates_.push_back(DuplicateMember{next_pointer(), std::move(*it), {}, at});
-    *it = std::move(v);
-    return &*it;
-  }
-  nlohmann::json& slot = parent[key_];
-  slot = std::move(v);
-  return &slot;
+  // One look-up: the member is made, or found given before.
+  const auto [member, made] = parent.get_ref<nlohmann::json::object_t&>().try_emplace(key_);
+  if (!made) duplicates_.push_back(DuplicateMember{next_pointer(), std::move(member->second), {}, at});
+  member->second = std::move(v);
+  return &member->second;
 }
 
 namespace {

@@ -40,13 +40,17 @@ class ValuePositions {
  private:
   static constexpr std::uint32_t none = 0xffffffff;
   struct Entry {
-    std::uint32_t parent;  // the entry of the enclosing value; none for the tool
-    std::uint32_t index;   // the element's index, in an array
-    std::string key;       // the member's name, in an object
+    std::uint32_t parent;       // the entry of the enclosing value; none for the tool
+    std::uint32_t index;        // the element's index, in an array
+    std::size_t key_start = 0;  // the member's name in names_, in an object
+    std::size_t key_size = 0;
     TextPosition at;
     bool in_array = false;
     bool live = true;  // false once a member given again replaced it (or what holds it)
   };
+  std::string_view key(const Entry& entry) const {
+    return std::string_view(names_).substr(entry.key_start, entry.key_size);
+  }
   struct Open {
     std::uint32_t entry;
     bool is_array;
@@ -58,6 +62,7 @@ class ValuePositions {
   std::size_t end_of(std::size_t entry) const;
 
   std::vector<Entry> entries_;  // in document order: what a value holds follows it, all together
+  std::string names_;           // the members' names, one after another
   std::vector<Open> open_;
 };
 

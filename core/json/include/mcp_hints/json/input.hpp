@@ -90,8 +90,6 @@ class JsonBuilder {
   std::string next_pointer() const;
   // The name of the next member, when the open container is an object.
   const std::string& next_key() const { return key_; }
-  // Whether the next value is a member the open object has already: it will replace that one.
-  bool next_repeats() const;
 
  private:
   nlohmann::json* insert(nlohmann::json&& v, TextPosition at);
@@ -133,6 +131,8 @@ std::string describe_parse_error(const std::exception& error);
 
 // Escapes one reference token of a JSON pointer (RFC 6901).
 std::string escape_pointer_token(std::string_view token);
+// Appends "/" and the escaped token to a pointer.
+void append_pointer_token(std::string& out, std::string_view token);
 // The member name a reference token spells; nullopt for a '~' that is not "~0" or "~1".
 std::optional<std::string> unescape_pointer_token(std::string_view token);
 
