@@ -316,3 +316,38 @@ TEST(Vocabulary, LocateFindsWhatALookUpOfEachFieldFinds) {
   EXPECT_GT(conditions, 10u);
   EXPECT_GT(detected, 200u);
 }
+
+// The two rules for _meta prefixes, at each label's place: 2025-06-18 reserves mcp or
+// modelcontextprotocol in any label but the last ("any-label"); 2025-11-25 and later, as the
+// second label ("second-label"). The prefix is what comes before the first slash.
+TEST(Vocabulary, MetaKeyReservationReadsThePrefixLabelByLabel) {
+  struct Case {
+    const char* key;
+    bool any_label, second_label;
+  };
+  for (const auto& c : std::vector<Case>{
+           {"mcp/x", false, false},
+           {"mcp.dev/x", true, false},
+           {"dev.mcp/x", false, true},
+           {"a.mcp.b/x", true, true},
+           {"a.b.mcp/x", false, false},
+           {"a.b.mcp.c/x", true, false},
+           {"modelcontextprotocol.io/x", true, false},
+           {"io.modelcontextprotocol/x", false, true},
+           {"io.modelcontextprotocol.tools/x", true, true},
+           {"mcp", false, false},
+           {"mcp.dev", false, false},
+           {"/x", false, false},
+           {"mcp./x", true, false},
+           {".mcp/x", false, true},
+           {"..mcp/x", false, false},
+           {"MCP.dev/x", false, false},
+           {"mcpx.dev/x", false, false},
+           {"dev.xmcp/x", false, false},
+           {"a/mcp.b/x", false, false},
+           {"com.example/mcp.dev", false, false},
+       }) {
+    EXPECT_EQ(mcp_hints::meta_key_reserved("any-label", c.key), c.any_label) << c.key;
+    EXPECT_EQ(mcp_hints::meta_key_reserved("second-label", c.key), c.second_label) << c.key;
+  }
+}

@@ -51,10 +51,11 @@ std::string shown(const json* value) { return value ? mcp_hints::shown(*value, 6
 // vocabulary, then any other annotation.
 std::vector<std::string> hint_differences(const json& before, const json& after, const Vocabulary& vocabulary) {
   std::vector<std::string> out;
+  const LocatedFields in_before = vocabulary.locate(before), in_after = vocabulary.locate(after);
   for (const auto& field : vocabulary.fields()) {
     if (field.is_message_field) continue;
-    const json* b = find_member(before, field.tokens);
-    const json* a = find_member(after, field.tokens);
+    const json* b = in_before.value(field);
+    const json* a = in_after.value(field);
     if ((b == nullptr) != (a == nullptr) || (b && *b != *a))
       out.push_back(field.key + " " + shown(b) + " -> " + shown(a));
   }

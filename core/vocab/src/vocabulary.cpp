@@ -79,31 +79,27 @@ std::optional<std::vector<FacetValue>> Field::facet_values(const json& element) 
 
 namespace {
 
-std::vector<std::string> prefix_labels(std::string_view key) {
-  std::vector<std::string> labels;
-  auto slash = key.find('/');
-  if (slash == std::string_view::npos) return labels;
-  std::string_view prefix = key.substr(0, slash);
-  std::size_t start = 0;
-  while (start <= prefix.size()) {
-    auto dot = prefix.find('.', start);
-    labels.emplace_back(prefix.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return labels;
-}
-
 bool is_mcp_label(std::string_view label) { return label == "mcp" || label == "modelcontextprotocol"; }
 
 }  // namespace
 
 bool meta_key_reserved(std::string_view rule, std::string_view key) {
-  const auto labels = prefix_labels(key);
-  if (rule == "second-label") return labels.size() >= 2 && is_mcp_label(labels[1]);
-  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
-    if (is_mcp_label(labels[i])) return true;
-  return false;
+  const auto slash = key.find('/');
+  if (slash == std::string_view::npos) return false;
+  // The prefix's labels, between its dots: the second alone counts, or any but the last.
+  const std::string_view prefix = key.substr(0, slash);
+  const bool second_only = rule == "second-label";
+  for (std::size_t start = 0, index = 0;; ++index) {
+    const auto dot = prefix.find('.', start);
+    const bool last = dot == std::string_view::npos;
+    const std::string_view label = prefix.substr(start, last ? std::string_view::npos : dot - start);
+    if (second_only ? index == 1 : !last) {
+      if (is_mcp_label(label)) return true;
+      if (second_only) return false;
+    }
+    if (last) return false;
+    start = dot + 1;
+  }
 }
 
 std::vector<std::string> Field::facets() const {

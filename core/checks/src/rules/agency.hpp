@@ -44,14 +44,22 @@ inline std::vector<std::string> name_words(const std::string& name) {
 // "user agent"); a description, with one of a few phrases that describe the tool itself.
 inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::json& tool) {
   if (!tool.is_object()) return {};
-  // Most tools say none of it: a search of the text in lower case rules them out before the
-  // phrases are looked for.
-  auto mentions = [](const std::string& text, std::initializer_list<std::string_view> stems) {
-    std::string lower(text);
-    for (char& c : lower)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return std::any_of(stems.begin(), stems.end(),
-                       [&](std::string_view stem) { return lower.find(stem) != std::string::npos; });
+  // Most tools say none of it: one pass over the text, in any case, rules them out before the
+  // phrases are looked for. Only where a stem's first letter stands are the stems compared.
+  auto mentions = [](std::string_view text, std::initializer_list<std::string_view> stems) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    std::array<bool, 256> starts{};
+    for (std::string_view stem : stems)
+      starts[static_cast<unsigned char>(stem[0])] = starts[static_cast<unsigned char>(stem[0] - 'a' + 'A')] = true;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (!starts[static_cast<unsigned char>(text[i])]) continue;
+      for (std::string_view stem : stems)
+        if (text.size() - i >= stem.size() &&
+            std::equal(stem.begin(), stem.end(), text.begin() + static_cast<std::ptrdiff_t>(i),
+                       [&](char s, char c) { return s == lower(c); }))
+          return true;
+    }
+    return false;
   };
   if (tool.contains("name") && tool["name"].is_string() &&
       mentions(tool["name"].get_ref<const std::string&>(), {"agent"})) {

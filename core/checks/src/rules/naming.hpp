@@ -16,12 +16,14 @@ namespace mcp_hints::rules::naming {
 inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
   const auto claims = ctx.hints.asserted("effect");
   if (claims.empty() || !ctx.tool.is_object() || !ctx.tool.contains("name") || !ctx.tool["name"].is_string()) return;
+  // What the hints together say: their most cautious effect. A tool declared to delete contradicts
+  // no name, so its name is not read.
+  const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
+  if (!declared || *declared == "delete") return;
   const Inference inference = classify_name(ctx.tool["name"].get<std::string>());
   if (!inference.strong || inference.verb_class == "read") return;
-  // What the hints together say: their most cautious effect.
-  const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
-  const bool reads_only = declared && *declared == "read";
-  const bool denies_delete = inference.verb_class == "delete" && declared && *declared != "delete";
+  const bool reads_only = *declared == "read";
+  const bool denies_delete = inference.verb_class == "delete";
   if (!reads_only && !denies_delete) return;
   for (const Claim* c : claims) {
     // readOnlyHint false says "not read-only", nothing about deleting.

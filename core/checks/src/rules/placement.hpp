@@ -45,28 +45,23 @@ inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink
   }
 }
 
-// Whether a key is one of the specification's ToolAnnotations: its hint fields in the crosswalk, and title.
-inline bool is_spec_annotation_key(const Vocabulary& vocabulary, std::string_view key) {
-  const auto spec = vocabulary.vocabulary_fields("spec");
-  return key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; });
-}
-
 inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
   if (!ctx.tool.is_object()) return;
   auto annotations = ctx.tool.find("annotations");
   if (annotations == ctx.tool.end() || !annotations->is_object()) return;
+  // The specification's ToolAnnotations keys: its hint fields in the crosswalk, and title.
+  const auto spec = ctx.vocabulary.vocabulary_fields("spec");
+  // What each _meta key under a prefix names after its last slash: a mirror of that annotation.
+  std::vector<std::string_view> mirrors;
+  if (auto meta = ctx.tool.find("_meta"); meta != ctx.tool.end() && meta->is_object())
+    for (const auto& [mkey, mvalue] : meta->items())
+      if (const auto slash = mkey.rfind('/'); slash != std::string::npos)
+        mirrors.push_back(std::string_view(mkey).substr(slash + 1));
   std::vector<std::string> dropped;
-  auto meta = ctx.tool.find("_meta");
   for (const auto& [key, value] : annotations->items()) {
-    if (is_spec_annotation_key(ctx.vocabulary, key)) continue;
-    bool mirrored = false;
-    if (meta != ctx.tool.end() && meta->is_object()) {
-      for (const auto& [mkey, mvalue] : meta->items()) {
-        auto slash = mkey.rfind('/');
-        if (slash != std::string::npos && std::string_view(mkey).substr(slash + 1) == key) mirrored = true;
-      }
-    }
-    if (!mirrored) dropped.push_back(key);
+    if (key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; }))
+      continue;
+    if (std::find(mirrors.begin(), mirrors.end(), key) == mirrors.end()) dropped.push_back(key);
   }
   if (dropped.empty()) return;
   std::string list;
