@@ -213,9 +213,11 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     }
     auto& array = frames_.back();
     json tool = builder_.take();
+    ValuePositions next;
+    next.reserve_like(positions_);
     on_tool_(CatalogTool{std::move(tool), tool_pointer_, array.index, tool_line_, std::move(positions_),
                          builder_.take_duplicates()});
-    positions_ = ValuePositions();
+    positions_ = std::move(next);
     duplicates_seen_ = 0;
     ++array.index;
     ++tool_count_;

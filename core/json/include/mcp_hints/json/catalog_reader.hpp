@@ -36,6 +36,12 @@ class ValuePositions {
   // The value's position; for a pointer to something the tool does not have (a missing key),
   // that of the nearest enclosing value it has.
   TextPosition at(std::string_view pointer) const;
+  // Room for as many values and names as another tool had, so that a tool's are not grown to
+  // size a doubling at a time.
+  void reserve_like(const ValuePositions& other) {
+    entries_.reserve(other.entries_.size());
+    names_.reserve(other.names_.size());
+  }
 
  private:
   static constexpr std::uint32_t none = 0xffffffff;
