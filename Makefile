@@ -10,7 +10,7 @@ DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboo
 # python3-yaml reads action.yml and .pre-commit-hooks.yaml (label packaging).
 TEST_PACKAGES := chromium python3-yaml
 # Extra packages only the benchmarks need.
-BENCH_PACKAGES := python3-jsonschema time
+BENCH_PACKAGES := python3-jsonschema
 # Extra packages only the fuzz harnesses need: clang 16 and its libFuzzer and sanitizer runtimes.
 FUZZ_PACKAGES := clang-16 libclang-rt-16-dev llvm-16
 # make fuzz: its own build folder, and how long each harness runs.

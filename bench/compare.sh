@@ -26,7 +26,7 @@ mkdir -p "$cache"
 : >"$rows"
 export PATH="$peers/.bin:$PATH"  # the Node 22 pinned beside the peers, when installed
 load=$(cut -d ' ' -f 1-3 /proc/loadavg)  # other work on the machine shows in every figure
-binaries=("$bin/mcp-hints" "$bin/mock_rpc" "$bin/sample_server" "$bin/reference_client")
+binaries=("$bin/mcp-hints" "$bin/mock_rpc" "$bin/sample_server" "$bin/reference_client" "$bin/timed")
 built=$(stat -c '%n %Y' "${binaries[@]}")  # a rebuild during the run would mix two builds' figures
 source_tree=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 commit=$(git -C "${source_tree:-$root}" rev-parse --short HEAD 2>/dev/null || echo "unknown")
@@ -44,14 +44,14 @@ catalog() {  # catalog N [--all-findings]: the path of the generated catalog, ma
   echo "$file"
 }
 
-# run SIDE CMD...: one whole-process run under the time limit; its output is left in
-# $work/SIDE.out and .err, and wall (s), rss (KiB, the largest process) and status are set.
+# run SIDE CMD...: one whole-process run under the time limit (bench/timed.cpp: the wall time to the
+# microsecond, which GNU time's %e cuts to hundredths); its output is left in $work/SIDE.out and
+# .err, and wall (s), rss (KiB, the largest process) and status are set.
 run() {
   local side=$1
   shift
   status=0
-  /usr/bin/time -o "$work/time" -f '%e %M' timeout -k 5 "$limit" "$@" <"/dev/null" \
-    >"$work/$side.out" 2>"$work/$side.err" || status=$?
+  "$bin/timed" "$limit" "$work/time" "$@" <"/dev/null" >"$work/$side.out" 2>"$work/$side.err" || status=$?
   read -r wall rss < <(tail -n 1 "$work/time")
 }
 
@@ -289,6 +289,8 @@ UNIT = {"time": ("s", 2), "startup": ("ms", 1), "rate": ("calls/s", 0)}
 
 def figure(kind, value):
     unit, digits = UNIT[kind]
+    if kind == "time" and float(value) < 1:
+        digits = 3  # a run of tens of milliseconds: its milliseconds count
     return f"{float(value):,.{digits}f} {unit}"
 
 

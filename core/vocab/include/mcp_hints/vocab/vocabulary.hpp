@@ -196,7 +196,7 @@ class Vocabulary {
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
-  std::map<std::string, std::vector<const Field*>, std::less<>> fields_by_vocabulary_;
+  std::map<std::string, std::vector<const Field*>, std::less<>> fields_by_vocabulary_;  // by vocabulary id
   std::vector<std::vector<const Field*>> tool_fields_by_revision_;  // like revisions_: its tool-level fields
   // The fields' member names as a tree: a node is a path of names from the tool; its children are
   // in the order of a JSON object's members, so one walk of both pairs them (locate).
