@@ -52,7 +52,8 @@ run() {
   shift
   status=0
   "$bin/timed" "$limit" "$work/time" "$@" <"/dev/null" >"$work/$side.out" 2>"$work/$side.err" || status=$?
-  read -r wall rss < <(tail -n 1 "$work/time")
+  wall='' rss=0
+  read -r wall rss < <(tail -n 1 "$work/time") || true  # empty when the run could not be timed
 }
 
 # Readers: each judges the run just made (SIDE STATUS ARG) and prints "VALUE RSS_KIB", or
@@ -104,6 +105,10 @@ measure() {
   local -n best=${side}_value state=${side}_state largest=${side}_rss
   [ "$state" = ok ] || return 0
   run "$side" "$@"
+  if [ -z "$wall" ]; then
+    state="not a real run: not timed ($(tail -n 1 "$work/$side.err" | cut -c 1-200))"
+    return 0
+  fi
   if [ "$status" = 124 ] || [ "$status" = 137 ]; then
     state="timed out (${limit} s)"
     largest=$((rss > largest ? rss : largest))
