@@ -49,8 +49,12 @@ inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::j
   auto mentions = [](std::string_view text, std::initializer_list<std::string_view> stems) {
     const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
     std::array<bool, 256> starts{};
-    for (std::string_view stem : stems)
-      starts[static_cast<unsigned char>(stem[0])] = starts[static_cast<unsigned char>(stem[0] - 'a' + 'A')] = true;
+    for (std::string_view stem : stems) {  // in lower case
+      if (stem.empty()) return true;       // found anywhere, as a search for nothing is
+      const auto first = static_cast<unsigned char>(stem[0]);
+      starts[first] = true;
+      if (first >= 'a' && first <= 'z') starts[first - 'a' + 'A'] = true;
+    }
     for (std::size_t i = 0; i < text.size(); ++i) {
       if (!starts[static_cast<unsigned char>(text[i])]) continue;
       for (std::string_view stem : stems)
