@@ -95,6 +95,16 @@ TEST(FastReader, KeepsToTheLimitsAsNlohmannDoes) {
   }
   EXPECT_EQ(outcome(R"(["12345678"])", JsonReader::fast_only, limits), R"(["12345678",])");
   EXPECT_EQ(outcome(R"([[[1]]])", JsonReader::fast_only, limits), "[[[u1,],],]");
+  // A number is not a string, but the fast reader holds none longer than a string may be: past
+  // that it gives up, and nlohmann's parser reads the number as it reads any.
+  for (const std::string number : {"12345678", "123456789", "-1234567", "-12345678", "1.5e+100", "1.5e+1000"}) {
+    const std::string text = "[" + number + "]";
+    EXPECT_EQ(outcome(text, JsonReader::fastest, limits), outcome(text, JsonReader::nlohmann_only, limits)) << text;
+    if (number.size() > limits.max_string)
+      EXPECT_EQ(outcome(text, JsonReader::fast_only, limits).rfind("error: ", 0), 0u) << text;
+    else
+      EXPECT_EQ(outcome(text, JsonReader::fast_only, limits), outcome(text, JsonReader::nlohmann_only, limits)) << text;
+  }
 }
 
 // Where a repeated member's later value starts, in UTF-16 code units of its line: after

@@ -357,10 +357,10 @@ CatalogSummary summary_of(const Handler& handler) {
 }
 
 // The fast reader over a stream (detail::FastSaxReader); nullopt where it gave up, with `given`
-// the tools it handed on before. What on_tool throws goes through (`on_tool_threw`).
+// the tools it handed on before. What on_tool throws goes through.
 std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLimits& limits,
-                                                const std::function<void(CatalogTool&&)>& on_tool, std::size_t& given,
-                                                bool& on_tool_threw) {
+                                                const std::function<void(CatalogTool&&)>& on_tool, std::size_t& given) {
+  bool on_tool_threw = false;
   const std::function<void(CatalogTool &&)> counted = [&](CatalogTool&& tool) {
     ++given;
     try {
@@ -392,8 +392,7 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
   // up, nlohmann's parser reads it again and says what is wrong, the tools handed on passed over.
   std::size_t given = 0;
   if (const auto start = in.tellg(); start != std::streampos(-1)) {
-    bool on_tool_threw = false;
-    if (auto summary = read_catalog_fast(in, limits, on_tool, given, on_tool_threw)) return *summary;
+    if (auto summary = read_catalog_fast(in, limits, on_tool, given)) return *summary;
     in.clear();
     if (!in.seekg(start)) throw InputError("the input could not be read a second time");
   }

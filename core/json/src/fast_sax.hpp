@@ -416,6 +416,9 @@ class FastSaxReader {
     std::size_t length = 0;
     for (;;) {
       while (p_ + length != end_ && number_byte(p_[length])) ++length;
+      // A number longer than a string may be is left to nlohmann's parser, so that the window
+      // grows no further for it than for a string.
+      if (length > limits_.max_string) return false;
       if (p_ + length != end_) break;
       const unsigned char* keep = p_;
       if (!more(keep)) break;
