@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
+#include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
@@ -208,18 +210,12 @@ std::vector<json> tools_for_locating() {
                           root / "examples" / "catalogs"})
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() != ".json") continue;
-      json doc;
+      std::ifstream in(entry.path(), std::ios::binary);
       try {
-        doc = json::parse(test_support::read_file(entry.path()));
-      } catch (const json::exception&) {
-        continue;  // a fixture of bad JSON
+        mcp_hints::read_catalog(in, {}, [&](mcp_hints::CatalogTool&& tool) { tools.push_back(std::move(tool.tool)); });
+      } catch (const mcp_hints::InputError&) {
+        // a fixture of bad input: the tools before the fault are kept
       }
-      const json* list = doc.is_array() ? &doc : nullptr;
-      if (doc.is_object() && doc.contains("tools")) list = &doc["tools"];
-      if (doc.is_object() && doc.contains("result") && doc["result"].is_object() && doc["result"].contains("tools"))
-        list = &doc["result"]["tools"];
-      if (list && list->is_array())
-        for (const auto& tool : *list) tools.push_back(tool);
     }
   const auto neighbours = [](const std::string& name) {
     if (name.empty()) return std::vector<std::string>{"x", "\x01"};
