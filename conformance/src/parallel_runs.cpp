@@ -192,29 +192,40 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
   std::vector<std::optional<ScenarioRun>> results(requests.size());
   std::vector<std::exception_ptr> errors(requests.size());
   std::vector<Worker> running;
-  // The runs that wait longest start first, so that none of them is left to the end alone; the
-  // results keep the requests' order.
-  std::vector<std::size_t> order(requests.size());
-  std::vector<double> waits(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    order[i] = i;
-    waits[i] = mock::scripted_wait_ms(requests[i].scenario);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return waits[a] > waits[b]; });
-  std::size_t next = 0;
   // After a run throws, only runs before it in the requests' order are still made: the first error
   // in that order is the one said, as a run after it would not have been made one by one.
   std::size_t first_error = requests.size();
+  // The runs that wait longest start first, so that none of them is left to the end alone; the
+  // results keep the requests' order. A run whose script waits (a slow call, a Retry-After, a
+  // listing's ttlMs) sleeps through it: it takes a place of its own, not one of the `jobs` the
+  // runs that keep a core busy share.
+  std::vector<std::size_t> order(requests.size());
+  std::vector<double> waits(requests.size());
+  std::vector<bool> sleeps(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    order[i] = i;
+    waits[i] = mock::scripted_wait_ms(requests[i].scenario);
+    sleeps[i] = run_sleeps(requests[i].scenario);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return waits[a] > waits[b]; });
+  std::vector<bool> begun(requests.size(), false);
+  // The next run in `order` not yet begun that may begin now: a sleeping one while there is a
+  // sleeping place, any other while fewer than `jobs` of those run.
+  const auto next_to_begin = [&]() -> std::optional<std::size_t> {
+    std::size_t sleeping = 0;
+    for (const auto& w : running) sleeping += sleeps[w.index] ? 1 : 0;
+    const bool room_to_sleep = sleeping < kSleepingRunsPerJob * jobs, room_to_work = running.size() - sleeping < jobs;
+    for (const std::size_t index : order)
+      if (!begun[index] && index <= first_error && (sleeps[index] ? room_to_sleep : room_to_work)) return index;
+    return std::nullopt;
+  };
   const pid_t parent = ::getpid();
   try {
-    while (next < requests.size() || !running.empty()) {
-      while (next < requests.size() && running.size() < jobs) {
-        if (order[next] > first_error) {
-          ++next;
-          continue;
-        }
+    for (;;) {
+      for (auto index = next_to_begin(); index; index = next_to_begin()) {
+        begun[*index] = true;
         Worker w;
-        w.index = order[next++];
+        w.index = *index;
         const RunRequest& request = requests[w.index];
         fs::create_directories(request.options.work_dir);
         w.reply_file = request.options.work_dir / (".worker-" + std::to_string(parent) + "-" + std::to_string(w.index));
@@ -236,7 +247,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
         running.push_back(w);
         if (watch.started) watch.started(w.index);
       }
-      if (running.empty()) break;  // the rest come after an error
+      if (running.empty()) break;  // every run is made, or the rest come after an error
       // Wait until a worker ends (or, without pidfds, a short while), then collect every one that has.
       std::vector<pollfd> fds;
       bool all_pidfds = true;

@@ -253,6 +253,50 @@ TEST(ParallelRuns, TheLongestWaitsStartFirstAndTheFirstErrorInOrderIsSaid) {
   EXPECT_EQ(started, (std::vector<std::size_t>{1, 0}));
 }
 
+// A run whose script sleeps (kSleepingRunMs or more) holds none of the `jobs` places: a run that
+// keeps a core busy starts beside it. At most kSleepingRunsPerJob sleeping runs go at once with
+// --jobs 1, and the busy ones still one after another.
+TEST(ParallelRuns, ASleepingRunHoldsNoPlaceOfTheBusyOnes) {
+  const auto quick = mock::load_scenario("confirm.spec-destructive");
+  const auto retry = mock::load_scenario("retry.retry-after-honoured");
+  EXPECT_FALSE(run_sleeps(quick));
+  EXPECT_TRUE(run_sleeps(retry));
+  mock::Scenario at_bound = quick;
+  at_bound.document["x"] = {{"delayMs", kSleepingRunMs}};
+  EXPECT_TRUE(run_sleeps(at_bound));
+  at_bound.document["x"] = {{"delayMs", kSleepingRunMs - 0.001}};
+  EXPECT_FALSE(run_sleeps(at_bound));
+
+  test_support::TempDir dir;
+  const std::size_t sleepers = kSleepingRunsPerJob + 1;
+  std::vector<RunRequest> requests = {{quick, options_for(kReference, dir.path(), "2025-11-25")}};
+  for (std::size_t i = 0; i < sleepers; ++i)  // a folder each: one run id would share one
+    requests.push_back({retry, options_for(kReference, dir.path() / std::to_string(i), "2025-11-25")});
+  requests.push_back({quick, options_for(kReference, dir.path(), "2026-07-28")});
+  std::vector<std::string> events;
+  RunWatch watch;
+  watch.started = [&](std::size_t i) { events.push_back("start " + std::to_string(i)); };
+  watch.ended = [&](std::size_t i, const ScenarioRun&) { events.push_back("end " + std::to_string(i)); };
+  const auto runs = run_scenarios(requests, 1, watch);
+  ASSERT_EQ(events.size(), 2 * requests.size());
+  const auto at = [&](const std::string& event) {
+    const auto found = std::find(events.begin(), events.end(), event);
+    EXPECT_NE(found, events.end()) << event;
+    return found - events.begin();
+  };
+  // Every sleeping place taken, then the first busy run beside them, before anything has ended.
+  for (std::size_t i = 0; i < kSleepingRunsPerJob; ++i) EXPECT_EQ(events[i], "start " + std::to_string(i + 1));
+  EXPECT_EQ(events[kSleepingRunsPerJob], "start 0");
+  // The last sleeping run waits for a place; the second busy run for the first to end.
+  auto first_sleeper_ended = events.size();
+  for (std::size_t i = 1; i <= kSleepingRunsPerJob; ++i)
+    first_sleeper_ended = std::min<std::size_t>(first_sleeper_ended, at("end " + std::to_string(i)));
+  EXPECT_LT(first_sleeper_ended, at("start " + std::to_string(sleepers)));
+  EXPECT_LT(at("end 0"), at("start " + std::to_string(sleepers + 1)));
+  ASSERT_EQ(runs.size(), requests.size());
+  for (const auto& run : runs) EXPECT_EQ(run.verdict(), Verdict::pass) << run.run_id();
+}
+
 // Certify killed outright (no chance to clean up) takes its workers, and their runs' processes,
 // with it: nothing is left running until the client's timeout.
 TEST(ParallelRuns, AKilledCertifyLeavesNoWorkerBehind) {

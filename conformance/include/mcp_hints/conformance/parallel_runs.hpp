@@ -26,9 +26,19 @@ struct RunWatch {
   std::function<void(std::size_t index, const ScenarioRun& run)> ended;  // its result is in
 };
 
-// Runs every request, at most `jobs` (1 or more) at once. A worker that dies or outlives its run's
-// bound (the client's timeout and a minute for the rest) yields a run that could not run, saying
-// so. An Error a run throws (a scenario that does not apply, say) ends the others and is thrown
+// A run whose script asks for at least this many milliseconds of waiting (mock::scripted_wait_ms)
+// sleeps most of its time: its processes use about a tenth of that on a core. Such runs take
+// places of their own, kSleepingRunsPerJob for each of the `jobs`, and hold none of the `jobs`:
+// together they keep a core less than half as busy as the runs in those places do.
+inline constexpr double kSleepingRunMs = 100;
+inline constexpr std::size_t kSleepingRunsPerJob = 4;
+inline bool run_sleeps(const mock::Scenario& scenario) { return mock::scripted_wait_ms(scenario) >= kSleepingRunMs; }
+
+// Runs every request, at most `jobs` (1 or more) at once and, beside them, at most
+// kSleepingRunsPerJob * `jobs` runs that sleep; the longest waits start first. A worker that dies
+// or outlives its run's bound (the client's timeout and a minute for the rest) yields a run that
+// could not run, saying so. An Error a run throws (a scenario that does not apply, say) ends the
+// others and is thrown
 // again here, as the first one in order.
 std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, std::size_t jobs,
                                        const RunWatch& watch = {});
