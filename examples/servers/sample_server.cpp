@@ -367,10 +367,14 @@ class Server {
   // The tools of one page as JSON text, serialized once (a large catalog is served fast).
   const std::string& page_text(std::size_t start, std::size_t size) {
     auto [it, fresh] = pages_.try_emplace(start);
-    if (fresh) {
-      json page = json::array();
-      for (std::size_t i = start; i < config_.tools.size() && i < start + size; ++i) page.push_back(config_.tools[i]);
-      it->second = page.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (fresh) {  // the text of a JSON array of those tools, written tool by tool: no copy of the page
+      std::string& text = it->second;
+      text = "[";
+      for (std::size_t i = start; i < config_.tools.size() && i < start + size; ++i) {
+        if (i > start) text += ',';
+        text += config_.tools[i].dump(-1, ' ', false, json::error_handler_t::replace);
+      }
+      text += ']';
     }
     return it->second;
   }

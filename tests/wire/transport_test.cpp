@@ -49,6 +49,32 @@ TEST(StdioTransport, ReadsLinesAndCountsWhatIsNotProtocol) {
   EXPECT_FALSE(t.receive(Clock::now() + std::chrono::milliseconds(100)));  // nothing more: a timeout
 }
 
+// A line in pieces, over many reads and more than the pipe holds, then lines that share a read:
+// each message whole, in order, and every byte counted.
+TEST(StdioTransport, ALineInPiecesAndLinesThatShareAReadArriveWhole) {
+  const std::size_t long_text = 3 << 20;
+  mcp_hints::StdioTransport t(
+      sh("printf '{\"jsonrpc\":\"2.0\",\"id\":1,'; sleep 0.05; printf '\"result\":{\"a\":\"'; "
+         "head -c " +
+         std::to_string(long_text) +
+         " /dev/zero | tr '\\0' x; sleep 0.05; "
+         "printf '\"}}\\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\\n{\"jsonrpc\":\"2.0\",\"id\":3,'; "
+         "sleep 0.05; printf '\"result\":{}}\\n'; sleep 5"));
+  const auto first = t.receive(soon());
+  ASSERT_TRUE(first);
+  EXPECT_EQ((*first)["id"], 1);
+  EXPECT_EQ((*first)["result"]["a"].get_ref<const std::string&>().size(), long_text);
+  for (int id : {2, 3}) {
+    const auto next = t.receive(soon());
+    ASSERT_TRUE(next);
+    EXPECT_EQ((*next)["id"], id);
+  }
+  EXPECT_EQ(t.bytes_received(), 3 * std::string(R"({"jsonrpc":"2.0","id":1,"result":{}})").size() + 3 +
+                                    std::string(R"("a":"")").size() + long_text);
+  EXPECT_EQ(t.noise_count(), 0u);
+  EXPECT_FALSE(t.receive(Clock::now() + std::chrono::milliseconds(100)));
+}
+
 TEST(StdioTransport, SaysHowTheServerWent) {
   mcp_hints::StdioTransport died(sh("printf '{\"jsonrpc\":'; kill -SEGV $$"));
   EXPECT_NE(error_of(died).find("was killed by signal 11 (Segmentation fault), in the middle of line 1"),

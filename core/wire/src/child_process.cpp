@@ -201,6 +201,10 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
     throw ProcessError("cannot run " + options.argv[0] + ": " + std::strerror(errno));
   }
   Pipe in, out, err;
+  // A server's answer can be megabytes (a catalog's tools/list): a pipe that holds 1 MiB (the
+  // kernel's default most) lets it arrive in a few reads, not one wake-up per 64 KiB. Where the
+  // kernel refuses, the default stands.
+  ::fcntl(out.read, F_SETPIPE_SZ, 1 << 20);
   // The child's environment is built here and handed to execve directly: Boost 1.74's
   // environment lookup (basic_environment_impl::find) reads past the end of shorter entries.
   const std::vector<std::string> env = child_environment(environ, options.env);

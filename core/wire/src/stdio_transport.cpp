@@ -37,10 +37,18 @@ void StdioTransport::send(const json& message, Deadline deadline) {
 
 std::optional<json> StdioTransport::receive(Deadline deadline) {
   for (;;) {
-    const auto newline = buffer_.find('\n');
+    const auto newline = buffer_.find('\n', scanned_);
+    scanned_ = newline == std::string::npos ? buffer_.size() : 0;
     if (newline != std::string::npos) {
-      std::string line = buffer_.substr(0, newline);
-      buffer_.erase(0, newline + 1);
+      std::string line;
+      if (newline + 1 == buffer_.size()) {  // the whole buffer: taken, not copied
+        line = std::move(buffer_);
+        line.pop_back();
+        buffer_.clear();
+      } else {
+        line = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+      }
       ++line_number_;
       bytes_received_ += line.size() + 1;
       if (!line.empty() && line.back() == '\r') line.pop_back();

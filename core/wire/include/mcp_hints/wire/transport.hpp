@@ -98,6 +98,7 @@ class StdioTransport : public Transport {
   TransportLimits limits_;
   std::string command_;
   std::string buffer_;
+  std::size_t scanned_ = 0;  // buffer_'s first bytes known to hold no newline: a long line is scanned once
   std::size_t line_number_ = 0;
   std::size_t noise_count_ = 0;
   std::string first_noise_;
