@@ -276,6 +276,7 @@ std::vector<json> edge_values() {
           3,
           3.0,
           json(std::numeric_limits<std::uint64_t>::max()),
+          json(std::numeric_limits<std::int64_t>::max()),
           json(std::numeric_limits<std::int64_t>::min()),
           "",
           "a",
@@ -302,6 +303,7 @@ std::vector<json> edge_values() {
           json::object(),
           {{"a", 1}},
           {{"a", 1}, {"b", 2}},
+          {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::uint64_t>::max()},
           {{"b", "x"}},
           {{"x", 1}},
           {{"x", "abc"}},
@@ -358,6 +360,12 @@ std::vector<json> keyword_schemas() {
       {{"exclusiveMinimum", 1}},
       {{"exclusiveMaximum", 3}},
       {{"minimum", 1.5}, {"maximum", 2.5}},
+      // An integer past int64 is judged as the largest valijson reads: equal to it, and within
+      // a bound at it.
+      {{"const", std::numeric_limits<std::int64_t>::max()}},
+      {{"enum", {std::numeric_limits<std::int64_t>::max(), "a"}}},
+      {{"maximum", std::numeric_limits<std::int64_t>::max()}},
+      {{"uniqueItems", true}, {"items", {{"minimum", 0}}}},
       {{"allOf", {{{"type", "integer"}}, {{"minimum", 2}}}}},
       {{"anyOf", {{{"type", "string"}}, {{"minimum", 2}}}}},
       {{"oneOf", {{{"type", "integer"}}, {{"minimum", 2}}}}},

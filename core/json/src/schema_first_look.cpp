@@ -1,6 +1,8 @@
 #include "schema_first_look.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <locale>
 #include <string_view>
 
@@ -54,11 +56,19 @@ Verdict of_type(std::uint8_t types, const json& value) {
   }
 }
 
+// An integer valijson cannot read as a signed 64-bit one: the registry judges it as the largest it
+// can (SchemaRegistry), which the first look does not weigh. It leaves every verdict that reads
+// one to valijson, and so judges an instance as it is, whichever such integers it holds.
+bool past_int64(const json& value) {
+  return value.is_number_unsigned() && value.get_ref<const json::number_unsigned_t&>() >
+                                           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+}
+
 // Equality as `const`, `enum` and `uniqueItems` need it ("valid": equal). An integer and a float
 // are not compared: how valijson weighs 1 against 1.0 is left to valijson.
 Verdict same(const json& a, const json& b) {
   if (a.is_number() && b.is_number()) {
-    if (a.is_number_float() != b.is_number_float()) return Verdict::undecided;
+    if (a.is_number_float() != b.is_number_float() || past_int64(a) || past_int64(b)) return Verdict::undecided;
     return a == b ? Verdict::valid : Verdict::invalid;
   }
   if (a.type() != b.type()) return Verdict::invalid;
@@ -424,6 +434,7 @@ Verdict SchemaFirstLook::judge(const Node& start, const json& value, int depth) 
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
     case json::value_t::number_float: {
+      if (past_int64(value)) return Verdict::undecided;
       // valijson compares every number as a double.
       const double number = value.get<double>();
       if ((node->minimum && number < *node->minimum) || (node->maximum && number > *node->maximum) ||

@@ -241,17 +241,18 @@ struct SchemaRegistry::Impl {
                                    const nlohmann::json* document_json, const std::string& fragment = {},
                                    const detail::SchemaFirstLook* look = nullptr) const {
     std::vector<SchemaViolation> out;
+    // Most instances are valid. The first look settles most; valijson without results (it stops at
+    // the first failure and keeps no account of errors) settles what the first look left; only a
+    // failing instance is validated again, for detail. The first look leaves an integer past int64
+    // that it reads to valijson (below), so it judges the instance as it is.
+    const auto first = look ? look->judge(instance) : detail::Verdict::undecided;
+    if (first == detail::Verdict::valid) return out;
     // valijson reads every integer as a signed 64-bit one: 18446744073709551615 would be judged as
     // -1 ("less than 1"). Such an integer is judged as the largest it can read, which every
     // minimum lets through and every maximum below it refuses.
     std::optional<nlohmann::json> saturated;
     if (has_unsigned_over_int64(instance)) saturated = saturate(instance);
     const nlohmann::json& judged = saturated ? *saturated : instance;
-    // Most instances are valid. The first look settles most; valijson without results (it stops at
-    // the first failure and keeps no account of errors) settles what the first look left; only a
-    // failing instance is validated again, for detail.
-    const auto first = look ? look->judge(judged) : detail::Verdict::undecided;
-    if (first == detail::Verdict::valid) return out;
     if (first == detail::Verdict::undecided && thread_validator().validate(schema, Adapter(judged), nullptr))
       return out;
     valijson::ValidationResults results;
