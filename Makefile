@@ -81,12 +81,14 @@ sanitize: deps deps-sanitize
 	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE bench $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
 
 # The suites of what runs on several threads (lint --jobs, report --jobs, the schema registry:
-# json, checks, report) against a ThreadSanitizer build made by clang 16 in its own folder.
+# json, checks, report; check-server --jobs: its test of one report with any jobs) against a
+# ThreadSanitizer build made by clang 16 in its own folder.
 sanitize-thread: deps deps-sanitize
 	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=thread \
 	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
-	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target json_tests checks_tests report_tests
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target json_tests checks_tests report_tests live_tests mcp-hints sample_server
 	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -L '^(json|checks|report)$$'
+	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R 'TheReportIsThatOfOneThreadWithAnyJobs'
 
 deps-sanitize:
 	@missing=$$(for p in $(SANITIZE_PACKAGES) $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -368,6 +368,39 @@ TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
   }
 }
 
+// With --jobs 2 the first listing's tools are linted beside the rest of session 1: the report is
+// byte for byte that of --jobs 1, with findings made before the tools' (a broken answer to the
+// listing), after them (a relisted or rug-pulled catalog) and in both eras.
+TEST(CheckServer, TheReportIsThatOfOneThreadWithAnyJobs) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"none", {}},           {"bad-server-info", {}}, {"bad-notification", {}},
+      {"relist-changes", {}}, {"rug-pull", {}},        {"tighten", {}},
+      {"duplicate-hint", {}}, {"none", kStateless},    {"result-type-unknown", kStateless}};
+  for (const auto& [mode, server_extra] : runs) {
+    std::string reports[2];
+    for (const int jobs : {1, 2}) {
+      std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
+                                       "--request-timeout", request_timeout(), "--observe", "300",       "--jobs",
+                                       std::to_string(jobs)};
+      args.insert(args.end(), {"--", kServer, "--catalog", catalog("bad-catalog.json"), "--misbehave", mode});
+      args.insert(args.end(), server_extra.begin(), server_extra.end());
+      const auto r = run_cli(args);
+      EXPECT_EQ(r.exit_code, 1) << mode << ": " << r.err;
+      reports[jobs - 1] = r.out;
+    }
+    EXPECT_EQ(reports[0], reports[1]) << mode;
+    // The tools' findings and the run's own, in the report of either.
+    const json report = json::parse(reports[1], nullptr, false);
+    ASSERT_TRUE(report.is_object()) << mode;
+    std::set<std::string> kinds;
+    for (const auto& f : report["findings"]) kinds.insert(f["check"].get<std::string>().substr(0, 7));
+    EXPECT_TRUE(kinds.count("hints.r")) << mode << ": " << report.dump(1);
+    if (mode != "none" || !server_extra.empty()) {
+      EXPECT_GE(kinds.size(), 2u) << mode << ": " << report.dump(1);
+    }
+  }
+}
+
 TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
   struct Case {
     std::string mode;

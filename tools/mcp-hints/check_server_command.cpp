@@ -49,6 +49,9 @@ options:
                          given, and so is one without hints (the specification's default is
                          destructive); a read-only tool that reaches the open world is called
   --allow-side-effects   allow --call on tools whose hints do not say read-only
+  --jobs N               threads: with 2 or more (default: the machine's cores), the first
+                         listing's tools are linted while the session goes on and the next
+                         listing is read; the report is byte for byte that of --jobs 1
   --checks-dir DIR       also write DIR/check-server/checks.json in the official conformance
                          suite's shape: one entry per check, SUCCESS, FAILURE (an error finding),
                          WARNING, INFO or SKIPPED (did not run)
@@ -80,7 +83,8 @@ int check_server_command(const std::vector<std::string>& args) {
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
       "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
       "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "")(
-      "checks-dir", po::value<std::string>(), "")("command-without-dashes", po::value<std::vector<std::string>>(), "");
+      "checks-dir", po::value<std::string>(), "")("jobs", po::value<Jobs>()->default_value(Jobs(), ""), "")(
+      "command-without-dashes", po::value<std::vector<std::string>>(), "");
   // Words before "--" that belong to no option are a server command given without "--".
   po::positional_options_description stray;
   stray.add("command-without-dashes", -1);
@@ -141,6 +145,7 @@ int check_server_command(const std::vector<std::string>& args) {
   }
   run.lint.spec_revision = settings->spec_revision;
   run.lint.pinned = settings->pinned;
+  run.lint.jobs = vm["jobs"].as<Jobs>().value;
   run.timeout = vm["timeout"].as<DurationSeconds>().value;
   run.request_timeout = vm["request-timeout"].as<DurationSeconds>().value;
   run.observe_window = vm["observe"].as<DurationMillis>().value;

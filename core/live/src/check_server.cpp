@@ -5,8 +5,13 @@
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <iterator>
 #include <map>
 #include <set>
+#include <span>
+#include <thread>
+#include <utility>
 
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -121,18 +126,12 @@ class Run {
   // listed tool has its pointer as the tool's (a baseline's fingerprint takes what is below it).
   void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
             const std::string& tool = "", const std::string& tool_pointer = "") {
-    report_.findings.push_back(Finding{std::string(check.id),
-                                       check.level,
-                                       file_,
-                                       tool,
-                                       pointer,
-                                       0,
-                                       0,
-                                       message,
-                                       std::string(check.proposal),
-                                       0,
-                                       tool_pointer,
-                                       {}});
+    Finding finding{std::string(check.id),       check.level, file_,        tool, pointer, 0, 0, message,
+                    std::string(check.proposal), 0,           tool_pointer, {}};
+    if (held_)
+      held_->push_back(std::move(finding));
+    else
+      report_.findings.push_back(std::move(finding));
   }
 
   // Why the run is incomplete; a second reason (a failed call, then another) is added to the first.
@@ -241,19 +240,74 @@ class Run {
     const long long ttl_ms = session.era() == ProtocolEra::stateless ? listing.ttl_ms().value_or(-1) : -1;
     tools = std::move(listing.tools);
     if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
-    auto& file = report_.files.front();
-    std::vector<Finding> found;  // one tool's, reused
-    for (std::size_t i = 0; i < tools.size(); ++i) {
-      const auto duplicates = listing.tool_duplicates.find(i);
-      found.clear();
-      file.tool_revisions.push_back(linter_.lint_tool(
-          tools[i], file_, "/tools/" + std::to_string(i), nullptr, found,
-          duplicates == listing.tool_duplicates.end() ? std::span<const DuplicateMember>() : duplicates->second));
-      for (auto& f : found) report_.findings.push_back(std::move(f));
-      file.tool_names.push_back(tool_name(tools[i]));
-    }
-    file.tool_count = tools.size();
+    SessionLint lint(*this, tools, std::move(listing.tool_duplicates));
+    const bool ok = relist_observe_and_call(transport, session, tools, ttl_ms);
+    lint.finish();
+    return ok;
+  }
 
+  // Session 1's tools through every lint check, their findings where linting them at this point
+  // of the run puts them: in line or, with lint.jobs above 1, on a thread of their own while the
+  // session goes on (the next listing is read meanwhile), the run's findings held back until
+  // finish() has waited for it and put the tools' first.
+  class SessionLint {
+   public:
+    SessionLint(Run& run, const std::vector<json>& tools,
+                std::map<std::size_t, std::vector<DuplicateMember>> duplicates)
+        : run_(run), tools_(tools), duplicates_(std::move(duplicates)) {
+      if (run.options_.lint.jobs > 1) {
+        run_.held_ = &held_;
+        worker_ = std::jthread([this] { lint(); });
+      } else {
+        lint();
+        finish();
+      }
+    }
+    SessionLint(const SessionLint&) = delete;
+    SessionLint& operator=(const SessionLint&) = delete;
+    ~SessionLint() {
+      if (worker_.joinable()) worker_.join();
+      run_.held_ = nullptr;
+    }
+
+    void finish() {
+      if (worker_.joinable()) worker_.join();
+      run_.held_ = nullptr;
+      if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+      for (auto* findings : {&found_, &held_}) {
+        for (auto& f : *findings) run_.report_.findings.push_back(std::move(f));
+        findings->clear();
+      }
+    }
+
+   private:
+    void lint() {
+      try {
+        auto& file = run_.report_.files.front();
+        for (std::size_t i = 0; i < tools_.size(); ++i) {
+          const auto duplicates = duplicates_.find(i);
+          file.tool_revisions.push_back(run_.linter_.lint_tool(
+              tools_[i], run_.file_, "/tools/" + std::to_string(i), nullptr, found_,
+              duplicates == duplicates_.end() ? std::span<const DuplicateMember>() : duplicates->second));
+          file.tool_names.push_back(tool_name(tools_[i]));
+        }
+        file.tool_count = tools_.size();
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+    }
+
+    Run& run_;
+    const std::vector<json>& tools_;
+    const std::map<std::size_t, std::vector<DuplicateMember>> duplicates_;
+    std::vector<Finding> found_;  // the tools'
+    std::vector<Finding> held_;   // the run's, made meanwhile
+    std::exception_ptr error_;
+    std::jthread worker_;
+  };
+
+  bool relist_observe_and_call(Transport& transport, McpClientSession& session, const std::vector<json>& tools,
+                               long long ttl_ms) {
     // The same session, listed again.
     ToolListing again;
     if (!list(session, transport, again, "session 1, second listing")) return false;
@@ -764,9 +818,10 @@ class Run {
   std::map<std::string, Asked> asked_;  // session + request id -> what was asked
   std::map<std::string, std::size_t> schema_findings_;
   std::set<std::string> schema_seen_;
-  std::set<std::string> era_seen_;  // era findings already made (check, session, method)
-  std::vector<json> first_pages_;   // session 1's first listing's pages, without their tools
-  Deadline first_listed_{};         // when session 1's first listing came back
+  std::set<std::string> era_seen_;        // era findings already made (check, session, method)
+  std::vector<json> first_pages_;         // session 1's first listing's pages, without their tools
+  std::vector<Finding>* held_ = nullptr;  // where findings go while session 1's tools are linted beside the run
+  Deadline first_listed_{};               // when session 1's first listing came back
 };
 
 }  // namespace
