@@ -105,6 +105,26 @@ TEST(ChildProcess, KillingTheGroupEndsGrandchildrenToo) {
   EXPECT_NE(::kill(grandchild, 0), 0);
 }
 
+// begin_kill_group ends the group without waiting; kill_group then reaps it. Either again, after
+// the reaping, signals no process of that pid (it may be another's by then).
+TEST(ChildProcess, BeginningToKillTheGroupEndsItAndKillingItReaps) {
+  test_support::TempDir dir;
+  const auto pid_file = dir.path() / "grandchild";
+  ChildProcess p(sh("sleep 300 & echo $! > " + pid_file.string() + "; echo started; wait"));
+  EXPECT_EQ(read_all(p, std::chrono::milliseconds(500)).substr(0, 7), "started");
+  pid_t grandchild = 0;
+  std::ifstream(pid_file) >> grandchild;
+  ASSERT_GT(grandchild, 0);
+  p.begin_kill_group();
+  EXPECT_TRUE(p.wait(Clock::now() + std::chrono::seconds(5)));  // it goes, though nobody waits for it
+  EXPECT_EQ(p.describe_exit(), "was killed by signal 9 (Killed)");
+  p.kill_group();
+  p.begin_kill_group();
+  p.kill_group();
+  EXPECT_TRUE(mcp_hints::process_group_gone(p.pid()));
+  EXPECT_NE(::kill(grandchild, 0), 0);
+}
+
 TEST(ChildProcess, WritingToAChildThatStoppedReadingFailsCleanly) {
   ChildProcess p(sh("exec 0<&-; sleep 5"));
   usleep(100000);

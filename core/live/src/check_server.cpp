@@ -10,7 +10,9 @@
 #include <map>
 #include <set>
 #include <span>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include "mcp_hints/json/schema_registry.hpp"
@@ -25,13 +27,23 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string tool_name(const json& tool) {
-  return tool.is_object() && tool.contains("name") && tool["name"].is_string() ? tool["name"].get<std::string>() : "";
+// A tool's name as it stands in the tool ("" when it has none).
+std::string_view name_in(const json& tool) {
+  if (!tool.is_object()) return {};
+  const auto& members = tool.get_ref<const json::object_t&>();
+  const auto name = members.find("name");
+  return name != members.end() && name->second.is_string()
+             ? std::string_view(name->second.get_ref<const std::string&>())
+             : std::string_view();
 }
 
-std::map<std::string, const json*> by_name(const std::vector<json>& tools) {
-  std::map<std::string, const json*> out;
-  for (const auto& t : tools) out.emplace(tool_name(t), &t);
+std::string tool_name(const json& tool) { return std::string(name_in(tool)); }
+
+// Each name's first tool; the names are viewed in `tools`, which must outlive the map.
+std::unordered_map<std::string_view, const json*> by_name(const std::vector<json>& tools) {
+  std::unordered_map<std::string_view, const json*> out;
+  out.reserve(tools.size());
+  for (const auto& t : tools) out.emplace(name_in(t), &t);
   return out;
 }
 
@@ -113,8 +125,11 @@ class Run {
     report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}, {}});
     std::vector<json> first;
     if (!first_session(first)) return;
-    second_session(first);
-    other_contexts(first);
+    // Without other authorization contexts to list, session 2 is the first catalog's last use: it
+    // is freed while the restarted server goes down.
+    const bool contexts_follow = options_.auth_contexts.size() > 1;
+    second_session(first, !contexts_follow);
+    if (contexts_follow) other_contexts(first);
   }
 
  private:
@@ -227,8 +242,16 @@ class Run {
            std::to_string(transport->noise_count()) + " line(s) on stdout were not JSON-RPC messages; first, " +
                transport->first_noise());
     if (!report_.findings.empty() && report_.diagnostics.empty()) report_.diagnostics = transport->diagnostics();
-    transport->close();
+    close_freeing_spent(*transport);
     return ok;
+  }
+
+  // Closes a session's transport; the listings already judged are freed while the server goes
+  // down (a large catalog's tree takes about as long as the kernel takes to end its server).
+  void close_freeing_spent(Transport& transport) {
+    transport.begin_close();
+    spent_.clear();
+    transport.close();
   }
 
   bool first_session_steps(Transport& transport, McpClientSession& session, std::vector<json>& tools) {
@@ -317,6 +340,7 @@ class Run {
               "a second tools/list within the ttlMs of " + std::to_string(ttl_ms) + " the first promised");
     else
       compare(tools, again.tools, server_check("stability.relist"), "a second tools/list in the same session");
+    spent_.push_back(std::move(again));
 
     // Notifications the server sends on its own within the window.
     step("session 1: waiting " + std::to_string(options_.observe_window.count()) + " ms for notifications");
@@ -335,29 +359,33 @@ class Run {
     return call_tools(session, transport, tools);
   }
 
-  void second_session(const std::vector<json>& first) {
+  void second_session(std::vector<json>& first, bool last_use) {
     std::unique_ptr<Transport> transport;
     std::unique_ptr<McpClientSession> session;
     const std::string which = target_.url.empty() ? "session 2 (restarted server)" : "session 2";
     if (!open_session(transport, session, which)) return;
     ToolListing listing;
-    if (list(*session, *transport, listing, which))
+    const bool listed = list(*session, *transport, listing, which);
+    transport->begin_close();  // nothing more is asked of it
+    if (listed)
       compare(first, listing.tools, server_check("stability.restart"),
               target_.url.empty() ? "a restart of the server" : "a second session");
-    transport->close();
+    spent_.push_back(std::move(listing));
+    if (last_use) spent_.emplace_back().tools = std::move(first);
+    close_freeing_spent(*transport);
   }
 
   void compare(const std::vector<json>& before, const std::vector<json>& after, const CheckInfo& check,
                const std::string& what) {
     const auto then = by_name(after);
     for (std::size_t i = 0; i < before.size(); ++i) {
-      const std::string name = tool_name(before[i]);
+      const std::string_view name = name_in(before[i]);
       auto it = then.find(name);
       if (it == then.end()) continue;
       auto diffs = hint_differences(before[i], *it->second, Vocabulary::builtin());
       if (!diffs.empty())
-        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "), name,
-             "/tools/" + std::to_string(i));
+        emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "),
+             std::string(name), "/tools/" + std::to_string(i));
     }
   }
 
@@ -820,6 +848,7 @@ class Run {
   std::set<std::string> schema_seen_;
   std::set<std::string> era_seen_;        // era findings already made (check, session, method)
   std::vector<json> first_pages_;         // session 1's first listing's pages, without their tools
+  std::vector<ToolListing> spent_;        // listings judged, to be freed while a server goes down
   std::vector<Finding>* held_ = nullptr;  // where findings go while session 1's tools are linted beside the run
   Deadline first_listed_{};               // when session 1's first listing came back
 };

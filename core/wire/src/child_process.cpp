@@ -334,10 +334,16 @@ std::string describe_wait_status(int status) {
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
+void ChildProcess::begin_kill_group() {
+  if (impl_->pid > 0) {
+    ::kill(-impl_->pid, SIGKILL);                     // what it left running in its group too, after it has gone
+    if (!impl_->reaped) ::kill(impl_->pid, SIGKILL);  // in case it left its group (once reaped, the pid is free)
+  }
+}
+
 void ChildProcess::kill_group() {
   if (impl_->pid > 0) {
-    ::kill(-impl_->pid, SIGKILL);
-    ::kill(impl_->pid, SIGKILL);  // in case it left its group
+    begin_kill_group();
     impl_->reap(true);
   }
   impl_->drain_stderr();

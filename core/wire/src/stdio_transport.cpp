@@ -87,6 +87,8 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
 
 void StdioTransport::close() { process_.kill_group(); }
 
+void StdioTransport::begin_close() { process_.begin_kill_group(); }
+
 std::string StdioTransport::target() const { return "stdio: " + command_; }
 
 std::string StdioTransport::diagnostics() { return process_.stderr_log(); }

@@ -79,6 +79,9 @@ class ChildProcess {
 
   // SIGKILL to the whole group, then reaps the child. Safe to call more than once.
   void kill_group();
+  // SIGKILL to the whole group without waiting: the kernel takes it down while the caller goes
+  // on; kill_group() then reaps it.
+  void begin_kill_group();
 
  private:
   struct Impl;

@@ -40,6 +40,9 @@ class Transport {
   // TransportError when the server is gone or sent what cannot be read.
   virtual std::optional<nlohmann::json> receive(Deadline deadline) = 0;
   virtual void close() = 0;
+  // Starts closing without waiting (stdio: the server is killed, not yet reaped), so that the
+  // caller can work while the server goes down; close() then finishes.
+  virtual void begin_close() {}
   // For messages: what is spoken to ("stdio: node server.js", "http://127.0.0.1:3000/mcp").
   virtual std::string target() const = 0;
   // What the server said besides protocol (stderr, non-JSON lines), for failure reports.
@@ -86,6 +89,7 @@ class StdioTransport : public Transport {
   void send(const nlohmann::json& message, Deadline deadline) override;
   std::optional<nlohmann::json> receive(Deadline deadline) override;
   void close() override;
+  void begin_close() override;
   std::string target() const override;
   std::string diagnostics() override;
   std::size_t noise_count() const override { return noise_count_; }
