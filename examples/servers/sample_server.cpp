@@ -86,6 +86,7 @@ const char* kModes[] = {
     "mixed-era",               // (legacy) its initialize and tools/list results carry resultType, ttlMs, cacheScope
     "silent-probes",           // never answers a request naming a revision it does not speak, or none
     "slow-discover",           // answers its first server/discover after 2.5 s (a server still starting)
+    "relist-float-ttl",        // its second tools/list is its first again but for ttlMs, written as a float (60000.0)
 };
 
 struct Config {
@@ -236,11 +237,11 @@ class Server {
   }
 
   // resultType, and ttlMs and cacheScope, as JSON members to append to a result (",...").
-  std::string cache_fields() const {
+  std::string cache_fields(bool float_ttl = false) const {
     const std::string type = mode("result-type-unknown") ? "done" : "complete";
     std::string fields = ",\"resultType\":\"" + type + "\"";
     if (mode("no-cache-hints")) return fields;
-    return fields + ",\"ttlMs\":" + std::to_string(config_.ttl_ms) +
+    return fields + ",\"ttlMs\":" + std::to_string(config_.ttl_ms) + (float_ttl ? ".0" : "") +
            ",\"cacheScope\":" + json(config_.cache_scope).dump();
   }
 
@@ -268,7 +269,7 @@ class Server {
           {mcp_hints::kServerInfoMeta, {{"name", "mcp-hints-sample-server"}, {"version", mcp_hints::kVersion}}}};
       send(rpc::result(id, result));
     } else if (method == "tools/list") {
-      list(id, params, context, cache_fields(), out);
+      list(id, params, context, cache_fields(mode("relist-float-ttl") && lists_ == 1), out);
     } else if (method == "tools/call") {
       json result = call_result(params);
       result["resultType"] = mode("result-type-unknown") ? "done" : "complete";

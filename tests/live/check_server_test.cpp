@@ -401,6 +401,22 @@ TEST(CheckServer, TheReportIsThatOfOneThreadWithAnyJobs) {
   }
 }
 
+// A listing that repeats session 1's first, to the JSON but its id, is neither validated nor
+// compared again: its verdicts are the first's, each said once. One that differs from it only in
+// a number's type (ttlMs 60000.0 for 60000, the same to a plain equality) is not such a repeat,
+// and the schema's integer refuses it.
+TEST(CheckServer, OnlyTheSameJsonIsARepeatedListing) {
+  const auto repeated = check_stdio("none", {}, kStateless);
+  EXPECT_EQ(repeated.exit_code, 0) << repeated.report.dump(1) << repeated.err;
+  EXPECT_FALSE(repeated.checks().count("protocol.result")) << repeated.report.dump(1);
+  const auto floated = check_stdio("relist-float-ttl", {}, kStateless);
+  EXPECT_EQ(floated.exit_code, 1) << floated.err;
+  std::vector<std::string> pointers;
+  for (const auto& f : floated.report["findings"])
+    if (f["check"] == "protocol.result") pointers.push_back(f["pointer"].get<std::string>());
+  EXPECT_EQ(pointers, std::vector<std::string>{"/result/ttlMs"}) << floated.report.dump(1);
+}
+
 TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
   struct Case {
     std::string mode;

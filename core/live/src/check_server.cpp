@@ -47,6 +47,40 @@ std::unordered_map<std::string_view, const json*> by_name(const std::vector<json
   return out;
 }
 
+// Whether two values are the same JSON to a schema: of one type (an integer and the float of its
+// value are not, as valijson's strict types tell them apart) and equal, member by member.
+bool same_json(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    const auto &x = a.get_ref<const json::object_t&>(), &y = b.get_ref<const json::object_t&>();
+    if (x.size() != y.size()) return false;
+    for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
+      if (i->first != j->first || !same_json(i->second, j->second)) return false;
+    return true;
+  }
+  if (a.is_array()) {
+    const auto &x = a.get_ref<const json::array_t&>(), &y = b.get_ref<const json::array_t&>();
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!same_json(x[i], y[i])) return false;
+    return true;
+  }
+  return a == b;
+}
+
+// Whether an object's members, but those named in `left_out`, are the same JSON as `rest`'s.
+bool same_json_but(const json& whole, std::initializer_list<std::string_view> left_out, const json& rest) {
+  if (!whole.is_object() || !rest.is_object()) return false;
+  const auto &x = whole.get_ref<const json::object_t&>(), &y = rest.get_ref<const json::object_t&>();
+  auto j = y.begin();
+  for (const auto& [name, value] : x) {
+    if (std::find(left_out.begin(), left_out.end(), name) != left_out.end()) continue;
+    if (j == y.end() || name != j->first || !same_json(value, j->second)) return false;
+    ++j;
+  }
+  return j == y.end();
+}
+
 // The text content of a tool result, on one line: what the tool said, e.g. why it failed.
 std::string result_text(const json& result) {
   std::vector<std::string> texts;
@@ -262,6 +296,7 @@ class Run {
     // -1: none promised (a plain value: GCC 12 wrongly takes an optional here for uninitialised).
     const long long ttl_ms = session.era() == ProtocolEra::stateless ? listing.ttl_ms().value_or(-1) : -1;
     tools = std::move(listing.tools);
+    first_tools_ = &tools;
     if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
     SessionLint lint(*this, tools, std::move(listing.tool_duplicates));
     const bool ok = relist_observe_and_call(transport, session, tools, ttl_ms);
@@ -335,11 +370,14 @@ class Run {
     ToolListing again;
     if (!list(session, transport, again, "session 1, second listing")) return false;
     // Within the ttlMs the first listing promised, a change is one a cache would hide.
-    if (ttl_ms >= 0 && Clock::now() < first_listed_ + std::chrono::milliseconds(ttl_ms))
+    if (repeats_first_hints(again)) {
+      // Nothing to compare: the same JSON.
+    } else if (ttl_ms >= 0 && Clock::now() < first_listed_ + std::chrono::milliseconds(ttl_ms)) {
       compare(tools, again.tools, server_check("stateless.ttl-changed"),
               "a second tools/list within the ttlMs of " + std::to_string(ttl_ms) + " the first promised");
-    else
+    } else {
       compare(tools, again.tools, server_check("stability.relist"), "a second tools/list in the same session");
+    }
     spent_.push_back(std::move(again));
 
     // Notifications the server sends on its own within the window.
@@ -367,11 +405,14 @@ class Run {
     ToolListing listing;
     const bool listed = list(*session, *transport, listing, which);
     transport->begin_close();  // nothing more is asked of it
-    if (listed)
+    if (listed && !repeats_first_hints(listing))
       compare(first, listing.tools, server_check("stability.restart"),
               target_.url.empty() ? "a restart of the server" : "a second session");
     spent_.push_back(std::move(listing));
-    if (last_use) spent_.emplace_back().tools = std::move(first);
+    if (last_use) {
+      first_tools_ = nullptr;
+      spent_.emplace_back().tools = std::move(first);
+    }
     close_freeing_spent(*transport);
   }
 
@@ -779,6 +820,31 @@ class Run {
     }
   }
 
+  // Whether an answer to tools/list is session 1's first listing again, but for its id: a single
+  // page, in the revision that one was read in, of the same JSON to the last tool.
+  bool repeats_first_answer(const json& message, const std::string& revision) const {
+    if (!first_answer_ || !first_tools_ || first_pages_.size() != 1 || revision != first_answer_->revision ||
+        !message.contains("id") || message["id"].type() != first_answer_->id_type)
+      return false;
+    const json& result = message["result"];
+    const json* tools = result.is_object() ? find_member(result, {"tools"}) : nullptr;
+    if (!tools || !tools->is_array() || tools->size() != first_tools_->size()) return false;
+    if (!same_json_but(message, {"id", "result"}, first_answer_->envelope) ||
+        !same_json_but(result, {"tools"}, first_pages_.front()))
+      return false;
+    for (std::size_t i = 0; i < first_tools_->size(); ++i)
+      if (!same_json((*tools)[i], (*first_tools_)[i])) return false;
+    return true;
+  }
+
+  // Whether a listing's hints are session 1's first listing's, read from the same JSON: they cannot
+  // differ where no two tools share a name (where some do, a tool is held to the first of its name).
+  bool repeats_first_hints(const ToolListing& listing) {
+    if (!repeats_first_ || listing.page_count != 1 || !first_tools_) return false;
+    if (!first_names_unique_) first_names_unique_ = by_name(*first_tools_).size() == first_tools_->size();
+    return *first_names_unique_;
+  }
+
   // Every message the server sends is held to the schema.json of the revision spoken (before a
   // revision is agreed: the one offered); an answer, to the revision of the request it answers
   // (a late server/discover answer is read in the stateless era even after a fall back to the
@@ -808,6 +874,17 @@ class Run {
       }
       // The answer to the probe naming no revision is stateless.version-missing's to judge.
       if (message.contains("result") && !unversioned) judge_era(message["result"], revision, answered, which);
+      if (answered == "tools/list" && message.contains("result")) {
+        repeats_first_ = repeats_first_answer(message, revision);
+        if (!first_answer_) {
+          json envelope = json::object();
+          for (const auto& [name, value] : message.items())
+            if (name != "id" && name != "result") envelope[name] = value;
+          first_answer_ = FirstAnswer{std::move(envelope), message["id"].type(), revision};
+        }
+        // Its violations are the first listing's, each said once already.
+        if (repeats_first_) return;
+      }
       std::vector<ProtocolViolation> violations;
       try {
         violations = schemas_.validate_message(revision, message, direction, answered);
@@ -846,8 +923,20 @@ class Run {
   std::map<std::string, Asked> asked_;  // session + request id -> what was asked
   std::map<std::string, std::size_t> schema_findings_;
   std::set<std::string> schema_seen_;
-  std::set<std::string> era_seen_;        // era findings already made (check, session, method)
-  std::vector<json> first_pages_;         // session 1's first listing's pages, without their tools
+  std::set<std::string> era_seen_;  // era findings already made (check, session, method)
+  std::vector<json> first_pages_;   // session 1's first listing's pages, without their tools
+  // Session 1's first listing, for a later answer that repeats it (as most servers' do): the
+  // answer to tools/list without its id and result, the type of its id and the revision it was
+  // read in; its tools, while they are kept; whether their names are unique.
+  struct FirstAnswer {
+    json envelope;
+    json::value_t id_type;
+    std::string revision;
+  };
+  std::optional<FirstAnswer> first_answer_;
+  const std::vector<json>* first_tools_ = nullptr;
+  std::optional<bool> first_names_unique_;
+  bool repeats_first_ = false;  // the last answer to tools/list is session 1's first listing, to the byte but its id
   std::vector<ToolListing> spent_;        // listings judged, to be freed while a server goes down
   std::vector<Finding>* held_ = nullptr;  // where findings go while session 1's tools are linted beside the run
   Deadline first_listed_{};               // when session 1's first listing came back
