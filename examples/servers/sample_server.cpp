@@ -86,7 +86,8 @@ const char* kModes[] = {
     "mixed-era",               // (legacy) its initialize and tools/list results carry resultType, ttlMs, cacheScope
     "silent-probes",           // never answers a request naming a revision it does not speak, or none
     "slow-discover",           // answers its first server/discover after 2.5 s (a server still starting)
-    "relist-float-ttl",        // its second tools/list is its first again but for ttlMs, written as a float (60000.0)
+    "relist-float-ttl",        // its second tools/list is its first again but for ttlMs, written as a float of the
+                               // same length where it can be (60000 as 6.0e4, else with ".0")
 };
 
 struct Config {
@@ -241,7 +242,9 @@ class Server {
     const std::string type = mode("result-type-unknown") ? "done" : "complete";
     std::string fields = ",\"resultType\":\"" + type + "\"";
     if (mode("no-cache-hints")) return fields;
-    return fields + ",\"ttlMs\":" + std::to_string(config_.ttl_ms) + (float_ttl ? ".0" : "") +
+    const std::string ttl = std::to_string(config_.ttl_ms);
+    const std::string float_form = config_.ttl_ms == 60000 ? "6.0e4" : ttl + ".0";
+    return fields + ",\"ttlMs\":" + (float_ttl ? float_form : ttl) +
            ",\"cacheScope\":" + json(config_.cache_scope).dump();
   }
 

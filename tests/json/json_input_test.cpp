@@ -159,3 +159,27 @@ TEST(JsonInput, ReadTextStopsOneBytePastTheLimit) {
   std::istringstream exact(std::string(limits.max_bytes, ' '));
   EXPECT_EQ(mcp_hints::read_text(exact, limits).size(), limits.max_bytes);
 }
+
+// The span of a leading member's value: found behind members of every scalar kind, with any
+// space; not followed past a container, an escape in a name, or a text that breaks off.
+TEST(JsonInput, ALeadingMemberValueIsFoundBehindScalarsOnly) {
+  const auto value_of = [](std::string_view text, std::string_view name) -> std::string {
+    const auto span = mcp_hints::leading_member_value(text, name);
+    return span ? std::string(text.substr(span->first, span->second - span->first)) : "(none)";
+  };
+  EXPECT_EQ(value_of(R"({"jsonrpc":"2.0","id":12,"result":{"tools":[]}})", "id"), "12");
+  EXPECT_EQ(value_of(R"({"id":"a\"b","result":{}})", "id"), R"("a\"b")");
+  EXPECT_EQ(value_of(" {\n \"a\" : true , \"b\":null,\"c\":-1.5e3,\t\"d\":\"x\\\\\",\"id\" : 7 }", "id"), "7");
+  EXPECT_EQ(value_of(R"({"id":7})", "id"), "7");
+  EXPECT_EQ(value_of(R"({"jsonrpc":"2.0","id":null})", "id"), "null");
+  EXPECT_EQ(value_of(R"({"id":{"x":1}})", "id"), "(none)");        // a container
+  EXPECT_EQ(value_of(R"({"result":{},"id":1})", "id"), "(none)");  // behind a container
+  EXPECT_EQ(value_of(R"({"\u0069d":1,"id":2})", "id"), "(none)");  // an escape in a name
+  EXPECT_EQ(value_of(R"({"idx":1,"i":2,"id":3})", "id"), "3");     // only the name itself
+  EXPECT_EQ(value_of(R"({"jsonrpc":"2.0"})", "id"), "(none)");
+  EXPECT_EQ(value_of(R"({"jsonrpc":"2.0" "id":1})", "id"), "(none)");  // no comma
+  EXPECT_EQ(value_of(R"({"id":)", "id"), "(none)");                    // broken off
+  EXPECT_EQ(value_of(R"({"a":"unterminated,"id":1)", "id"), "(none)");
+  EXPECT_EQ(value_of(R"([{"id":1}])", "id"), "(none)");
+  EXPECT_EQ(value_of("", "id"), "(none)");
+}

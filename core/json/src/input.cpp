@@ -236,6 +236,43 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
   return document;
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::string_view text, std::string_view name) {
+  std::size_t i = 0;
+  const auto space = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  };
+  const auto take = [&](char c) {
+    space();
+    if (i >= text.size() || text[i] != c) return false;
+    ++i;
+    return true;
+  };
+  if (!take('{')) return std::nullopt;
+  for (;;) {
+    if (!take('"')) return std::nullopt;
+    const std::size_t name_begin = i;
+    while (i < text.size() && text[i] != '"' && text[i] != '\\') ++i;
+    if (i >= text.size() || text[i] != '"') return std::nullopt;  // an escape in a name: not followed
+    const std::string_view member = text.substr(name_begin, i - name_begin);
+    ++i;
+    if (!take(':')) return std::nullopt;
+    space();
+    const std::size_t begin = i;
+    if (i >= text.size() || text[i] == '{' || text[i] == '[') return std::nullopt;  // a container: not followed
+    if (text[i] == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      if (i >= text.size()) return std::nullopt;
+      ++i;
+    } else {
+      while (i < text.size() && std::string_view(",} \t\r\n").find(text[i]) == std::string_view::npos) ++i;
+      if (i == begin) return std::nullopt;
+    }
+    if (member == name) return std::pair{begin, i};
+    if (!take(',')) return std::nullopt;
+  }
+}
+
 std::string read_text(std::istream& in, const InputLimits& limits) {
   std::string text;
   char chunk[65536];

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
@@ -207,7 +208,7 @@ class Run {
       return false;
     }
     session = std::make_unique<McpClientSession>(*transport, client_options());
-    watch_schema(*session, which);
+    watch_schema(*session, *transport, which);
     step(which + (options_.protocol.era == EraChoice::legacy ? ": initialize" : ": server/discover or initialize"));
     try {
       init_ = session->connect();
@@ -280,10 +281,13 @@ class Run {
     return ok;
   }
 
-  // Closes a session's transport; the listings already judged are freed while the server goes
-  // down (a large catalog's tree takes about as long as the kernel takes to end its server).
+  // Closes a session's transport; the listings already judged are freed meanwhile (a large
+  // catalog's tree takes about as long to free as the kernel takes to end its server) or, where
+  // the run may use two threads, on one of their own while the run goes on (the next server starts).
   void close_freeing_spent(Transport& transport) {
     transport.begin_close();
+    if (disposer_.joinable()) disposer_.join();
+    if (options_.lint.jobs > 1) disposer_ = std::jthread([gone = std::move(spent_)]() mutable { gone.clear(); });
     spent_.clear();
     transport.close();
   }
@@ -822,10 +826,22 @@ class Run {
 
   // Whether an answer to tools/list is session 1's first listing again, but for its id: a single
   // page, in the revision that one was read in, of the same JSON to the last tool.
-  bool repeats_first_answer(const json& message, const std::string& revision) const {
+  // Read from the texts where both are kept and their ids stand first (as most servers write
+  // them): the same bytes around ids of one type, which the spans hold. Else from the trees.
+  bool repeats_first_answer(const json& message, const std::string& revision, std::string_view text) const {
     if (!first_answer_ || !first_tools_ || first_pages_.size() != 1 || revision != first_answer_->revision ||
         !message.contains("id") || message["id"].type() != first_answer_->id_type)
       return false;
+    if (!first_answer_->text.empty() && !text.empty()) {
+      if (const auto id = leading_member_value(text, "id")) {
+        const std::string_view first = first_answer_->text;
+        const auto [first_begin, first_end] = first_answer_->id_span;
+        const json id_read = json::parse(text.substr(id->first, id->second - id->first), nullptr, false);
+        return id->first == first_begin && text.size() - id->second == first.size() - first_end &&
+               text.substr(0, id->first) == first.substr(0, first_begin) &&
+               text.substr(id->second) == first.substr(first_end) && same_json(id_read, message["id"]);
+      }
+    }
     const json& result = message["result"];
     const json* tools = result.is_object() ? find_member(result, {"tools"}) : nullptr;
     if (!tools || !tools->is_array() || tools->size() != first_tools_->size()) return false;
@@ -849,8 +865,8 @@ class Run {
   // revision is agreed: the one offered); an answer, to the revision of the request it answers
   // (a late server/discover answer is read in the stateless era even after a fall back to the
   // legacy one). At most kShownPerCheck findings per check are written.
-  void watch_schema(McpClientSession& session, const std::string& which) {
-    session.set_message_observer([this, &session, which](const json& message, Direction direction) {
+  void watch_schema(McpClientSession& session, Transport& transport, const std::string& which) {
+    session.set_message_observer([this, &session, &transport, which](const json& message, Direction direction) {
       const std::string id = message.is_object() && message.contains("id") ? message["id"].dump() : "";
       const auto in_play = [&session] {
         return session.revision_in_play().empty() ? supported_protocol_versions().front() : session.revision_in_play();
@@ -875,12 +891,21 @@ class Run {
       // The answer to the probe naming no revision is stateless.version-missing's to judge.
       if (message.contains("result") && !unversioned) judge_era(message["result"], revision, answered, which);
       if (answered == "tools/list" && message.contains("result")) {
-        repeats_first_ = repeats_first_answer(message, revision);
+        repeats_first_ = repeats_first_answer(message, revision, transport.last_text());
         if (!first_answer_) {
           json envelope = json::object();
           for (const auto& [name, value] : message.items())
             if (name != "id" && name != "result") envelope[name] = value;
-          first_answer_ = FirstAnswer{std::move(envelope), message["id"].type(), revision};
+          first_answer_ = FirstAnswer{std::move(envelope), message["id"].type(), revision, {}, {}};
+          // Its text, where the span found holds the id it was read with.
+          if (const auto id = leading_member_value(transport.last_text(), "id")) {
+            const std::string_view text = transport.last_text();
+            const json id_read = json::parse(text.substr(id->first, id->second - id->first), nullptr, false);
+            if (same_json(id_read, message["id"])) {
+              first_answer_->text = text;
+              first_answer_->id_span = *id;
+            }
+          }
         }
         // Its violations are the first listing's, each said once already.
         if (repeats_first_) return;
@@ -932,12 +957,15 @@ class Run {
     json envelope;
     json::value_t id_type;
     std::string revision;
+    std::string text;  // as it came, where the transport keeps it, with where its id stands
+    std::pair<std::size_t, std::size_t> id_span;
   };
   std::optional<FirstAnswer> first_answer_;
   const std::vector<json>* first_tools_ = nullptr;
   std::optional<bool> first_names_unique_;
   bool repeats_first_ = false;  // the last answer to tools/list is session 1's first listing, to the byte but its id
   std::vector<ToolListing> spent_;        // listings judged, to be freed while a server goes down
+  std::jthread disposer_;                 // freeing the last of them
   std::vector<Finding>* held_ = nullptr;  // where findings go while session 1's tools are linted beside the run
   Deadline first_listed_{};               // when session 1's first listing came back
 };

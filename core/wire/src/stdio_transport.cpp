@@ -56,6 +56,7 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
       try {
         Received received = read_message(line, limits_);
         duplicates_ = std::move(received.duplicates);
+        last_line_ = std::move(line);
         return std::move(received.message);
       } catch (const InputError& e) {
         // Not protocol: the specification reserves stdout for MCP messages. Counted and kept

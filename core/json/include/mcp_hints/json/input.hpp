@@ -122,6 +122,12 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
 // member is an InputError too, since which value counts would be a guess.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});
 
+// Where the value of the member `name` of an object's text stands ([first, second) bytes), found
+// when every member before it (as a JSON-RPC message's "jsonrpc" before its "id") holds a string,
+// number, true, false or null and no name up to it has an escape; nullopt otherwise. Nothing else
+// of the text is read: a caller holds it to a text that parsed.
+std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::string_view text, std::string_view name);
+
 // The text of a stream, read no further than one byte past limits.max_bytes: enough for
 // parse_json to refuse it by its size, so a huge file is never held whole.
 std::string read_text(std::istream& in, const InputLimits& limits = {});

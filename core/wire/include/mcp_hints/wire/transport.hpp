@@ -40,6 +40,9 @@ class Transport {
   // TransportError when the server is gone or sent what cannot be read.
   virtual std::optional<nlohmann::json> receive(Deadline deadline) = 0;
   virtual void close() = 0;
+  // The text of the message receive() last returned, as it came (stdio: its line), until the
+  // next one is received; empty where the transport does not keep it.
+  virtual std::string_view last_text() const { return {}; }
   // Starts closing without waiting (stdio: the server is killed, not yet reaped), so that the
   // caller can work while the server goes down; close() then finishes.
   virtual void begin_close() {}
@@ -90,6 +93,7 @@ class StdioTransport : public Transport {
   std::optional<nlohmann::json> receive(Deadline deadline) override;
   void close() override;
   void begin_close() override;
+  std::string_view last_text() const override { return last_line_; }
   std::string target() const override;
   std::string diagnostics() override;
   std::size_t noise_count() const override { return noise_count_; }
@@ -102,6 +106,7 @@ class StdioTransport : public Transport {
   TransportLimits limits_;
   std::string command_;
   std::string buffer_;
+  std::string last_line_;    // the last message's line (last_text)
   std::size_t scanned_ = 0;  // buffer_'s first bytes known to hold no newline: a long line is scanned once
   std::size_t line_number_ = 0;
   std::size_t noise_count_ = 0;
