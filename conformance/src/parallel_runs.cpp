@@ -210,11 +210,13 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return waits[a] > waits[b]; });
   std::vector<bool> begun(requests.size(), false);
   // The next run in `order` not yet begun that may begin now: a sleeping one while there is a
-  // sleeping place, any other while fewer than `jobs` of those run.
+  // sleeping place, any other (or any, without such places) while fewer than `jobs` of those run.
+  const std::size_t sleeping_room = sleeping_places(jobs);
+  if (sleeping_room == 0) std::fill(sleeps.begin(), sleeps.end(), false);
   const auto next_to_begin = [&]() -> std::optional<std::size_t> {
     std::size_t sleeping = 0;
     for (const auto& w : running) sleeping += sleeps[w.index] ? 1 : 0;
-    const bool room_to_sleep = sleeping < kSleepingRunsPerJob * jobs, room_to_work = running.size() - sleeping < jobs;
+    const bool room_to_sleep = sleeping < sleeping_room, room_to_work = running.size() - sleeping < jobs;
     for (const std::size_t index : order)
       if (!begun[index] && index <= first_error && (sleeps[index] ? room_to_sleep : room_to_work)) return index;
     return std::nullopt;

@@ -253,9 +253,9 @@ TEST(ParallelRuns, TheLongestWaitsStartFirstAndTheFirstErrorInOrderIsSaid) {
   EXPECT_EQ(started, (std::vector<std::size_t>{1, 0}));
 }
 
-// A run whose script sleeps (kSleepingRunMs or more) holds none of the `jobs` places: a run that
-// keeps a core busy starts beside it. At most kSleepingRunsPerJob sleeping runs go at once with
-// --jobs 1, and the busy ones still one after another.
+// A run whose script sleeps (kSleepingRunMs or more) holds none of the `jobs` places when there
+// are two or more: a run that keeps a core busy starts beside it, and at most
+// sleeping_places(jobs) sleeping runs go at once. With --jobs 1 each run waits for the one before.
 TEST(ParallelRuns, ASleepingRunHoldsNoPlaceOfTheBusyOnes) {
   const auto quick = mock::load_scenario("confirm.spec-destructive");
   const auto retry = mock::load_scenario("retry.retry-after-honoured");
@@ -266,34 +266,53 @@ TEST(ParallelRuns, ASleepingRunHoldsNoPlaceOfTheBusyOnes) {
   EXPECT_TRUE(run_sleeps(at_bound));
   at_bound.document["x"] = {{"delayMs", kSleepingRunMs - 0.001}};
   EXPECT_FALSE(run_sleeps(at_bound));
+  EXPECT_EQ(sleeping_places(1), 0u);
+  EXPECT_EQ(sleeping_places(2), 2 * kSleepingRunsPerJob);
+  EXPECT_EQ(sleeping_places(256), kMostSleepingRuns);
 
   test_support::TempDir dir;
-  const std::size_t sleepers = kSleepingRunsPerJob + 1;
-  std::vector<RunRequest> requests = {{quick, options_for(kReference, dir.path(), "2025-11-25")}};
-  for (std::size_t i = 0; i < sleepers; ++i)  // a folder each: one run id would share one
-    requests.push_back({retry, options_for(kReference, dir.path() / std::to_string(i), "2025-11-25")});
-  requests.push_back({quick, options_for(kReference, dir.path(), "2026-07-28")});
+  // A folder each: one run id would share one.
+  const auto request = [&](const mock::Scenario& scenario, std::size_t i) {
+    return RunRequest{scenario, options_for(kReference, dir.path() / std::to_string(i), "2025-11-25")};
+  };
+  const auto watched = [](std::vector<std::string>& events) {
+    RunWatch watch;
+    watch.started = [&events](std::size_t i) { events.push_back("start " + std::to_string(i)); };
+    watch.ended = [&events](std::size_t i, const ScenarioRun&) { events.push_back("end " + std::to_string(i)); };
+    return watch;
+  };
+  const std::size_t jobs = 2, sleepers = sleeping_places(jobs) + 1;
+  std::vector<RunRequest> requests = {request(quick, 0)};
+  for (std::size_t i = 1; i <= sleepers; ++i) requests.push_back(request(retry, i));
+  requests.push_back(request(quick, sleepers + 1));
+  requests.push_back(request(quick, sleepers + 2));
   std::vector<std::string> events;
-  RunWatch watch;
-  watch.started = [&](std::size_t i) { events.push_back("start " + std::to_string(i)); };
-  watch.ended = [&](std::size_t i, const ScenarioRun&) { events.push_back("end " + std::to_string(i)); };
-  const auto runs = run_scenarios(requests, 1, watch);
+  auto runs = run_scenarios(requests, jobs, watched(events));
   ASSERT_EQ(events.size(), 2 * requests.size());
   const auto at = [&](const std::string& event) {
     const auto found = std::find(events.begin(), events.end(), event);
     EXPECT_NE(found, events.end()) << event;
     return found - events.begin();
   };
-  // Every sleeping place taken, then the first busy run beside them, before anything has ended.
-  for (std::size_t i = 0; i < kSleepingRunsPerJob; ++i) EXPECT_EQ(events[i], "start " + std::to_string(i + 1));
-  EXPECT_EQ(events[kSleepingRunsPerJob], "start 0");
-  // The last sleeping run waits for a place; the second busy run for the first to end.
+  // Every sleeping place taken, then both busy places, before anything has ended.
+  for (std::size_t i = 0; i + 1 < sleepers; ++i) EXPECT_EQ(events[i], "start " + std::to_string(i + 1));
+  EXPECT_EQ(events[sleepers - 1], "start 0");
+  EXPECT_EQ(events[sleepers], "start " + std::to_string(sleepers + 1));
+  // The last sleeping run waits for a sleeping place; the last busy run for a busy one.
   auto first_sleeper_ended = events.size();
-  for (std::size_t i = 1; i <= kSleepingRunsPerJob; ++i)
+  for (std::size_t i = 1; i < sleepers; ++i)
     first_sleeper_ended = std::min<std::size_t>(first_sleeper_ended, at("end " + std::to_string(i)));
   EXPECT_LT(first_sleeper_ended, at("start " + std::to_string(sleepers)));
-  EXPECT_LT(at("end 0"), at("start " + std::to_string(sleepers + 1)));
+  EXPECT_LT(std::min(at("end 0"), at("end " + std::to_string(sleepers + 1))),
+            at("start " + std::to_string(sleepers + 2)));
   ASSERT_EQ(runs.size(), requests.size());
+  for (const auto& run : runs) EXPECT_EQ(run.verdict(), Verdict::pass) << run.run_id();
+
+  // --jobs 1: one after another, the sleeping run first.
+  requests = {request(quick, 100), request(retry, 101), request(quick, 102)};
+  events.clear();
+  runs = run_scenarios(requests, 1, watched(events));
+  EXPECT_EQ(events, (std::vector<std::string>{"start 1", "end 1", "start 0", "end 0", "start 2", "end 2"}));
   for (const auto& run : runs) EXPECT_EQ(run.verdict(), Verdict::pass) << run.run_id();
 }
 

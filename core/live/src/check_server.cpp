@@ -5,6 +5,7 @@
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <iterator>
 #include <map>
@@ -66,6 +67,8 @@ bool same_json(const json& a, const json& b) {
       if (!same_json(x[i], y[i])) return false;
     return true;
   }
+  if (a.is_number_float())  // -0.0 is written as such
+    return a.get<double>() == b.get<double>() && std::signbit(a.get<double>()) == std::signbit(b.get<double>());
   return a == b;
 }
 
@@ -303,7 +306,7 @@ class Run {
     first_tools_ = &tools;
     if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
     SessionLint lint(*this, tools, std::move(listing.tool_duplicates));
-    const bool ok = relist_observe_and_call(transport, session, tools, ttl_ms);
+    const bool ok = relist_observe_and_call(transport, session, tools, ttl_ms, lint);
     lint.finish();
     return ok;
   }
@@ -318,8 +321,8 @@ class Run {
                 std::map<std::size_t, std::vector<DuplicateMember>> duplicates)
         : run_(run), tools_(tools), duplicates_(std::move(duplicates)) {
       if (run.options_.lint.jobs > 1) {
-        run_.held_ = &held_;
         worker_ = std::jthread([this] { lint(); });
+        run_.held_ = &held_;
       } else {
         lint();
         finish();
@@ -332,6 +335,7 @@ class Run {
       run_.held_ = nullptr;
     }
 
+    // Once done, again is nothing.
     void finish() {
       if (worker_.joinable()) worker_.join();
       run_.held_ = nullptr;
@@ -369,7 +373,7 @@ class Run {
   };
 
   bool relist_observe_and_call(Transport& transport, McpClientSession& session, const std::vector<json>& tools,
-                               long long ttl_ms) {
+                               long long ttl_ms, SessionLint& lint) {
     // The same session, listed again.
     ToolListing again;
     if (!list(session, transport, again, "session 1, second listing")) return false;
@@ -398,6 +402,7 @@ class Run {
       judge_list_changed(tools, changed.tools);
     }
     if (ttl_ms >= 0 && !after_expiry(session, transport, tools, ttl_ms)) return false;
+    if (!options_.calls.empty()) lint.finish();  // a call has effects: not before the lint has had its say
     return call_tools(session, transport, tools);
   }
 
@@ -881,6 +886,9 @@ class Run {
         }
         return;
       }
+      // Only the answer a listing was taken from may say it repeats the first (an answer whose
+      // id is not found below, e.g. 2.0 for 2, is taken all the same and says nothing).
+      repeats_first_ = false;
       std::string answered, revision = in_play();
       bool unversioned = false;
       if (auto it = asked_.find(which + id); !id.empty() && it != asked_.end() && !message.contains("method")) {
