@@ -60,9 +60,10 @@ options:
   --expected-failures FILE known failures, one per line: SCENARIO[:CHECK] REASON; an entry that
                            passes now fails the run as stale
   --jobs N                 how many scenario runs go side by side, each in a process of its own
-                           (default: the machine's cores); beside them, up to 4N runs whose
-                           scripts wait 100 ms or more (slow calls, Retry-After, ttlMs), which
-                           sleep through it; the report's order does not change
+                           (default: the machine's cores); with 2 or more, beside them up to 4N
+                           (at most 32) runs whose scripts wait 100 ms or more (slow calls,
+                           Retry-After, ttlMs), which sleep through it; 1: one after another; the
+                           report's order does not change
   --timeout T              the longest a client may take per scenario (default 30s; a bare number
                            is milliseconds)
   --color WHEN             auto (default), always, never (text on a terminal only)
