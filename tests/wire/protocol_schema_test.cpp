@@ -341,3 +341,38 @@ TEST(ProtocolSchema, RefusesARevisionItDoesNotBundle) {
     EXPECT_NE(std::string(e.what()).find("2026-07-28"), std::string::npos) << e.what();
   }
 }
+
+// Preparing a revision for listings changes no verdict: a large listing with a tool that breaks
+// the schema, and the same listing mended, are judged alike with and without it, in every bundled
+// revision; a revision that is not bundled cannot be prepared.
+TEST(ProtocolSchema, PreparingForListingsChangesNoVerdict) {
+  const auto said = [](const std::vector<ProtocolViolation>& violations) {
+    std::vector<std::string> out;
+    for (const auto& v : violations) out.push_back(std::string(v.check_id) + " " + v.pointer + " " + v.message);
+    return out;
+  };
+  for (const auto& revision : mcp_hints::bundled_protocol_revisions()) {
+    json tools = json::array();
+    for (int i = 0; i < 400; ++i)
+      tools.push_back({{"name", "tool_" + std::to_string(i)}, {"inputSchema", {{"type", "object"}}}});
+    json broken = tools;
+    broken[250]["inputSchema"] = "not an object";
+    broken[399].erase("name");
+    json result = {{"tools", tools}};
+    if (mcp_hints::is_stateless_revision(revision))
+      result.update({{"resultType", "complete"}, {"ttlMs", 1000}, {"cacheScope", "public"}});
+    json broken_result = result;
+    broken_result["tools"] = broken;
+    for (const bool broke : {false, true}) {
+      const json message = {{"jsonrpc", "2.0"}, {"id", 7}, {"result", broke ? broken_result : result}};
+      ProtocolSchemas plain, prepared;
+      prepared.prepare_listing(revision);
+      const auto expected = said(plain.validate_message(revision, message, Direction::server_to_client, "tools/list"));
+      EXPECT_EQ(said(prepared.validate_message(revision, message, Direction::server_to_client, "tools/list")), expected)
+          << revision;
+      EXPECT_EQ(expected.empty(), !broke) << revision;
+    }
+  }
+  ProtocolSchemas schemas;
+  EXPECT_THROW(schemas.prepare_listing("1999-01-01"), mcp_hints::UnknownProtocolSchema);
+}

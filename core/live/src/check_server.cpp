@@ -161,6 +161,15 @@ class Run {
   void execute() {
     report_.server_checks_ran = true;
     report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}, {}});
+    // While the server starts, the protocol schemas its listing may be judged in are made ready.
+    if (options_.lint.jobs > 1)
+      prepared_ = std::jthread([this, revisions = revisions_in_reach()] {
+        for (const auto& revision : revisions) try {
+            schemas_.prepare_listing(revision);
+          } catch (...) {
+            // Judging the first answer says what is wrong, in its place.
+          }
+      });
     std::vector<json> first;
     if (!first_session(first)) return;
     // Without other authorization contexts to list, session 2 is the first catalog's last use: it
@@ -829,6 +838,16 @@ class Run {
     }
   }
 
+  // The revisions the sessions may speak: the one asked for, else the newest of each era in play.
+  std::vector<std::string> revisions_in_reach() const {
+    const auto& choice = options_.protocol;
+    if (!choice.version.empty()) return {choice.version};
+    std::vector<std::string> out;
+    if (choice.era != EraChoice::legacy) out.push_back(stateless_protocol_versions().front());
+    if (choice.era != EraChoice::stateless) out.push_back(supported_protocol_versions().front());
+    return out;
+  }
+
   // Whether an answer to tools/list is session 1's first listing again, but for its id: a single
   // page, in the revision that one was read in, of the same JSON to the last tool.
   // Read from the texts where both are kept and their ids stand first (as most servers write
@@ -919,6 +938,7 @@ class Run {
         if (repeats_first_) return;
       }
       std::vector<ProtocolViolation> violations;
+      if (prepared_.joinable()) prepared_.join();  // schemas_ is the preparing thread's until then
       try {
         violations = schemas_.validate_message(revision, message, direction, answered);
       } catch (const UnknownProtocolSchema&) {
@@ -974,6 +994,7 @@ class Run {
   bool repeats_first_ = false;  // the last answer to tools/list is session 1's first listing, to the byte but its id
   std::vector<ToolListing> spent_;        // listings judged, to be freed while a server goes down
   std::jthread disposer_;                 // freeing the last of them
+  std::jthread prepared_;                 // preparing schemas_ while the first server starts
   std::vector<Finding>* held_ = nullptr;  // where findings go while session 1's tools are linted beside the run
   Deadline first_listed_{};               // when session 1's first listing came back
 };

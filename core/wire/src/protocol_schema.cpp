@@ -294,6 +294,19 @@ ProtocolSchemas::Revision& ProtocolSchemas::revision(std::string_view name) {
   return *revisions_.emplace(std::string(name), std::move(r)).first->second;
 }
 
+void ProtocolSchemas::prepare_listing(std::string_view revision_name) {
+  // A listing large enough that its first validation makes the first looks too (they are made at
+  // once for a large instance), in the revision's era.
+  json tools = json::array();
+  for (int i = 0; i < 300; ++i)
+    tools.push_back({{"name", "t" + std::to_string(i)}, {"inputSchema", {{"type", "object"}}}});
+  json result = {{"tools", std::move(tools)}};
+  if (is_stateless_revision(std::string(revision_name)))
+    result.update({{"resultType", "complete"}, {"ttlMs", 0}, {"cacheScope", "private"}});
+  validate_message(revision_name, {{"jsonrpc", "2.0"}, {"id", 0}, {"result", std::move(result)}},
+                   Direction::server_to_client, "tools/list");
+}
+
 bool ProtocolSchemas::knows_method(std::string_view revision_name, std::string_view method) {
   const Revision& r = revision(revision_name);
   return r.request_by_method.count(method) || r.notification_by_method.count(method);

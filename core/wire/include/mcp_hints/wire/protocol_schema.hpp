@@ -67,6 +67,12 @@ class ProtocolSchemas {
   std::vector<ProtocolViolation> validate_message(std::string_view revision, const nlohmann::json& message,
                                                   Direction direction, std::string_view answered_method = {});
 
+  // Reads a revision's schema and makes ready what judging a large tools/list answer in it takes
+  // (valijson's compiled definitions and their first looks), so that the first answer judged
+  // pays none of it: for a caller with time to spare, e.g. while a server starts. Throws
+  // UnknownProtocolSchema for a revision that is not bundled.
+  void prepare_listing(std::string_view revision);
+
   // Whether the revision's schema defines a request or notification with this method.
   bool knows_method(std::string_view revision, std::string_view method);
 
