@@ -235,7 +235,9 @@ row "work=mock start-up over stdio: spawn to the initialize answer" \
 kind=time better=lower
 certify=("$bin/mcp-hints" certify --client "$bin/reference_client" --format json --output "$work/certify")
 jobs=""
-if "$bin/mcp-hints" certify --help | grep -q -- --jobs; then
+# grep reads the whole help (-q would stop at the match, and certify, still writing, would die of
+# SIGPIPE: a failed pipeline here).
+if "$bin/mcp-hints" certify --help | grep -- --jobs >/dev/null; then
   jobs=$(nproc)
   certify+=(--jobs "$jobs")
 fi
