@@ -372,16 +372,28 @@ TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
 // byte for byte that of --jobs 1, with findings made before the tools' (a broken answer to the
 // listing), after them (a relisted or rug-pulled catalog) and in both eras.
 TEST(CheckServer, TheReportIsThatOfOneThreadWithAnyJobs) {
-  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
-      {"none", {}},           {"bad-server-info", {}}, {"bad-notification", {}},
-      {"relist-changes", {}}, {"rug-pull", {}},        {"tighten", {}},
-      {"duplicate-hint", {}}, {"none", kStateless},    {"result-type-unknown", kStateless}};
-  for (const auto& [mode, server_extra] : runs) {
+  struct Run {
+    std::string mode;
+    std::vector<std::string> server_extra, extra;
+  };
+  const std::vector<Run> runs = {{"none", {}, {}},
+                                 {"bad-server-info", {}, {}},
+                                 {"bad-notification", {}, {}},
+                                 {"relist-changes", {}, {}},
+                                 {"rug-pull", {}, {}},
+                                 {"tighten", {}, {}},
+                                 {"duplicate-hint", {}, {}},
+                                 {"none", kStateless, {}},
+                                 {"result-type-unknown", kStateless, {}},
+                                 // A call, whose findings come after the tools'.
+                                 {"sensitive-result", {}, {"--call", "get_customer={}"}}};
+  for (const auto& [mode, server_extra, extra] : runs) {
     std::string reports[2];
     for (const int jobs : {1, 2}) {
       std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
                                        "--request-timeout", request_timeout(), "--observe", "300",       "--jobs",
                                        std::to_string(jobs)};
+      args.insert(args.end(), extra.begin(), extra.end());
       args.insert(args.end(), {"--", kServer, "--catalog", catalog("bad-catalog.json"), "--misbehave", mode});
       args.insert(args.end(), server_extra.begin(), server_extra.end());
       const auto r = run_cli(args);

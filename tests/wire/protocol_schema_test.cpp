@@ -373,6 +373,30 @@ TEST(ProtocolSchema, PreparingForListingsChangesNoVerdict) {
       EXPECT_EQ(expected.empty(), !broke) << revision;
     }
   }
+  // Small answers too, which a prepared revision judges by first looks made for the large one: a
+  // three-tool listing and an error answer, each sound and broken.
+  for (const auto& revision : mcp_hints::bundled_protocol_revisions()) {
+    json small = {{"tools", json::array({{{"name", "a"}, {"inputSchema", {{"type", "object"}}}},
+                                         {{"name", "b"}, {"inputSchema", {{"type", "object"}}}},
+                                         {{"name", "c"}, {"inputSchema", {{"type", "object"}}}}})}};
+    if (mcp_hints::is_stateless_revision(revision))
+      small.update({{"resultType", "complete"}, {"ttlMs", 1000}, {"cacheScope", "public"}});
+    json small_broken = small;
+    small_broken["tools"][1]["inputSchema"] = json::array();
+    const std::vector<std::pair<json, bool>> answers = {
+        {{{"jsonrpc", "2.0"}, {"id", 7}, {"result", small}}, true},
+        {{{"jsonrpc", "2.0"}, {"id", 7}, {"result", small_broken}}, false},
+        {{{"jsonrpc", "2.0"}, {"id", 7}, {"error", {{"code", -32601}, {"message", "unknown method"}}}}, true},
+        {{{"jsonrpc", "2.0"}, {"id", 7}, {"error", {{"code", "not a number"}}}}, false}};
+    for (const auto& [answer, sound] : answers) {
+      ProtocolSchemas plain, prepared;
+      prepared.prepare_listing(revision);
+      const auto expected = said(plain.validate_message(revision, answer, Direction::server_to_client, "tools/list"));
+      EXPECT_EQ(said(prepared.validate_message(revision, answer, Direction::server_to_client, "tools/list")), expected)
+          << revision << " " << answer.dump();
+      EXPECT_EQ(expected.empty(), sound) << revision << " " << answer.dump();
+    }
+  }
   ProtocolSchemas schemas;
   EXPECT_THROW(schemas.prepare_listing("1999-01-01"), mcp_hints::UnknownProtocolSchema);
 }

@@ -12,6 +12,7 @@
 #include <set>
 #include <span>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -162,14 +163,17 @@ class Run {
     report_.server_checks_ran = true;
     report_.files.push_back(FileResult{file_, 0, std::nullopt, {}, {}, {}});
     // While the server starts, the protocol schemas its listing may be judged in are made ready.
-    if (options_.lint.jobs > 1)
-      prepared_ = std::jthread([this, revisions = revisions_in_reach()] {
-        for (const auto& revision : revisions) try {
-            schemas_.prepare_listing(revision);
-          } catch (...) {
-            // Judging the first answer says what is wrong, in its place.
-          }
-      });
+    if (options_.lint.jobs > 1) try {
+        prepared_ = std::jthread([this, revisions = revisions_in_reach()] {
+          for (const auto& revision : revisions) try {
+              schemas_.prepare_listing(revision);
+            } catch (...) {
+              // Judging the first answer says what is wrong, in its place.
+            }
+        });
+      } catch (const std::system_error&) {
+        // No thread to be had: the first answer judged prepares what it needs.
+      }
     std::vector<json> first;
     if (!first_session(first)) return;
     // Without other authorization contexts to list, session 2 is the first catalog's last use: it
@@ -299,7 +303,11 @@ class Run {
   void close_freeing_spent(Transport& transport) {
     transport.begin_close();
     if (disposer_.joinable()) disposer_.join();
-    if (options_.lint.jobs > 1) disposer_ = std::jthread([gone = std::move(spent_)]() mutable { gone.clear(); });
+    if (options_.lint.jobs > 1) try {
+        disposer_ = std::jthread([gone = std::move(spent_)]() mutable { gone.clear(); });
+      } catch (const std::system_error&) {
+        // No thread to be had: what it was to free is freed here, as the closure goes.
+      }
     spent_.clear();
     transport.close();
   }
@@ -329,13 +337,15 @@ class Run {
     SessionLint(Run& run, const std::vector<json>& tools,
                 std::map<std::size_t, std::vector<DuplicateMember>> duplicates)
         : run_(run), tools_(tools), duplicates_(std::move(duplicates)) {
-      if (run.options_.lint.jobs > 1) {
-        worker_ = std::jthread([this] { lint(); });
-        run_.held_ = &held_;
-      } else {
-        lint();
-        finish();
-      }
+      if (run.options_.lint.jobs > 1) try {
+          worker_ = std::jthread([this] { lint(); });
+          run_.held_ = &held_;
+          return;
+        } catch (const std::system_error&) {
+          // No thread to be had: linted in line.
+        }
+      lint();
+      finish();
     }
     SessionLint(const SessionLint&) = delete;
     SessionLint& operator=(const SessionLint&) = delete;
