@@ -866,14 +866,13 @@ class Run {
     if (!first_answer_ || !first_tools_ || first_pages_.size() != 1 || revision != first_answer_->revision ||
         !message.contains("id") || message["id"].type() != first_answer_->id_type)
       return false;
-    if (!first_answer_->text.empty() && !text.empty()) {
-      if (const auto id = leading_member_value(text, "id")) {
+    if (!first_answer_->text.empty()) {
+      if (const auto id = id_span(text, message)) {
         const std::string_view first = first_answer_->text;
         const auto [first_begin, first_end] = first_answer_->id_span;
-        const json id_read = json::parse(text.substr(id->first, id->second - id->first), nullptr, false);
         return id->first == first_begin && text.size() - id->second == first.size() - first_end &&
                text.substr(0, id->first) == first.substr(0, first_begin) &&
-               text.substr(id->second) == first.substr(first_end) && same_json(id_read, message["id"]);
+               text.substr(id->second) == first.substr(first_end);
       }
     }
     const json& result = message["result"];
@@ -885,6 +884,15 @@ class Run {
     for (std::size_t i = 0; i < first_tools_->size(); ++i)
       if (!same_json((*tools)[i], (*first_tools_)[i])) return false;
     return true;
+  }
+
+  // Where a message's id stands in its text: a leading member whose value reads as the id the
+  // message was read with; nullopt where the text is not kept or the id is not found so.
+  static std::optional<std::pair<std::size_t, std::size_t>> id_span(std::string_view text, const json& message) {
+    const auto id = text.empty() ? std::nullopt : leading_member_value(text, "id");
+    if (!id || !message.contains("id")) return std::nullopt;
+    const json id_read = json::parse(text.substr(id->first, id->second - id->first), nullptr, false);
+    return same_json(id_read, message["id"]) ? id : std::nullopt;
   }
 
   // Whether a listing's hints are session 1's first listing's, read from the same JSON: they cannot
@@ -934,14 +942,10 @@ class Run {
           for (const auto& [name, value] : message.items())
             if (name != "id" && name != "result") envelope[name] = value;
           first_answer_ = FirstAnswer{std::move(envelope), message["id"].type(), revision, {}, {}};
-          // Its text, where the span found holds the id it was read with.
-          if (const auto id = leading_member_value(transport.last_text(), "id")) {
-            const std::string_view text = transport.last_text();
-            const json id_read = json::parse(text.substr(id->first, id->second - id->first), nullptr, false);
-            if (same_json(id_read, message["id"])) {
-              first_answer_->text = text;
-              first_answer_->id_span = *id;
-            }
+          // Its text, where the id's place in it is known.
+          if (const auto id = id_span(transport.last_text(), message)) {
+            first_answer_->text = transport.last_text();
+            first_answer_->id_span = *id;
           }
         }
         // Its violations are the first listing's, each said once already.
