@@ -436,6 +436,37 @@ TEST(CheckServer, OnlyTheSameJsonIsARepeatedListing) {
   const auto over_http = check_http(server.url);
   EXPECT_EQ(over_http.exit_code, 1) << over_http.err;
   EXPECT_TRUE(refused_ttl(over_http)) << over_http.report.dump(1);
+  // A repeat taken without being read again is judged as the text it is: each of bad-page's
+  // listings, the same page without a tools array, says so.
+  for (const auto& era : {std::vector<std::string>{}, kStateless}) {
+    const auto pages = check_stdio("bad-page", {}, era);
+    std::vector<std::string> said;
+    for (const auto& f : pages.report["findings"])
+      if (f["check"] == "server.list-page") said.push_back(f["message"].get<std::string>());
+    EXPECT_EQ(said, (std::vector<std::string>{
+                        "session 1: tools/list page 1: the result has no tools array",
+                        "session 1, second listing: tools/list page 1: the result has no tools array",
+                        "session 2 (restarted server): tools/list page 1: the result has no tools array"}))
+        << pages.report.dump(1);
+  }
+  // Where two tools share a name, each is held to the first of its name in every listing, a
+  // repeat too: the second twin's hints differ from the first's, in the second listing and after
+  // the restart alike.
+  const auto twin = [](bool read_only) {
+    return json{{"name", "twin"},
+                {"description", "Reads or writes the twin record."},
+                {"inputSchema", {{"type", "object"}}},
+                {"annotations", {{"readOnlyHint", read_only}}}};
+  };
+  test_support::TempDir dir;
+  const auto twins = dir.write("twins.json", json{{"tools", {twin(true), twin(false)}}}.dump());
+  const auto held = check_stdio("none", {}, {"--catalog", twins.string()});
+  std::multiset<std::string> changes;
+  for (const auto& f : held.report["findings"])
+    if (f["check"].get<std::string>().starts_with("stability."))
+      changes.insert(f["check"].get<std::string>() + " " + f["pointer"].get<std::string>());
+  EXPECT_EQ(changes, (std::multiset<std::string>{"stability.relist /tools/1", "stability.restart /tools/1"}))
+      << held.report.dump(1);
 }
 
 TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {

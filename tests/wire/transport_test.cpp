@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/protocol.hpp"
@@ -73,6 +76,86 @@ TEST(StdioTransport, ALineInPiecesAndLinesThatShareAReadArriveWhole) {
                                     std::string(R"("a":"")").size() + long_text);
   EXPECT_EQ(t.noise_count(), 0u);
   EXPECT_FALSE(t.receive(Clock::now() + std::chrono::milliseconds(100)));
+}
+
+// A repeat is the first text to the byte outside its id, whose value reads as JSON of the first
+// id's type: a byte changed anywhere else, at either end or on either side of the id, is none.
+TEST(ExpectedRepeat, IsTheSameTextButItsIdOfTheSameType) {
+  mcp_hints::ExpectedRepeat first;
+  first.text = R"({"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"a"}],"x":1}})";
+  first.id_span = *mcp_hints::leading_member_value(first.text, "id");
+  first.id_type = json::value_t::number_unsigned;
+  const mcp_hints::TransportLimits limits;
+  const auto with_id = [&](const std::string& id) {
+    return first.text.substr(0, first.id_span.first) + id + first.text.substr(first.id_span.second);
+  };
+  EXPECT_EQ(first.id_if_repeated(first.text, limits), json(7));
+  EXPECT_EQ(first.id_if_repeated(with_id("1234567"), limits), json(1234567));
+  EXPECT_EQ(first.id_if_repeated(with_id("0"), limits), json(0));
+  for (const std::string id : {"\"7\"", "7.0", "-7", "null", "true", "7x", "07", "\"7", "[7]", "{}", ""})
+    EXPECT_FALSE(first.id_if_repeated(with_id(id), limits)) << id;
+  // One byte changed: the first, the last, in a member before the id, on either side of the id,
+  // in the name after it, deep in the result.
+  const std::size_t before_id = first.id_span.first - 1, after_id = first.id_span.second;
+  for (const std::size_t at : {std::size_t{0}, first.text.size() - 1, first.text.find("2.0") + 2, before_id, after_id,
+                               after_id + 2, first.text.find("\"a\"") + 1, first.text.find(":1}") + 1}) {
+    std::string changed = first.text;
+    changed[at] = changed[at] == 'b' ? 'c' : 'b';
+    EXPECT_FALSE(first.id_if_repeated(changed, limits)) << changed;
+  }
+  EXPECT_FALSE(first.id_if_repeated(first.text + " ", limits));
+  EXPECT_FALSE(first.id_if_repeated(first.text.substr(0, first.text.size() - 1), limits));
+  mcp_hints::TransportLimits small;
+  small.max_message = first.text.size() - 1;
+  EXPECT_FALSE(first.id_if_repeated(first.text, small));
+}
+
+// A line that repeats the message expected is not read again: its stand-in comes back with the
+// line's id and the members the message gave twice; any other line is read, and so is the repeat
+// once nothing is expected.
+TEST(StdioTransport, TakesAnExpectedRepeatWithoutReadingItAgain) {
+  const std::string text = R"({"jsonrpc":"2.0","id":8,"result":{"tools":[{"name":"a","name":"b"}]}})";
+  auto expected = std::make_shared<mcp_hints::ExpectedRepeat>();
+  expected->text = text;
+  expected->id_span = *mcp_hints::leading_member_value(text, "id");
+  expected->id_type = json::value_t::number_unsigned;
+  expected->in_place = json{{"jsonrpc", "2.0"}, {"result", {{"stand", "in"}}}};
+  expected->duplicates = mcp_hints::Transport::read_message(text, {}).duplicates;
+  ASSERT_EQ(expected->duplicates.size(), 1u);
+  const auto with = [&](const std::string& id, std::string_view from, std::string_view to) {
+    std::string line = text.substr(0, expected->id_span.first) + id + text.substr(expected->id_span.second);
+    if (!from.empty()) line.replace(line.find(from), from.size(), to);
+    return line;
+  };
+  const std::vector<std::string> lines = {with("19", "", ""), with("20", "\"b\"", "\"c\""), with("\"21\"", "", ""),
+                                          with("22", "", "")};
+  std::string script = "printf '%s\\n'";
+  for (const auto& line : lines) script += " '" + line + "'";
+  mcp_hints::StdioTransport t(sh(script + "; sleep 5"));
+  t.expect_repeat(expected);
+
+  auto repeat = t.receive(soon());
+  ASSERT_TRUE(repeat);
+  EXPECT_TRUE(t.repeated());
+  EXPECT_EQ(*repeat, (json{{"jsonrpc", "2.0"}, {"id", 19}, {"result", {{"stand", "in"}}}}));
+  EXPECT_EQ(t.last_text(), lines[0]);
+  ASSERT_EQ(t.duplicate_members().size(), 1u);
+  EXPECT_EQ(t.duplicate_members()[0].pointer, expected->duplicates[0].pointer);
+  EXPECT_EQ(t.bytes_received(), lines[0].size() + 1);
+
+  for (const std::string& last : {std::string("c"), std::string("b")}) {
+    const auto read = t.receive(soon());
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(t.repeated());
+    EXPECT_EQ((*read)["result"]["tools"][0]["name"], last);
+    EXPECT_EQ(t.duplicate_members().size(), 1u);
+  }
+  t.expect_repeat(nullptr);
+  const auto unexpected = t.receive(soon());
+  ASSERT_TRUE(unexpected);
+  EXPECT_FALSE(t.repeated());
+  EXPECT_EQ((*unexpected)["id"], 22);
+  EXPECT_EQ((*unexpected)["result"]["tools"][0]["name"], "b");
 }
 
 TEST(StdioTransport, SaysHowTheServerWent) {

@@ -254,9 +254,16 @@ class Run {
     return true;
   }
 
-  // Lists tools; false when the run cannot go on.
+  // Lists tools; false when the run cannot go on. An answer that repeats session 1's first listing
+  // is not read again where the transport can tell (its listing then holds no tools, and
+  // repeats_first_hints() says whose they are).
   bool list(McpClientSession& session, Transport& transport, ToolListing& listing, const std::string& which) {
     step(which + ": tools/list");
+    struct Expecting {
+      Transport& transport;
+      ~Expecting() { transport.expect_repeat(nullptr); }
+    } expecting{transport};
+    transport.expect_repeat(expected_repeat(session));
     try {
       listing = session.list_tools();
     } catch (const ProtocolError& e) {
@@ -418,7 +425,7 @@ class Run {
     if (session.notification_count("notifications/tools/list_changed") > 0) {
       ToolListing changed;
       if (!list(session, transport, changed, "session 1, after tools/list_changed")) return false;
-      judge_list_changed(tools, changed.tools);
+      if (!repeats_first_hints(changed)) judge_list_changed(tools, changed.tools);
     }
     if (ttl_ms >= 0 && !after_expiry(session, transport, tools, ttl_ms)) return false;
     if (!options_.calls.empty()) lint.finish();  // a call has effects: not before the lint has had its say
@@ -816,8 +823,9 @@ class Run {
     }
     ToolListing expired;
     if (!list(session, transport, expired, "session 1, after ttlMs expired")) return false;
-    judge_weakening(tools, expired.tools, server_check("stateless.expiry-weakened"), nullptr,
-                    "after the ttlMs of " + std::to_string(ttl) + " expired");
+    if (!repeats_first_hints(expired))
+      judge_weakening(tools, expired.tools, server_check("stateless.expiry-weakened"), nullptr,
+                      "after the ttlMs of " + std::to_string(ttl) + " expired");
     return true;
   }
 
@@ -837,7 +845,7 @@ class Run {
       const bool listed = open_session(transport, session, which) && list(*session, *transport, listing, which);
       if (transport) transport->close();
       target_ = first_target;
-      if (!listed || session->era() != ProtocolEra::stateless) continue;
+      if (!listed || session->era() != ProtocolEra::stateless || repeats_first_hints(listing)) continue;
       std::vector<json> pages = first_pages_;
       pages.insert(pages.end(), listing.pages.begin(), listing.pages.end());
       const bool public_scope =
@@ -866,15 +874,8 @@ class Run {
     if (!first_answer_ || !first_tools_ || first_pages_.size() != 1 || revision != first_answer_->revision ||
         !message.contains("id") || message["id"].type() != first_answer_->id_type)
       return false;
-    if (!first_answer_->text.empty()) {
-      if (const auto id = id_span(text, message)) {
-        const std::string_view first = first_answer_->text;
-        const auto [first_begin, first_end] = first_answer_->id_span;
-        return id->first == first_begin && text.size() - id->second == first.size() - first_end &&
-               text.substr(0, id->first) == first.substr(0, first_begin) &&
-               text.substr(id->second) == first.substr(first_end);
-      }
-    }
+    if (first_answer_->repeat)
+      if (const auto id = id_span(text, message)) return first_answer_->repeat->same_but_id(text, *id);
     const json& result = message["result"];
     const json* tools = result.is_object() ? find_member(result, {"tools"}) : nullptr;
     if (!tools || !tools->is_array() || tools->size() != first_tools_->size()) return false;
@@ -895,12 +896,43 @@ class Run {
     return same_json(id_read, message["id"]) ? id : std::nullopt;
   }
 
+  // The first listing's answer as a transport may take it again: its text, and in its place the
+  // answer but for the tools.
+  static std::shared_ptr<const ExpectedRepeat> expectation_of(const json& message, const Transport& transport,
+                                                              std::pair<std::size_t, std::size_t> id) {
+    if (!message["result"].is_object()) return nullptr;
+    auto expected = std::make_shared<ExpectedRepeat>();
+    expected->text = transport.last_text();
+    expected->id_span = id;
+    expected->id_type = message["id"].type();
+    expected->duplicates = transport.duplicate_members();
+    for (const auto& [name, value] : message.items())
+      if (name != "result") expected->in_place[name] = value;
+    auto& result = expected->in_place["result"] = json::object();
+    for (const auto& [name, value] : message["result"].items())
+      result[name] = name == "tools" && value.is_array() ? json::array() : value;
+    return expected;
+  }
+
+  // What a listing of this session may repeat without being read again: session 1's first
+  // listing's text where it is kept, when it was a single page of tools named once each (so that
+  // a repeat's judgements are none) read in the revision this session speaks.
+  std::shared_ptr<const ExpectedRepeat> expected_repeat(const McpClientSession& session) {
+    if (!first_answer_ || !first_answer_->repeat || !first_tools_ || first_pages_.size() != 1 ||
+        session.revision_in_play() != first_answer_->revision)
+      return nullptr;
+    return first_names_unique() ? first_answer_->repeat : nullptr;
+  }
+
+  bool first_names_unique() {
+    if (!first_names_unique_) first_names_unique_ = by_name(*first_tools_).size() == first_tools_->size();
+    return *first_names_unique_;
+  }
+
   // Whether a listing's hints are session 1's first listing's, read from the same JSON: they cannot
   // differ where no two tools share a name (where some do, a tool is held to the first of its name).
   bool repeats_first_hints(const ToolListing& listing) {
-    if (!repeats_first_ || listing.page_count != 1 || !first_tools_) return false;
-    if (!first_names_unique_) first_names_unique_ = by_name(*first_tools_).size() == first_tools_->size();
-    return *first_names_unique_;
+    return repeats_first_ && listing.page_count == 1 && first_tools_ && first_names_unique();
   }
 
   // Every message the server sends is held to the schema.json of the revision spoken (before a
@@ -941,12 +973,10 @@ class Run {
           json envelope = json::object();
           for (const auto& [name, value] : message.items())
             if (name != "id" && name != "result") envelope[name] = value;
-          first_answer_ = FirstAnswer{std::move(envelope), message["id"].type(), revision, {}, {}};
+          first_answer_ = FirstAnswer{std::move(envelope), message["id"].type(), revision, {}};
           // Its text, where the id's place in it is known.
-          if (const auto id = id_span(transport.last_text(), message)) {
-            first_answer_->text = transport.last_text();
-            first_answer_->id_span = *id;
-          }
+          if (const auto id = id_span(transport.last_text(), message))
+            first_answer_->repeat = expectation_of(message, transport, *id);
         }
         // Its violations are the first listing's, each said once already.
         if (repeats_first_) return;
@@ -999,8 +1029,9 @@ class Run {
     json envelope;
     json::value_t id_type;
     std::string revision;
-    std::string text;  // as it came, where the transport keeps it, with where its id stands
-    std::pair<std::size_t, std::size_t> id_span;
+    // As it came, where the transport keeps it, with where its id stands; its stand-in, the answer
+    // with an empty array for its tools (a repeat's tools are the first's).
+    std::shared_ptr<const ExpectedRepeat> repeat;
   };
   std::optional<FirstAnswer> first_answer_;
   const std::vector<json>* first_tools_ = nullptr;

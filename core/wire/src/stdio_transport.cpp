@@ -21,6 +21,27 @@ Transport::Received Transport::read_message(std::string_view text, const Transpo
   return {std::move(document.value), std::move(document.duplicates)};
 }
 
+bool ExpectedRepeat::same_but_id(std::string_view other, std::pair<std::size_t, std::size_t> other_id) const {
+  const auto [begin, end] = id_span;
+  return other_id.first == begin && other.size() - other_id.second == text.size() - end &&
+         other.substr(0, begin) == std::string_view(text).substr(0, begin) &&
+         other.substr(other_id.second) == std::string_view(text).substr(end);
+}
+
+std::optional<json> ExpectedRepeat::id_if_repeated(std::string_view other, const TransportLimits& limits) const {
+  if (other.size() > limits.max_message) return std::nullopt;
+  const auto id = leading_member_value(other, "id");
+  if (!id || !same_but_id(other, *id)) return std::nullopt;
+  try {
+    // Outside its id the text is one that was read: with an id that reads, it reads alike.
+    json value = Transport::read_message(other.substr(id->first, id->second - id->first), limits).message;
+    if (value.type() == id_type) return value;
+  } catch (const InputError&) {
+    // Not a JSON value: the line is read as any other, which says what is wrong with it.
+  }
+  return std::nullopt;
+}
+
 StdioTransport::StdioTransport(const ProcessOptions& process, TransportLimits limits)
     : process_(process), limits_(limits), command_(join(process.argv, " ")) {}
 
@@ -53,6 +74,17 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
       bytes_received_ += line.size() + 1;
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      if (expected_) {
+        if (auto id = expected_->id_if_repeated(line, limits_)) {
+          json message = expected_->in_place;
+          message["id"] = std::move(*id);
+          duplicates_ = expected_->duplicates;
+          last_line_ = std::move(line);
+          repeated_ = true;
+          return message;
+        }
+      }
+      repeated_ = false;
       try {
         Received received = read_message(line, limits_);
         duplicates_ = std::move(received.duplicates);

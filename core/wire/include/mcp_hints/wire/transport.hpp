@@ -31,6 +31,24 @@ struct TransportLimits {
   std::size_t max_noise_lines = 1000;               // non-protocol stdout lines tolerated
 };
 
+// A message the peer is expected to send again, to the byte but for its id (a server answering a
+// request it was asked before the same way), and what to take in its place: the caller's stand-in
+// (the message, or what of it the caller still needs), which is given the id the repeat came with.
+struct ExpectedRepeat {
+  std::string text;                             // the message as it came
+  std::pair<std::size_t, std::size_t> id_span;  // where the value of its id stands in text
+  nlohmann::json::value_t id_type;              // the type of that value
+  nlohmann::json in_place;
+  std::vector<DuplicateMember> duplicates;  // the members the message gave twice
+
+  // Whether `other`, whose id's value stands at `other_id`, is `text` to the byte outside the ids.
+  bool same_but_id(std::string_view other, std::pair<std::size_t, std::size_t> other_id) const;
+  // The id `other` came with where it repeats the message: the same text outside the ids (each a
+  // leading member's value, leading_member_value) and an id of the same type that reads as JSON
+  // within the limits; nullopt otherwise.
+  std::optional<nlohmann::json> id_if_repeated(std::string_view other, const TransportLimits& limits) const;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -43,6 +61,11 @@ class Transport {
   // The text of the message receive() last returned, as it came (stdio: its line), until the
   // next one is received; empty where the transport does not keep it.
   virtual std::string_view last_text() const { return {}; }
+  // A message to take as `expected` again without reading it again, until told nullptr (stdio: a
+  // line; where the transport keeps no text, nothing is taken so).
+  virtual void expect_repeat(std::shared_ptr<const ExpectedRepeat>) {}
+  // Whether the message receive() last returned was the expected repeat (its stand-in).
+  bool repeated() const { return repeated_; }
   // Starts closing without waiting (stdio: the server is killed, not yet reaped), so that the
   // caller can work while the server goes down; close() then finishes.
   virtual void begin_close() {}
@@ -82,6 +105,7 @@ class Transport {
  protected:
   std::size_t bytes_received_ = 0;
   std::vector<DuplicateMember> duplicates_;
+  bool repeated_ = false;
 };
 
 // A server started as a child process, newline-delimited JSON-RPC on its stdin and stdout.
@@ -94,6 +118,7 @@ class StdioTransport : public Transport {
   void close() override;
   void begin_close() override;
   std::string_view last_text() const override { return last_line_; }
+  void expect_repeat(std::shared_ptr<const ExpectedRepeat> expected) override { expected_ = std::move(expected); }
   std::string target() const override;
   std::string diagnostics() override;
   std::size_t noise_count() const override { return noise_count_; }
@@ -106,7 +131,8 @@ class StdioTransport : public Transport {
   TransportLimits limits_;
   std::string command_;
   std::string buffer_;
-  std::string last_line_;    // the last message's line (last_text)
+  std::string last_line_;  // the last message's line (last_text)
+  std::shared_ptr<const ExpectedRepeat> expected_;
   std::size_t scanned_ = 0;  // buffer_'s first bytes known to hold no newline: a long line is scanned once
   std::size_t line_number_ = 0;
   std::size_t noise_count_ = 0;
