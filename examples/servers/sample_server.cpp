@@ -48,6 +48,7 @@ const char* kModes[] = {
     "invalid-utf8",         // answers tools/list with bytes that are not UTF-8
     "duplicate-hint",       // (stdio) its tools/list text gives readOnlyHint true, then false, in a tool that is not
                             // read-only
+    "duplicate-tools",      // (stdio) its tools/list text gives the result's tools twice: an empty array, then the page
     "endless-cursor",       // every page has a new nextCursor
     "repeat-cursor",        // the second page repeats the first page's cursor
     "fork-grandchild",      // forks a grandchild that keeps stdout open, and exits
@@ -444,6 +445,15 @@ int serve_stdio(Server& server) {
           ",\"result\":{\"tools\":[{\"name\":\"caf\xe9\xff\",\"inputSchema\":{\"type\":\"object\"}}]}}\n";
       std::fwrite(bad.data(), 1, bad.size(), stdout);
       std::fflush(stdout);
+      continue;
+    }
+    if (is_list && server.mode("duplicate-tools")) {
+      for (const auto& out : server.handle(message)) {
+        std::string text = out;
+        if (const auto at = text.find("\"result\":{\"tools\":"); at != std::string::npos)
+          text.insert(at + std::string_view("\"result\":{").size(), "\"tools\":[],");
+        write_line(text);
+      }
       continue;
     }
     if (is_list && server.mode("duplicate-hint")) {

@@ -437,18 +437,25 @@ TEST(CheckServer, OnlyTheSameJsonIsARepeatedListing) {
   EXPECT_EQ(over_http.exit_code, 1) << over_http.err;
   EXPECT_TRUE(refused_ttl(over_http)) << over_http.report.dump(1);
   // A repeat taken without being read again is judged as the text it is: each of bad-page's
-  // listings, the same page without a tools array, says so.
-  for (const auto& era : {std::vector<std::string>{}, kStateless}) {
-    const auto pages = check_stdio("bad-page", {}, era);
-    std::vector<std::string> said;
-    for (const auto& f : pages.report["findings"])
-      if (f["check"] == "server.list-page") said.push_back(f["message"].get<std::string>());
-    EXPECT_EQ(said, (std::vector<std::string>{
-                        "session 1: tools/list page 1: the result has no tools array",
-                        "session 1, second listing: tools/list page 1: the result has no tools array",
-                        "session 2 (restarted server): tools/list page 1: the result has no tools array"}))
-        << pages.report.dump(1);
-  }
+  // listings, the same page without a tools array, says so; and each of duplicate-tools', whose
+  // result gives its tools twice (an empty array, then the catalog), says the catalog is kept.
+  for (const std::string mode : {"bad-page", "duplicate-tools"})
+    for (const auto& era : {std::vector<std::string>{}, kStateless}) {
+      const auto pages = check_stdio(mode, {}, era);
+      std::vector<std::string> said;
+      for (const auto& f : pages.report["findings"])
+        if (f["check"] == "server.list-page") said.push_back(f["message"].get<std::string>());
+      ASSERT_EQ(said.size(), 3u) << mode << pages.report.dump(1);
+      const std::string page = said[0].substr(said[0].find(": tools/list page 1: "));
+      if (mode == "bad-page") {
+        EXPECT_EQ(page, ": tools/list page 1: the result has no tools array");
+      } else {
+        EXPECT_NE(page.find("then [{\""), std::string::npos) << page;
+      }
+      EXPECT_EQ(said, (std::vector<std::string>{"session 1" + page, "session 1, second listing" + page,
+                                                "session 2 (restarted server)" + page}))
+          << mode << pages.report.dump(1);
+    }
   // Where two tools share a name, each is held to the first of its name in every listing, a
   // repeat too: the second twin's hints differ from the first's, in the second listing and after
   // the restart alike.

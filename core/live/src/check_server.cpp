@@ -897,15 +897,15 @@ class Run {
   }
 
   // The first listing's answer as a transport may take it again: its text, and in its place the
-  // answer but for the tools.
+  // answer but for the tools. Not one that gave a member twice (its id or its tools: which of
+  // them a later reading keeps would then be the stand-in's, not the text's).
   static std::shared_ptr<const ExpectedRepeat> expectation_of(const json& message, const Transport& transport,
                                                               std::pair<std::size_t, std::size_t> id) {
-    if (!message["result"].is_object()) return nullptr;
+    if (!message["result"].is_object() || !transport.duplicate_members().empty()) return nullptr;
     auto expected = std::make_shared<ExpectedRepeat>();
     expected->text = transport.last_text();
     expected->id_span = id;
     expected->id_type = message["id"].type();
-    expected->duplicates = transport.duplicate_members();
     for (const auto& [name, value] : message.items())
       if (name != "result") expected->in_place[name] = value;
     auto& result = expected->in_place["result"] = json::object();
@@ -981,10 +981,15 @@ class Run {
         // Its violations are the first listing's, each said once already.
         if (repeats_first_) return;
       }
+      // A stand-in the transport took that is no repeat here (an answer to another request, a
+      // probe's late one, read in another revision) is judged as the text it stands for.
+      std::optional<json> reread;
+      if (transport.repeated()) reread = Transport::read_message(transport.last_text(), options_.transport).message;
+      const json& judged = reread ? *reread : message;
       std::vector<ProtocolViolation> violations;
       if (prepared_.joinable()) prepared_.join();  // schemas_ is the preparing thread's until then
       try {
-        violations = schemas_.validate_message(revision, message, direction, answered);
+        violations = schemas_.validate_message(revision, judged, direction, answered);
       } catch (const UnknownProtocolSchema&) {
         return;  // a revision without a bundled schema: the era's other checks still apply
       }
@@ -993,7 +998,7 @@ class Run {
         if (!schema_seen_.insert(std::string(v.check_id) + v.definition + v.pointer + v.message).second) continue;
         const std::size_t n = ++schema_findings_[std::string(v.check_id)];
         if (n > kShownPerCheck) continue;
-        const auto [tool, tool_pointer] = listed_tool(message, answered, v.pointer);
+        const auto [tool, tool_pointer] = listed_tool(judged, answered, v.pointer);
         emit(*find_server_check(v.check_id), v.pointer,
              which + ": " + std::string(to_string(v.direction)) + (v.method.empty() ? "" : " " + v.method) + " (" +
                  revision + " " + v.definition + "): " + v.message +

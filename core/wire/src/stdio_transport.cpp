@@ -78,7 +78,7 @@ std::optional<json> StdioTransport::receive(Deadline deadline) {
         if (auto id = expected_->id_if_repeated(line, limits_)) {
           json message = expected_->in_place;
           message["id"] = std::move(*id);
-          duplicates_ = expected_->duplicates;
+          duplicates_.clear();
           last_line_ = std::move(line);
           repeated_ = true;
           return message;

@@ -33,13 +33,13 @@ struct TransportLimits {
 
 // A message the peer is expected to send again, to the byte but for its id (a server answering a
 // request it was asked before the same way), and what to take in its place: the caller's stand-in
-// (the message, or what of it the caller still needs), which is given the id the repeat came with.
+// (an object: the message, or what of it the caller still needs), which is given the id the repeat
+// came with. The message gave no member twice, so neither does its repeat.
 struct ExpectedRepeat {
   std::string text;                             // the message as it came
   std::pair<std::size_t, std::size_t> id_span;  // where the value of its id stands in text
   nlohmann::json::value_t id_type;              // the type of that value
   nlohmann::json in_place;
-  std::vector<DuplicateMember> duplicates;  // the members the message gave twice
 
   // Whether `other`, whose id's value stands at `other_id`, is `text` to the byte outside the ids.
   bool same_but_id(std::string_view other, std::pair<std::size_t, std::size_t> other_id) const;
@@ -64,7 +64,8 @@ class Transport {
   // A message to take as `expected` again without reading it again, until told nullptr (stdio: a
   // line; where the transport keeps no text, nothing is taken so).
   virtual void expect_repeat(std::shared_ptr<const ExpectedRepeat>) {}
-  // Whether the message receive() last returned was the expected repeat (its stand-in).
+  // Whether the message receive() last returned was the expected repeat (its stand-in); its text is
+  // last_text().
   bool repeated() const { return repeated_; }
   // Starts closing without waiting (stdio: the server is killed, not yet reaped), so that the
   // caller can work while the server goes down; close() then finishes.
