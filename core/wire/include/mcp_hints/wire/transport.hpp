@@ -36,9 +36,9 @@ struct TransportLimits {
 // (an object: the message, or what of it the caller still needs), which is given the id the repeat
 // came with. The message gave no member twice, so neither does its repeat.
 struct ExpectedRepeat {
-  std::string text;                             // the message as it came
-  std::pair<std::size_t, std::size_t> id_span;  // where the value of its id stands in text
-  nlohmann::json::value_t id_type;              // the type of that value
+  std::string text;                                                 // the message as it came
+  std::pair<std::size_t, std::size_t> id_span;                      // where the value of its id stands in text
+  nlohmann::json::value_t id_type = nlohmann::json::value_t::null;  // the type of that value
   nlohmann::json in_place;
 
   // Whether `other`, whose id's value stands at `other_id`, is `text` to the byte outside the ids.
