@@ -80,9 +80,11 @@ ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::s
 
 ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, std::string_view spec_revision) {
   ToolHints hints;
+  // Looked up once a tool, not once a field: a catalog's tools all read the same revision.
+  const VocabularyRevision& spec = vocabulary.active_revision("spec", spec_revision);
   for (const auto& field : vocabulary.fields()) {
     if (field.is_message_field) continue;
-    HintSource source{&field, &vocabulary.active_revision(field, spec_revision), nullptr};
+    HintSource source{&field, field.vocabulary == "spec" ? &spec : field.latest, nullptr};
     if (field.meaningful_when) {
       const auto& cond = *field.meaningful_when;
       const json* other = tool.condition(field);

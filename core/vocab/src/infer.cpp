@@ -166,7 +166,10 @@ Inference classify(const std::string& name, const std::string& description) {
   std::vector<VerbWord> verbs;
   for (std::size_t i = 0; i < out.words.size(); ++i) {
     conjoined = conjoined || model.conjunctions.count(out.words[i]);
-    if (auto verb = as_verb(out.words, i, text)) verbs.push_back(*verb);
+    if (action && i == action->index)
+      verbs.push_back(*action);  // the same word read the same way: not looked up again
+    else if (auto verb = as_verb(out.words, i, text))
+      verbs.push_back(std::move(*verb));
   }
   if (!action && !verbs.empty()) action = verbs.front();
   if (!action) return out;
@@ -180,12 +183,17 @@ Inference classify(const std::string& name, const std::string& description) {
   out.verb_class = verb.group->verb_class;
   out.verb_evidence = verb.group->evidence;
   out.strong = true;
-  out.name_evidence =
-      (verb.index == 0 ? "the name starts with '" + out.verb + "'"
-                       : "the name's verb '" + out.verb + "' (after '" + joined(out.words, verb.index, " ") + "')") +
-      (verb.object.empty() ? "" : " with '" + verb.object + "'") +
-      (verb.phrase.empty() ? "" : " and the description says '" + verb.phrase + "'") + " (" + out.verb_class +
-      " verbs)";
+  // Appended to one string: a tool's name is classified for every tool linted.
+  std::string& said = out.name_evidence;
+  if (verb.index == 0) {
+    said.append("the name starts with '").append(out.verb).append("'");
+  } else {
+    said.append("the name's verb '").append(out.verb).append("' (after '");
+    said.append(joined(out.words, verb.index, " ")).append("')");
+  }
+  if (!verb.object.empty()) said.append(" with '").append(verb.object).append("'");
+  if (!verb.phrase.empty()) said.append(" and the description says '").append(verb.phrase).append("'");
+  said.append(" (").append(out.verb_class).append(" verbs)");
   return out;
 }
 
@@ -218,27 +226,31 @@ const InferredValue* Inference::find(std::string_view facet) const {
 }
 
 std::vector<std::string> name_words(const std::string& name) {
+  // ASCII alone: the command runs in the C locale, where <cctype> knows nothing past it, and a
+  // name is split for every tool linted (std::isalnum and the like are calls, these are not).
+  const auto lower_case = [](char c) { return c >= 'a' && c <= 'z'; };
+  const auto upper_case = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   std::vector<std::string> words;
+  words.reserve(4);
   std::string word;
   auto flush = [&] {
-    if (!word.empty()) words.push_back(word);
+    if (!word.empty()) words.push_back(std::move(word));
     word.clear();
   };
   for (std::size_t i = 0; i < name.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (!std::isalnum(c)) {
+    const char c = name[i];
+    const bool upper = upper_case(c);
+    if (!upper && !lower_case(c) && !digit(c)) {
       flush();
       continue;
     }
     // A capital starts a word after a lower-case letter or digit (deletePod), or before a
     // lower-case letter after capitals (HTTPRequest -> http request).
-    const bool upper = std::isupper(c);
     if (upper && !word.empty() &&
-        (std::islower(static_cast<unsigned char>(name[i - 1])) ||
-         std::isdigit(static_cast<unsigned char>(name[i - 1])) ||
-         (i + 1 < name.size() && std::islower(static_cast<unsigned char>(name[i + 1])))))
+        (lower_case(name[i - 1]) || digit(name[i - 1]) || (i + 1 < name.size() && lower_case(name[i + 1]))))
       flush();
-    word += static_cast<char>(std::tolower(c));
+    word += upper ? static_cast<char>(c - 'A' + 'a') : c;
   }
   flush();
   return words;

@@ -38,44 +38,58 @@ inline std::vector<std::string> name_words(const std::string& name) {
   return words;
 }
 
+// Whether text holds one of a few stems (lower-case letters, two or more), in any case. Most
+// tools say none of them: a table of the stems' first two letters, lower-cased, rules out almost
+// every place in one look, and only where it does not are the stems compared.
+class StemSearch {
+ public:
+  StemSearch(std::initializer_list<std::string_view> stems) : stems_(stems) {
+    for (std::string_view stem : stems_) {
+      for (char c : {stem[0], static_cast<char>(stem[0] - 'a' + 'A')}) first_[static_cast<unsigned char>(c)] = true;
+      pairs_[pair(stem[0], stem[1])] = true;
+    }
+  }
+  bool in(std::string_view text) const {
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+      if (!first_[static_cast<unsigned char>(text[i])] || !pairs_[pair(text[i], text[i + 1])]) continue;
+      for (std::string_view stem : stems_)
+        if (text.size() - i >= stem.size() &&
+            std::equal(stem.begin(), stem.end(), text.begin() + static_cast<std::ptrdiff_t>(i),
+                       [](char s, char c) { return s == lower(c); }))
+          return true;
+    }
+    return false;
+  }
+
+ private:
+  static char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+  static std::size_t pair(char a, char b) {
+    return static_cast<unsigned char>(lower(a)) * 256u + static_cast<unsigned char>(lower(b));
+  }
+  std::vector<std::string_view> stems_;
+  std::array<bool, 256> first_{};
+  std::vector<bool> pairs_ = std::vector<bool>(256 * 256);
+};
+
 // What in a tool's name or description says it runs its own agent loop (SEP-1938: "an internal
 // 'agent loop' (e.g., plan-act-observe cycles, tool-chaining, or autonomous retries)"), with the
 // pointer it stands at; empty when nothing does. A name says it when it ends in "agent" (not
 // "user agent"); a description, with one of a few phrases that describe the tool itself.
 inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::json& tool) {
   if (!tool.is_object()) return {};
-  // Most tools say none of it: one pass over the text, in any case, rules them out before the
-  // phrases are looked for. Only where a stem's first letter stands are the stems compared.
-  auto mentions = [](std::string_view text, std::initializer_list<std::string_view> stems) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    std::array<bool, 256> starts{};
-    for (std::string_view stem : stems) {  // in lower case
-      if (stem.empty()) return true;       // found anywhere, as a search for nothing is
-      const auto first = static_cast<unsigned char>(stem[0]);
-      starts[first] = true;
-      if (first >= 'a' && first <= 'z') starts[first - 'a' + 'A'] = true;
-    }
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (!starts[static_cast<unsigned char>(text[i])]) continue;
-      for (std::string_view stem : stems)
-        if (text.size() - i >= stem.size() &&
-            std::equal(stem.begin(), stem.end(), text.begin() + static_cast<std::ptrdiff_t>(i),
-                       [&](char s, char c) { return s == lower(c); }))
-          return true;
-    }
-    return false;
-  };
-  if (tool.contains("name") && tool["name"].is_string() &&
-      mentions(tool["name"].get_ref<const std::string&>(), {"agent"})) {
-    const auto words = name_words(tool["name"].get<std::string>());
+  static const StemSearch agent{"agent"}, loop_words{"agent", "autonom", "plan", "chain"};
+  const auto name = tool.find("name");
+  if (name != tool.end() && name->is_string() && agent.in(name->get_ref<const std::string&>())) {
+    const auto words = name_words(name->get<std::string>());
     if (words.size() >= 2 && words.back() == "agent" && words[words.size() - 2] != "user")
-      return {"/name", "its name " + shown(tool["name"]) + " ends in agent"};
+      return {"/name", "its name " + shown(*name) + " ends in agent"};
   }
-  if (!tool.contains("description") || !tool["description"].is_string() ||
-      !mentions(tool["description"].get_ref<const std::string&>(), {"agent", "autonom", "plan", "chain"}))
+  const auto description = tool.find("description");
+  if (description == tool.end() || !description->is_string() ||
+      !loop_words.in(description->get_ref<const std::string&>()))
     return {};
   std::string text;
-  for (char c : tool["description"].get<std::string>())
+  for (char c : description->get_ref<const std::string&>())
     text += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
                                                         : ' ';
   std::string squeezed;

@@ -52,16 +52,18 @@ inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
   // The specification's ToolAnnotations keys: its hint fields in the crosswalk, and title.
   const auto spec = ctx.vocabulary.vocabulary_fields("spec");
   // What each _meta key under a prefix names after its last slash: a mirror of that annotation.
+  // (The objects' members are walked as the map they are: every tool is read here.)
   std::vector<std::string_view> mirrors;
   if (auto meta = ctx.tool.find("_meta"); meta != ctx.tool.end() && meta->is_object())
-    for (const auto& [mkey, mvalue] : meta->items())
-      if (const auto slash = mkey.rfind('/'); slash != std::string::npos)
-        mirrors.push_back(std::string_view(mkey).substr(slash + 1));
+    for (const auto& member : meta->get_ref<const json::object_t&>())
+      if (const auto slash = member.first.rfind('/'); slash != std::string::npos)
+        mirrors.push_back(std::string_view(member.first).substr(slash + 1));
   std::vector<std::string> dropped;
-  for (const auto& [key, value] : annotations->items()) {
+  for (const auto& member : annotations->get_ref<const json::object_t&>()) {
+    const std::string_view key = member.first;
     if (key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; }))
       continue;
-    if (std::find(mirrors.begin(), mirrors.end(), key) == mirrors.end()) dropped.push_back(key);
+    if (std::find(mirrors.begin(), mirrors.end(), key) == mirrors.end()) dropped.emplace_back(key);
   }
   if (dropped.empty()) return;
   std::string list;
