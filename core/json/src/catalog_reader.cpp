@@ -7,6 +7,8 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "chunked_input.hpp"
@@ -22,11 +24,17 @@ using detail::ChunkedIterator;
 // A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
 // `Positions` says where the reader is: ChunkedInput under nlohmann's parser, FastPositions under
 // the fast reader.
+// How a handler places a tool's values: as they are read; by keeping the tool's text, read again
+// for them when asked (FastPositions alone copies it); or, reading one tool's text on its own (the
+// document's root is the tool), as they are read.
+enum class PlacedValues { as_read, from_kept_text, tool_alone };
+
 template <class Positions>
 class CatalogHandler : public nlohmann::json_sax<json> {
  public:
-  CatalogHandler(const InputLimits& limits, const Positions& state, const std::function<void(CatalogTool&&)>& on_tool)
-      : limits_(limits), state_(state), on_tool_(on_tool) {}
+  CatalogHandler(const InputLimits& limits, Positions& state, const std::function<void(CatalogTool&&)>& on_tool,
+                 PlacedValues placed = PlacedValues::as_read)
+      : limits_(limits), state_(state), on_tool_(on_tool), placed_(placed) {}
 
   // Frames of the document outside the tool being built.
   struct Frame {
@@ -116,14 +124,14 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       note_added(kind_of(is_array));
       return true;
     }
-    if (frames_.empty()) {
-      root_kind_ = is_array ? 2 : 1;
-    } else if (at_tools_array()) {
-      tool_pointer_ = pointer();
-      tool_line_ = state_.line();
+    if (tool_starts_here()) {
+      start_tool();
       builder_.open(is_array);
       note_added(kind_of(is_array));
       return true;
+    }
+    if (frames_.empty()) {
+      root_kind_ = is_array ? 2 : 1;
     } else if (capture_rpc_error()) {
       rpc_building_ = true;
       builder_.open(is_array);
@@ -155,7 +163,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool close() {
     if (builder_.building()) {
-      if (!rpc_building_) positions_.close();
+      if (!rpc_building_ && placed_ != PlacedValues::from_kept_text) positions_.close();
       builder_.close();
       if (builder_.done()) finish_built();
       return true;
@@ -171,16 +179,15 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       note_added(ValuePositions::Kind::scalar);
       return true;
     }
-    if (frames_.empty()) {
-      root_kind_ = 3;
-      return true;
-    }
-    if (at_tools_array()) {
-      tool_pointer_ = pointer();
-      tool_line_ = state_.line();
+    if (tool_starts_here()) {
+      start_tool();
       builder_.value(std::move(v));
       note_added(ValuePositions::Kind::scalar);
       finish_built();
+      return true;
+    }
+    if (frames_.empty()) {
+      root_kind_ = 3;
       return true;
     }
     if (capture_rpc_error()) rpc_error_ = std::move(v);
@@ -192,6 +199,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   // The value just added to the tool: where it starts (a JSON-RPC error's are not kept), and, when
   // it took the place of a member given before, where that one started.
   void note_added(ValuePositions::Kind kind) {
+    if (placed_ == PlacedValues::from_kept_text) return;
     auto& duplicates = builder_.duplicates();
     const bool replaced = duplicates.size() > duplicates_seen_;
     if (!rpc_building_) earlier_ = positions_.add(builder_.next_key(), state_.token_start(), replaced, kind);
@@ -211,21 +219,43 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       frames_.back().key.clear();
       return;
     }
-    auto& array = frames_.back();
+    const std::size_t index = frames_.empty() ? 0 : frames_.back().index;
     json tool = builder_.take();
-    ValuePositions next;
-    next.reserve_like(positions_);
-    on_tool_(CatalogTool{std::move(tool), tool_pointer_, array.index, tool_line_, std::move(positions_),
-                         builder_.take_duplicates()});
-    positions_ = std::move(next);
+    std::vector<DuplicateMember> duplicates = builder_.take_duplicates();
+    ValuePositions positions;
+    if (placed_ == PlacedValues::from_kept_text) {
+      if constexpr (std::is_same_v<Positions, detail::FastPositions>) {
+        positions = ValuePositions(state_.end_capture(), tool_start_);
+        // Where a member given twice was first given is said now: a tool's members given twice
+        // are few, and its report says them.
+        if (!duplicates.empty()) positions.place_earlier(duplicates);
+      }
+    } else {
+      positions.reserve_like(positions_);
+      std::swap(positions, positions_);
+    }
+    on_tool_(
+        CatalogTool{std::move(tool), tool_pointer_, index, tool_line_, std::move(positions), std::move(duplicates)});
     duplicates_seen_ = 0;
-    ++array.index;
+    if (!frames_.empty()) ++frames_.back().index;
     ++tool_count_;
   }
 
+  // Where a tool starts: in the tools array, or the root of a tool read on its own.
+  bool tool_starts_here() const { return placed_ == PlacedValues::tool_alone ? frames_.empty() : at_tools_array(); }
+  void start_tool() {
+    tool_pointer_ = pointer();
+    tool_line_ = state_.line();
+    tool_start_ = state_.token_start();
+    if constexpr (std::is_same_v<Positions, detail::FastPositions>)
+      if (placed_ == PlacedValues::from_kept_text) state_.begin_capture();
+  }
+
   const InputLimits& limits_;
-  const Positions& state_;
+  Positions& state_;
   const std::function<void(CatalogTool&&)>& on_tool_;
+  const PlacedValues placed_;
+  TextPosition tool_start_;
   std::vector<Frame> frames_;
   JsonBuilder builder_;  // the tool (or JSON-RPC error) being built
   std::string tool_pointer_;
@@ -317,7 +347,30 @@ std::uint32_t ValuePositions::child(std::uint32_t parent, std::string_view token
   return none;
 }
 
+void ValuePositions::place_from_text(std::vector<DuplicateMember>* duplicates) const {
+  const std::string text = std::exchange(text_, std::string());
+  // The text was read within the document's limits once already: none stops it now.
+  const InputLimits unlimited{SIZE_MAX, SIZE_MAX, SIZE_MAX};
+  const std::function<void(CatalogTool &&)> take = [&](CatalogTool&& tool) {
+    entries_ = std::move(tool.positions.entries_);
+    names_ = std::move(tool.positions.names_);
+    if (duplicates) *duplicates = std::move(tool.duplicates);
+  };
+  detail::FastPositions at;
+  CatalogHandler handler(unlimited, at, take, PlacedValues::tool_alone);
+  detail::TextSource source(text, unlimited);
+  detail::FastSaxReader(source, unlimited, handler, at, text_start_).read();
+}
+
+void ValuePositions::place_earlier(std::vector<DuplicateMember>& duplicates) const {
+  std::vector<DuplicateMember> placed;
+  if (entries_.empty()) place_from_text(&placed);
+  for (std::size_t i = 0; i < duplicates.size() && i < placed.size(); ++i)
+    duplicates[i].earlier_at = placed[i].earlier_at;
+}
+
 TextPosition ValuePositions::at(std::string_view pointer) const {
+  if (entries_.empty() && !text_.empty()) place_from_text();
   // The tool is the first entry; a pointer is walked down as far as the tool has its values.
   if (entries_.empty() || !entries_[0].live) return {};
   std::uint32_t current = 0;
@@ -371,7 +424,7 @@ std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLim
     }
   };
   detail::FastPositions at;
-  CatalogHandler handler(limits, at, counted);
+  CatalogHandler handler(limits, at, counted, PlacedValues::from_kept_text);
   detail::StreamSource source(in, limits);
   try {
     if (!detail::FastSaxReader(source, limits, handler, at).read()) return std::nullopt;

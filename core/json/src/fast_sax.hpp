@@ -77,7 +77,8 @@ class StreamSource {
   bool over_limit_ = false;
 };
 
-// Where the reader is, as a handler asks it (the interface of ChunkedInput that handlers use).
+// Where the reader is, as a handler asks it (the interface of ChunkedInput that handlers use),
+// and the text of a value copied as the reader passes it, for a handler that keeps it.
 class FastPositions {
  public:
   // Where the token of the event started.
@@ -86,22 +87,48 @@ class FastPositions {
   // that ends it: a newline there already counts.
   std::size_t line() const { return line_ + after_number_; }
 
+  // The text from where the token of this event started, up to where the reader is when
+  // end_capture() is called (past the value, when called at its last event).
+  void begin_capture() {
+    capturing_ = true;
+    captured_.clear();
+    capture_from_ = token_at_;
+  }
+  std::string end_capture() {
+    captured_.append(reinterpret_cast<const char*>(capture_from_),
+                     static_cast<std::size_t>(*reader_at_ - capture_from_));
+    capturing_ = false;
+    std::string text = std::move(captured_);
+    captured_ = std::string();
+    captured_.reserve(text.size());  // room for a value like it: the next tool's, most likely
+    return text;
+  }
+
  private:
   template <class Handler, class Source>
   friend class FastSaxReader;
   TextPosition token_start_;
   std::size_t line_ = 1;
   std::size_t after_number_ = 0;
+  const unsigned char* token_at_ = nullptr;          // where the token of the event starts
+  const unsigned char* const* reader_at_ = nullptr;  // the reader's place
+  bool capturing_ = false;
+  const unsigned char* capture_from_ = nullptr;  // in the window: what is not yet in captured_
+  std::string captured_;
 };
 
 template <class Handler, class Source>
 class FastSaxReader {
  public:
-  FastSaxReader(Source& source, const InputLimits& limits, Handler& handler, FastPositions& at)
-      : source_(source), limits_(limits), handler_(handler), at_(at) {
+  // `start`: where the text starts in its document (a value read again on its own).
+  FastSaxReader(Source& source, const InputLimits& limits, Handler& handler, FastPositions& at,
+                TextPosition start = {1, 1})
+      : source_(source), limits_(limits), handler_(handler), at_(at), column_(start.column) {
     const std::string_view window = source.window();
     p_ = reinterpret_cast<const unsigned char*>(window.data());
     end_ = p_ + window.size();
+    at_.line_ = start.line;
+    at_.reader_at_ = &p_;
   }
 
   // True when the whole input was read and every event given; false when the reader gave up (the
@@ -124,11 +151,17 @@ class FastSaxReader {
   bool more(const unsigned char*& keep) {
     const auto kept = static_cast<std::size_t>(end_ - keep);
     const auto offset = static_cast<std::size_t>(p_ - keep);
+    if (at_.capturing_) {  // the window moves: what it holds of the value is copied first
+      at_.captured_.append(reinterpret_cast<const char*>(at_.capture_from_),
+                           static_cast<std::size_t>(end_ - at_.capture_from_));
+      at_.capture_from_ = end_;
+    }
     std::string_view window;
     if (!source_.refill(kept, window)) return false;
     keep = reinterpret_cast<const unsigned char*>(window.data());
     p_ = keep + offset;
     end_ = keep + window.size();
+    at_.capture_from_ = keep + kept;  // where the old window's end now stands
     return true;
   }
   // At least n bytes from p_ on, unless the input ends first.
@@ -203,7 +236,10 @@ class FastSaxReader {
     return in_array ? handler_.end_array() : handler_.end_object();
   }
 
-  void start_token() { at_.token_start_ = {at_.line_, column_}; }
+  void start_token() {
+    at_.token_start_ = {at_.line_, column_};
+    at_.token_at_ = p_;
+  }
   void advance_ascii(std::size_t n) {
     p_ += n;
     column_ += n;

@@ -22,9 +22,16 @@ enum class CatalogShape { list_result, jsonrpc_response, bare_array };
 // Where each value of one tool starts, told value by value as the tool is read, and looked up by
 // JSON pointer below the tool ("" is the tool). Values are kept by their place in the tree, not by
 // pointer: a lookup (a finding's) walks down to it, and nothing is spelled or allocated for it.
+//
+// The fast reader keeps a tool's text instead, and its values are placed from it the first time a
+// position is asked for: most tools of a catalog have no finding, and are never asked. So one
+// thread at a time asks (the one working on the tool).
 class ValuePositions {
  public:
   enum class Kind { scalar, object, array };
+  ValuePositions() = default;
+  // The values of the tool whose text this is, read from `start` of its document when asked.
+  ValuePositions(std::string text, TextPosition start) : text_(std::move(text)), text_start_(start) {}
   // Where the next value starts: the tool itself when nothing is open, else member `key` of the
   // open object or the next element of the open array (`key` unused). An object or array stays
   // open, holding the values that follow, until close(). A member given again (`replaces`: the
@@ -36,6 +43,9 @@ class ValuePositions {
   // The value's position; for a pointer to something the tool does not have (a missing key),
   // that of the nearest enclosing value it has.
   TextPosition at(std::string_view pointer) const;
+  // For each member given twice in the tool (in the order read), where it was first given: the
+  // earlier_at the reader gives for a tool whose values it places as read.
+  void place_earlier(std::vector<DuplicateMember>& duplicates) const;
   // Room for as many values and names as another tool had, so that a tool's are not grown to
   // size a doubling at a time.
   void reserve_like(const ValuePositions& other) {
@@ -44,6 +54,8 @@ class ValuePositions {
   }
 
  private:
+  // The values placed from the kept text, once; the members given twice found on the way.
+  void place_from_text(std::vector<DuplicateMember>* duplicates = nullptr) const;
   static constexpr std::uint32_t none = 0xffffffff;
   struct Entry {
     std::uint32_t parent;       // the entry of the enclosing value; none for the tool
@@ -67,9 +79,13 @@ class ValuePositions {
   // The entry after all that `entry` holds.
   std::size_t end_of(std::size_t entry) const;
 
-  std::vector<Entry> entries_;  // in document order: what a value holds follows it, all together
-  std::string names_;           // the members' names, one after another
+  // Filled as the values are read, or from text_ when first asked (hence mutable: placing them
+  // changes no answer).
+  mutable std::vector<Entry> entries_;  // in document order: what a value holds follows it, all together
+  mutable std::string names_;           // the members' names, one after another
   std::vector<Open> open_;
+  mutable std::string text_;  // the tool's text, until its values are placed
+  TextPosition text_start_;
 };
 
 struct CatalogTool {
