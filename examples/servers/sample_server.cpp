@@ -79,6 +79,7 @@ const char* kModes[] = {
     "discover-lies",           // server/discover lists 2025-11-25 too, which it then refuses
     "accept-any-version",      // answers a request naming any revision, never -32022
     "ignore-missing-version",  // answers a request naming no revision as if it named 2026-07-28
+    "late-missing-version",    // the same, but holds that answer and sends it before its answer to the next request
     "result-type-unknown",     // its results say resultType "done"
     "no-cache-hints",          // its tools/list pages carry no ttlMs or cacheScope
     "ignore-headers",          // (http) never checks Mcp-Method or Mcp-Name against the body
@@ -163,6 +164,11 @@ class Server {
     const json params = message.value("params", json::object());
     if (is_stateless(message)) {
       stateless(id, method, params, context.empty() ? config_.auth : context, out, http_status);
+      if (mode("late-missing-version")) {
+        if (!mcp_hints::names_protocol_version(params)) return std::exchange(held_, std::move(out));
+        out.insert(out.begin(), held_.begin(), held_.end());
+        held_.clear();
+      }
       return out;
     }
     if (!speaks("legacy")) {
@@ -214,7 +220,8 @@ class Server {
   bool is_stateless(const json& message) const {
     const json params = message.value("params", json());
     return speaks("stateless") && (mcp_hints::names_protocol_version(params) ||
-                                   (mode("ignore-missing-version") && message.value("method", json()) != "initialize"));
+                                   ((mode("ignore-missing-version") || mode("late-missing-version")) &&
+                                    message.value("method", json()) != "initialize"));
   }
 
   bool mode(const char* m) const { return config_.mode == m; }
@@ -257,7 +264,8 @@ class Server {
                            : json();
     const std::string version = named.is_string() ? named.get<std::string>() : "";
     const auto& ours = mcp_hints::stateless_protocol_versions();
-    const bool excused = mode("accept-any-version") || (mode("ignore-missing-version") && named.is_null());
+    const bool excused = mode("accept-any-version") ||
+                         ((mode("ignore-missing-version") || mode("late-missing-version")) && named.is_null());
     if (!excused && std::find(ours.begin(), ours.end(), version) == ours.end()) {
       if (mode("silent-probes")) return;
       if (http_status) *http_status = 400;
@@ -392,6 +400,7 @@ class Server {
   std::mutex mutex_;
   int lists_ = 0;
   int discovers_ = 0;
+  std::vector<std::string> held_;  // late-missing-version: the answer held back
   bool pulled_ = false;
   std::chrono::steady_clock::time_point first_list_;
 };

@@ -474,6 +474,29 @@ TEST(CheckServer, OnlyTheSameJsonIsARepeatedListing) {
       changes.insert(f["check"].get<std::string>() + " " + f["pointer"].get<std::string>());
   EXPECT_EQ(changes, (std::multiset<std::string>{"stability.relist /tools/1", "stability.restart /tools/1"}))
       << held.report.dump(1);
+  // A stand-in the run does not read as a repeat is judged as the text it stands for. The answer
+  // to the probe naming no revision, held back until the second listing (late-missing-version),
+  // is the first listing's text again, so the transport takes it as the repeat expected; the run
+  // reads it in the legacy revision, whose ToolExecution refuses this tool's taskSupport, as it
+  // reads the same answer given in time (ignore-missing-version).
+  const auto tasked =
+      dir.write("tasked.json", json{{"tools",
+                                     {{{"name", "get_weather"},
+                                       {"description", "Reads the weather."},
+                                       {"inputSchema", {{"type", "object"}}},
+                                       {"execution", {{"taskSupport", "sometimes"}}},
+                                       {"annotations", {{"readOnlyHint", true}, {"openWorldHint", true}}}}}}}
+                                   .dump());
+  for (const std::string mode : {"ignore-missing-version", "late-missing-version"}) {
+    const auto probed = check_stdio(mode, {}, {"--protocol", "stateless", "--catalog", tasked.string()});
+    std::vector<std::string> legacy;
+    for (const auto& f : probed.report["findings"])
+      if (f["check"] == "protocol.result")
+        legacy.push_back(f["pointer"].get<std::string>() + " " +
+                         f["message"].get<std::string>().substr(0, f["message"].get<std::string>().find(':')));
+    EXPECT_EQ(legacy, std::vector<std::string>{"/result/tools/0/execution/taskSupport session 1"})
+        << mode << probed.report.dump(1);
+  }
 }
 
 TEST(CheckServer, HostileServersEndWithinBoundsAndLeaveNothingBehind) {
