@@ -56,7 +56,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool start_array(std::size_t) override { return open(true); }
   bool key(string_t& k) override {
     if (builder_.building()) {
-      builder_.key(std::move(k));
+      builder_.key(k);
       return true;
     }
     auto& frame = frames_.back();

@@ -113,53 +113,55 @@ void JsonBuilder::open(bool is_array, TextPosition at) {
     stack_.push_back(&root_);
     return;
   }
-  const nlohmann::json& parent = *stack_.back();
-  const bool in_array = parent.is_array();
-  const std::size_t index = parent.size();
-  nlohmann::json* slot = insert(std::move(fresh), at);  // first: a member given again is reported at its parent
-  path_ends_.push_back(path_.size());
-  if (in_array)
-    path_ += "/" + std::to_string(index);
-  else
-    append_pointer_token(path_, key_);
+  const std::size_t index = stack_.back()->size();
+  const auto [slot, key] = insert(std::move(fresh), at);  // first: a member given again is reported at its parent
+  steps_.push_back({key, index});
   stack_.push_back(slot);
 }
 
 void JsonBuilder::close() {
   stack_.pop_back();
-  if (stack_.empty()) {
+  if (stack_.empty())
     done_ = true;
-  } else {
-    path_.resize(path_ends_.back());
-    path_ends_.pop_back();
-  }
+  else
+    steps_.pop_back();
 }
 
 nlohmann::json JsonBuilder::take() {
   done_ = false;
   stack_.clear();
-  path_.clear();
-  path_ends_.clear();
+  steps_.clear();
   return std::move(root_);
+}
+
+std::string JsonBuilder::path() const {
+  std::string out;
+  for (const Step& step : steps_) {
+    if (step.key)
+      append_pointer_token(out, *step.key);
+    else
+      out += "/" + std::to_string(step.index);
+  }
+  return out;
 }
 
 std::string JsonBuilder::next_pointer() const {
   if (stack_.empty()) return {};
   const nlohmann::json& parent = *stack_.back();
-  return path_ + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
+  return path() + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
 }
 
-nlohmann::json* JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {
+std::pair<nlohmann::json*, const std::string*> JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {
   nlohmann::json& parent = *stack_.back();
   if (parent.is_array()) {
     parent.push_back(std::move(v));
-    return &parent.back();
+    return {&parent.back(), nullptr};
   }
   // One look-up: the member is made, or found given before.
   const auto [member, made] = parent.get_ref<nlohmann::json::object_t&>().try_emplace(key_);
   if (!made) duplicates_.push_back(DuplicateMember{next_pointer(), std::move(member->second), {}, at});
   member->second = std::move(v);
-  return &member->second;
+  return {&member->second, &member->first};
 }
 
 namespace {
@@ -181,7 +183,7 @@ class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
   bool start_object(std::size_t) override { return open(false); }
   bool start_array(std::size_t) override { return open(true); }
   bool key(string_t& k) override {
-    builder.key(std::move(k));
+    builder.key(k);
     return true;
   }
   bool end_object() override { return close(); }

@@ -73,7 +73,9 @@ class JsonBuilder {
   void value(nlohmann::json&& v, TextPosition at = {});
   // An object or array: the root, or nested in the open container.
   void open(bool is_array, TextPosition at = {});
-  void key(std::string&& k) { key_ = std::move(k); }
+  // Copied, not taken: the member's map node copies it anyway, and a reader's buffer and key_
+  // each keep their room for the next name.
+  void key(const std::string& k) { key_ = k; }
   // Closes the innermost container.
   void close();
   // True once a root value is complete; take() hands it over and resets the builder.
@@ -84,7 +86,7 @@ class JsonBuilder {
   std::vector<DuplicateMember>& duplicates() { return duplicates_; }
   std::vector<DuplicateMember> take_duplicates() { return std::exchange(duplicates_, {}); }
   // Where the next value goes, as a JSON pointer below the root.
-  const std::string& path() const { return path_; }
+  std::string path() const;
   // The pointer the next value will have: path() and its member name or element index ("" for
   // the root).
   std::string next_pointer() const;
@@ -92,12 +94,19 @@ class JsonBuilder {
   const std::string& next_key() const { return key_; }
 
  private:
-  nlohmann::json* insert(nlohmann::json&& v, TextPosition at);
+  // The slot the value went into, and its member name (the map's own, which stays where it is)
+  // when the open container is an object.
+  std::pair<nlohmann::json*, const std::string*> insert(nlohmann::json&& v, TextPosition at);
   nlohmann::json root_;
   std::vector<DuplicateMember> duplicates_;
   std::vector<nlohmann::json*> stack_;
-  std::string path_;                    // the open containers' pointer, kept as they open and close
-  std::vector<std::size_t> path_ends_;  // path_'s length before each open container's token
+  // Where each open container but the root stands in its parent, spelled as a pointer only when
+  // asked (for an error, or a member given twice): its member name, else its element index.
+  struct Step {
+    const std::string* key;
+    std::size_t index;
+  };
+  std::vector<Step> steps_;
   std::string key_;
   bool done_ = false;
 };
