@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -137,57 +138,35 @@ struct SchemaRegistry::Impl {
     return kept.get();
   }
 
-  // The first look at a registered document or one of its definitions, made for its second
-  // validation, or for its first when the instance is large (a listing of tools): a schema
-  // validated once on a small instance (a mock's scenario, an initialize request) is compiled for
-  // valijson alone.
-  struct FirstLookEntry {
-    std::unique_ptr<detail::SchemaFirstLook> look;
-    std::uint32_t validations = 0;
-  };
-  static constexpr std::uint32_t validations_before_a_first_look = 2;
-  static constexpr std::size_t values_of_a_large_instance = 1000;
-  mutable std::map<std::string, FirstLookEntry, std::less<>> first_looks;  // by URI (under `compiling`)
+  // The first look at a registered document or one of its definitions, made for its first
+  // validation: valijson's compiled schema is made only for an instance the first look does not
+  // find valid (a mock's scenario, validated once, costs a third less to start so).
+  // By URI (under `compiling`).
+  mutable std::map<std::string, std::unique_ptr<detail::SchemaFirstLook>, std::less<>> first_looks;
 
   // What validate needs of a URI once its first look is made, the steady state: found in one
-  // look-up under one shared lock, where the three above take three (and two threads validating
+  // look-up under one shared lock, where the maps above take one each (and two threads validating
   // take turns at the lock's cache line for each).
   struct Ready {
     const nlohmann::json* document;
     std::string fragment;
-    const valijson::Schema* compiled;
     const detail::SchemaFirstLook* look;
   };
   mutable std::map<std::string, Ready, std::less<>> ready;  // by URI (under `compiling`); only grows
 
-  // Whether a value holds at least `count` values (itself included); stops counting there.
-  static bool holds_at_least(const nlohmann::json& value, std::size_t& count) {
-    if (count == 0 || --count == 0) return true;
-    if (value.is_object()) {
-      for (const auto& [name, member] : value.get_ref<const nlohmann::json::object_t&>())
-        if (holds_at_least(member, count)) return true;
-    } else if (value.is_array()) {
-      for (const auto& element : value.get_ref<const nlohmann::json::array_t&>())
-        if (holds_at_least(element, count)) return true;
-    }
-    return false;
-  }
-
-  const detail::SchemaFirstLook* first_look_for(const std::string& uri, const nlohmann::json& instance) const {
+  const detail::SchemaFirstLook* first_look_for(const std::string& uri) const {
     {
       std::shared_lock lock(compiling);
-      if (auto it = first_looks.find(uri); it != first_looks.end() && it->second.look) return it->second.look.get();
+      if (auto it = first_looks.find(uri); it != first_looks.end()) return it->second.get();
     }
-    std::size_t count = values_of_a_large_instance;
-    const bool large = holds_at_least(instance, count);
     std::unique_lock lock(compiling);
-    auto& entry = first_looks[uri];
-    if (!entry.look && (++entry.validations >= validations_before_a_first_look || large)) {
+    auto& look = first_looks[uri];
+    if (!look) {
       const auto hash = uri.find('#');
-      entry.look = std::make_unique<detail::SchemaFirstLook>(
+      look = std::make_unique<detail::SchemaFirstLook>(
           *document(uri), hash == std::string::npos ? std::string() : uri.substr(hash + 1));
     }
-    return entry.look.get();
+    return look.get();
   }
 
   // A registered document, or one of its definitions ("name#/definitions/X"), compiled once.
@@ -237,8 +216,11 @@ struct SchemaRegistry::Impl {
 
   // `document_json` is the schema document and `fragment` the pointer in it of the schema
   // validated (empty for its root): the explanations read the schema from there.
-  std::vector<SchemaViolation> run(const valijson::Schema& schema, const nlohmann::json& instance,
-                                   const nlohmann::json* document_json, const std::string& fragment = {},
+  // `schema` gives valijson's compiled schema, compiled when first asked for: an instance the
+  // first look finds valid never needs it.
+  std::vector<SchemaViolation> run(const std::function<const valijson::Schema&()>& compiled_schema,
+                                   const nlohmann::json& instance, const nlohmann::json* document_json,
+                                   const std::string& fragment = {},
                                    const detail::SchemaFirstLook* look = nullptr) const {
     std::vector<SchemaViolation> out;
     // Most instances are valid. The first look settles most; valijson without results (it stops at
@@ -247,6 +229,7 @@ struct SchemaRegistry::Impl {
     // that it reads to valijson (below), so it judges the instance as it is.
     const auto first = look ? look->judge(instance) : detail::Verdict::undecided;
     if (first == detail::Verdict::valid) return out;
+    const valijson::Schema& schema = compiled_schema();
     // valijson reads every integer as a signed 64-bit one: 18446744073709551615 would be judged as
     // -1 ("less than 1"). Such an integer is judged as the largest it can read, which every
     // minimum lets through and every maximum below it refuses.
@@ -443,17 +426,17 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_i
     std::shared_lock lock(impl_->compiling);
     if (const auto it = impl_->ready.find(name_or_id); it != impl_->ready.end()) ready = &it->second;
   }
-  if (ready) return impl_->run(*ready->compiled, instance, ready->document, ready->fragment, ready->look);
+  const auto compiled = [&]() -> const valijson::Schema& { return impl_->compiled_for(std::string(name_or_id)); };
+  if (ready) return impl_->run(compiled, instance, ready->document, ready->fragment, ready->look);
   std::string uri(name_or_id);
   const nlohmann::json* document = impl_->document(uri);
   if (!document) throw std::runtime_error("unknown schema '" + uri + "'");
   const auto hash = uri.find('#');
   std::string fragment = hash == std::string::npos ? std::string() : uri.substr(hash + 1);
-  const valijson::Schema& compiled = impl_->compiled_for(uri);
-  const detail::SchemaFirstLook* look = impl_->first_look_for(uri, instance);
-  if (look) {
+  const detail::SchemaFirstLook* look = impl_->first_look_for(uri);
+  {
     std::unique_lock lock(impl_->compiling);
-    impl_->ready.emplace(uri, Impl::Ready{document, fragment, &compiled, look});
+    impl_->ready.emplace(uri, Impl::Ready{document, fragment, look});
   }
   return impl_->run(compiled, instance, document, fragment, look);
 }
@@ -461,8 +444,8 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view name_or_i
 SchemaRegistry::FirstLookCounts SchemaRegistry::first_look_counts(std::string_view uri) const {
   std::shared_lock lock(impl_->compiling);
   const auto it = impl_->first_looks.find(uri);
-  if (it == impl_->first_looks.end() || !it->second.look) return {};
-  const auto counts = it->second.look->counts();
+  if (it == impl_->first_looks.end() || !it->second) return {};
+  const auto counts = it->second->counts();
   return {counts.valid, counts.invalid, counts.undecided};
 }
 
@@ -474,7 +457,8 @@ std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::jso
     return validate(schema["$ref"].get<std::string>(), instance);
   nlohmann::json guarded = schema;
   guard_patterns(guarded);
-  return impl_->run(*impl_->compile(guarded), instance, &guarded);
+  const auto compiled = impl_->compile(guarded);
+  return impl_->run([&]() -> const valijson::Schema& { return *compiled; }, instance, &guarded);
 }
 
 }  // namespace mcp_hints

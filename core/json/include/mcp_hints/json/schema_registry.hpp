@@ -44,8 +44,9 @@ class SchemaRegistry {
 
   // Validates against a registered schema (by file name or $id, optionally with a #fragment).
   std::vector<SchemaViolation> validate(std::string_view name_or_id, const nlohmann::json& instance) const;
-  // How the first look (a registered schema compiled for valid instances, made at its second
-  // validation, or its first when the instance is large) has judged them so far: valid or invalid, or left to valijson.
+  // How the first look (a registered schema compiled for valid instances, made at its first
+  // validation; valijson's schema is compiled only for what it does not find valid) has judged
+  // them so far: valid or invalid, or left to valijson.
   // For tests and benchmarks; all zero before it is made.
   struct FirstLookCounts {
     std::uint64_t valid = 0, invalid = 0, undecided = 0;
