@@ -437,6 +437,28 @@ TEST(CatalogReader, ReadsTokensThatFallAcrossTheEdgeOfARead) {
   }
 }
 
+// A tool that is no object (a literal, a number, a string) is read whole before the reader knows
+// it is a tool, and may fall across the edge of a read: with every byte of each kind of scalar at
+// the edge in turn, and a string longer than a read, each is read as through a pipe.
+TEST(CatalogReader, AScalarToolAcrossTheEdgeOfAReadIsReadWhole) {
+  constexpr std::size_t kRead = std::size_t{1} << 20;  // the fast reader's first read
+  const std::string head = R"([{"description":")";
+  for (const std::string scalar : {"true", "false", "null", "12345", "-1.5e3", "\"a\\u00e9 string\""}) {
+    for (std::size_t before = 0; before <= scalar.size(); ++before) {
+      // The scalar's first `before` bytes end the first read.
+      const std::size_t filler = kRead - head.size() - std::string(R"("},)").size() - before;
+      const std::string text = head + std::string(filler, 'a') + R"("},)" + scalar + "]";
+      ASSERT_EQ(text.find(scalar), kRead - before);
+      bool fast = false;
+      ASSERT_EQ(everything_read(text, true, {}, &fast), everything_read(text, false)) << scalar << " " << before;
+      EXPECT_TRUE(fast) << scalar << " " << before;
+    }
+  }
+  const std::string long_string = "\"" + std::string(kRead + 10, 'b') + "\"";
+  const std::string text = R"([{"name":"a"},)" + long_string + "]";
+  ASSERT_EQ(everything_read(text, true), everything_read(text, false));
+}
+
 // What the caller throws while a file is read goes through at once: no tool is handed on twice,
 // and nothing is read again.
 TEST(CatalogReader, WhatTheCallerThrowsGoesThrough) {

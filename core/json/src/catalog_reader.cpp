@@ -21,14 +21,14 @@ using json = nlohmann::json;
 using detail::ChunkedInput;
 using detail::ChunkedIterator;
 
+// How a handler places a tool's values: as they are read; by keeping the tool's text, read again
+// for them when asked (FastPositions alone copies it; a tool that is an object or array); or,
+// reading one tool's text on its own (the document's root is the tool), as they are read.
+enum class PlacedValues { as_read, from_kept_text, tool_alone };
+
 // A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
 // `Positions` says where the reader is: ChunkedInput under nlohmann's parser, FastPositions under
 // the fast reader.
-// How a handler places a tool's values: as they are read; by keeping the tool's text, read again
-// for them when asked (FastPositions alone copies it); or, reading one tool's text on its own (the
-// document's root is the tool), as they are read.
-enum class PlacedValues { as_read, from_kept_text, tool_alone };
-
 template <class Positions>
 class CatalogHandler : public nlohmann::json_sax<json> {
  public:
@@ -125,7 +125,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       return true;
     }
     if (tool_starts_here()) {
-      start_tool();
+      start_tool(placed_ == PlacedValues::from_kept_text);
       builder_.open(is_array);
       note_added(kind_of(is_array));
       return true;
@@ -163,7 +163,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool close() {
     if (builder_.building()) {
-      if (!rpc_building_ && placed_ != PlacedValues::from_kept_text) positions_.close();
+      if (!rpc_building_ && !keeping_text_) positions_.close();
       builder_.close();
       if (builder_.done()) finish_built();
       return true;
@@ -180,7 +180,9 @@ class CatalogHandler : public nlohmann::json_sax<json> {
       return true;
     }
     if (tool_starts_here()) {
-      start_tool();
+      // A scalar is read whole before it is known to be a tool (its start may have left the
+      // window by then): placed as read, which costs no more than keeping its text.
+      start_tool(false);
       builder_.value(std::move(v));
       note_added(ValuePositions::Kind::scalar);
       finish_built();
@@ -199,7 +201,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   // The value just added to the tool: where it starts (a JSON-RPC error's are not kept), and, when
   // it took the place of a member given before, where that one started.
   void note_added(ValuePositions::Kind kind) {
-    if (placed_ == PlacedValues::from_kept_text) return;
+    if (keeping_text_) return;
     auto& duplicates = builder_.duplicates();
     const bool replaced = duplicates.size() > duplicates_seen_;
     if (!rpc_building_) earlier_ = positions_.add(builder_.next_key(), state_.token_start(), replaced, kind);
@@ -223,7 +225,8 @@ class CatalogHandler : public nlohmann::json_sax<json> {
     json tool = builder_.take();
     std::vector<DuplicateMember> duplicates = builder_.take_duplicates();
     ValuePositions positions;
-    if (placed_ == PlacedValues::from_kept_text) {
+    if (keeping_text_) {
+      keeping_text_ = false;
       if constexpr (std::is_same_v<Positions, detail::FastPositions>) {
         positions = ValuePositions(state_.end_capture(), tool_start_);
         // Where a member given twice was first given is said now: a tool's members given twice
@@ -243,12 +246,16 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   // Where a tool starts: in the tools array, or the root of a tool read on its own.
   bool tool_starts_here() const { return placed_ == PlacedValues::tool_alone ? frames_.empty() : at_tools_array(); }
-  void start_tool() {
+  // `keep_text`: the tool's values are placed from its text, kept as it is read from here (an
+  // object's or array's opening bracket, just read: still in the reader's window).
+  void start_tool(bool keep_text) {
     tool_pointer_ = pointer();
     tool_line_ = state_.line();
     tool_start_ = state_.token_start();
-    if constexpr (std::is_same_v<Positions, detail::FastPositions>)
-      if (placed_ == PlacedValues::from_kept_text) state_.begin_capture();
+    if constexpr (std::is_same_v<Positions, detail::FastPositions>) {
+      keeping_text_ = keep_text;
+      if (keep_text) state_.begin_capture();
+    }
   }
 
   const InputLimits& limits_;
@@ -256,6 +263,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   const std::function<void(CatalogTool&&)>& on_tool_;
   const PlacedValues placed_;
   TextPosition tool_start_;
+  bool keeping_text_ = false;  // the tool being built is placed from its kept text
   std::vector<Frame> frames_;
   JsonBuilder builder_;  // the tool (or JSON-RPC error) being built
   std::string tool_pointer_;

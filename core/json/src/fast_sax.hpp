@@ -88,7 +88,8 @@ class FastPositions {
   std::size_t line() const { return line_ + after_number_; }
 
   // The text from where the token of this event started, up to where the reader is when
-  // end_capture() is called (past the value, when called at its last event).
+  // end_capture() is called (past the value, when called at its last event). Begun at an object's
+  // or array's first event, whose token is still in the window; a scalar's may have left it.
   void begin_capture() {
     capturing_ = true;
     captured_.clear();

@@ -216,8 +216,8 @@ struct SchemaRegistry::Impl {
 
   // `document_json` is the schema document and `fragment` the pointer in it of the schema
   // validated (empty for its root): the explanations read the schema from there.
-  // `schema` gives valijson's compiled schema, compiled when first asked for: an instance the
-  // first look finds valid never needs it.
+  // `compiled_schema` gives valijson's compiled schema, compiled when first asked for: an
+  // instance the first look finds valid never needs it.
   std::vector<SchemaViolation> run(const std::function<const valijson::Schema&()>& compiled_schema,
                                    const nlohmann::json& instance, const nlohmann::json* document_json,
                                    const std::string& fragment = {},
