@@ -14,7 +14,18 @@ namespace mcp_hints::mock {
 using json = nlohmann::json;
 namespace rpc = jsonrpc;
 
-MockServer::MockServer(ServerSpec spec) : spec_(std::move(spec)), tools_(spec_.tools) {}
+MockServer::MockServer(ServerSpec spec)
+    : spec_(std::move(spec)),
+      spoken_(spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions),
+      tools_(spec_.tools) {
+  for (const auto& version : spoken_) (is_stateless_revision(version) ? stateless_ : legacy_).push_back(version);
+}
+
+std::vector<Outgoing> MockServer::only(Outgoing out) {
+  std::vector<Outgoing> list;
+  list.push_back(std::move(out));
+  return list;
+}
 
 std::optional<json> MockServer::cancelled_request(const json& message) {
   if (rpc::classify(message) != rpc::Kind::notification || message["method"] != "notifications/cancelled")
@@ -42,13 +53,13 @@ const std::vector<json>& MockServer::catalog_for(const std::string& context) con
 
 std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed, const std::string& context,
                                               bool batches) {
-  json message;
+  json local;
+  json& message = parsed ? *parsed : local;  // read where the caller keeps it, not copied there
   try {
     message = parse_json_document(text).value;  // a repeated member keeps its last value: the judge reads the record
   } catch (const InputError& e) {
-    return {Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())}};
+    return only(Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())});
   }
-  if (parsed) *parsed = message;
   return handle(message, context, batches);
 }
 
@@ -56,27 +67,29 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
   const auto kind = rpc::classify(message);
   if (message.is_array() && batches) return handle_batch(message, context);
   if (message.is_array())
-    return {Outgoing{rpc::error(nullptr, rpc::invalid_request,
-                                "Invalid Request: batches are part of MCP in revision 2025-03-26 only")}};
+    return only(Outgoing{rpc::error(nullptr, rpc::invalid_request,
+                                    "Invalid Request: batches are part of MCP in revision 2025-03-26 only")});
   if (kind == rpc::Kind::invalid) {
     const json id = message.is_object() && message.contains("id") &&
                             (message["id"].is_string() || message["id"].is_number_integer())
                         ? message["id"]
                         : json();
-    return {
-        Outgoing{rpc::error(id, rpc::invalid_request, "Invalid Request: not a JSON-RPC 2.0 request or notification")}};
+    return only(
+        Outgoing{rpc::error(id, rpc::invalid_request, "Invalid Request: not a JSON-RPC 2.0 request or notification")});
   }
   if (kind != rpc::Kind::request) return {};  // notifications and responses need no answer
   const json& id = message["id"];
-  const std::string method = message["method"];
-  const json params = message.value("params", json::object());
+  const std::string& method = message["method"].get_ref<const std::string&>();  // a request's is a string
+  static const json no_params = json::object();
+  const auto given = message.find("params");
+  const json& params = given == message.end() ? no_params : *given;
   if (!params.is_object())
-    return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id}};
+    return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id});
   std::lock_guard lock(mutex_);
   // A request that carries a protocol version in its _meta speaks the stateless era; one that
   // carries none speaks the legacy era, which a stateless-only server does not.
   if (names_protocol_version(params)) return handle_stateless(id, method, params, context);
-  const auto legacy = legacy_versions();
+  const auto& legacy = legacy_versions();
   if (method == "initialize") {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
       return answer(rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"));
@@ -104,7 +117,9 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
 bool MockServer::takes_batches(std::string_view version) { return version == "2025-03-26"; }
 
 std::string MockServer::agreed_version(const json& request, const std::vector<Outgoing>& outs) {
-  if (!request.is_object() || request.value("method", json()) != "initialize" || !request.contains("id")) return {};
+  if (!request.is_object()) return {};
+  const auto method = request.find("method");
+  if (method == request.end() || *method != "initialize" || !request.contains("id")) return {};
   for (const auto& out : outs) {
     if (rpc::classify(out.message) != rpc::Kind::result || out.message["id"] != request["id"] ||
         !out.message["result"].is_object())
@@ -117,7 +132,7 @@ std::string MockServer::agreed_version(const json& request, const std::vector<Ou
 
 std::vector<Outgoing> MockServer::handle_batch(const json& batch, const std::string& context) {
   if (!batch.is_array() || batch.empty())
-    return {Outgoing{rpc::error(nullptr, rpc::invalid_request, "Invalid Request: an empty batch")}};
+    return only(Outgoing{rpc::error(nullptr, rpc::invalid_request, "Invalid Request: an empty batch")});
   Outgoing combined{json::array()};
   std::vector<Outgoing> notes;
   for (const auto& element : batch) {
@@ -141,22 +156,6 @@ std::vector<Outgoing> MockServer::handle_batch(const json& batch, const std::str
   return notes;
 }
 
-std::vector<std::string> MockServer::spoken_versions() const {
-  return spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions;
-}
-
-std::vector<std::string> MockServer::legacy_versions() const {
-  auto versions = spoken_versions();
-  std::erase_if(versions, is_stateless_revision);
-  return versions;
-}
-
-std::vector<std::string> MockServer::stateless_versions() const {
-  auto versions = spoken_versions();
-  std::erase_if(versions, [](const std::string& v) { return !is_stateless_revision(v); });
-  return versions;
-}
-
 json MockServer::unsupported_version(const json& id, const json& requested) const {
   json error = rpc::error(id, unsupported_protocol_version, "Unsupported protocol version");
   error["error"]["data"] = {{"requested", requested.is_string() ? requested.get<std::string>() : requested.dump()},
@@ -177,14 +176,14 @@ std::vector<Outgoing> MockServer::answer(json message, int http_status) {
   Outgoing out{std::move(message)};
   out.answers = out.message["id"];
   out.http_status = http_status;
-  return {std::move(out)};
+  return only(std::move(out));
 }
 
 std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::string& method, const json& params,
                                                    const std::string& context) {
   const json& meta = params["_meta"];
   const json& version = meta[kProtocolVersionMeta];
-  const auto spoken = stateless_versions();
+  const auto& spoken = stateless_versions();
   if (!version.is_string() || std::find(spoken.begin(), spoken.end(), version.get<std::string>()) == spoken.end())
     return answer(unsupported_version(id, version), 400);
   if (!meta.contains(kClientCapabilitiesMeta) || !meta[kClientCapabilitiesMeta].is_object())
@@ -223,7 +222,7 @@ std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params,
     char* end = nullptr;
     const unsigned long value = text.rfind("page-", 0) == 0 ? std::strtoul(text.c_str() + 5, &end, 10) : 0;
     if (!cursor.is_string() || text.rfind("page-", 0) != 0 || *end != '\0' || value >= tools.size() || value == 0)
-      return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: unknown cursor"), {}, false, id}};
+      return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: unknown cursor"), {}, false, id});
     start = value;
   }
   const std::size_t size = spec_.page_size ? spec_.page_size : tools.size();
@@ -235,16 +234,16 @@ std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params,
     result["ttlMs"] = ttl_ms();
     result["cacheScope"] = spec_.cache_scope;
   }
-  return {Outgoing{rpc::result(id, result), {}, false, id}};
+  return only(Outgoing{rpc::result(id, result), {}, false, id});
 }
 
 std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, ProtocolEra era,
                                             const std::string& context) {
   if (!params.contains("name") || !params["name"].is_string())
-    return {Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: name must be a string"), {}, false, id}};
+    return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: name must be a string"), {}, false, id});
   if (params.contains("arguments") && !params["arguments"].is_object())
-    return {
-        Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id}};
+    return only(
+        Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id});
   const std::string name = params["name"];
   const auto& tools = catalog_for(context);
   // Compared as strings: no json made per tool and call (a catalog may hold thousands).
@@ -252,13 +251,13 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
     const auto it = t.find("name");
     return it != t.end() && it->is_string() && it->get_ref<const std::string&>() == name;
   });
-  if (!listed) return {Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id}};
+  if (!listed) return only(Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id});
   if (era == ProtocolEra::stateless)
     if (auto asked = answer_open_input(id, name, params)) return std::move(*asked);
   const std::size_t n = calls_[name]++;
   auto script = spec_.scripts.find(name);
   if (script == spec_.scripts.end() || n >= script->second.size())
-    return {Outgoing{rpc::result(id, spec_.default_result), {}, false, id}};
+    return only(Outgoing{rpc::result(id, spec_.default_result), {}, false, id});
   const Step& step = script->second[n];
   std::vector<Outgoing> out;
   // Progress for a caller that asked for it (a progressToken), before the answer.

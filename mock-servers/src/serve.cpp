@@ -69,20 +69,24 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
   };
   for (;;) {
     // Send what is due, in order.
+    // (Those not due move up in one pass: many answers pending at once are not moved each time
+    // one before them goes.)
     const auto now = Clock::now();
-    for (auto it = pending.begin(); it != pending.end();) {
-      if (it->due > now) {
-        ++it;
+    std::size_t waiting = 0;
+    for (auto& p : pending) {
+      if (p.due > now) {
+        if (&p != &pending[waiting]) pending[waiting] = std::move(p);
+        ++waiting;
         continue;
       }
-      if (it->out.close) return finish("close (scripted)", 0);
-      if (rec && !it->out.note.empty()) rec->event(connection, it->out.note);
-      if (!it->out.message.is_null()) {
-        if (rec) rec->batch(connection, "out", it->out.message, context);
-        if (!write_all(STDOUT_FILENO, dump(it->out.message) + "\n")) return finish("close (client gone)", 0);
+      if (p.out.close) return finish("close (scripted)", 0);
+      if (rec && !p.out.note.empty()) rec->event(connection, p.out.note);
+      if (!p.out.message.is_null()) {
+        if (rec) rec->batch(connection, "out", p.out.message, context);
+        if (!write_all(STDOUT_FILENO, dump(p.out.message) + "\n")) return finish("close (client gone)", 0);
       }
-      it = pending.erase(it);
     }
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(waiting), pending.end());
     int timeout = -1;
     for (const auto& p : pending) {
       const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(p.due - Clock::now()).count() + 1;
@@ -111,13 +115,14 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       write_all(STDOUT_FILENO, dump(error) + "\n");
       return finish("close (line too long)", 1);
     };
-    std::size_t newline;
-    while ((newline = buffer.find('\n')) != std::string::npos) {
-      std::string line = buffer.substr(0, newline);
-      buffer.erase(0, newline + 1);
+    // The lines read are taken where they stand, and cut from the buffer once a read: a client
+    // that sends many at once is not answered in time that grows with their square.
+    std::size_t start = 0, newline;
+    for (; (newline = buffer.find('\n', start)) != std::string::npos; start = newline + 1) {
+      std::string_view line(buffer.data() + start, newline - start);
       if (line.size() > options.max_message) return too_long(line);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
       json parsed;
       const bool batches = MockServer::takes_batches(agreed);
       auto outs = server.handle_text(line, &parsed, context, batches);
@@ -135,6 +140,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       }
       for (auto& out : outs) pending.push_back({Clock::now() + out.delay, std::move(out)});
     }
+    buffer.erase(0, start);
     if (buffer.size() > options.max_message) return too_long(buffer);
   }
 }

@@ -79,17 +79,21 @@ class MockServer {
                                    const std::string& context);
   // The catalog served under an authorization context: its own, else the one served now.
   const std::vector<nlohmann::json>& catalog_for(const std::string& context) const;
-  // The revisions it speaks (the scenario's, else the legacy ones), and those of each era.
-  std::vector<std::string> spoken_versions() const;
-  std::vector<std::string> legacy_versions() const;
-  std::vector<std::string> stateless_versions() const;
+  // The revisions it speaks (the scenario's, else the legacy ones), and those of each era: read
+  // for every request, so sorted once, as the server is made.
+  const std::vector<std::string>& spoken_versions() const { return spoken_; }
+  const std::vector<std::string>& legacy_versions() const { return legacy_; }
+  const std::vector<std::string>& stateless_versions() const { return stateless_; }
   // Error -32022 for a version it does not speak, with the one requested and those it does.
   nlohmann::json unsupported_version(const nlohmann::json& id, const nlohmann::json& requested) const;
   long long ttl_ms() const;  // of its listings and discover results
   // An answer sent at once; over HTTP with this status (the stateless era's 400s and 404s; 0: 200).
   static std::vector<Outgoing> answer(nlohmann::json message, int http_status = 0);
+  // One message to send, moved into the list (a braced list would copy it).
+  static std::vector<Outgoing> only(Outgoing out);
 
   ServerSpec spec_;
+  std::vector<std::string> spoken_, legacy_, stateless_;
   std::vector<nlohmann::json> tools_;                  // the catalog served now (list_changed replaces it)
   std::map<std::string, std::size_t> calls_;           // calls so far, by tool
   std::map<std::string, nlohmann::json> open_inputs_;  // by tool: the input_required result awaiting an answer
