@@ -447,7 +447,7 @@ namespace {
 // child's peak memory when it ends (wait4).
 class StdioMock {
  public:
-  StdioMock() {
+  explicit StdioMock(const char* scenario = "mock.basic") {
     int in[2], out[2];
     if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
     pid_ = ::fork();
@@ -456,7 +456,7 @@ class StdioMock {
       ::dup2(out[1], 1);
       const int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, 2);
-      ::execl(MCP_HINTS_BIN, MCP_HINTS_BIN, "mock", "--scenario", "mock.basic", static_cast<char*>(nullptr));
+      ::execl(MCP_HINTS_BIN, MCP_HINTS_BIN, "mock", "--scenario", scenario, static_cast<char*>(nullptr));
       ::_exit(127);
     }
     ::close(in[0]);
@@ -521,6 +521,31 @@ class StdioMock {
 };
 
 }  // namespace
+
+// Requests written at once (one write, read at once) whose answers are due at different times:
+// each answer goes once, when due, and one scripted for later keeps its place among those that
+// wait while the ones after it go at once.
+TEST(HostileStdioClient, RequestsWrittenAtOnceAreEachAnsweredOnceWhenDue) {
+  StdioMock mock("mock.script-steps");
+  const auto call = [](int id) {
+    return rpc::request(id, "tools/call", json{{"name", "fetch_record"}, {"arguments", json::object()}}).dump();
+  };
+  // The transient failure at once, the record after 100 ms, then three pings at once.
+  std::string all = initialize_request().dump() + "\n" + call(1) + "\n" + call(2) + "\n";
+  for (int id = 3; id <= 5; ++id) all += rpc::request(id, "ping").dump() + "\n";
+  ASSERT_LT(all.size(), std::size_t{PIPE_BUF});  // one write the pipe takes whole
+  ASSERT_EQ(mock.write(all), all.size());
+  std::vector<json> ids;
+  for (int i = 0; i < 6; ++i) {
+    const json answer = json::parse(mock.line(generous()), nullptr, false);
+    ASSERT_FALSE(answer.is_discarded()) << i;
+    ids.push_back(answer["id"]);
+  }
+  EXPECT_EQ(ids, (std::vector<json>{0, 1, 3, 4, 5, 2}));
+  EXPECT_EQ(mock.line(Clock::now() + 300ms), "");  // nothing twice
+  mock.close_input();
+  EXPECT_EQ(mock.wait().first, 0);
+}
 
 // A 100 MB line: the mock reads past --max-message (4 MiB) no further, answers -32600 and ends
 // (exit 1) with its memory bounded by the limit, not by the line.

@@ -355,25 +355,6 @@ TEST(MockServer, StdioDelaysWithoutBlockingAndHonoursCancellation) {
   EXPECT_FALSE(t->receive(Clock::now() + std::chrono::milliseconds(300)));  // the cancelled answer never comes
 }
 
-// An answer scripted for later waits while those after it go at once, and then goes, its place
-// kept among others still waiting: each message comes once, in the order it is due.
-TEST(MockServer, StdioSendsEachAnswerOnceWhenItIsDue) {
-  auto t = mock_stdio("mock.script-steps");
-  t->send(initialize_request(), soon());
-  ASSERT_TRUE(t->receive(soon()));
-  t->send(call("fetch_record", 1), soon());  // transient failure, at once
-  t->send(call("fetch_record", 2), soon());  // delayed 100 ms
-  for (int id = 3; id <= 5; ++id) t->send(rpc::request(id, "ping"), soon());
-  std::vector<json> ids;
-  for (int i = 0; i < 5; ++i) {
-    auto answer = t->receive(soon());
-    ASSERT_TRUE(answer) << i;
-    ids.push_back((*answer)["id"]);
-  }
-  EXPECT_EQ(ids, (std::vector<json>{1, 3, 4, 5, 2}));
-  EXPECT_FALSE(t->receive(Clock::now() + std::chrono::milliseconds(300)));  // nothing twice
-}
-
 TEST(MockServer, StdioCloseStepEndsTheServer) {
   auto t = mock_stdio("mock.script-steps");
   t->send(call("hang_up", 1), soon());

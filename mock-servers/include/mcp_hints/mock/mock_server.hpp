@@ -80,7 +80,7 @@ class MockServer {
   // The catalog served under an authorization context: its own, else the one served now.
   const std::vector<nlohmann::json>& catalog_for(const std::string& context) const;
   // The revisions it speaks (the scenario's, else the legacy ones), and those of each era: read
-  // for every request, so sorted once, as the server is made.
+  // for every request, so told apart once, as the server is made.
   const std::vector<std::string>& spoken_versions() const { return spoken_; }
   const std::vector<std::string>& legacy_versions() const { return legacy_; }
   const std::vector<std::string>& stateless_versions() const { return stateless_; }
