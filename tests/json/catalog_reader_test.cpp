@@ -333,9 +333,12 @@ class OnceThroughBuffer : public std::streambuf {
 
 // Everything a reading hands on, in order: each tool with its place, its line, where each of its
 // values starts and the members it repeats; then the summary, or the error.
-std::string everything_read(const std::string& text, bool seekable, InputLimits limits = {},
-                            bool* read_fast = nullptr) {
+// `recycled`, if given: each tool's tree is given back to be built into (read_catalog's
+// spare_trees), and the tools built into one are counted.
+std::string everything_read(const std::string& text, bool seekable, InputLimits limits = {}, bool* read_fast = nullptr,
+                            std::size_t* recycled = nullptr) {
   std::string out;
+  std::vector<nlohmann::json> spare_trees;
   const auto positions_of = [&](const CatalogTool& t) {
     // Every value's pointer, walked from the tool.
     std::vector<std::string> pointers = {""};
@@ -361,16 +364,21 @@ std::string everything_read(const std::string& text, bool seekable, InputLimits 
       out += "  repeated " + d.pointer + " " + json_samples::typed(d.earlier) + " " +
              std::to_string(d.earlier_at.line) + ":" + std::to_string(d.earlier_at.column) + " " +
              std::to_string(d.later_at.line) + ":" + std::to_string(d.later_at.column) + "\n";
+    if (recycled) {
+      *recycled += spare_trees.empty() && t.index > 0;  // the last one given back was taken
+      spare_trees.assign(1, std::move(t.tool));
+    }
   };
+  auto* spare = recycled ? &spare_trees : nullptr;
   try {
     mcp_hints::CatalogSummary summary;
     if (seekable) {
       std::istringstream in(text);
-      summary = mcp_hints::read_catalog(in, limits, keep);
+      summary = mcp_hints::read_catalog(in, limits, keep, spare);
     } else {
       OnceThroughBuffer buffer(text);
       std::istream in(&buffer);
-      summary = mcp_hints::read_catalog(in, limits, keep);
+      summary = mcp_hints::read_catalog(in, limits, keep, spare);
     }
     out += "read " + std::to_string(summary.tool_count) + " tools, shape " +
            std::to_string(static_cast<int>(summary.shape));
@@ -413,6 +421,24 @@ TEST(CatalogReader, AFileIsReadAsAPipeIs) {
     const std::string text = documents.catalog(1 + i % 5);
     ASSERT_EQ(everything_read(text, true, tight), everything_read(text, false, tight)) << nlohmann::json(text).dump();
   }
+}
+
+// Each tool built into the tree of the one before (read_catalog's spare_trees), its members'
+// nodes, containers and strings used again, is the tool read, with the same positions and repeated
+// members: over catalogs whose objects share most member names (so that nodes are taken over, left
+// over, and changed in kind), read from a file and through a pipe, whole and damaged.
+TEST(CatalogReader, ToolsBuiltIntoRecycledTreesAreTheToolsRead) {
+  json_samples::Documents documents(11, true);
+  std::mt19937 random(12);
+  std::size_t recycled = 0;
+  for (int i = 0; i < 1200; ++i) {
+    std::string text = documents.catalog(2 + i % 9);
+    if (i % 4 == 3) text = json_samples::damaged(text, random);
+    const std::string expected = everything_read(text, false);
+    ASSERT_EQ(everything_read(text, true, {}, nullptr, &recycled), expected) << nlohmann::json(text).dump();
+    ASSERT_EQ(everything_read(text, false, {}, nullptr, &recycled), expected) << nlohmann::json(text).dump();
+  }
+  EXPECT_GT(recycled, std::size_t{10000});
 }
 
 // The fast reader reads a stream a megabyte at a time: a catalog of several, shifted so that every

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <sstream>
+#include <string>
+#include <vector>
+
+#include "json_samples.hpp"
 
 using mcp_hints::InputError;
 using mcp_hints::InputLimits;
@@ -182,4 +187,76 @@ TEST(JsonInput, ALeadingMemberValueIsFoundBehindScalarsOnly) {
   EXPECT_EQ(value_of(R"({"a":"unterminated,"id":1)", "id"), "(none)");
   EXPECT_EQ(value_of(R"([{"id":1}])", "id"), "(none)");
   EXPECT_EQ(value_of("", "id"), "(none)");
+}
+
+namespace {
+
+// Drives a JsonBuilder with the events of a document, as the readers do; the value built, and
+// each member given twice (its pointer and the value given first).
+struct BuiltValue {
+  nlohmann::json value;
+  std::string repeated;
+};
+
+BuiltValue build(mcp_hints::JsonBuilder& builder, const std::string& text) {
+  struct Events : nlohmann::json_sax<nlohmann::json> {
+    mcp_hints::JsonBuilder& b;
+    explicit Events(mcp_hints::JsonBuilder& builder) : b(builder) {}
+    bool null() override { return b.value(nullptr), true; }
+    bool boolean(bool v) override { return b.value(v), true; }
+    bool number_integer(number_integer_t v) override { return b.value(v), true; }
+    bool number_unsigned(number_unsigned_t v) override { return b.value(v), true; }
+    bool number_float(number_float_t v, const string_t&) override { return b.value(v), true; }
+    bool string(string_t& v) override { return b.string(v), true; }
+    bool binary(binary_t&) override { return false; }
+    bool start_object(std::size_t) override { return b.open(false), true; }
+    bool start_array(std::size_t) override { return b.open(true), true; }
+    bool key(string_t& k) override { return b.key(k), true; }
+    bool end_object() override { return b.close(), true; }
+    bool end_array() override { return b.close(), true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  } events(builder);
+  EXPECT_TRUE(nlohmann::json::sax_parse(text, &events)) << text;
+  BuiltValue built{builder.take(), {}};
+  for (const auto& d : builder.take_duplicates())
+    built.repeated += d.pointer + "=" + json_samples::typed(d.earlier) + " ";
+  return built;
+}
+
+}  // namespace
+
+// A value built into a recycled one is the value read: what the old value had and the new one
+// has not is gone, what both have is the new one's, a member given twice is listed with the value
+// given first. Sibling objects and arrays with members and elements left over, kinds changed,
+// then a chain of documents whose objects share most member names, each built into the last.
+TEST(JsonBuilder, AValueBuiltIntoARecycledOneIsTheValueRead) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {R"({"a":{"x":1,"y":2},"b":{"z":3}})", R"({"a":{"x":1},"b":{"w":4}})"},
+      {R"({"a":[1,[2,3],{"k":4}],"b":[5,6]})", R"({"a":[7],"b":[[8],9,10]})"},
+      {R"({"a":"long enough to own its room","b":{"c":"x"}})", R"({"a":{"c":"y"},"b":"a string again, long"})"},
+      {R"([{"a":1,"b":2},{"c":3}])", R"([{"b":1},{"a":2,"c":3,"a":4}])"},
+      {R"({"a":{"b":{"c":{}}}})", R"({"a":{"b":{"c":{"d":[]}},"e":null}})"},
+      {R"({"a":1})", R"("a scalar root")"},
+      {R"("a scalar root")", R"({"a":1})"},
+  };
+  for (const auto& [before, after] : pairs) {
+    mcp_hints::JsonBuilder fresh, recycling;
+    const BuiltValue expected = build(fresh, after);
+    recycling.recycle(build(recycling, before).value);
+    const BuiltValue got = build(recycling, after);
+    EXPECT_EQ(json_samples::typed(got.value), json_samples::typed(expected.value)) << before << " then " << after;
+    EXPECT_EQ(got.repeated, expected.repeated) << before << " then " << after;
+  }
+  json_samples::Documents documents(21, true);
+  mcp_hints::JsonBuilder fresh, recycling;
+  nlohmann::json last;
+  for (int i = 0; i < 4000; ++i) {
+    const std::string text = documents.next();
+    const BuiltValue expected = build(fresh, text);
+    recycling.recycle(std::move(last));
+    BuiltValue got = build(recycling, text);
+    ASSERT_EQ(json_samples::typed(got.value), json_samples::typed(expected.value)) << text;
+    ASSERT_EQ(got.repeated, expected.repeated) << text;
+    last = std::move(got.value);
+  }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // JSON for the readers' differential tests: random documents that use every part of the grammar,
 // damage of every kind to them, and a value written with the kind of each number.
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -37,7 +38,8 @@ inline std::string typed(const json& value) {
 // members given twice, and every kind of whitespace between tokens.
 class Documents {
  public:
-  explicit Documents(unsigned seed) : random_(seed) {}
+  // `few_names`: member names drawn from four, so that objects share most of theirs.
+  explicit Documents(unsigned seed, bool few_names = false) : random_(seed), few_names_(few_names) {}
 
   // A saved tools/list: a result of `count` tools (objects, mostly), every shape of value inside.
   std::string catalog(std::size_t count) {
@@ -139,7 +141,10 @@ class Documents {
       if (!names.empty() && pick(5) == 0) {
         name = names[pick(names.size())];  // a member given again
       } else {
-        string(name);
+        if (few_names_)
+          name = std::array{"\"a\"", "\"b\"", "\"\"", "\"name\""}[pick(4)];
+        else
+          string(name);
         names.push_back(name);
       }
       out += name;
@@ -176,6 +181,7 @@ class Documents {
   }
 
   std::mt19937 random_;
+  bool few_names_;
 };
 
 // The text with one random change: a byte replaced by one that matters to a reader, a byte taken

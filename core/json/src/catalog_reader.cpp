@@ -32,9 +32,10 @@ enum class PlacedValues { as_read, from_kept_text, tool_alone };
 template <class Positions>
 class CatalogHandler : public nlohmann::json_sax<json> {
  public:
+  // `spare_trees`: tools' trees to build the next tools into (JsonBuilder::recycle), if any.
   CatalogHandler(const InputLimits& limits, Positions& state, const std::function<void(CatalogTool&&)>& on_tool,
-                 PlacedValues placed = PlacedValues::as_read)
-      : limits_(limits), state_(state), on_tool_(on_tool), placed_(placed) {}
+                 PlacedValues placed = PlacedValues::as_read, std::vector<json>* spare_trees = nullptr)
+      : limits_(limits), state_(state), on_tool_(on_tool), placed_(placed), spare_trees_(spare_trees) {}
 
   // Frames of the document outside the tool being built.
   struct Frame {
@@ -49,7 +50,12 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool number_integer(number_integer_t v) override { return value(json(v)); }
   bool number_unsigned(number_unsigned_t v) override { return value(json(v)); }
   bool number_float(number_float_t v, const string_t&) override { return value(json(v)); }
-  bool string(string_t& v) override { return value(json(std::move(v))); }
+  bool string(string_t& v) override {
+    if (!builder_.building()) return value(json(std::move(v)));
+    builder_.string(v, state_.token_start());
+    note_added(ValuePositions::Kind::scalar);
+    return true;
+  }
   bool binary(binary_t& v) override { return value(json::binary(std::move(v))); }
 
   bool start_object(std::size_t) override { return open(false); }
@@ -249,6 +255,10 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   // `keep_text`: the tool's values are placed from its text, kept as it is read from here (an
   // object's or array's opening bracket, just read: still in the reader's window).
   void start_tool(bool keep_text) {
+    if (spare_trees_ && !spare_trees_->empty()) {
+      builder_.recycle(std::move(spare_trees_->back()));
+      spare_trees_->pop_back();
+    }
     tool_pointer_ = pointer();
     tool_line_ = state_.line();
     tool_start_ = state_.token_start();
@@ -262,6 +272,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   Positions& state_;
   const std::function<void(CatalogTool&&)>& on_tool_;
   const PlacedValues placed_;
+  std::vector<json>* spare_trees_;
   TextPosition tool_start_;
   bool keeping_text_ = false;  // the tool being built is placed from its kept text
   std::vector<Frame> frames_;
@@ -420,7 +431,8 @@ CatalogSummary summary_of(const Handler& handler) {
 // The fast reader over a stream (detail::FastSaxReader); nullopt where it gave up, with `given`
 // the tools it handed on before. What on_tool throws goes through.
 std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLimits& limits,
-                                                const std::function<void(CatalogTool&&)>& on_tool, std::size_t& given) {
+                                                const std::function<void(CatalogTool&&)>& on_tool, std::size_t& given,
+                                                std::vector<json>* spare_trees) {
   bool on_tool_threw = false;
   const std::function<void(CatalogTool &&)> counted = [&](CatalogTool&& tool) {
     ++given;
@@ -432,7 +444,7 @@ std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLim
     }
   };
   detail::FastPositions at;
-  CatalogHandler handler(limits, at, counted, PlacedValues::from_kept_text);
+  CatalogHandler handler(limits, at, counted, PlacedValues::from_kept_text, spare_trees);
   detail::StreamSource source(in, limits);
   try {
     if (!detail::FastSaxReader(source, limits, handler, at).read()) return std::nullopt;
@@ -448,12 +460,13 @@ std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLim
 }  // namespace
 
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
-                            const std::function<void(CatalogTool&&)>& on_tool) {
+                            const std::function<void(CatalogTool&&)>& on_tool,
+                            std::vector<nlohmann::json>* spare_trees) {
   // The fast reader first, where the input can be read again from here (a file): where it gives
   // up, nlohmann's parser reads it again and says what is wrong, the tools handed on passed over.
   std::size_t given = 0;
   if (const auto start = in.tellg(); start != std::streampos(-1)) {
-    if (auto summary = read_catalog_fast(in, limits, on_tool, given)) return *summary;
+    if (auto summary = read_catalog_fast(in, limits, on_tool, given, spare_trees)) return *summary;
     in.clear();
     if (!in.seekg(start)) throw InputError("the input could not be read a second time");
   }
@@ -462,7 +475,7 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
     if (passed++ >= given) on_tool(std::move(tool));
   };
   ChunkedInput input(in, limits);
-  CatalogHandler handler(limits, input, given == 0 ? on_tool : after_given);
+  CatalogHandler handler(limits, input, given == 0 ? on_tool : after_given, PlacedValues::as_read, spare_trees);
   const bool ok = nlohmann::json::sax_parse(ChunkedIterator(&input), ChunkedIterator(), &handler);
   input.throw_if_over_limit(limits, handler.location());
   if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());

@@ -99,27 +99,65 @@ std::string DuplicateMember::describe(const nlohmann::json& later) const {
 void JsonBuilder::value(nlohmann::json&& v, TextPosition at) {
   if (stack_.empty()) {
     root_ = std::move(v);
+    spare_root_ = nullptr;
     done_ = true;
     return;
   }
-  insert(std::move(v), at);
+  *place(at).first = std::move(v);
+}
+
+void JsonBuilder::string(std::string& s, TextPosition at) {
+  nlohmann::json* slot = &root_;
+  if (stack_.empty()) {
+    spare_root_ = nullptr;
+    done_ = true;
+  } else {
+    slot = place(at).first;
+  }
+  if (auto* held = slot->get_ptr<std::string*>())
+    held->swap(s);
+  else
+    *slot = std::move(s);
 }
 
 void JsonBuilder::open(bool is_array, TextPosition at) {
-  nlohmann::json fresh = is_array ? nlohmann::json::array() : nlohmann::json::object();
+  nlohmann::json* slot = &root_;
   if (stack_.empty()) {
-    root_ = std::move(fresh);
+    root_ = std::move(spare_root_);
     done_ = false;
-    stack_.push_back(&root_);
+  } else {
+    const std::size_t index = open_[stack_.size() - 1].elements;
+    const auto [placed, key] = place(at);  // first: a member given again is reported at its parent
+    steps_.push_back({key, index});
+    slot = placed;
+  }
+  stack_.push_back(slot);
+  if (open_.size() < stack_.size()) open_.resize(stack_.size());
+  Open& open = open_[stack_.size() - 1];
+  open.elements = 0;
+  // A recycled container of the same kind is kept, what it holds taken as the new one is given. An
+  // object's members are told apart from those given twice by a list, looked through: a short one.
+  constexpr std::size_t kMostRecycledMembers = 32;
+  if (is_array && slot->is_array()) return;
+  if (!is_array && slot->is_object() && slot->size() <= kMostRecycledMembers) {
+    auto& members = slot->get_ref<nlohmann::json::object_t&>();
+    for (auto member = members.begin(); member != members.end(); ++member) open.untouched.push_back(member);
     return;
   }
-  const std::size_t index = stack_.back()->size();
-  const auto [slot, key] = insert(std::move(fresh), at);  // first: a member given again is reported at its parent
-  steps_.push_back({key, index});
-  stack_.push_back(slot);
+  *slot = is_array ? nlohmann::json::array() : nlohmann::json::object();
 }
 
 void JsonBuilder::close() {
+  nlohmann::json& closed = *stack_.back();
+  Open& open = open_[stack_.size() - 1];
+  if (closed.is_array()) {
+    auto& elements = closed.get_ref<nlohmann::json::array_t&>();
+    elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(open.elements), elements.end());
+  } else {
+    auto& members = closed.get_ref<nlohmann::json::object_t&>();
+    for (const auto member : open.untouched) members.erase(member);
+    open.untouched.clear();
+  }
   stack_.pop_back();
   if (stack_.empty())
     done_ = true;
@@ -128,9 +166,12 @@ void JsonBuilder::close() {
 }
 
 nlohmann::json JsonBuilder::take() {
+  // A value left unfinished keeps what its recycled containers held, in place: any value will do.
   done_ = false;
   stack_.clear();
   steps_.clear();
+  spare_root_ = nullptr;
+  for (Open& open : open_) open.untouched.clear();
   return std::move(root_);
 }
 
@@ -148,19 +189,30 @@ std::string JsonBuilder::path() const {
 std::string JsonBuilder::next_pointer() const {
   if (stack_.empty()) return {};
   const nlohmann::json& parent = *stack_.back();
-  return path() + "/" + (parent.is_array() ? std::to_string(parent.size()) : escape_pointer_token(key_));
+  return path() + "/" +
+         (parent.is_array() ? std::to_string(open_[stack_.size() - 1].elements) : escape_pointer_token(key_));
 }
 
-std::pair<nlohmann::json*, const std::string*> JsonBuilder::insert(nlohmann::json&& v, TextPosition at) {
+std::pair<nlohmann::json*, const std::string*> JsonBuilder::place(TextPosition at) {
   nlohmann::json& parent = *stack_.back();
+  Open& open = open_[stack_.size() - 1];
   if (parent.is_array()) {
-    parent.push_back(std::move(v));
-    return {&parent.back(), nullptr};
+    auto& elements = parent.get_ref<nlohmann::json::array_t&>();
+    const std::size_t index = open.elements++;
+    if (index == elements.size()) elements.emplace_back();
+    return {&elements[index], nullptr};
   }
-  // One look-up: the member is made, or found given before.
+  // One look-up: the member is made, or found recycled, or found given before.
   const auto [member, made] = parent.get_ref<nlohmann::json::object_t&>().try_emplace(key_);
-  if (!made) duplicates_.push_back(DuplicateMember{next_pointer(), std::move(member->second), {}, at});
-  member->second = std::move(v);
+  if (!made) {
+    const auto recycled = std::find(open.untouched.begin(), open.untouched.end(), member);
+    if (recycled != open.untouched.end()) {
+      *recycled = open.untouched.back();
+      open.untouched.pop_back();
+    } else {
+      duplicates_.push_back(DuplicateMember{next_pointer(), std::move(member->second), {}, at});
+    }
+  }
   return {&member->second, &member->first};
 }
 

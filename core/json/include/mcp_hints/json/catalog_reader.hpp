@@ -108,7 +108,10 @@ struct CatalogSummary {
 // Calls on_tool for each tool in document order. Throws InputError for input that is not JSON,
 // breaks a limit, is not one of the accepted shapes, or repeats a member outside the tools (which
 // tools array counts would be a guess); a member repeated inside a tool is the tool's to report.
+// `spare_trees`, if given: trees of tools done with, which the caller may add to as it goes; each
+// tool is built into one of them while there are any (JsonBuilder::recycle), rather than anew.
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
-                            const std::function<void(CatalogTool&&)>& on_tool);
+                            const std::function<void(CatalogTool&&)>& on_tool,
+                            std::vector<nlohmann::json>* spare_trees = nullptr);
 
 }  // namespace mcp_hints

@@ -73,9 +73,18 @@ class JsonBuilder {
   void value(nlohmann::json&& v, TextPosition at = {});
   // An object or array: the root, or nested in the open container.
   void open(bool is_array, TextPosition at = {});
+  // A string value, taken by swapping: `s` is left holding what the value's place held before
+  // (a recycled string's room), or nothing.
+  void string(std::string& s, TextPosition at = {});
   // Copied, not taken: the member's map node copies it anyway, and a reader's buffer and key_
   // each keep their room for the next name.
   void key(const std::string& k) { key_ = k; }
+  // A value built before and no longer wanted: the next root is built into it. Where the new
+  // value has what the old one had in the same place (the same member of an object, the same
+  // element of an array, of the same kind), its map node, container and string are used again,
+  // not freed and allocated anew: the tools of a catalog mostly have one shape. What is not used
+  // again is freed as its container closes. The value built is the same either way.
+  void recycle(nlohmann::json&& old) { spare_root_ = std::move(old); }
   // Closes the innermost container.
   void close();
   // True once a root value is complete; take() hands it over and resets the builder.
@@ -94,10 +103,20 @@ class JsonBuilder {
   const std::string& next_key() const { return key_; }
 
  private:
-  // The slot the value went into, and its member name (the map's own, which stays where it is)
-  // when the open container is an object.
-  std::pair<nlohmann::json*, const std::string*> insert(nlohmann::json&& v, TextPosition at);
+  // The place of the next value (a member given again is listed, its earlier value taken), holding
+  // what a recycled value had there, else null; and its member name, the map's own, which stays
+  // where it is, when the open container is an object.
+  std::pair<nlohmann::json*, const std::string*> place(TextPosition at);
   nlohmann::json root_;
+  nlohmann::json spare_root_;
+  // For each open container (as stack_): an object's recycled members not given again yet (left
+  // in place, taken when given, erased when it closes), or how many elements an array has been
+  // given (a recycled array's elements after them are its old ones, cut off when it closes).
+  struct Open {
+    std::vector<nlohmann::json::object_t::iterator> untouched;
+    std::size_t elements = 0;
+  };
+  std::vector<Open> open_;
   std::vector<DuplicateMember> duplicates_;
   std::vector<nlohmann::json*> stack_;
   // Where each open container but the root stands in its parent, spelled as a pointer only when

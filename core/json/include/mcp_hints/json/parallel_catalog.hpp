@@ -30,9 +30,10 @@ class OrderedCatalogWork {
   using Work = std::function<Result(CatalogTool&&)>;
   using Keep = std::function<void(Result&&)>;
 
-  // threads counts the reading thread: threads - 1 are started.
-  OrderedCatalogWork(std::size_t threads, const Work& work, const Keep& keep)
-      : work_(work), keep_(keep), most_in_flight_(2 * threads) {
+  // threads counts the reading thread: threads - 1 are started. The trees of the tools worked on
+  // go to spare_trees as their results are kept, up to kMostSpareTrees.
+  OrderedCatalogWork(std::size_t threads, const Work& work, const Keep& keep, std::vector<nlohmann::json>& spare_trees)
+      : work_(work), keep_(keep), most_in_flight_(2 * threads), spare_trees_(spare_trees) {
     for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this](std::stop_token stop) { serve(stop); });
   }
   ~OrderedCatalogWork() {
@@ -70,16 +71,20 @@ class OrderedCatalogWork {
   // A work or keep threw: the tools after it are not to be kept.
   bool failed() const { return failed_; }
 
- private:
   static constexpr std::size_t kBatchSize = 64;
+  // Enough for the tools read while a batch's trees come back: more would only hold memory.
+  static constexpr std::size_t kMostSpareTrees = 4 * kBatchSize;
 
+ private:
   struct Batch {
     std::size_t sequence = 0;
     // Freed as soon as worked on, by the thread that worked on them, which spares the reading
     // thread, the one that falls behind: jemalloc, which the command links, takes memory back from
     // any thread without waiting (lint of 100,000 tools 0.62 s to 0.53 s; under glibc's malloc,
-    // a free on another thread than the allocating one waits on a lock).
+    // a free on another thread than the allocating one waits on a lock). All but their trees,
+    // which go back to the reading thread to be built into (JsonBuilder::recycle).
     std::vector<CatalogTool> tools;
+    std::vector<nlohmann::json> trees;
     std::vector<Result> results;  // one a tool, up to the one whose work threw
     std::exception_ptr error;     // what that work threw
     bool by_reader = false;       // worked on by the reading thread
@@ -104,8 +109,12 @@ class OrderedCatalogWork {
 
   void run(Batch& batch) {
     batch.results.reserve(batch.tools.size());
+    batch.trees.reserve(batch.tools.size());
     try {
-      for (auto& tool : batch.tools) batch.results.push_back(work_(std::move(tool)));
+      for (auto& tool : batch.tools) {
+        batch.results.push_back(work_(std::move(tool)));
+        batch.trees.push_back(std::move(tool.tool));  // what the work left of it
+      }
     } catch (...) {
       batch.error = std::current_exception();
     }
@@ -156,6 +165,8 @@ class OrderedCatalogWork {
         for (auto& result : batch.results) keep_(std::move(result));
         if (batch.error) std::rethrow_exception(batch.error);
         spare_tools_.push_back(std::move(batch.tools));
+        for (auto& tree : batch.trees)
+          if (spare_trees_.size() < kMostSpareTrees && !tree.is_null()) spare_trees_.push_back(std::move(tree));
       } catch (...) {
         failed_ = true;
         throw;
@@ -174,6 +185,7 @@ class OrderedCatalogWork {
   // Emptied batches' room for tools, used again rather than allocated a batch at a time (a large
   // block makes the allocator sort every small one freed since the last).
   std::vector<std::vector<CatalogTool>> spare_tools_;
+  std::vector<nlohmann::json>& spare_trees_;  // the reading thread's
   std::size_t next_sequence_ = 0;
   bool failed_ = false;
 
@@ -203,16 +215,21 @@ CatalogSummary read_catalog_in_parallel(std::istream& in, const InputLimits& lim
                                         const std::function<void(Result&&)>& keep) {
   constexpr std::size_t kToolsOnOneThread = 256;
   std::size_t tools = 0;
+  std::vector<nlohmann::json> spare_trees;  // trees worked on, to build the next tools into
   std::optional<detail::OrderedCatalogWork<Result>> parallel;
   try {
-    const auto summary = read_catalog(in, limits, [&](CatalogTool&& tool) {
-      if (threads <= 1 || tools++ < kToolsOnOneThread) {
-        keep(work(std::move(tool)));
-        return;
-      }
-      if (!parallel) parallel.emplace(threads, work, keep);
-      parallel->add(std::move(tool));
-    });
+    const auto summary = read_catalog(
+        in, limits,
+        [&](CatalogTool&& tool) {
+          if (threads <= 1 || tools++ < kToolsOnOneThread) {
+            keep(work(std::move(tool)));
+            if (spare_trees.empty() && !tool.tool.is_null()) spare_trees.push_back(std::move(tool.tool));
+            return;
+          }
+          if (!parallel) parallel.emplace(threads, work, keep, spare_trees);
+          parallel->add(std::move(tool));
+        },
+        &spare_trees);
     if (parallel) parallel->finish();
     return summary;
   } catch (...) {
