@@ -230,7 +230,7 @@ BuiltValue build(mcp_hints::JsonBuilder& builder, const std::string& text) {
 // given first. Sibling objects and arrays with members and elements left over, kinds changed,
 // then a chain of documents whose objects share most member names, each built into the last.
 TEST(JsonBuilder, AValueBuiltIntoARecycledOneIsTheValueRead) {
-  const std::vector<std::pair<std::string, std::string>> pairs = {
+  std::vector<std::pair<std::string, std::string>> pairs = {
       {R"({"a":{"x":1,"y":2},"b":{"z":3}})", R"({"a":{"x":1},"b":{"w":4}})"},
       {R"({"a":[1,[2,3],{"k":4}],"b":[5,6]})", R"({"a":[7],"b":[[8],9,10]})"},
       {R"({"a":"long enough to own its room","b":{"c":"x"}})", R"({"a":{"c":"y"},"b":"a string again, long"})"},
@@ -239,6 +239,17 @@ TEST(JsonBuilder, AValueBuiltIntoARecycledOneIsTheValueRead) {
       {R"({"a":1})", R"("a scalar root")"},
       {R"("a scalar root")", R"({"a":1})"},
   };
+  // Objects past the most members told apart by a list (32) are not recycled, at it they are.
+  const auto members = [](std::size_t from, std::size_t to, const std::string& value) {
+    std::string out;
+    for (std::size_t i = from; i < to; ++i) out += (out.empty() ? "\"m" : ",\"m") + std::to_string(i) + "\":" + value;
+    return out;
+  };
+  for (const std::size_t count : {32, 33, 40}) {
+    pairs.emplace_back(
+        "{\"o\":{" + members(0, count, "[1,{}]") + "}}",
+        "{\"o\":{" + members(count / 2, count + 3, "\"s\"") + "," + members(count - 2, count, "2") + "}}");
+  }
   for (const auto& [before, after] : pairs) {
     mcp_hints::JsonBuilder fresh, recycling;
     const BuiltValue expected = build(fresh, after);
@@ -246,6 +257,21 @@ TEST(JsonBuilder, AValueBuiltIntoARecycledOneIsTheValueRead) {
     const BuiltValue got = build(recycling, after);
     EXPECT_EQ(json_samples::typed(got.value), json_samples::typed(expected.value)) << before << " then " << after;
     EXPECT_EQ(got.repeated, expected.repeated) << before << " then " << after;
+  }
+  // A value left unfinished, then one built into a recycled value: the builder starts clean.
+  {
+    mcp_hints::JsonBuilder fresh, recycling;
+    recycling.recycle(build(recycling, R"({"a":{"x":1,"y":{"z":[1,2]}},"b":2})").value);
+    std::string a = "a", y = "y";
+    recycling.open(false);
+    recycling.key(a);
+    recycling.open(false);
+    recycling.key(y);
+    recycling.open(false);
+    recycling.take();
+    const std::string text = R"({"a":{"y":{"q":3}},"c":[{"y":1}]})";
+    recycling.recycle(build(recycling, R"({"a":{"x":1,"y":{"z":[1,2]}},"c":[{"x":0,"y":2}]})").value);
+    EXPECT_EQ(json_samples::typed(build(recycling, text).value), json_samples::typed(build(fresh, text).value));
   }
   json_samples::Documents documents(21, true);
   mcp_hints::JsonBuilder fresh, recycling;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "json_samples.hpp"
+
 using mcp_hints::CatalogTool;
 using mcp_hints::InputError;
 
@@ -96,4 +98,35 @@ TEST(ParallelCatalog, AKeepThatThrowsEndsTheRead) {
   EXPECT_EQ(one.error, "keep failed at t1000@/1000");
   EXPECT_EQ(one.kept.size(), 1000u);
   EXPECT_EQ(read(text, 4, "", "t1000"), one);
+}
+
+// The tools worked on, on any number of threads, are the tools read one after another with none
+// built into a recycled tree: each tool whole (kinds of number included) with its members given
+// twice, over a catalog of tools that share most member names but not their shapes, so that each
+// is built into a tree of another shape, kept by a worker a batch at a time.
+TEST(ParallelCatalog, ToolsBuiltIntoTreesWorkedOnAreTheToolsRead) {
+  json_samples::Documents documents(31, true);
+  const std::string text = documents.catalog(3000);
+  std::vector<std::string> expected;
+  {
+    std::istringstream in(text);
+    mcp_hints::read_catalog(in, {}, [&](CatalogTool&& tool) {
+      std::string said = json_samples::typed(tool.tool);
+      for (const auto& d : tool.duplicates) said += " " + d.pointer + "=" + json_samples::typed(d.earlier);
+      expected.push_back(std::move(said));
+    });
+  }
+  ASSERT_EQ(expected.size(), 3000u);
+  const std::function<std::string(CatalogTool &&)> work = [](CatalogTool&& tool) {
+    std::string said = json_samples::typed(tool.tool);
+    for (const auto& d : tool.duplicates) said += " " + d.pointer + "=" + json_samples::typed(d.earlier);
+    return said;
+  };
+  for (std::size_t threads : {1, 2, 3}) {
+    std::vector<std::string> kept;
+    const std::function<void(std::string &&)> keep = [&](std::string&& said) { kept.push_back(std::move(said)); };
+    std::istringstream in(text);
+    mcp_hints::read_catalog_in_parallel(in, {}, threads, work, keep);
+    EXPECT_EQ(kept, expected) << threads << " threads";
+  }
 }

@@ -74,7 +74,7 @@ class JsonBuilder {
   // An object or array: the root, or nested in the open container.
   void open(bool is_array, TextPosition at = {});
   // A string value, taken by swapping: `s` is left holding what the value's place held before
-  // (a recycled string's room), or nothing.
+  // (a recycled string's room), or moved from; either way for the caller to clear.
   void string(std::string& s, TextPosition at = {});
   // Copied, not taken: the member's map node copies it anyway, and a reader's buffer and key_
   // each keep their room for the next name.
@@ -82,8 +82,9 @@ class JsonBuilder {
   // A value built before and no longer wanted: the next root is built into it. Where the new
   // value has what the old one had in the same place (the same member of an object, the same
   // element of an array, of the same kind), its map node, container and string are used again,
-  // not freed and allocated anew: the tools of a catalog mostly have one shape. What is not used
-  // again is freed as its container closes. The value built is the same either way.
+  // not freed and allocated anew: the tools of a catalog mostly have one shape. Members and
+  // elements not given again are freed as their container closes (an array keeps its room, a
+  // string the larger of the two). The value built is the same either way.
   void recycle(nlohmann::json&& old) { spare_root_ = std::move(old); }
   // Closes the innermost container.
   void close();

@@ -71,18 +71,21 @@ class OrderedCatalogWork {
   // A work or keep threw: the tools after it are not to be kept.
   bool failed() const { return failed_; }
 
-  static constexpr std::size_t kBatchSize = 64;
-  // Enough for the tools read while a batch's trees come back: more would only hold memory.
-  static constexpr std::size_t kMostSpareTrees = 4 * kBatchSize;
-
  private:
+  static constexpr std::size_t kBatchSize = 64;
+  // Trees come back a batch at a time, and one is built into per tool read: two batches' worth
+  // covers two batches kept at once. More would only hold memory (the room of their arrays and
+  // strings, which a tree keeps when built into).
+  static constexpr std::size_t kMostSpareTrees = 2 * kBatchSize;
+
   struct Batch {
     std::size_t sequence = 0;
     // Freed as soon as worked on, by the thread that worked on them, which spares the reading
     // thread, the one that falls behind: jemalloc, which the command links, takes memory back from
     // any thread without waiting (lint of 100,000 tools 0.62 s to 0.53 s; under glibc's malloc,
     // a free on another thread than the allocating one waits on a lock). All but their trees,
-    // which go back to the reading thread to be built into (JsonBuilder::recycle).
+    // which go back to the reading thread to be built into (JsonBuilder::recycle; those past
+    // kMostSpareTrees are freed there).
     std::vector<CatalogTool> tools;
     std::vector<nlohmann::json> trees;
     std::vector<Result> results;  // one a tool, up to the one whose work threw
@@ -167,6 +170,7 @@ class OrderedCatalogWork {
         spare_tools_.push_back(std::move(batch.tools));
         for (auto& tree : batch.trees)
           if (spare_trees_.size() < kMostSpareTrees && !tree.is_null()) spare_trees_.push_back(std::move(tree));
+        batch.trees.clear();  // the rest, freed before the lock is taken again
       } catch (...) {
         failed_ = true;
         throw;
