@@ -1,4 +1,5 @@
 #include "mcp_hints/wire/child_process.hpp"
+#include "mcp_hints/wire/orphans.hpp"
 
 #include <gtest/gtest.h>
 
@@ -150,6 +151,7 @@ TEST(ChildProcess, SaysWhyACommandCannotStart) {
   const auto script = dir.write("garbage", "\x7f\x01\x02 not a program\n");
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   o.argv = {script.string()};
+  const auto children = mcp_hints::current_children();
   try {
     ChildProcess p(o);
     FAIL();
@@ -157,6 +159,7 @@ TEST(ChildProcess, SaysWhyACommandCannotStart) {
     EXPECT_NE(std::string(e.what()).find("cannot start " + script.string() + ": Exec format error"), std::string::npos)
         << e.what();
   }
+  EXPECT_EQ(mcp_hints::current_children(), children) << "the child whose exec failed is reaped, not left a zombie";
   o.argv = {};
   EXPECT_THROW({ ChildProcess p(o); }, mcp_hints::ProcessError);
 }

@@ -227,6 +227,11 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
   impl_->child = bp::child(
       bp::exe = exe, bp::args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end()),
       bp::extend::on_setup = [child_envp](auto& exec) { exec.env = child_envp; }, bp::extend::on_exec_setup = setup,
+      // A child whose exec failed exits: reaped here, or it would stay our zombie (Boost leaves it).
+      bp::extend::on_error =
+          [](auto& exec, const std::error_code&) {
+            if (exec.pid > 0) ::waitpid(exec.pid, nullptr, 0);
+          },
       ec);
   ::close(in.read);
   ::close(out.write);
