@@ -218,9 +218,10 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
   envp.push_back(nullptr);
   char** const child_envp = envp.data();
   const int child_in = in.read, child_out = out.write, child_err = err.write;
-  // Runs in the child between vfork and exec, on this thread's stack and memory: only
-  // async-signal-safe calls, none that writes to memory (vfork, unlike fork, copies no page table
-  // of this process, whose size every child would otherwise pay for: certify starts hundreds).
+  // Runs in the child between vfork and exec, on this thread's stack and memory: only system
+  // calls, nothing that allocates or takes a lock (Boost itself writes back only an error code and
+  // a short message when exec fails). vfork, unlike fork, copies no page table of this process,
+  // which every child would otherwise pay for: certify starts hundreds.
   auto setup = [=](auto&) {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // we die, it dies (the group is killed by us otherwise)
