@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/protocol.hpp"
@@ -15,8 +16,6 @@ namespace mcp_hints::mock {
 using json = nlohmann::json;
 
 namespace {
-
-std::string dump(const json& m) { return m.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // Loopback origins only: a page elsewhere must not drive a local server (DNS rebinding).
 bool allowed_origin(const std::string& origin) {
@@ -224,7 +223,7 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
       record_refusal(std::string(kStatelessHttpConnection), 400, mismatch);
       HttpReply reply;
       reply.status = 400;
-      reply.body = dump(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));
+      reply.body = json_text(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));
       return reply;
     }
     session.clear();
@@ -294,11 +293,11 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     // Input that is no message (not JSON, a batch, not JSON-RPC) cannot be accepted: 400, with
     // the JSON-RPC error that has no id.
     if (jsonrpc::classify(send.front()) == jsonrpc::Kind::error && send.front()["id"].is_null()) reply.status = 400;
-    reply.body = dump(send.front());
+    reply.body = json_text(send.front());
     return reply;
   }
   reply.content_type = "text/event-stream";
-  for (const auto& m : send) reply.body += "event: message\ndata: " + dump(m) + "\n\n";
+  for (const auto& m : send) reply.body += "event: message\ndata: " + json_text(m) + "\n\n";
   return reply;
 }
 

@@ -56,7 +56,9 @@ std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parse
   json local;
   json& message = parsed ? *parsed : local;  // read where the caller keeps it, not copied there
   try {
-    message = parse_json_document(text).value;  // a repeated member keeps its last value: the judge reads the record
+    // A repeated member keeps its last value: the judge reads the record. The message the caller
+    // kept from the line before is built into: a client's messages mostly share their shape.
+    message = parse_json_document(text, {}, JsonReader::fastest, &message).value;
   } catch (const InputError& e) {
     return only(Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())});
   }

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "mcp_hints/json/text.hpp"
+
 namespace mcp_hints::mock {
 
 using json = nlohmann::json;
@@ -28,7 +30,8 @@ Recorder::~Recorder() {
 
 void Recorder::write_line(json&& line) {
   line["time"] = unix_seconds();
-  const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string text = json_text(line);
+  text += '\n';
   std::lock_guard lock(mutex_);
   std::size_t done = 0;
   while (done < text.size()) {

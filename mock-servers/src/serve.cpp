@@ -10,6 +10,7 @@
 #include <iostream>
 #include <limits>
 
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/http_endpoint.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/child_process.hpp"
@@ -33,8 +34,6 @@ bool write_all(int fd, const std::string& text) {
   }
   return true;
 }
-
-std::string dump(const json& m) { return m.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 struct Pending {
   Clock::time_point due;
@@ -61,7 +60,8 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
   }
   std::vector<Pending> pending;  // in the order they were produced
   std::string agreed;            // the revision initialize agreed on (one process, one session)
-  std::string buffer;
+  std::string buffer, line_out;
+  json parsed;  // the message read last: the next one is built into its tree
   char chunk[65536];
   auto finish = [&](const char* why, int code) {
     if (rec) rec->event(connection, why);
@@ -83,7 +83,10 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (rec && !p.out.note.empty()) rec->event(connection, p.out.note);
       if (!p.out.message.is_null()) {
         if (rec) rec->batch(connection, "out", p.out.message, context);
-        if (!write_all(STDOUT_FILENO, dump(p.out.message) + "\n")) return finish("close (client gone)", 0);
+        line_out.clear();  // one buffer for every line sent: its room is kept
+        append_json(line_out, p.out.message);
+        line_out += '\n';
+        if (!write_all(STDOUT_FILENO, line_out)) return finish("close (client gone)", 0);
       }
     }
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(waiting), pending.end());
@@ -112,7 +115,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
         rec->raw(connection, line.substr(0, 1024));
         rec->message(connection, "out", error);
       }
-      write_all(STDOUT_FILENO, dump(error) + "\n");
+      write_all(STDOUT_FILENO, json_text(error) + "\n");
       return finish("close (line too long)", 1);
     };
     // The lines read are taken where they stand, and cut from the buffer once a read: a client
@@ -123,7 +126,6 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (line.size() > options.max_message) return too_long(line);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-      json parsed;
       const bool batches = MockServer::takes_batches(agreed);
       auto outs = server.handle_text(line, &parsed, context, batches);
       if (const std::string version = MockServer::agreed_version(parsed, outs); !version.empty()) agreed = version;

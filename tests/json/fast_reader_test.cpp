@@ -27,10 +27,15 @@ using mcp_hints::parse_json_document;
 namespace {
 
 // What reading a text gives: the value and the repeated members with where they are, or the error.
-std::string outcome(const std::string& text, JsonReader reader, const InputLimits& limits = {}) {
+// What a read gives, in words; `recycled`: the value it is built into, given the one read (the
+// value read is left there).
+std::string outcome(const std::string& text, JsonReader reader, const InputLimits& limits = {},
+                    json* recycled = nullptr) {
   try {
-    const JsonDocument document = parse_json_document(text, limits, reader);
+    JsonDocument document = parse_json_document(text, limits, reader, recycled);
+    if (recycled && !recycled->is_null()) return "error: the recycled value was not taken";
     std::string out = typed(document.value);
+    if (recycled) *recycled = std::move(document.value);
     for (const auto& d : document.duplicates)
       out += "\nrepeated " + d.pointer + " " + typed(d.earlier) + " at " + std::to_string(d.later_at.line) + ":" +
              std::to_string(d.later_at.column) + " and " + std::to_string(d.earlier_at.line) + ":" +
@@ -78,6 +83,39 @@ TEST(FastReader, NeverAcceptsWhatNlohmannRefuses) {
   }
   EXPECT_GT(refused, 10000);
   EXPECT_GT(accepted_by_fast, 1000);
+}
+
+// Documents read one after another, each built into the one read before (as the mock reads a
+// client's messages), are read as a fresh read reads them: intact ones, damaged ones, and ones
+// past a limit midway (which leave the reader's builder unfinished for the next read).
+TEST(FastReader, ADocumentBuiltIntoTheOneBeforeIsTheDocumentRead) {
+  Documents documents(23, true);
+  std::mt19937 random(5);
+  InputLimits tight;
+  tight.max_depth = 3;
+  tight.max_string = 6;
+  json last;
+  int recycled = 0;
+  for (int i = 0; i < 6000; ++i) {
+    std::string text = documents.next();
+    const bool damage = i % 3 == 1, past_limit = i % 7 == 3;
+    if (damage) text = damaged(text, random);
+    const InputLimits& limits = past_limit ? tight : InputLimits{};
+    const std::string expected = outcome(text, JsonReader::nlohmann_only, limits);
+    // A read that may fail is built into a copy: the chain of reads built into the last goes on.
+    json copy = damage || past_limit ? last : json();
+    json& into = damage || past_limit ? copy : last;
+    recycled += into.is_structured();
+    ASSERT_EQ(outcome(text, JsonReader::fastest, limits, &into), expected) << json(text).dump();
+    if (i % 11 == 0) {  // the fast reader alone, built into the value before, says the same or gives up
+      json other = last;
+      const std::string fast = outcome(text, JsonReader::fast_only, limits, &other);
+      if (fast.rfind("error: the fast reader gave up", 0) != 0) {
+        ASSERT_EQ(fast, expected) << json(text).dump();
+      }
+    }
+  }
+  EXPECT_GT(recycled, 1500);  // reads built into a tree (the rest into a scalar or nothing)
 }
 
 // The limits: a string, a depth and a size just within and just past each, read alike.

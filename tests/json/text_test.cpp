@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "json_samples.hpp"
+
 using json = nlohmann::json;
 
 TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {
@@ -97,4 +99,39 @@ TEST(Text, ColumnsAlignTheSecondColumnAndWrapItUnderItself) {
             "  bbb  four\n"
             "  a-very-long-first-cell\n"
             "       five\n");
+}
+
+// A value's JSON text is dump's, byte for byte, at every indent: for random documents that use
+// the whole grammar, every byte alone in a key and a value (escaped, kept or replaced as invalid
+// UTF-8), every kind of number, empty and nested containers, and values that are not containers.
+TEST(Text, JsonTextIsWhatDumpWrites) {
+  std::vector<json> values;
+  json_samples::Documents documents(7);
+  for (int i = 0; i < 2000; ++i) values.push_back(json::parse(documents.next()));
+  json bytes = json::object();
+  for (int byte = 0; byte < 256; ++byte) {
+    const std::string text = std::string("a") + static_cast<char>(byte) + "b";
+    bytes[text] = json::array({text, std::string(1, static_cast<char>(byte))});
+  }
+  values.push_back(bytes);
+  values.push_back(json{{"truncated", std::string("\xe2\x86", 2)},
+                        {std::string("\xff", 1), std::string("\xc3\xa9\xc0 \xf0\x9f\x98\x80", 8)},
+                        {"numbers",
+                         {0, -1, 1, -9223372036854775807LL - 1, 9223372036854775807LL, 18446744073709551615ULL, 0U, 0.1,
+                          -0.0, 0.0, 1e300, -2.5e-8, 3.0}},
+                        {"empty", {{"object", json::object()}, {"array", json::array()}, {"string", ""}}},
+                        {"nested", json::array({json::array({json::array()}), json::object({{"", nullptr}})})},
+                        {"literals", {true, false, nullptr}}});
+  for (json scalar : {json(), json(true), json(-7), json(7U), json(1.5), json("x"), json::array(), json::object()})
+    values.push_back(scalar);
+  for (const auto& value : values)
+    for (int indent : {-1, 0, 1, 2, 4}) {
+      const std::string expected = value.dump(indent, ' ', false, json::error_handler_t::replace);
+      ASSERT_EQ(mcp_hints::json_text(value, indent), expected) << "indent " << indent;
+      std::string appended = "before ";
+      mcp_hints::append_json(appended, value, indent);
+      ASSERT_EQ(appended, "before " + expected);
+    }
+  const json binary = json::binary({1, 2, 3});  // no JSON text makes one: written on one line
+  EXPECT_EQ(mcp_hints::json_text(binary), binary.dump());
 }

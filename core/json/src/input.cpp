@@ -224,13 +224,17 @@ namespace {
 template <class Positions>
 class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
  public:
-  BoundedDomParser(const InputLimits& limits, const Positions& input) : limits_(limits), input_(input) {}
+  BoundedDomParser(const InputLimits& limits, const Positions& input, JsonBuilder& builder)
+      : builder(builder), limits_(limits), input_(input) {}
   bool null() override { return value(nullptr); }
   bool boolean(bool v) override { return value(v); }
   bool number_integer(number_integer_t v) override { return value(v); }
   bool number_unsigned(number_unsigned_t v) override { return value(v); }
   bool number_float(number_float_t v, const string_t&) override { return value(v); }
-  bool string(string_t& v) override { return value(std::move(v)); }
+  bool string(string_t& v) override {  // swapped into a recycled string: the reader clears v
+    builder.string(v, input_.token_start());
+    return true;
+  }
   bool binary(binary_t& v) override { return value(nlohmann::json::binary(std::move(v))); }
   bool start_object(std::size_t) override { return open(false); }
   bool start_array(std::size_t) override { return open(true); }
@@ -245,7 +249,7 @@ class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
     return false;
   }
 
-  JsonBuilder builder;
+  JsonBuilder& builder;
   std::optional<InputError> error;
 
  private:
@@ -271,23 +275,31 @@ class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
 
 }  // namespace
 
-JsonDocument parse_json_document(std::string_view text, const InputLimits& limits, JsonReader reader) {
+JsonDocument parse_json_document(std::string_view text, const InputLimits& limits, JsonReader reader,
+                                 nlohmann::json* recycled) {
   if (reader != JsonReader::nlohmann_only) {
+    // One builder per thread, kept: its stacks keep their room from one message to the next.
+    thread_local JsonBuilder builder;
+    builder.take();  // what a read that threw midway left (a limit passed) is dropped
+    builder.take_duplicates();
     detail::FastPositions at;
-    BoundedDomParser parser(limits, at);
+    BoundedDomParser parser(limits, at, builder);
+    if (recycled) builder.recycle(std::move(*recycled));
     detail::TextSource source(text, limits);
-    if (detail::FastSaxReader(source, limits, parser, at).read() && parser.builder.done())
-      return JsonDocument{parser.builder.take(), parser.builder.take_duplicates()};
+    const bool read = detail::FastSaxReader(source, limits, parser, at).read() && builder.done();
+    JsonDocument document{builder.take(), builder.take_duplicates()};  // the builder left ready for the next
+    if (read) return document;
     if (reader == JsonReader::fast_only) throw InputError("the fast reader gave up");
   }
   // What the fast reader gave up on, read again by nlohmann's parser, which says what is wrong.
+  if (recycled) *recycled = nullptr;
   detail::ChunkedInput input(text, limits);
-  BoundedDomParser parser(limits, input);
+  JsonBuilder builder;
+  BoundedDomParser parser(limits, input, builder);
   const bool ok = nlohmann::json::sax_parse(detail::ChunkedIterator(&input), detail::ChunkedIterator(), &parser);
-  input.throw_if_over_limit(limits, parser.builder.path());
-  if (!ok || !parser.builder.done()) throw parser.error.value_or(InputError("not valid JSON"));
-  JsonDocument document{parser.builder.take(), parser.builder.take_duplicates()};
-  return document;
+  input.throw_if_over_limit(limits, builder.path());
+  if (!ok || !builder.done()) throw parser.error.value_or(InputError("not valid JSON"));
+  return JsonDocument{builder.take(), builder.take_duplicates()};
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::string_view text, std::string_view name) {

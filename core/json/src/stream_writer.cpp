@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "mcp_hints/json/text.hpp"
+
 namespace mcp_hints {
 
 JsonStreamWriter::JsonStreamWriter(std::ostream& out, int indent, std::size_t depth)
@@ -53,7 +55,7 @@ void JsonStreamWriter::key(std::string_view name) {
   top.empty = false;
   top.last_key = name;
   newline(open_.size());
-  append_string(pending_, name);
+  append_json_string(pending_, name);
   pending_ += ": ";
   after_key_ = true;
 }
@@ -105,13 +107,13 @@ void JsonStreamWriter::raw(const std::function<void(std::ostream&)>& write) {
 
 void JsonStreamWriter::value(const nlohmann::json& v) {
   before_value();
-  append_value(pending_, v, (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_));
+  append_json(pending_, v, indent_, (base_depth_ + open_.size()) * static_cast<std::size_t>(indent_));
   after_value();
 }
 
 void JsonStreamWriter::text(std::string_view s) {
   before_value();
-  append_string(pending_, s);
+  append_json_string(pending_, s);
   after_value();
 }
 
@@ -119,58 +121,6 @@ void JsonStreamWriter::number(std::uint64_t n) {
   before_value();
   pending_ += std::to_string(n);
   after_value();
-}
-
-// dump's text, written here rather than by dump: its serializer writes a character at a time,
-// and a report of a million findings is mostly this. Text dump would write differently (a string
-// with escapes or bytes beyond ASCII, a floating-point number) is left to dump itself.
-void JsonStreamWriter::append_string(std::string& out, std::string_view s) {
-  const bool plain =
-      std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-  if (!plain) {
-    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
-  out += '"';
-  out += s;
-  out += '"';
-}
-
-void JsonStreamWriter::append_value(std::string& out, const nlohmann::json& v, std::size_t width) const {
-  using Type = nlohmann::json::value_t;
-  const auto step = static_cast<std::size_t>(indent_);
-  switch (v.type()) {
-    case Type::object:
-    case Type::array: {
-      const bool object = v.is_object();
-      if (v.empty()) {
-        out += object ? "{}" : "[]";
-        return;
-      }
-      out += object ? '{' : '[';
-      bool first = true;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        out += first ? "\n" : ",\n";
-        first = false;
-        out.append(width + step, ' ');
-        if (object) {
-          append_string(out, it.key());
-          out += ": ";
-        }
-        append_value(out, *it, width + step);
-      }
-      out += '\n';
-      out.append(width, ' ');
-      out += object ? '}' : ']';
-      return;
-    }
-    case Type::string: append_string(out, v.get_ref<const std::string&>()); return;
-    case Type::boolean: out += v.get<bool>() ? "true" : "false"; return;
-    case Type::null: out += "null"; return;
-    case Type::number_integer: out += std::to_string(v.get<std::int64_t>()); return;
-    case Type::number_unsigned: out += std::to_string(v.get<std::uint64_t>()); return;
-    default: out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); return;
-  }
 }
 
 }  // namespace mcp_hints

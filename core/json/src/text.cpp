@@ -1,6 +1,8 @@
 #include "mcp_hints/json/text.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <vector>
 
 namespace mcp_hints {
@@ -210,14 +212,93 @@ std::string visible(std::string_view text) {
   return out;
 }
 
-std::string value_text(const nlohmann::json& value) {
-  return value.is_string() ? value.get<std::string>()
-                           : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+// Written here rather than by dump: its serializer writes a character at a time through an
+// adapter. What dump would write differently (a string with escapes or bytes beyond ASCII, a
+// floating-point number, binary) is left to dump itself.
+void append_json_string(std::string& out, std::string_view text) {
+  const bool plain =
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  if (!plain) {
+    out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
 }
 
-std::string shown(const nlohmann::json& value, std::size_t max_bytes) {
-  return shorten(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), max_bytes);
+void append_json(std::string& out, const nlohmann::json& value, int indent, std::size_t width) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+    case Type::object:
+    case Type::array: {
+      const bool object = value.is_object();
+      if (value.empty()) {
+        out += object ? "{}" : "[]";
+        return;
+      }
+      out += object ? '{' : '[';
+      // One line (indent -1): "," and ":" alone; indented: each member on a line of its own.
+      const std::size_t inner = indent < 0 ? 0 : width + static_cast<std::size_t>(indent);
+      const auto next_line = [&] {
+        if (indent < 0) return;
+        out += '\n';
+        out.append(inner, ' ');
+      };
+      // The containers themselves, not nlohmann's iterators, which ask the value's kind at every step.
+      bool first = true;
+      if (object) {
+        for (const auto& [key, member] : value.get_ref<const nlohmann::json::object_t&>()) {
+          if (!first) out += ',';
+          first = false;
+          next_line();
+          append_json_string(out, key);
+          out += indent < 0 ? ":" : ": ";
+          append_json(out, member, indent, inner);
+        }
+      } else {
+        for (const auto& element : value.get_ref<const nlohmann::json::array_t&>()) {
+          if (!first) out += ',';
+          first = false;
+          next_line();
+          append_json(out, element, indent, inner);
+        }
+      }
+      if (indent >= 0) {
+        out += '\n';
+        out.append(width, ' ');
+      }
+      out += object ? '}' : ']';
+      return;
+    }
+    case Type::string: append_json_string(out, value.get_ref<const std::string&>()); return;
+    case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
+    case Type::null: out += "null"; return;
+    case Type::number_integer:
+    case Type::number_unsigned: {
+      char digits[24];
+      const auto end = value.is_number_unsigned()
+                           ? std::to_chars(digits, digits + sizeof digits, value.get<std::uint64_t>()).ptr
+                           : std::to_chars(digits, digits + sizeof digits, value.get<std::int64_t>()).ptr;
+      out.append(digits, end);
+      return;
+    }
+    default: out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); return;
+  }
 }
+
+std::string json_text(const nlohmann::json& value, int indent) {
+  std::string out;
+  out.reserve(256);  // a message's size: grown once or never, not from empty at every step
+  append_json(out, value, indent);
+  return out;
+}
+
+std::string value_text(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : json_text(value);
+}
+
+std::string shown(const nlohmann::json& value, std::size_t max_bytes) { return shorten(json_text(value), max_bytes); }
 
 std::string markdown_cell(std::string_view text) {
   std::string out;

@@ -47,7 +47,8 @@ Loaded load() {
     // Never closed: what it made may live until the process ends.
     void* handle = dlopen(place.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) return {nullptr, "cannot load " + place.string() + ": " + dlerror()};
-    static const Imports imports{&Transport::read_message, &printable, &jsonrpc::classify, &is_stateless_revision};
+    static const Imports imports{&Transport::read_message, &printable, &jsonrpc::classify, &is_stateless_revision,
+                                 &json_text};
     using EntryFunction = const Entry* (*)(const Imports*);
     const auto function = reinterpret_cast<EntryFunction>(dlsym(handle, kEntrySymbol));
     const Entry* entry = function ? function(&imports) : nullptr;

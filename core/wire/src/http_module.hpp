@@ -34,6 +34,7 @@ struct Imports {
   std::string (*printable)(std::string_view text, std::size_t max_bytes);
   jsonrpc::Kind (*classify)(const nlohmann::json& message);
   bool (*is_stateless_revision)(const std::string& version);
+  std::string (*json_text)(const nlohmann::json& value, int indent);
 };
 
 struct Entry {
@@ -58,7 +59,7 @@ inline constexpr std::uint64_t kBuild = [] {
   for (const char c : kVersion) mix(static_cast<unsigned char>(c));
   for (const std::size_t size :
        {sizeof(TransportLimits), sizeof(HttpServerLimits), sizeof(HttpRequestView), sizeof(HttpReply),
-        sizeof(HttpHeaders), sizeof(HttpServer::Handler), sizeof(Transport), sizeof(Entry*)})
+        sizeof(HttpHeaders), sizeof(HttpServer::Handler), sizeof(Transport), sizeof(Entry*), sizeof(Imports)})
     mix(size);
   return hash;
 }();

@@ -27,7 +27,6 @@
 
 #include "http_module.hpp"
 #include "mcp_hints/json/input.hpp"
-#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
@@ -322,7 +321,7 @@ class HttpTransport : public Transport {
     req.headers = headers();
     req.headers.emplace("Accept", "application/json, text/event-stream");
     req.headers.emplace("Content-Type", "application/json");
-    req.body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+    req.body = imported().json_text(message, -1);
     if (stateless_) add_routing_headers(message, req.headers);
     for (auto& [name, value] : std::exchange(next_overrides_, {})) {
       req.headers.erase(name);

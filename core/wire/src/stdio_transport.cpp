@@ -48,7 +48,8 @@ StdioTransport::StdioTransport(const ProcessOptions& process, TransportLimits li
 StdioTransport::~StdioTransport() { close(); }
 
 void StdioTransport::send(const json& message, Deadline deadline) {
-  const std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string line = json_text(message);
+  line += '\n';
   if (!process_.write(line, deadline)) {
     if (process_.exited()) throw TransportError("the server " + process_.describe_exit() + " (stdin closed)");
     throw TransportError(Clock::now() >= deadline ? "the server did not read its stdin in time"

@@ -41,7 +41,8 @@ class MockServer {
   // agreed on a revision that has them (takes_batches), and refused otherwise. Thread-safe.
   std::vector<Outgoing> handle(const nlohmann::json& message, const std::string& context = {}, bool batches = false);
   // One line or body of text: a parse error is answered with -32700. parsed (if given) gets
-  // the message when the text was JSON, for the record.
+  // the message when the text was JSON (else null), for the record; what it held (the message
+  // before) is built into rather than freed.
   std::vector<Outgoing> handle_text(std::string_view text, nlohmann::json* parsed = nullptr,
                                     const std::string& context = {}, bool batches = false);
   // A JSON-RPC batch, which only 2025-03-26 has (a server MUST accept one, and initialize MUST NOT

@@ -144,9 +144,11 @@ struct JsonDocument {
 enum class JsonReader { fastest, nlohmann_only, fast_only };
 
 // Parses a whole document held in memory, within the limits; a repeated member keeps its last
-// value and is listed (a peer's message, which a judge reports rather than refuses).
+// value and is listed (a peer's message, which a judge reports rather than refuses). `recycled`,
+// when given, is a value done with (the last message read, say) that the document is built into,
+// so that nodes and strings of the same shape are not made and freed again; it is left null.
 JsonDocument parse_json_document(std::string_view text, const InputLimits& limits = {},
-                                 JsonReader reader = JsonReader::fastest);
+                                 JsonReader reader = JsonReader::fastest, nlohmann::json* recycled = nullptr);
 // The same for input this suite is given to act on (scenarios, drafts, arguments): a repeated
 // member is an InputError too, since which value counts would be a guess.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});

@@ -53,8 +53,6 @@ class JsonStreamWriter {
   void after_value();
   void flush();
   void newline(std::size_t depth);
-  static void append_string(std::string& out, std::string_view s);
-  void append_value(std::string& out, const nlohmann::json& v, std::size_t width) const;
 
   std::ostream& out_;
   int indent_;

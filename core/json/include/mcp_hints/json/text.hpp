@@ -51,6 +51,17 @@ std::string printable(std::string_view text, std::size_t max_bytes);
 // itself through here; our own colour codes are added around the result.
 std::string visible(std::string_view text);
 
+// A value's JSON text appended to `out`, byte for byte as nlohmann::json::dump(indent, ' ', false,
+// replace) writes it (indent -1: one line; invalid UTF-8 replaced). `width`: the spaces before the
+// value's line when it stands inside an indented document written apart. Faster than dump, whose
+// serializer writes a character at a time through an adapter: every message sent is this.
+// (A binary value, which no JSON text makes, is written on one line at any indent.)
+void append_json(std::string& out, const nlohmann::json& value, int indent = -1, std::size_t width = 0);
+// A string's JSON text appended to `out`, as dump writes it.
+void append_json_string(std::string& out, std::string_view text);
+// append_json's text as a string: dump(indent) with invalid UTF-8 replaced.
+std::string json_text(const nlohmann::json& value, int indent = -1);
+
 // A string as it is, any other value as compact JSON.
 std::string value_text(const nlohmann::json& value);
 
