@@ -2,7 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include "mcp_hints/json/embedded.hpp"
+#include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/schema_registry.hpp"
 #include "test_support.hpp"
+
+namespace mcp_hints {
+// Compiled into the mock role (mock-servers/CMakeLists.txt), as scenario.cpp declares them.
+std::span<const EmbeddedFile> embedded_scenarios();
+std::span<const EmbeddedFile> embedded_scenario_schema();
+}  // namespace mcp_hints
 
 using json = nlohmann::json;
 using mcp_hints::mock::ScenarioError;
@@ -28,6 +37,32 @@ TEST(Scenario, EveryBuiltInScenarioLoads) {
     EXPECT_EQ(s.id, id);
     EXPECT_FALSE(s.servers.empty());
   }
+}
+
+// Every built-in scenario is found valid by the schema registry's first look, without valijson:
+// a mock server, started for each scenario run, then never compiles the scenario schema. The
+// control: a scenario broken where the first look reads (a retryAfterMs without fail, which
+// `dependencies` forbids) is found invalid by it.
+TEST(Scenario, TheFirstLookFindsEveryBuiltInScenarioValid) {
+  mcp_hints::SchemaRegistry registry;
+  for (const auto& file : mcp_hints::embedded_scenario_schema())
+    registry.add_lazily(file.name, mcp_hints::parse_json(file.content));
+  std::size_t scenarios = 0;
+  for (const auto& file : mcp_hints::embedded_scenarios()) {
+    EXPECT_TRUE(registry.validate("scenario.schema.json", mcp_hints::parse_json(file.content)).empty()) << file.name;
+    ++scenarios;
+  }
+  EXPECT_GE(scenarios, 30u);
+  auto counts = registry.first_look_counts("scenario.schema.json");
+  EXPECT_EQ(counts.valid, scenarios);
+  EXPECT_EQ(counts.undecided, 0u);
+  json broken = mcp_hints::parse_json(mcp_hints::embedded_scenarios()[0].content);
+  json& server = broken["servers"].begin().value();
+  server["scripts"] = {{"any_tool", {{{"retryAfterMs", 100}, {"result", {{"content", json::array()}}}}}}};
+  EXPECT_FALSE(registry.validate("scenario.schema.json", broken).empty());
+  counts = registry.first_look_counts("scenario.schema.json");
+  EXPECT_EQ(counts.invalid, 1u);
+  EXPECT_EQ(counts.undecided, 0u);
 }
 
 // One edit fixes a scenario: every schema violation is named, none summarised as "and N more".

@@ -374,13 +374,23 @@ std::vector<json> keyword_schemas() {
       {{"definitions", {{"Short", {{"maxLength", 1}}}}}, {"$ref", "#/definitions/Short"}},
       {{"definitions", {{"Short", {{"maxLength", 1}}}}}, {"properties", {{"x", {{"$ref", "#/definitions/Short/"}}}}}},
       {{"properties", {{"x", {{"$ref", "#"}}}}}, {"maxProperties", 2}},
+      // dependencies: names a member needs beside it, or a schema the whole object then meets.
+      {{"dependencies", {{"a", {"b"}}}}},
+      {{"dependencies", {{"a", {"b", "x"}}, {"x", json::array()}}}},
+      {{"dependencies", {{"a", {{"required", {"b"}}}}}}},
+      {{"dependencies", {{"x", {{"properties", {{"x", {{"type", "string"}}}}}}}}}},
+      {{"dependencies", {{"a", false}, {"b", true}}}},
+      {{"dependencies", {{"a", json::object()}}}},
       true,
       false,
       // What the first look leaves to valijson.
       {{"contains", {{"type", "string"}}}},
       {{"multipleOf", 2}},
       {{"items", {{{"type", "integer"}}}}, {"additionalItems", false}},
-      {{"dependencies", {{"a", {"b"}}}}},
+      // valijson cuts a name at a NUL ("a\0b" is "a" to it), and reads a string "true" as a schema.
+      {{"dependencies", {{std::string("a\0b", 3), {"b"}}}}},
+      {{"dependencies", {{"a", {std::string("b\0c", 3)}}}}},
+      {{"dependencies", {{"a", "true"}}}},
       {{"title", "only words"}, {"description", "nothing to check"}, {"x-vendor", 1}}};
 }
 

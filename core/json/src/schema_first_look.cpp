@@ -157,6 +157,10 @@ struct SchemaFirstLook::Node {
   const Node* additional = nullptr;                             // additionalProperties as a schema
   bool additional_forbidden = false;                            // additionalProperties: false
   std::vector<std::string> required;
+  // dependencies: a member that, when present, needs others present too, or the whole object
+  // valid against a schema.
+  std::vector<std::pair<std::string, std::vector<std::string>>> needs_members;
+  std::vector<std::pair<std::string, const Node*>> needs_schema;
   const Node* names = nullptr;  // propertyNames
   std::uint64_t names_serial = 0;
   std::optional<std::uint64_t> min_properties, max_properties;
@@ -262,6 +266,28 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
     into = value.get<double>();
     return true;
   };
+  // valijson's reading of dependencies (draft 7): a list of names, or a schema. A name with a NUL in
+  // it (valijson cuts it there), a name that is not a string, or any other value is left to it.
+  const auto dependencies = [&](const json& list) {
+    if (!list.is_object()) return false;
+    const auto plain = [](const std::string& name) { return name.find('\0') == std::string::npos; };
+    for (const auto& [name, needs] : list.items()) {
+      if (!plain(name)) return false;
+      if (needs.is_array()) {
+        std::vector<std::string> names;
+        for (const auto& other : needs) {
+          if (!other.is_string() || !plain(other.get_ref<const std::string&>())) return false;
+          names.push_back(other.get<std::string>());
+        }
+        node.needs_members.emplace_back(name, std::move(names));
+      } else if (needs.is_object() || needs.is_boolean()) {  // an empty object is an empty list to valijson: alike
+        node.needs_schema.emplace_back(name, subschema(needs));
+      } else {
+        return false;
+      }
+    }
+    return true;
+  };
   bool read = true;
   const json* then = nullptr;
   const json* otherwise = nullptr;
@@ -302,6 +328,8 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
       read = value.is_array() && std::all_of(value.begin(), value.end(), [](const json& n) { return n.is_string(); });
       if (read)
         for (const auto& name : value) node.required.push_back(name.get<std::string>());
+    } else if (key == "dependencies") {
+      read = dependencies(value);
     } else if (key == "propertyNames") {
       // valijson judges the names of an object whose schema is the target of a reference (or the
       // root) against that schema itself, not against its propertyNames.
@@ -365,8 +393,8 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
       then = &value;
     } else if (key == "else") {
       otherwise = &value;
-    } else if (key == "id" || key == "contains" || key == "dependencies" || key == "multipleOf" ||
-               key == "divisibleBy" || key == "patternProperties" || key == "extends" || key == "disallow") {
+    } else if (key == "id" || key == "contains" || key == "multipleOf" || key == "divisibleBy" ||
+               key == "patternProperties" || key == "extends" || key == "disallow") {
       read = false;  // valijson reads these; the first look does not
     }
     // Every other member is one valijson does not read either (title, description, definitions, ...).
@@ -424,6 +452,7 @@ Verdict SchemaFirstLook::judge(const Node& start, const json& value, int depth) 
   switch (value.type()) {
     case json::value_t::object:
       if (failed(judge_object(*node, value.get_ref<const json::object_t&>(), depth))) return Verdict::invalid;
+      if (failed(judge_dependencies(*node, value, depth))) return Verdict::invalid;
       break;
     case json::value_t::array:
       if (failed(judge_array(*node, value.get_ref<const json::array_t&>(), depth))) return Verdict::invalid;
@@ -520,6 +549,22 @@ Verdict SchemaFirstLook::judge_object(const Node& node, const json::object_t& ob
   if (node.names) {
     const Verdict v = judge_names(node, object, depth);
     if (v != Verdict::valid) return v;
+  }
+  return seen;
+}
+
+Verdict SchemaFirstLook::judge_dependencies(const Node& node, const json& object, int depth) const {
+  const auto& members = object.get_ref<const json::object_t&>();
+  for (const auto& [name, needed] : node.needs_members)
+    if (members.contains(name))
+      for (const auto& other : needed)
+        if (!members.contains(other)) return Verdict::invalid;
+  Verdict seen = Verdict::valid;
+  for (const auto& [name, schema] : node.needs_schema) {
+    if (!members.contains(name)) continue;
+    const Verdict v = judge(*schema, object, depth);
+    if (v == Verdict::invalid) return v;
+    if (v == Verdict::undecided) seen = v;
   }
   return seen;
 }

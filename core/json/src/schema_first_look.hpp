@@ -55,6 +55,7 @@ class SchemaFirstLook {
   Verdict judge_array(const Node& node, const nlohmann::json::array_t& array, int depth) const;
   Verdict judge_string(const Node& node, const std::string& text) const;
   Verdict judge_names(const Node& node, const nlohmann::json::object_t& object, int depth) const;
+  Verdict judge_dependencies(const Node& node, const nlohmann::json& object, int depth) const;
 
   const nlohmann::json& document_;
   const bool whole_document_;
