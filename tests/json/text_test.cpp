@@ -114,6 +114,12 @@ TEST(Text, JsonTextIsWhatDumpWrites) {
     bytes[text] = json::array({text, std::string(1, static_cast<char>(byte))});
   }
   values.push_back(bytes);
+  // Invalid UTF-8 of every kind (dump replaces it) beside valid characters of two to four bytes.
+  for (const std::string bad :
+       {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x80\x80\x80",
+        "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\x80", "\xbf\xbf", "\xf0\x9f\x98", "\xe2\x82", "\xc3"})
+    values.push_back(
+        json{{"a\xc3\xa9" + bad + "b\xe2\x86\x92", json::array({bad + "\xf0\x9f\x98\x80\n", "\x7f" + bad})}});
   values.push_back(json{{"truncated", std::string("\xe2\x86", 2)},
                         {std::string("\xff", 1), std::string("\xc3\xa9\xc0 \xf0\x9f\x98\x80", 8)},
                         {"numbers",

@@ -387,6 +387,16 @@ std::vector<json> keyword_schemas() {
       {{"contains", {{"type", "string"}}}},
       {{"multipleOf", 2}},
       {{"items", {{{"type", "integer"}}}}, {"additionalItems", false}},
+      // valijson builds each dependent schema at the path of `dependencies`, where a reference into
+      // it may have put another schema first ("not": true stands in for a's "not").
+      {{"definitions",
+        {{"D",
+          {{"allOf", {{{"$ref", "#/definitions/D/dependencies/not"}}}},
+           {"dependencies", {{"not", true}, {"a", {{"not", {{"required", {"q"}}}}}}}}}}}},
+       {"$ref", "#/definitions/D"}},
+      {{"definitions",
+        {{"D", {{"allOf", {{{"$ref", "#/definitions/D/dependencies"}}}}, {"dependencies", {{"a", false}}}}}}},
+       {"$ref", "#/definitions/D"}},
       // valijson cuts a name at a NUL ("a\0b" is "a" to it), and reads a string "true" as a schema.
       {{"dependencies", {{std::string("a\0b", 3), {"b"}}}}},
       {{"dependencies", {{"a", {std::string("b\0c", 3)}}}}},

@@ -172,6 +172,8 @@ nlohmann::json JsonBuilder::take() {
   steps_.clear();
   spare_root_ = nullptr;
   for (Open& open : open_) open.untouched.clear();
+  // A builder may live as long as its thread: a long member name read once keeps no room past it.
+  if (key_.capacity() > 1024) std::string().swap(key_);
   return std::move(root_);
 }
 

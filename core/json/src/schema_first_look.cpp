@@ -268,8 +268,18 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
   };
   // valijson's reading of dependencies (draft 7): a list of names, or a schema. A name with a NUL in
   // it (valijson cuts it there), a name that is not a string, or any other value is left to it.
+  // valijson builds every dependent schema at the path of `dependencies` itself, and a reference
+  // into it may have left another schema in its cache there: where one points in, it is left to
+  // valijson.
+  const auto referred_within = [this](const json& value, const auto& self) -> bool {
+    if (referred_.contains(&value)) return true;
+    if (value.is_structured())
+      for (const auto& child : value)
+        if (self(child, self)) return true;
+    return false;
+  };
   const auto dependencies = [&](const json& list) {
-    if (!list.is_object()) return false;
+    if (!list.is_object() || referred_within(list, referred_within)) return false;
     const auto plain = [](const std::string& name) { return name.find('\0') == std::string::npos; };
     for (const auto& [name, needs] : list.items()) {
       if (!plain(name)) return false;

@@ -213,17 +213,42 @@ std::string visible(std::string_view text) {
 }
 
 // Written here rather than by dump: its serializer writes a character at a time through an
-// adapter. What dump would write differently (a string with escapes or bytes beyond ASCII, a
-// floating-point number, binary) is left to dump itself.
+// adapter. dump's escapes (ensure_ascii off): the short ones, \u00XX for any other control
+// character; DEL and valid UTF-8 as they are. A string with invalid UTF-8, which dump replaces
+// in its own way, is left to dump.
 void append_json_string(std::string& out, std::string_view text) {
-  const bool plain =
-      std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-  if (!plain) {
-    out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
+  for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t length = utf8_sequence_length(text.substr(i));
+    if (length == 0) {
+      out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      return;
+    }
+    i += length;
   }
+  out.reserve(out.size() + text.size() + 2);
   out += '"';
-  out += text;
+  std::size_t plain_from = 0;  // the run of bytes written as they are, appended at once
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + plain_from, i - plain_from);
+    plain_from = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: append_hex_escape(out, "\\u", c, 4); break;
+    }
+  }
+  out.append(text.data() + plain_from, text.size() - plain_from);
   out += '"';
 }
 
