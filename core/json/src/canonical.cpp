@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <utility>
 #include <vector>
+
+#include "mcp_hints/json/text.hpp"
 
 namespace mcp_hints {
 
@@ -46,31 +47,6 @@ std::u16string utf16(const std::string& utf8) {
   return out;
 }
 
-// ECMAScript JSON.stringify's string form, which JCS uses.
-void jcs_string(const std::string& s, std::string& out) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
-
 void jcs(const json& v, std::string& out) {
   switch (v.type()) {
     case json::value_t::object: {
@@ -80,7 +56,7 @@ void jcs(const json& v, std::string& out) {
       out += '{';
       for (std::size_t i = 0; i < keys.size(); ++i) {
         if (i) out += ',';
-        jcs_string(*keys[i].second, out);
+        append_json_string(out, *keys[i].second);  // JSON.stringify's string form, which JCS uses
         out += ':';
         jcs(v.at(*keys[i].second), out);
       }
@@ -95,7 +71,7 @@ void jcs(const json& v, std::string& out) {
       }
       out += ']';
       return;
-    case json::value_t::string: jcs_string(v.get_ref<const std::string&>(), out); return;
+    case json::value_t::string: append_json_string(out, v.get_ref<const std::string&>()); return;
     case json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; return;
     case json::value_t::null: out += "null"; return;
     case json::value_t::number_integer: out += std::to_string(v.get<std::int64_t>()); return;
