@@ -217,26 +217,28 @@ std::string visible(std::string_view text) {
 // character; DEL and valid UTF-8 as they are. A string with invalid UTF-8, which dump replaces
 // in its own way, is left to dump.
 void append_json_string(std::string& out, std::string_view text) {
+  const std::size_t start = out.size();
+  out.reserve(start + text.size() + 2);
+  out += '"';
+  std::size_t plain_from = 0;  // the run of bytes written as they are, appended at once
   for (std::size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const std::size_t length = utf8_sequence_length(text.substr(i));
+      if (length == 0) {  // what was written of it is taken back
+        out.resize(start);
+        out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return;
+      }
+      i += length;
+      continue;
+    }
+    if (c >= 0x20 && c != '"' && c != '\\') {
       ++i;
       continue;
     }
-    const std::size_t length = utf8_sequence_length(text.substr(i));
-    if (length == 0) {
-      out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      return;
-    }
-    i += length;
-  }
-  out.reserve(out.size() + text.size() + 2);
-  out += '"';
-  std::size_t plain_from = 0;  // the run of bytes written as they are, appended at once
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(text.data() + plain_from, i - plain_from);
-    plain_from = i + 1;
+    plain_from = ++i;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
