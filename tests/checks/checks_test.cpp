@@ -137,6 +137,35 @@ TEST(Checks, AgencyUndeclaredLeavesToolsThatOnlyMentionAgentsAlone) {
       if (f.check == "agency.undeclared") ADD_FAILURE() << f.tool << ": " << f.message;
 }
 
+// agency.undeclared reads names and descriptions sixteen places at a time: "agent" in any case is
+// found at every place of such a block and past its last one, and one letter changed is not.
+TEST(Checks, AgencyUndeclaredFindsAnAgentWhereverItStands) {
+  auto tool = [](const std::string& name, const std::string& description) {
+    return json{{"name", name},
+                {"description", description},
+                {"inputSchema", {{"type", "object"}}},
+                {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}};
+  };
+  for (const bool changed : {false, true}) {
+    json tools = json::array();
+    for (std::size_t pad = 1; pad < 40; ++pad) {
+      const std::string filler(pad, 'x');
+      for (std::string agent : {"agent", "Agent", "AGENT", "AGent"}) {
+        if (changed) agent[3] = agent[3] == 'n' ? 'm' : 'M';
+        tools.push_back(tool(filler + "_" + agent, "Does its work"));
+        tools.push_back(tool("tool_" + std::to_string(tools.size()), filler + " runs an " + agent + " loop"));
+      }
+    }
+    test_support::TempDir dir;
+    std::vector<mcp_hints::Finding> findings;
+    fired(dir.write("catalog.json", json{{"tools", tools}}.dump()), &findings);
+    std::set<std::string> caught;
+    for (const auto& f : findings)
+      if (f.check == "agency.undeclared") caught.insert(f.tool);
+    EXPECT_EQ(caught.size(), changed ? 0u : tools.size()) << (changed ? "agemt" : "agent");
+  }
+}
+
 TEST(Checks, NoNegativeControlWithoutACheck) {
   for (const auto& entry : fs::directory_iterator(test_support::fixture("lint/negative"))) {
     const std::string stem = entry.path().stem().string();

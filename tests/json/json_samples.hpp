@@ -67,9 +67,14 @@ class Documents {
  private:
   std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random_); }
 
+  // Indents of 15 to 33 spaces too: the readers take runs of spaces sixteen at a time.
   void space(std::string& out) {
     static const char* const spaces[] = {"", "", "", " ", "\n", "\t", "\r\n", "  \n  "};
-    out += spaces[pick(8)];
+    const std::size_t which = pick(12);
+    if (which < 8)
+      out += spaces[which];
+    else
+      out += "\n" + std::string(std::size_t{15} + pick(19), ' ');
   }
 
   void string(std::string& out) {

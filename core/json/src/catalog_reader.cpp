@@ -30,7 +30,7 @@ enum class PlacedValues { as_read, from_kept_text, tool_alone };
 // `Positions` says where the reader is: ChunkedInput under nlohmann's parser, FastPositions under
 // the fast reader.
 template <class Positions>
-class CatalogHandler : public nlohmann::json_sax<json> {
+class CatalogHandler final : public nlohmann::json_sax<json> {
  public:
   // `spare_trees`: tools' trees to build the next tools into (JsonBuilder::recycle), if any.
   CatalogHandler(const InputLimits& limits, Positions& state, const std::function<void(CatalogTool&&)>& on_tool,
@@ -50,8 +50,11 @@ class CatalogHandler : public nlohmann::json_sax<json> {
   bool number_integer(number_integer_t v) override { return value(json(v)); }
   bool number_unsigned(number_unsigned_t v) override { return value(json(v)); }
   bool number_float(number_float_t v, const string_t&) override { return value(json(v)); }
-  bool string(string_t& v) override {
-    if (!builder_.building()) return value(json(std::move(v)));
+  bool string(string_t& v) override { return given_string(v); }      // swapped into its place
+  bool string_value(std::string_view v) { return given_string(v); }  // the fast reader's, copied
+  template <class Text>
+  bool given_string(Text& v) {
+    if (!builder_.building()) return value(json(std::string(std::move(v))));
     builder_.string(v, state_.token_start());
     note_added(ValuePositions::Kind::scalar);
     return true;
@@ -60,13 +63,14 @@ class CatalogHandler : public nlohmann::json_sax<json> {
 
   bool start_object(std::size_t) override { return open(false); }
   bool start_array(std::size_t) override { return open(true); }
-  bool key(string_t& k) override {
+  bool key(string_t& k) override { return key_name(k); }
+  bool key_name(std::string_view k) {
     if (builder_.building()) {
       builder_.key(k);
       return true;
     }
     auto& frame = frames_.back();
-    if (!frame.keys.insert(k).second) {
+    if (!frame.keys.emplace(k).second) {
       std::string object;
       for (std::size_t i = 0; i + 1 < frames_.size(); ++i) object += "/" + token(frames_[i]);
       throw InputError("member \"" + printable(k, 80) + "\" given twice in " +
@@ -74,7 +78,7 @@ class CatalogHandler : public nlohmann::json_sax<json> {
                            "; which one counts is undefined (RFC 8259, 4)",
                        object + "/" + escape_pointer_token(k), state_.line());
     }
-    frame.key = std::move(k);
+    frame.key.assign(k);
     return true;
   }
   bool end_object() override { return close(); }

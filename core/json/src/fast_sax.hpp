@@ -6,7 +6,10 @@
 // limit, a handler that stops) it gives up, and the caller reads the input again through
 // nlohmann's parser, which then says what is wrong in its own words. It never accepts what
 // nlohmann refuses. nlohmann's lexer copies each character twice and counts it once more; this
-// reader takes plain runs of a string eight bytes at a time. Private to the json role.
+// reader takes plain runs of a string sixteen bytes at a time, and gives a string or a member name
+// as a view (the handler's string_value and key_name, in place of string and key): where it is
+// plain and whole in the window, a view of the window, so that its text is copied once, into the
+// handler's value. Private to the json role.
 #include <charconv>
 #include <clocale>
 #include <cmath>
@@ -181,7 +184,7 @@ class FastSaxReader {
     switch (*p_) {
       case '{':
       case '[': return open(*p_ == '[');
-      case '"': return string() && handler_.string(text_);
+      case '"': return string() && handler_.string_value(string_text());
       case 't': return literal("true", 4) && handler_.boolean(true);
       case 'f': return literal("false", 5) && handler_.boolean(false);
       case 'n': return literal("null", 4) && handler_.null();
@@ -210,7 +213,7 @@ class FastSaxReader {
     skip_space();
     if (!ensure(1) || *p_ != '"') return false;
     start_token();
-    if (!string() || !handler_.key(text_)) return false;
+    if (!string() || !handler_.key_name(string_text())) return false;
     skip_space();
     if (!ensure(1) || *p_ != ':') return false;
     advance_ascii(1);
@@ -246,7 +249,37 @@ class FastSaxReader {
     column_ += n;
   }
 
+  // Past any space at p_. Most tokens follow one another at once, or after a line break and an
+  // indent: those are read here, the rest (the window's end among them) by skip_more_space.
   void skip_space() {
+    if (p_ != end_ && *p_ > ' ') return;
+    if (p_ != end_ && *p_ == '\n') {
+      ++at_.line_;
+      column_ = 1;
+      ++p_;
+    }
+    const unsigned char* const from = p_;
+    skip_spaces();
+    column_ += static_cast<std::size_t>(p_ - from);
+    if (p_ == end_ || *p_ <= ' ') skip_more_space();
+  }
+  // Past the spaces (0x20 only) at p_, sixteen at a time while the window holds that many.
+  void skip_spaces() {
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' ');
+    while (end_ - p_ >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
+      const unsigned others = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, space))) & 0xffffu;
+      if (others != 0) {
+        p_ += __builtin_ctz(others);
+        return;
+      }
+      p_ += 16;
+    }
+#endif
+    while (p_ != end_ && *p_ == ' ') ++p_;
+  }
+  void skip_more_space() {
     while (ensure(1)) {
       for (; p_ != end_; ++p_) {
         const unsigned char c = *p_;
@@ -305,10 +338,27 @@ class FastSaxReader {
     }
   }
 
-  // A string from its opening quote at p_ into text_; the reader ends past its closing quote.
+  // A string from its opening quote at p_: its text is string_text(). The reader ends past its
+  // closing quote.
   bool string() {
     text_.clear();
     ++p_;
+    {
+      // Most strings are one plain run, whole in the window: their text is left where it stands.
+      const unsigned char* const run = p_;
+      skip_plain_run();
+      while (p_ != end_ && *p_ >= 0x20 && *p_ < 0x80 && *p_ != '"' && *p_ != '\\') ++p_;
+      const auto plain = static_cast<std::size_t>(p_ - run);
+      if (p_ != end_ && *p_ == '"') {
+        if (plain > limits_.max_string) return false;
+        ++p_;
+        column_ += plain + 2;
+        in_window_ = {reinterpret_cast<const char*>(run), plain};
+        return true;
+      }
+      p_ = run;
+    }
+    in_window_ = {};
     std::size_t raw = 0;    // bytes between the quotes: nlohmann's limit on one string counts them
     std::size_t units = 1;  // the column's count: UTF-16 code units, the opening quote included
     for (;;) {
@@ -348,6 +398,9 @@ class FastSaxReader {
     column_ += units;
     return true;
   }
+
+  // The text of the string just read: in the window, or copied into text_.
+  std::string_view string_text() const { return in_window_.data() ? in_window_ : std::string_view(text_); }
 
   // The length of the well-formed UTF-8 sequence at p_ (RFC 3629, as nlohmann reads it); 0 if none.
   std::size_t utf8_sequence() const {
@@ -538,8 +591,9 @@ class FastSaxReader {
   Handler& handler_;
   FastPositions& at_;
   std::size_t column_ = 1;
-  std::vector<bool> stack_;  // the open containers, innermost last: true for an array
-  std::string text_;         // the last string read (the handler may take it)
+  std::vector<bool> stack_;     // the open containers, innermost last: true for an array
+  std::string text_;            // the last string read, when not in_window_
+  std::string_view in_window_;  // the last string read, where it stands in the window, if it does
   std::string number_text_;
 };
 

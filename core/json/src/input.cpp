@@ -96,28 +96,31 @@ std::string DuplicateMember::describe(const nlohmann::json& later) const {
          where(earlier_at) + ", then " + shown(later) + where(later_at);
 }
 
-void JsonBuilder::value(nlohmann::json&& v, TextPosition at) {
-  if (stack_.empty()) {
-    root_ = std::move(v);
-    spare_root_ = nullptr;
-    done_ = true;
-    return;
-  }
-  *place(at).first = std::move(v);
+nlohmann::json* JsonBuilder::scalar_place(TextPosition at) {
+  if (!stack_.empty()) return place(at).first;
+  spare_root_ = nullptr;
+  done_ = true;
+  return &root_;
 }
 
+void JsonBuilder::value(nlohmann::json&& v, TextPosition at) { *scalar_place(at) = std::move(v); }
+
 void JsonBuilder::string(std::string& s, TextPosition at) {
-  nlohmann::json* slot = &root_;
-  if (stack_.empty()) {
-    spare_root_ = nullptr;
-    done_ = true;
-  } else {
-    slot = place(at).first;
-  }
+  nlohmann::json* slot = scalar_place(at);
   if (auto* held = slot->get_ptr<std::string*>())
     held->swap(s);
   else
     *slot = std::move(s);
+}
+
+void JsonBuilder::string(std::string_view s, TextPosition at) {
+  nlohmann::json* slot = scalar_place(at);
+  if (auto* held = slot->get_ptr<std::string*>()) {
+    held->clear();  // then appended: assign() takes a slower path, for text that overlaps
+    held->append(s);
+  } else {
+    *slot = std::string(s);
+  }
 }
 
 void JsonBuilder::open(bool is_array, TextPosition at) {
@@ -204,17 +207,18 @@ std::pair<nlohmann::json*, const std::string*> JsonBuilder::place(TextPosition a
     if (index == elements.size()) elements.emplace_back();
     return {&elements[index], nullptr};
   }
-  // One look-up: the member is made, or found recycled, or found given before.
-  const auto [member, made] = parent.get_ref<nlohmann::json::object_t&>().try_emplace(key_);
-  if (!made) {
-    const auto recycled = std::find(open.untouched.begin(), open.untouched.end(), member);
-    if (recycled != open.untouched.end()) {
-      *recycled = open.untouched.back();
-      open.untouched.pop_back();
-    } else {
-      duplicates_.push_back(DuplicateMember{next_pointer(), std::move(member->second), {}, at});
-    }
+  // A recycled member not given yet is found in the short list of them (most names differ in
+  // length, so most are passed over by their size), not by the map's look-up; any other name is
+  // made, or found given before.
+  for (auto recycled = open.untouched.begin(); recycled != open.untouched.end(); ++recycled) {
+    const auto member = *recycled;
+    if (member->first != key_) continue;
+    *recycled = open.untouched.back();
+    open.untouched.pop_back();
+    return {&member->second, &member->first};
   }
+  const auto [member, made] = parent.get_ref<nlohmann::json::object_t&>().try_emplace(key_);
+  if (!made) duplicates_.push_back(DuplicateMember{next_pointer(), std::move(member->second), {}, at});
   return {&member->second, &member->first};
 }
 
@@ -224,7 +228,7 @@ namespace {
 // report of a repeated member. `Positions` says where the reader is: detail::ChunkedInput under
 // nlohmann's parser, detail::FastPositions under the fast reader.
 template <class Positions>
-class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
+class BoundedDomParser final : public nlohmann::json_sax<nlohmann::json> {
  public:
   BoundedDomParser(const InputLimits& limits, const Positions& input, JsonBuilder& builder)
       : builder(builder), limits_(limits), input_(input) {}
@@ -237,10 +241,16 @@ class BoundedDomParser : public nlohmann::json_sax<nlohmann::json> {
     builder.string(v, input_.token_start());
     return true;
   }
+  // The fast reader's string where it stands: copied once, into its place.
+  bool string_value(std::string_view v) {
+    builder.string(v, input_.token_start());
+    return true;
+  }
   bool binary(binary_t& v) override { return value(nlohmann::json::binary(std::move(v))); }
   bool start_object(std::size_t) override { return open(false); }
   bool start_array(std::size_t) override { return open(true); }
-  bool key(string_t& k) override {
+  bool key(string_t& k) override { return key_name(k); }
+  bool key_name(std::string_view k) {
     builder.key(k);
     return true;
   }

@@ -76,9 +76,14 @@ class JsonBuilder {
   // A string value, taken by swapping: `s` is left holding what the value's place held before
   // (a recycled string's room), or moved from; either way for the caller to clear.
   void string(std::string& s, TextPosition at = {});
+  // A string value copied into its place (into a recycled string's room, where there is one).
+  void string(std::string_view s, TextPosition at = {});
   // Copied, not taken: the member's map node copies it anyway, and a reader's buffer and key_
   // each keep their room for the next name.
-  void key(const std::string& k) { key_ = k; }
+  void key(std::string_view k) {
+    key_.clear();  // then appended: assign() takes a slower path, for text that overlaps
+    key_.append(k);
+  }
   // A value built before and no longer wanted: the next root is built into it. Where the new
   // value has what the old one had in the same place (the same member of an object, the same
   // element of an array, of the same kind), its map node, container and string are used again,
@@ -108,6 +113,8 @@ class JsonBuilder {
   // what a recycled value had there, else null; and its member name, the map's own, which stays
   // where it is, when the open container is an object.
   std::pair<nlohmann::json*, const std::string*> place(TextPosition at);
+  // The place of the next scalar: the root, which is then done, or the next member or element.
+  nlohmann::json* scalar_place(TextPosition at);
   nlohmann::json root_;
   nlohmann::json spare_root_;
   // For each open container (as stack_): an object's recycled members not given again yet (left
