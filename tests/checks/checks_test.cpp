@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -137,23 +138,40 @@ TEST(Checks, AgencyUndeclaredLeavesToolsThatOnlyMentionAgentsAlone) {
       if (f.check == "agency.undeclared") ADD_FAILURE() << f.tool << ": " << f.message;
 }
 
-// agency.undeclared reads names and descriptions sixteen places at a time: "agent" in any case is
-// found at every place of such a block and past its last one, and one letter changed is not.
-TEST(Checks, AgencyUndeclaredFindsAnAgentWhereverItStands) {
+// agency.undeclared reads names and descriptions sixteen places at a time, for the first letters
+// of its stems (agent, autonom, plan, chain): each phrase, in every case, is found at every place of
+// such a block and past its last one; with one letter of its stem changed, none is.
+TEST(Checks, AgencyUndeclaredFindsEachPhraseWhereverItStands) {
   auto tool = [](const std::string& name, const std::string& description) {
     return json{{"name", name},
                 {"description", description},
                 {"inputSchema", {{"type", "object"}}},
                 {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}};
   };
+  auto spelled = [](std::string text, int how) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (how == 1 || (how == 2 && i == 0)) text[i] = static_cast<char>(std::toupper(text[i]));
+    return text;
+  };
+  // Each phrase, and the place of a letter of its stem.
+  const std::vector<std::pair<std::string, std::size_t>> phrases = {{"runs an agent loop", 8},
+                                                                    {"works autonomously", 8},
+                                                                    {"plans and executes", 2},
+                                                                    {"does tool chaining", 11},
+                                                                    {"plan-act-observe", 1}};
   for (const bool changed : {false, true}) {
     json tools = json::array();
     for (std::size_t pad = 1; pad < 40; ++pad) {
       const std::string filler(pad, 'x');
-      for (std::string agent : {"agent", "Agent", "AGENT", "AGent"}) {
-        if (changed) agent[3] = agent[3] == 'n' ? 'm' : 'M';
+      for (int how = 0; how < 3; ++how) {
+        std::string agent = spelled("agent", how);
+        if (changed) agent[3] = 'q';
         tools.push_back(tool(filler + "_" + agent, "Does its work"));
-        tools.push_back(tool("tool_" + std::to_string(tools.size()), filler + " runs an " + agent + " loop"));
+        for (const auto& [phrase, stem_letter] : phrases) {
+          std::string said = spelled(phrase, how);
+          if (changed) said[stem_letter] = 'q';
+          tools.push_back(tool("tool_" + std::to_string(tools.size()), filler + " " + said));
+        }
       }
     }
     test_support::TempDir dir;
@@ -162,7 +180,7 @@ TEST(Checks, AgencyUndeclaredFindsAnAgentWhereverItStands) {
     std::set<std::string> caught;
     for (const auto& f : findings)
       if (f.check == "agency.undeclared") caught.insert(f.tool);
-    EXPECT_EQ(caught.size(), changed ? 0u : tools.size()) << (changed ? "agemt" : "agent");
+    EXPECT_EQ(caught.size(), changed ? 0u : tools.size()) << (changed ? "a letter changed" : "as spelled");
   }
 }
 

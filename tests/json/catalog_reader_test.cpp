@@ -485,6 +485,28 @@ TEST(CatalogReader, AScalarToolAcrossTheEdgeOfAReadIsReadWhole) {
   ASSERT_EQ(everything_read(text, true), everything_read(text, false));
 }
 
+// Space (a line break and an indent, a run of spaces, tabs and returns) and a string of one plain
+// run, with every byte of each at the edge of the fast reader's first read in turn: each is read
+// as through a pipe, and by the fast reader itself.
+TEST(CatalogReader, SpaceAndPlainStringsAcrossTheEdgeOfAReadAreReadFast) {
+  constexpr std::size_t kRead = std::size_t{1} << 20;  // the fast reader's first read
+  const std::string head = R"([{"description":")";
+  const std::string spaces(20, ' ');
+  for (const std::string& middle :
+       {"\n" + spaces + R"("name":"x")", spaces + R"("name" :)" + spaces + R"("x")",
+        std::string("\n \t\r\n   \"name\":\"x\""), R"("name":")" + std::string(40, 'x') + R"(")"}) {
+    for (std::size_t before = 0; before <= middle.size(); ++before) {
+      // The first `before` bytes of the middle end the first read.
+      const std::size_t filler = kRead - head.size() - std::string(R"(",)").size() - before;
+      const std::string text = head + std::string(filler, 'a') + R"(",)" + middle + "}]";
+      ASSERT_EQ(text.find(middle), kRead - before);
+      bool fast = false;
+      ASSERT_EQ(everything_read(text, true, {}, &fast), everything_read(text, false)) << middle << " " << before;
+      EXPECT_TRUE(fast) << middle << " " << before;
+    }
+  }
+}
+
 // What the caller throws while a file is read goes through at once: no tool is handed on twice,
 // and nothing is read again.
 TEST(CatalogReader, WhatTheCallerThrowsGoesThrough) {

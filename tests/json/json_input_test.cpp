@@ -225,6 +225,21 @@ BuiltValue build(mcp_hints::JsonBuilder& builder, const std::string& text) {
 
 }  // namespace
 
+// A name or a string given as a view of the text it is copied into (the builder's own name, a
+// recycled string) is copied whole, as from anywhere else.
+TEST(JsonBuilder, TextGivenFromItsOwnPlaceIsCopiedWhole) {
+  nlohmann::json old = {{"name", "a string long enough to own its room"}};
+  const auto* held = old["name"].get_ptr<const std::string*>();
+  mcp_hints::JsonBuilder builder;
+  builder.recycle(std::move(old));
+  builder.open(false);
+  builder.key(std::string_view("name"));
+  builder.key(builder.next_key());
+  builder.string(std::string_view(*held).substr(0, 8));
+  builder.close();
+  EXPECT_EQ(builder.take(), (nlohmann::json{{"name", "a string"}}));
+}
+
 // A value built into a recycled one is the value read: what the old value had and the new one
 // has not is gone, what both have is the new one's, a member given twice is listed with the value
 // given first. Sibling objects and arrays with members and elements left over, kinds changed,

@@ -115,12 +115,10 @@ void JsonBuilder::string(std::string& s, TextPosition at) {
 
 void JsonBuilder::string(std::string_view s, TextPosition at) {
   nlohmann::json* slot = scalar_place(at);
-  if (auto* held = slot->get_ptr<std::string*>()) {
-    held->clear();  // then appended: assign() takes a slower path, for text that overlaps
-    held->append(s);
-  } else {
+  if (auto* held = slot->get_ptr<std::string*>())
+    copy_text(*held, s);
+  else
     *slot = std::string(s);
-  }
 }
 
 void JsonBuilder::open(bool is_array, TextPosition at) {

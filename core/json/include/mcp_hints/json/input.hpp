@@ -80,10 +80,7 @@ class JsonBuilder {
   void string(std::string_view s, TextPosition at = {});
   // Copied, not taken: the member's map node copies it anyway, and a reader's buffer and key_
   // each keep their room for the next name.
-  void key(std::string_view k) {
-    key_.clear();  // then appended: assign() takes a slower path, for text that overlaps
-    key_.append(k);
-  }
+  void key(std::string_view k) { copy_text(key_, k); }
   // A value built before and no longer wanted: the next root is built into it. Where the new
   // value has what the old one had in the same place (the same member of an object, the same
   // element of an array, of the same kind), its map node, container and string are used again,
@@ -115,6 +112,16 @@ class JsonBuilder {
   std::pair<nlohmann::json*, const std::string*> place(TextPosition at);
   // The place of the next scalar: the root, which is then done, or the next member or element.
   nlohmann::json* scalar_place(TextPosition at);
+  // `to` = `text`, which is mostly a reader's and copied by clear() and append(): assign() takes a
+  // slower path, there for text within `to` itself, which only such text takes here.
+  static void copy_text(std::string& to, std::string_view text) {
+    if (text.data() >= to.data() && text.data() <= to.data() + to.size()) {
+      to.assign(text);
+      return;
+    }
+    to.clear();
+    to.append(text);
+  }
   nlohmann::json root_;
   nlohmann::json spare_root_;
   // For each open container (as stack_): an object's recycled members not given again yet (left
