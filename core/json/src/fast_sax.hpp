@@ -338,6 +338,12 @@ class FastSaxReader {
     }
   }
 
+  // Past the plain bytes at p_, to the end of their run or of the window.
+  void skip_plain() {
+    skip_plain_run();
+    while (p_ != end_ && *p_ >= 0x20 && *p_ < 0x80 && *p_ != '"' && *p_ != '\\') ++p_;
+  }
+
   // A string from its opening quote at p_: its text is string_text(). The reader ends past its
   // closing quote.
   bool string() {
@@ -346,8 +352,7 @@ class FastSaxReader {
     {
       // Most strings are one plain run, whole in the window: their text is left where it stands.
       const unsigned char* const run = p_;
-      skip_plain_run();
-      while (p_ != end_ && *p_ >= 0x20 && *p_ < 0x80 && *p_ != '"' && *p_ != '\\') ++p_;
+      skip_plain();
       const auto plain = static_cast<std::size_t>(p_ - run);
       if (p_ != end_ && *p_ == '"') {
         if (plain > limits_.max_string) return false;
@@ -363,8 +368,7 @@ class FastSaxReader {
     std::size_t units = 1;  // the column's count: UTF-16 code units, the opening quote included
     for (;;) {
       const unsigned char* run = p_;
-      skip_plain_run();
-      while (p_ != end_ && *p_ >= 0x20 && *p_ < 0x80 && *p_ != '"' && *p_ != '\\') ++p_;
+      skip_plain();
       const auto plain = static_cast<std::size_t>(p_ - run);
       text_.append(reinterpret_cast<const char*>(run), plain);
       units += plain;
