@@ -258,7 +258,7 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     reply.headers.emplace_back("Mcp-Session-Id", session);
     agree(session, MockServer::agreed_version(parsed, outs));
   }
-  std::vector<json> send;
+  std::vector<const Outgoing*> send;
   // A session deleted while this request waits (a DELETE racing it) takes its answers with it.
   auto session_gone = [&] { return !stateless && !initialize && !session.empty() && !session_open(session); };
   for (const auto& out : outs) {
@@ -278,9 +278,9 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
       return text_reply(404, "Not Found: the session was closed");
     }
     if (recorder_ && !out.note.empty()) recorder_->event(conn, out.note);
-    if (!out.message.is_null()) {
-      if (recorder_) recorder_->batch(conn, "out", out.message, context);
-      send.push_back(out.message);
+    if (out.sends()) {
+      if (recorder_) recorder_->batch(conn, "out", out.message(), context);
+      send.push_back(&out);
     }
   }
   if (send.empty()) {
@@ -292,12 +292,19 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     if (refused) reply.status = outs.front().http_status;
     // Input that is no message (not JSON, a batch, not JSON-RPC) cannot be accepted: 400, with
     // the JSON-RPC error that has no id.
-    if (jsonrpc::classify(send.front()) == jsonrpc::Kind::error && send.front()["id"].is_null()) reply.status = 400;
-    reply.body = json_text(send.front());
+    if (!send.front()->scripted()) {  // a scripted answer is a result
+      const json& message = send.front()->message();
+      if (jsonrpc::classify(message) == jsonrpc::Kind::error && message["id"].is_null()) reply.status = 400;
+    }
+    send.front()->append_text(reply.body);
     return reply;
   }
   reply.content_type = "text/event-stream";
-  for (const auto& m : send) reply.body += "event: message\ndata: " + json_text(m) + "\n\n";
+  for (const Outgoing* out : send) {
+    reply.body += "event: message\ndata: ";
+    out->append_text(reply.body);
+    reply.body += "\n\n";
+  }
   return reply;
 }
 

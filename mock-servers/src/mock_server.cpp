@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -13,12 +15,52 @@ namespace mcp_hints::mock {
 
 using json = nlohmann::json;
 namespace rpc = jsonrpc;
+using namespace std::string_view_literals;  // a method compared by size first, not by strlen
+
+Outgoing Outgoing::scripted_result(const json& id, const json& result, const std::string& text,
+                                   std::chrono::milliseconds delay) {
+  Outgoing out(json(), delay, false, id);
+  out.result_ = &result;
+  out.result_text_ = &text;
+  return out;
+}
+
+const json& Outgoing::message() const {
+  if (result_ && message_.is_null()) message_ = rpc::result(answers, *result_);
+  return message_;
+}
+
+json& Outgoing::message() {
+  std::as_const(*this).message();
+  result_ = nullptr;  // what the caller changes is what is sent
+  result_text_ = nullptr;
+  return message_;
+}
+
+void Outgoing::append_text(std::string& out) const {
+  if (!result_) return append_json(out, message_);
+  // rpc::result's members, in the order json_text writes them (by name)
+  out += "{\"id\":";
+  append_json(out, answers);
+  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  out += *result_text_;
+  out += '}';
+}
 
 MockServer::MockServer(ServerSpec spec)
     : spec_(std::move(spec)),
       spoken_(spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions),
       tools_(spec_.tools) {
   for (const auto& version : spoken_) (is_stateless_revision(version) ? stateless_ : legacy_).push_back(version);
+  // spec_ is not changed after this: the texts' keys stay valid for the server's life.
+  result_texts_.emplace(&spec_.default_result, json_text(spec_.default_result));
+  for (const auto& [tool, steps] : spec_.scripts)
+    for (const auto& step : steps)
+      if (step.kind == Step::Kind::result) result_texts_.emplace(&step.payload, json_text(step.payload));
+}
+
+Outgoing MockServer::scripted_result(const json& id, const json& result, std::chrono::milliseconds delay) const {
+  return Outgoing::scripted_result(id, result, result_texts_.at(&result), delay);
 }
 
 std::vector<Outgoing> MockServer::only(Outgoing out) {
@@ -27,8 +69,19 @@ std::vector<Outgoing> MockServer::only(Outgoing out) {
   return list;
 }
 
+namespace {
+
+// Whether a message (any JSON value) is an object whose method is this name. Compared as text:
+// a json made of the name for every message read would cost more than the rest of the test.
+bool names_method(const json& message, std::string_view name) {
+  const std::string* method = string_member(message, "method");
+  return method && *method == name;
+}
+
+}  // namespace
+
 std::optional<json> MockServer::cancelled_request(const json& message) {
-  if (rpc::classify(message) != rpc::Kind::notification || message["method"] != "notifications/cancelled")
+  if (!names_method(message, "notifications/cancelled") || rpc::classify(message) != rpc::Kind::notification)
     return std::nullopt;
   const json params = message.value("params", json::object());
   if (!params.is_object() || !params.contains("requestId")) return std::nullopt;
@@ -80,11 +133,11 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
         Outgoing{rpc::error(id, rpc::invalid_request, "Invalid Request: not a JSON-RPC 2.0 request or notification")});
   }
   if (kind != rpc::Kind::request) return {};  // notifications and responses need no answer
-  const json& id = message["id"];
-  const std::string& method = message["method"].get_ref<const std::string&>();  // a request's is a string
+  const json& id = *member(message, "id");
+  const std::string& method = *string_member(message, "method");  // a request's is a string
   static const json no_params = json::object();
-  const auto given = message.find("params");
-  const json& params = given == message.end() ? no_params : *given;
+  const json* given = member(message, "params");
+  const json& params = given ? *given : no_params;
   if (!params.is_object())
     return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id});
   std::lock_guard lock(mutex_);
@@ -92,7 +145,7 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
   // carries none speaks the legacy era, which a stateless-only server does not.
   if (names_protocol_version(params)) return handle_stateless(id, method, params, context);
   const auto& legacy = legacy_versions();
-  if (method == "initialize") {
+  if (method == "initialize"sv) {
     if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
       return answer(rpc::error(id, rpc::invalid_params, "Invalid params: protocolVersion must be a string"));
     if (legacy.empty()) return answer(unsupported_version(id, params["protocolVersion"]), 400);
@@ -102,7 +155,7 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
                                    {"capabilities", {{"tools", {{"listChanged", true}}}}},
                                    {"serverInfo", {{"name", spec_.name}, {"version", kVersion}}}}));
   }
-  if (legacy.empty() || method == "server/discover") {
+  if (legacy.empty() || method == "server/discover"sv) {
     if (stateless_versions().empty())  // a legacy server: clients probing the newer era fall back
       return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
     return answer(rpc::error(id, rpc::invalid_params,
@@ -110,23 +163,21 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
                                  " (this server speaks " + join(spoken_versions(), ", ") + ")"),
                   400);
   }
-  if (method == "ping") return answer(rpc::result(id, json::object()));
-  if (method == "tools/list") return list_tools(id, params, ProtocolEra::legacy, context);
-  if (method == "tools/call") return call_tool(id, params, ProtocolEra::legacy, context);
+  if (method == "ping"sv) return answer(rpc::result(id, json::object()));
+  if (method == "tools/list"sv) return list_tools(id, params, ProtocolEra::legacy, context);
+  if (method == "tools/call"sv) return call_tool(id, params, ProtocolEra::legacy, context);
   return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
 }
 
 bool MockServer::takes_batches(std::string_view version) { return version == "2025-03-26"; }
 
 std::string MockServer::agreed_version(const json& request, const std::vector<Outgoing>& outs) {
-  if (!request.is_object()) return {};
-  const auto method = request.find("method");
-  if (method == request.end() || *method != "initialize" || !request.contains("id")) return {};
+  if (!names_method(request, "initialize") || !member(request, "id")) return {};
   for (const auto& out : outs) {
-    if (rpc::classify(out.message) != rpc::Kind::result || out.message["id"] != request["id"] ||
-        !out.message["result"].is_object())
+    const json& message = out.message();
+    if (rpc::classify(message) != rpc::Kind::result || message["id"] != request["id"] || !message["result"].is_object())
       continue;
-    const json version = out.message["result"].value("protocolVersion", json());
+    const json version = message["result"].value("protocolVersion", json());
     if (version.is_string()) return version.get<std::string>();
   }
   return {};
@@ -149,12 +200,12 @@ std::vector<Outgoing> MockServer::handle_batch(const json& batch, const std::str
     for (auto& out : outs) {
       combined.delay = std::max(combined.delay, out.delay);
       combined.close = combined.close || out.close;
-      if (!out.message.is_null()) combined.message.push_back(std::move(out.message));
+      if (out.sends()) combined.message().push_back(std::move(out.message()));
       if (!out.note.empty()) notes.emplace_back(json(), out.delay).note = std::move(out.note);
     }
   }
-  if (combined.message.empty()) combined.message = json();  // nothing but notifications: no answer
-  if (!combined.message.is_null() || combined.close) notes.push_back(std::move(combined));
+  if (combined.message().empty()) combined.message() = json();  // nothing but notifications: no answer
+  if (combined.sends() || combined.close) notes.push_back(std::move(combined));
   return notes;
 }
 
@@ -176,7 +227,7 @@ long long MockServer::ttl_ms() const {
 
 std::vector<Outgoing> MockServer::answer(json message, int http_status) {
   Outgoing out{std::move(message)};
-  out.answers = out.message["id"];
+  out.answers = out.message()["id"];
   out.http_status = http_status;
   return only(std::move(out));
 }
@@ -193,24 +244,24 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
                              std::string("Invalid params: _meta ") + kClientCapabilitiesMeta + " must be an object"),
                   400);
   std::vector<Outgoing> out;
-  if (method == "server/discover") {
+  if (method == "server/discover"sv) {
     out = answer(rpc::result(id, {{"supportedVersions", spoken_versions()},
                                   {"capabilities", {{"tools", json::object()}}},
                                   {"_meta", {{kServerInfoMeta, {{"name", spec_.name}, {"version", kVersion}}}}},
                                   {"ttlMs", ttl_ms()},
                                   {"cacheScope", spec_.cache_scope}}));
-  } else if (method == "tools/list") {
+  } else if (method == "tools/list"sv) {
     out = list_tools(id, params, ProtocolEra::stateless, context);
-  } else if (method == "tools/call") {
+  } else if (method == "tools/call"sv) {
     out = call_tool(id, params, ProtocolEra::stateless, context);
   } else {  // ping, initialize and the like are gone from this era: 404, as the SDK and the suite say
     return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
   }
   // Every result of the era says what it is; a scripted one may already (input_required).
   for (auto& o : out)
-    if (o.message.is_object() && o.message.contains("result") && o.message["result"].is_object() &&
-        !o.message["result"].contains("resultType"))
-      o.message["result"]["resultType"] = "complete";
+    if (json& message = o.message(); message.is_object() && message.contains("result") &&
+                                     message["result"].is_object() && !message["result"].contains("resultType"))
+      message["result"]["resultType"] = "complete";
   return out;
 }
 
@@ -241,17 +292,18 @@ std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params,
 
 std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, ProtocolEra era,
                                             const std::string& context) {
-  if (!params.contains("name") || !params["name"].is_string())
+  const std::string* given_name = string_member(params, "name");
+  if (!given_name)
     return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: name must be a string"), {}, false, id});
-  if (params.contains("arguments") && !params["arguments"].is_object())
+  if (const json* arguments = member(params, "arguments"); arguments && !arguments->is_object())
     return only(
         Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: arguments must be an object"), {}, false, id});
-  const std::string name = params["name"];
+  const std::string& name = *given_name;
   const auto& tools = catalog_for(context);
   // Compared as strings: no json made per tool and call (a catalog may hold thousands).
   const bool listed = std::any_of(tools.begin(), tools.end(), [&](const json& t) {
-    const auto it = t.find("name");
-    return it != t.end() && it->is_string() && it->get_ref<const std::string&>() == name;
+    const std::string* listed_name = string_member(t, "name");
+    return listed_name && *listed_name == name;
   });
   if (!listed) return only(Outgoing{rpc::error(id, rpc::invalid_params, "Unknown tool: " + name), {}, false, id});
   if (era == ProtocolEra::stateless)
@@ -259,15 +311,12 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
   const std::size_t n = calls_[name]++;
   auto script = spec_.scripts.find(name);
   if (script == spec_.scripts.end() || n >= script->second.size())
-    return only(Outgoing{rpc::result(id, spec_.default_result), {}, false, id});
+    return only(scripted_result(id, spec_.default_result));
   const Step& step = script->second[n];
   std::vector<Outgoing> out;
   // Progress for a caller that asked for it (a progressToken), before the answer.
-  if (const json* token =
-          params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")
-              ? &params["_meta"]["progressToken"]
-              : nullptr;
-      token && step.progress > 0)
+  const json* meta = member(params, "_meta");
+  if (const json* token = meta ? member(*meta, "progressToken") : nullptr; token && step.progress > 0)
     for (int i = 1; i <= step.progress; ++i)
       out.push_back({rpc::notification("notifications/progress",
                                        json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
@@ -286,7 +335,7 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
     }
   }
   switch (step.kind) {
-    case Step::Kind::result: out.push_back({rpc::result(id, step.payload), step.delay, false, id}); break;
+    case Step::Kind::result: out.push_back(scripted_result(id, step.payload, step.delay)); break;
     case Step::Kind::error:
       out.push_back({{{"jsonrpc", "2.0"}, {"id", id}, {"error", step.payload}}, step.delay, false, id});
       break;

@@ -81,10 +81,10 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       }
       if (p.out.close) return finish("close (scripted)", 0);
       if (rec && !p.out.note.empty()) rec->event(connection, p.out.note);
-      if (!p.out.message.is_null()) {
-        if (rec) rec->batch(connection, "out", p.out.message, context);
+      if (p.out.sends()) {
+        if (rec) rec->batch(connection, "out", p.out.message(), context);
         line_out.clear();  // one buffer for every line sent: its room is kept
-        append_json(line_out, p.out.message);
+        p.out.append_text(line_out);
         line_out += '\n';
         if (!write_all(STDOUT_FILENO, line_out)) return finish("close (client gone)", 0);
       }

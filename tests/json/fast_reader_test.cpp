@@ -49,6 +49,46 @@ std::string outcome(const std::string& text, JsonReader reader, const InputLimit
 
 }  // namespace
 
+// Nesting past the levels the reader keeps in itself (256), and across each 64-level word of them,
+// each level's place taken by both kinds in turn: containers each closed by its own bracket are
+// read alike, by the fast reader itself; one closed by the other kind's, at any level, is refused
+// alike.
+TEST(FastReader, ReadsNestingAtEveryDepthAsNlohmannDoes) {
+  InputLimits deep;
+  deep.max_depth = 1000;
+  std::mt19937 random(7);
+  for (const std::size_t depth : {1, 2, 63, 64, 65, 127, 128, 129, 255, 256, 257, 258, 320, 600}) {
+    for (int pattern = 0; pattern < 4; ++pattern) {  // all arrays, all objects, by turns, at random
+      std::vector<bool> arrays(depth);
+      for (std::size_t i = 0; i < depth; ++i)
+        arrays[i] = pattern == 0 || (pattern == 2 && i % 2 == 0) || (pattern == 3 && random() % 2 == 0);
+      // `wrong`: the level closed by the other kind's bracket (none when it is depth). Inside each
+      // level, a container of the other kind than the next level's comes first: every level's
+      // place is taken twice, by each kind.
+      const auto text = [&](std::size_t wrong) {
+        std::string out;
+        for (std::size_t i = 0; i < depth; ++i) {
+          const std::string sibling = i + 1 < depth && arrays[i + 1] ? "{\"t\":0}" : "[0]";
+          out += arrays[i] ? "[" + sibling + "," : "{\"s\":" + sibling + ",\"k\":";
+        }
+        out += "0";
+        for (std::size_t i = depth; i-- > 0;) out += arrays[i] != (i == wrong) ? "]" : "}";
+        return out;
+      };
+      const std::string whole = text(depth);
+      ASSERT_EQ(outcome(whole, JsonReader::fast_only, deep), outcome(whole, JsonReader::nlohmann_only, deep))
+          << "depth " << depth << ", pattern " << pattern;
+      for (const std::size_t wrong : {std::size_t{0}, depth / 2, depth - 1, std::size_t{255}, std::size_t{256}}) {
+        if (wrong >= depth) continue;
+        const std::string damaged = text(wrong);
+        EXPECT_EQ(outcome(damaged, JsonReader::fastest, deep), outcome(damaged, JsonReader::nlohmann_only, deep));
+        EXPECT_EQ(outcome(damaged, JsonReader::fast_only, deep).rfind("error: ", 0), 0u)
+            << "depth " << depth << ", pattern " << pattern << ", level " << wrong;
+      }
+    }
+  }
+}
+
 // Generated documents are read alike by both readers, and the fast reader reads each itself (it
 // does not just hand them on); the same holds for the documents with their names repeated.
 TEST(FastReader, ReadsWellFormedDocumentsAsNlohmannDoes) {

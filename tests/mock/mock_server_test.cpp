@@ -7,12 +7,14 @@
 #include <signal.h>
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "listening_child.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/live/check_server.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
@@ -72,27 +74,27 @@ TEST(MockServer, AnswersEachCallWithItsStepInOrder) {
   auto server = server_of("mock.script-steps");
   auto first = server.handle(call("fetch_record", 1));
   ASSERT_EQ(first.size(), 1u);
-  EXPECT_EQ(first[0].message["error"]["code"], -32603);
-  EXPECT_EQ(first[0].message["error"]["data"]["transient"], true);
+  EXPECT_EQ(first[0].message()["error"]["code"], -32603);
+  EXPECT_EQ(first[0].message()["error"]["data"]["transient"], true);
   auto second = server.handle(call("fetch_record", 2));
   EXPECT_EQ(second[0].delay.count(), 100);
-  EXPECT_EQ(second[0].message["result"]["_meta"]["annotations"]["sensitiveHint"], "high");
+  EXPECT_EQ(second[0].message()["result"]["_meta"]["annotations"]["sensitiveHint"], "high");
   EXPECT_EQ(second[0].answers, 2);
   auto third = server.handle(call("fetch_record", 3));
-  EXPECT_EQ(third[0].message["error"]["message"], "record locked");
+  EXPECT_EQ(third[0].message()["error"]["message"], "record locked");
   auto fourth = server.handle(call("fetch_record", 4));
   ASSERT_EQ(fourth.size(), 2u);
   // list_changed first, so the client knows before it makes its next call.
-  EXPECT_EQ(fourth[0].message["method"], "notifications/tools/list_changed");
-  EXPECT_EQ(fourth[1].message["result"]["content"][0]["text"], "changed");
+  EXPECT_EQ(fourth[0].message()["method"], "notifications/tools/list_changed");
+  EXPECT_EQ(fourth[1].message()["result"]["content"][0]["text"], "changed");
   // The catalog changed: the rug pull is served from now on.
   auto listed = server.handle(rpc::request(5, "tools/list"));
-  EXPECT_EQ(listed[0].message["result"]["tools"][0]["annotations"]["destructiveHint"], true);
+  EXPECT_EQ(listed[0].message()["result"]["tools"][0]["annotations"]["destructiveHint"], true);
   // Past its script, a tool gets the default result.
-  EXPECT_EQ(server.handle(call("fetch_record", 6))[0].message["result"]["content"][0]["text"], "default");
+  EXPECT_EQ(server.handle(call("fetch_record", 6))[0].message()["result"]["content"][0]["text"], "default");
   auto close = server.handle(call("hang_up", 7));
   EXPECT_TRUE(close[0].close);
-  EXPECT_TRUE(close[0].message.is_null());
+  EXPECT_TRUE(close[0].message().is_null());
 }
 
 TEST(MockServer, SendsProgressOnlyToACallerThatAskedForIt) {
@@ -102,13 +104,13 @@ TEST(MockServer, SendsProgressOnlyToACallerThatAskedForIt) {
   const auto out = server.handle(with_token);
   ASSERT_EQ(out.size(), 4u);  // three progress notifications, then the answer
   for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(out[i].message["method"], "notifications/progress");
-    EXPECT_EQ(out[i].message["params"]["progressToken"], "p-1");
-    EXPECT_EQ(out[i].message["params"]["progress"], i + 1);
+    EXPECT_EQ(out[i].message()["method"], "notifications/progress");
+    EXPECT_EQ(out[i].message()["params"]["progressToken"], "p-1");
+    EXPECT_EQ(out[i].message()["params"]["progress"], i + 1);
     EXPECT_EQ(out[i].answers, 1);  // cancelled with the call
     EXPECT_LT(out[i].delay, out[3].delay);
   }
-  EXPECT_EQ(out[3].message["result"]["content"][0]["text"], "findings");
+  EXPECT_EQ(out[3].message()["result"]["content"][0]["text"], "findings");
   auto plain = server_of("progress.long-running").handle(call("research_topic", 2));
   ASSERT_EQ(plain.size(), 1u);  // no token, no progress
 }
@@ -117,29 +119,29 @@ TEST(MockServer, NegotiatesTheLegacyEraAndAnswersBadInputWithTheStandardErrors) 
   auto server = server_of("mock.basic");
   for (const char* v : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
     auto r = server.handle(rpc::request(1, "initialize", json{{"protocolVersion", v}}));
-    EXPECT_EQ(r[0].message["result"]["protocolVersion"], v);
+    EXPECT_EQ(r[0].message()["result"]["protocolVersion"], v);
   }
   EXPECT_EQ(server.handle(rpc::request(1, "initialize", json{{"protocolVersion", "2026-07-28"}}))[0]
-                .message["result"]["protocolVersion"],
+                .message()["result"]["protocolVersion"],
             "2025-11-25");
-  EXPECT_EQ(server.handle(rpc::request(1, "initialize", json{{"protocolVersion", 7}}))[0].message["error"]["code"],
+  EXPECT_EQ(server.handle(rpc::request(1, "initialize", json{{"protocolVersion", 7}}))[0].message()["error"]["code"],
             -32602);
-  EXPECT_EQ(server.handle_text("{oops")[0].message["error"]["code"], -32700);
-  EXPECT_EQ(server.handle(json::array({rpc::request(1, "ping")}))[0].message["error"]["code"], -32600);
-  EXPECT_EQ(server.handle(json("hello"))[0].message["error"]["code"], -32600);
-  EXPECT_EQ(server.handle(json{{"jsonrpc", "2.0"}, {"id", 3}})[0].message["id"], 3);
-  EXPECT_EQ(server.handle(rpc::request(1, "server/discover"))[0].message["error"]["code"], -32601);
-  EXPECT_EQ(server.handle(rpc::request(1, "resources/list"))[0].message["error"]["code"], -32601);
-  EXPECT_EQ(server.handle(rpc::request(1, "ping"))[0].message["result"], json::object());
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", 3}}))[0].message["error"]["code"], -32602);
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "nonesuch"}}))[0].message["error"]["code"],
+  EXPECT_EQ(server.handle_text("{oops")[0].message()["error"]["code"], -32700);
+  EXPECT_EQ(server.handle(json::array({rpc::request(1, "ping")}))[0].message()["error"]["code"], -32600);
+  EXPECT_EQ(server.handle(json("hello"))[0].message()["error"]["code"], -32600);
+  EXPECT_EQ(server.handle(json{{"jsonrpc", "2.0"}, {"id", 3}})[0].message()["id"], 3);
+  EXPECT_EQ(server.handle(rpc::request(1, "server/discover"))[0].message()["error"]["code"], -32601);
+  EXPECT_EQ(server.handle(rpc::request(1, "resources/list"))[0].message()["error"]["code"], -32601);
+  EXPECT_EQ(server.handle(rpc::request(1, "ping"))[0].message()["result"], json::object());
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", 3}}))[0].message()["error"]["code"], -32602);
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "nonesuch"}}))[0].message()["error"]["code"],
             -32602);
   EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", "read_file"}, {"arguments", 1}}))[0]
-                .message["error"]["code"],
+                .message()["error"]["code"],
             -32602);
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", "page-99"}}))[0].message["error"]["code"],
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", "page-99"}}))[0].message()["error"]["code"],
             -32602);
-  EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", 2}}))[0].message["error"]["code"], -32602);
+  EXPECT_EQ(server.handle(rpc::request(1, "tools/list", json{{"cursor", 2}}))[0].message()["error"]["code"], -32602);
   EXPECT_TRUE(server.handle(rpc::notification("notifications/initialized")).empty());
 }
 
@@ -151,7 +153,7 @@ TEST(MockServer, AServerPinnedToOlderRevisionsNegotiatesOnlyThose) {
   mcp_hints::mock::MockServer server(spec);
   const auto answer = [&](const char* asked) {
     return server.handle(rpc::request(1, "initialize", json{{"protocolVersion", asked}}))[0]
-        .message["result"]["protocolVersion"];
+        .message()["result"]["protocolVersion"];
   };
   EXPECT_EQ(answer("2024-11-05"), "2024-11-05");
   EXPECT_EQ(answer("2025-03-26"), "2025-03-26");
@@ -189,9 +191,62 @@ json stateless(int id, const std::string& method, json params = json::object(),
 
 }  // namespace
 
+// A scripted result is kept as the scenario holds it and sent from its text: the bytes sent are
+// those of its message (rpc::result to the request's id) written by json_text, for every kind of
+// id and of result, in both eras (the stateless one adds resultType), step by step and past the
+// script (the default result).
+TEST(MockServer, SendsAScriptedResultAsTheBytesOfItsMessage) {
+  using mcp_hints::mock::Step;
+  const std::vector<json> results = {
+      json::parse(R"({"content":[{"type":"text","text":"q\"uo\\te\n\u0001 ünï 🙂"}],"isError":false})"),
+      json::object(),
+      json::parse(R"({"content":[],"structuredContent":{"b":[1,-2,3.5,1e300,null,true],"a":{"z":{},"y":[]}}})"),
+      json::parse(R"({"_meta":{"io.modelcontextprotocol/related":"x"},"content":[{"type":"text","text":""}]})")};
+  mcp_hints::mock::ServerSpec spec;
+  spec.name = "main";
+  spec.protocol_versions = {"2026-07-28", "2025-11-25"};
+  spec.tools = {json{{"name", "t"}, {"inputSchema", {{"type", "object"}}}}};
+  for (const auto& result : results) {
+    Step step;
+    step.payload = result;
+    spec.scripts["t"].push_back(step);
+  }
+  spec.default_result = json::parse(R"({"content":[{"type":"text","text":"défaut"}]})");
+  const std::vector<json> ids = {0,
+                                 1,
+                                 -7,
+                                 json(std::numeric_limits<std::int64_t>::min()),
+                                 json(std::numeric_limits<std::uint64_t>::max()),
+                                 "",
+                                 "a",
+                                 "q\"uo\\te\n\u0001",
+                                 "ünï"};
+  for (const bool stateless_era : {false, true}) {
+    for (const auto& id : ids) {
+      mcp_hints::mock::MockServer server(spec);
+      json params = {{"name", "t"}, {"arguments", json::object()}};
+      if (stateless_era) params["_meta"] = envelope("2026-07-28");
+      for (std::size_t i = 0; i <= results.size(); ++i) {
+        const auto out = server.handle(rpc::request(id, "tools/call", params));
+        ASSERT_EQ(out.size(), 1u);
+        json expected = rpc::result(id, i < results.size() ? results[i] : spec.default_result);
+        if (stateless_era) expected["result"]["resultType"] = "complete";
+        std::string sent;
+        out[0].append_text(sent);
+        EXPECT_EQ(sent, mcp_hints::json_text(expected)) << "id " << id.dump() << ", step " << i;
+        EXPECT_EQ(out[0].message(), expected);
+        EXPECT_EQ(out[0].answers, id);
+        std::string again;  // and the same once the message was made
+        out[0].append_text(again);
+        EXPECT_EQ(again, sent);
+      }
+    }
+  }
+}
+
 TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {
   auto server = pinned_server({"2026-07-28"});
-  const json discover = server.handle(stateless(1, "server/discover"))[0].message["result"];
+  const json discover = server.handle(stateless(1, "server/discover"))[0].message()["result"];
   EXPECT_EQ(discover["resultType"], "complete");
   EXPECT_EQ(discover["supportedVersions"], json({"2026-07-28"}));
   EXPECT_TRUE(discover["capabilities"].contains("tools"));
@@ -199,22 +254,22 @@ TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {
   EXPECT_EQ(discover["cacheScope"], "private");
   // A script changes this catalog: its listings are never fresh.
   EXPECT_EQ(discover["ttlMs"], 0);
-  const json listing = server.handle(stateless(2, "tools/list"))[0].message["result"];
+  const json listing = server.handle(stateless(2, "tools/list"))[0].message()["result"];
   EXPECT_EQ(listing["resultType"], "complete");
   EXPECT_EQ(listing["ttlMs"], 0);
   EXPECT_EQ(listing["cacheScope"], "private");
   // The script's first step fails (an error carries no resultType), its second answers.
   auto failed = server.handle(stateless(3, "tools/call", {{"name", "fetch_record"}}));
   ASSERT_EQ(failed.size(), 1u);
-  EXPECT_FALSE(failed[0].message.contains("result"));
+  EXPECT_FALSE(failed[0].message().contains("result"));
   auto answered = server.handle(stateless(3, "tools/call", {{"name", "fetch_record"}}));
   ASSERT_EQ(answered.size(), 1u);
-  EXPECT_EQ(answered[0].message["result"]["resultType"], "complete");
+  EXPECT_EQ(answered[0].message()["result"]["resultType"], "complete");
   // The refusals of the era, each with its HTTP status.
   auto refused = [&](const json& request) {
     const auto out = server.handle(request);
     EXPECT_EQ(out.size(), 1u);
-    return std::make_pair(out[0].message["error"], out[0].http_status);
+    return std::make_pair(out[0].message()["error"], out[0].http_status);
   };
   auto [version, version_status] = refused(stateless(4, "tools/list", json::object(), "1999-01-01"));
   EXPECT_EQ(version["code"], -32022);
@@ -242,14 +297,14 @@ TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {
 
 TEST(MockServer, EachEraOnlyWhereTheServerSpeaksIt) {
   auto legacy = pinned_server({});
-  EXPECT_EQ(legacy.handle(stateless(1, "server/discover"))[0].message["error"]["code"], -32022);
-  EXPECT_EQ(legacy.handle(rpc::request(2, "server/discover", json::object()))[0].message["error"]["code"], -32601);
+  EXPECT_EQ(legacy.handle(stateless(1, "server/discover"))[0].message()["error"]["code"], -32022);
+  EXPECT_EQ(legacy.handle(rpc::request(2, "server/discover", json::object()))[0].message()["error"]["code"], -32601);
   auto both = pinned_server({"2026-07-28", "2025-11-25"});
-  EXPECT_EQ(both.handle(initialize_request())[0].message["result"]["protocolVersion"], "2025-11-25");
-  EXPECT_EQ(both.handle(stateless(3, "server/discover"))[0].message["result"]["supportedVersions"],
+  EXPECT_EQ(both.handle(initialize_request())[0].message()["result"]["protocolVersion"], "2025-11-25");
+  EXPECT_EQ(both.handle(stateless(3, "server/discover"))[0].message()["result"]["supportedVersions"],
             json({"2026-07-28", "2025-11-25"}));
   // A legacy-era result carries nothing of the stateless era.
-  const json listing = both.handle(rpc::request(4, "tools/list", json::object()))[0].message["result"];
+  const json listing = both.handle(rpc::request(4, "tools/list", json::object()))[0].message()["result"];
   EXPECT_FALSE(listing.contains("resultType") || listing.contains("ttlMs") || listing.contains("cacheScope"));
 }
 
@@ -257,7 +312,7 @@ TEST(MockServer, TheStatelessEraChangesTheCatalogWithoutAListChangedNotification
   // mock.script-steps: the fourth call of fetch_record changes the catalog.
   for (const bool stateless_era : {false, true}) {
     auto server = pinned_server({"2026-07-28", "2025-11-25"});
-    const json before = server.handle(stateless(8, "tools/list"))[0].message["result"]["tools"];
+    const json before = server.handle(stateless(8, "tools/list"))[0].message()["result"]["tools"];
     std::vector<mcp_hints::mock::Outgoing> fourth;
     for (int i = 1; i <= 4; ++i)
       fourth = server.handle(stateless_era ? stateless(i, "tools/call", {{"name", "fetch_record"}})
@@ -265,12 +320,12 @@ TEST(MockServer, TheStatelessEraChangesTheCatalogWithoutAListChangedNotification
     std::size_t notices = 0;
     std::size_t notes = 0;
     for (const auto& o : fourth) {
-      notices += o.message.is_object() && o.message.value("method", "") == "notifications/tools/list_changed";
+      notices += o.message().is_object() && o.message().value("method", "") == "notifications/tools/list_changed";
       notes += o.note == mcp_hints::mock::kCatalogChangedEvent;  // for the record: the change came unannounced
     }
     EXPECT_EQ(notices, stateless_era ? 0u : 1u);
     EXPECT_EQ(notes, stateless_era ? 1u : 0u);
-    const json after = server.handle(stateless(9, "tools/list"))[0].message["result"]["tools"];
+    const json after = server.handle(stateless(9, "tools/list"))[0].message()["result"]["tools"];
     ASSERT_TRUE(before.is_array() && after.is_array());
     EXPECT_NE(before, after);
   }
@@ -287,7 +342,7 @@ TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
   auto result_of = [&](const json& params) {
     const auto out = server.handle(stateless(1, "tools/call", params));
     EXPECT_EQ(out.size(), 1u);
-    return out.at(0).message;
+    return out.at(0).message();
   };
   const json archive = {{"name", "archive_project"}, {"arguments", {{"id", "apollo"}}}};
   const json asked = result_of(archive)["result"];
@@ -320,7 +375,7 @@ TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
   mcp_hints::mock::MockServer legacy(spec);
   const auto refused = legacy.handle(call("archive_project", 2));
   ASSERT_EQ(refused.size(), 1u);
-  EXPECT_EQ(refused[0].message["error"]["code"], -32603);
+  EXPECT_EQ(refused[0].message()["error"]["code"], -32603);
 }
 
 TEST(MockServer, PagesTheCatalog) {
@@ -330,7 +385,7 @@ TEST(MockServer, PagesTheCatalog) {
   for (int i = 0; i < 10; ++i) {
     json params = json::object();
     if (!cursor.is_null()) params["cursor"] = cursor;
-    auto r = server.handle(rpc::request(i, "tools/list", params))[0].message["result"];
+    auto r = server.handle(rpc::request(i, "tools/list", params))[0].message()["result"];
     for (const auto& t : r["tools"]) names.push_back(t["name"]);
     if (!r.contains("nextCursor")) break;
     cursor = r["nextCursor"];
@@ -680,7 +735,7 @@ TEST(MockServer, ServesEachAuthorizationContextItsOwnCatalogAndRecordsIt) {
   EXPECT_EQ(engine.authorization_context("Bearer nobody"), "");
   EXPECT_EQ(engine.authorization_context("bob-c91e04"), "");
   const auto hints = [&](const std::string& context) {
-    return engine.handle(stateless(1, "tools/list"), context)[0].message["result"]["tools"][0]["annotations"];
+    return engine.handle(stateless(1, "tools/list"), context)[0].message()["result"]["tools"][0]["annotations"];
   };
   EXPECT_EQ(hints("alice")["readOnlyHint"], true);
   EXPECT_EQ(hints("bob")["destructiveHint"], true);

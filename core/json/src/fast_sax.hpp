@@ -121,6 +121,37 @@ class FastPositions {
   std::string captured_;
 };
 
+// The open containers, innermost last: whether each is an array. The first levels (the default
+// depth limit's worth) are bits in the reader itself, so reading a message allocates nothing here;
+// deeper ones, under a raised limit, go to a vector.
+class OpenContainers {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  void push(bool is_array) {
+    if (size_ < kInline) {
+      const std::uint64_t bit = std::uint64_t{1} << (size_ % 64);
+      bits_[size_ / 64] = is_array ? bits_[size_ / 64] | bit : bits_[size_ / 64] & ~bit;
+    } else {
+      deeper_.push_back(is_array);
+    }
+    ++size_;
+  }
+  bool back() const {
+    const std::size_t i = size_ - 1;
+    return i < kInline ? (bits_[i / 64] >> (i % 64)) & 1 : deeper_.back();
+  }
+  void pop() {
+    if (--size_ >= kInline) deeper_.pop_back();
+  }
+
+ private:
+  static constexpr std::size_t kInline = 256;
+  std::uint64_t bits_[kInline / 64] = {};
+  std::vector<bool> deeper_;
+  std::size_t size_ = 0;
+};
+
 template <class Handler, class Source>
 class FastSaxReader {
  public:
@@ -203,7 +234,7 @@ class FastSaxReader {
       advance_ascii(1);
       return is_array ? handler_.end_array() : handler_.end_object();
     }
-    stack_.push_back(is_array);
+    stack_.push(is_array);
     if (!is_array) return member();
     return value();
   }
@@ -236,7 +267,7 @@ class FastSaxReader {
     }
     if (*p_ != (in_array ? ']' : '}')) return false;
     advance_ascii(1);
-    stack_.pop_back();
+    stack_.pop();
     return in_array ? handler_.end_array() : handler_.end_object();
   }
 
@@ -595,7 +626,7 @@ class FastSaxReader {
   Handler& handler_;
   FastPositions& at_;
   std::size_t column_ = 1;
-  std::vector<bool> stack_;     // the open containers, innermost last: true for an array
+  OpenContainers stack_;
   std::string text_;            // the last string read, when not in_window_
   std::string_view in_window_;  // the last string read, where it stands in the window, if it does
   std::string number_text_;

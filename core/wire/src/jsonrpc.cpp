@@ -1,5 +1,7 @@
 #include "mcp_hints/wire/jsonrpc.hpp"
 
+#include "mcp_hints/json/member.hpp"
+
 namespace mcp_hints::jsonrpc {
 
 using json = nlohmann::json;
@@ -55,11 +57,7 @@ json error(const json& id, int code, const std::string& message) {
 Kind classify(const json& m) {
   // Each member looked up once (a message is classified as it comes and as it goes).
   if (!m.is_object()) return Kind::invalid;
-  const auto& object = m.get_ref<const json::object_t&>();
-  const auto member = [&object](const char* name) -> const json* {
-    const auto it = object.find(name);
-    return it == object.end() ? nullptr : &it->second;
-  };
+  const auto member = [&m](std::string_view name) { return mcp_hints::member(m, name); };
   const json* version = member("jsonrpc");
   if (!version || !version->is_string() || version->get_ref<const std::string&>() != "2.0") return Kind::invalid;
   const json* id = member("id");

@@ -1,5 +1,7 @@
 #include "mcp_hints/wire/protocol.hpp"
 
+#include "mcp_hints/json/member.hpp"
+
 #include <algorithm>
 
 namespace mcp_hints {
@@ -29,8 +31,8 @@ bool is_stateless_revision(const std::string& version) { return version >= state
 std::string to_string(ProtocolEra era) { return era == ProtocolEra::stateless ? "stateless" : "legacy"; }
 
 bool names_protocol_version(const json& params) {
-  return params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
-         params["_meta"].contains(kProtocolVersionMeta);
+  const json* meta = member(params, "_meta");
+  return meta && member(*meta, kProtocolVersionMeta);
 }
 
 std::string result_type(const json& result) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,16 +21,35 @@ namespace mcp_hints::mock {
 
 // Something to do after handling a message: send a message (after a delay), record a note, or close.
 struct Outgoing {
-  nlohmann::json message;              // null when nothing is sent
   std::chrono::milliseconds delay{0};  // from when the message was handled
   bool close = false;                  // close the connection (stdio: exit) after the delay
   nlohmann::json answers;              // the request id this answers, for cancellation
   int http_status = 0;                 // over HTTP, the status to answer with (0: 200)
   std::string note;                    // recorded as an event when due, never sent
 
-  Outgoing(nlohmann::json message_ = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
+  Outgoing(nlohmann::json message_to_send = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
            nlohmann::json answers_ = {})
-      : message(std::move(message_)), delay(delay_), close(close_), answers(std::move(answers_)) {}
+      : delay(delay_), close(close_), answers(std::move(answers_)), message_(std::move(message_to_send)) {}
+  // The result a script gives, to request `id`: kept as the scenario holds it, and sent from
+  // `text` (its JSON text, written once), not copied into a message and written again for every
+  // answer. Both must outlive this; the server that made it keeps them.
+  static Outgoing scripted_result(const nlohmann::json& id, const nlohmann::json& result, const std::string& text,
+                                  std::chrono::milliseconds delay);
+
+  // Whether it is a scripted result not yet made a message (then it is a result, to `answers`).
+  bool scripted() const { return result_ != nullptr; }
+  // Whether a message is sent (a close or a note alone sends none).
+  bool sends() const { return result_ != nullptr || !message_.is_null(); }
+  // The message sent; null when none is. A scripted result is made a message when first asked.
+  const nlohmann::json& message() const;
+  nlohmann::json& message();  // to change it: a scripted result is sent from its message after
+  // Appends the message as one line of JSON: the bytes json_text(message()) gives.
+  void append_text(std::string& out) const;
+
+ private:
+  mutable nlohmann::json message_;
+  const nlohmann::json* result_ = nullptr;  // a scripted result sent as {"id", "jsonrpc", "result"}
+  const std::string* result_text_ = nullptr;
 };
 
 class MockServer {
@@ -76,6 +96,9 @@ class MockServer {
   // when it answers in full (the script goes on) or nothing is open.
   std::optional<std::vector<Outgoing>> answer_open_input(const nlohmann::json& id, const std::string& tool,
                                                          const nlohmann::json& params);
+  // A scripted result (the default one or a step's), answering request `id`.
+  Outgoing scripted_result(const nlohmann::json& id, const nlohmann::json& result,
+                           std::chrono::milliseconds delay = {}) const;
   std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
                                    const std::string& context);
   // The catalog served under an authorization context: its own, else the one served now.
@@ -98,6 +121,8 @@ class MockServer {
   std::vector<nlohmann::json> tools_;                  // the catalog served now (list_changed replaces it)
   std::map<std::string, std::size_t> calls_;           // calls so far, by tool
   std::map<std::string, nlohmann::json> open_inputs_;  // by tool: the input_required result awaiting an answer
+  // The JSON text of each scripted result (the default one and every result step's), by value.
+  std::unordered_map<const nlohmann::json*, std::string> result_texts_;
   std::mutex mutex_;
 };
 
