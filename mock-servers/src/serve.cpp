@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <utility>
 
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/http_endpoint.hpp"
@@ -82,7 +83,8 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (p.out.close) return finish("close (scripted)", 0);
       if (rec && !p.out.note.empty()) rec->event(connection, p.out.note);
       if (p.out.sends()) {
-        if (rec) rec->batch(connection, "out", p.out.message(), context);
+        // Read as it stands (const): a scripted result is still sent from its text.
+        if (rec) rec->batch(connection, "out", std::as_const(p.out).message(), context);
         line_out.clear();  // one buffer for every line sent: its room is kept
         p.out.append_text(line_out);
         line_out += '\n';

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -192,4 +193,42 @@ TEST(HttpEndpoint, TakesABatchOnlyInASessionThatAgreedOn20250326) {
   }
   EXPECT_EQ(batched_lists, 1u) << "the batch taken, its tools/list recorded on its own";
   EXPECT_EQ(whole_arrays, 4u) << "the three refused batches and the empty one";
+}
+
+// A scripted result goes out as the bytes of its message, alone or after progress in an event
+// stream, with and without a recorder (which reads each message sent).
+TEST(HttpEndpoint, SendsAScriptedResultAsTheBytesOfItsMessage) {
+  test_support::TempDir dir;
+  const json result = mcp_hints::mock::load_scenario("progress.long-running")
+                          .servers.at("main")
+                          .scripts.at("research_topic")
+                          .at(0)
+                          .payload;
+  std::vector<std::string> bodies;
+  for (const bool recording : {false, true}) {
+    MockServer server = server_of("progress.long-running");
+    mcp_hints::mock::Recorder recorder((dir.path() / "record.jsonl").string());
+    HttpEndpoint endpoint(server, recording ? &recorder : nullptr, false);
+    const std::string session = header(endpoint.handle(post(initialize())), "Mcp-Session-Id");
+    ASSERT_FALSE(session.empty());
+    json call = mcp_hints::jsonrpc::request(2, "tools/call",
+                                            json{{"name", "research_topic"}, {"_meta", {{"progressToken", "p-1"}}}});
+    const HttpReply streamed = endpoint.handle(post(call, session));
+    ASSERT_EQ(streamed.content_type, "text/event-stream");
+    std::string expected;
+    for (int i = 1; i <= 3; ++i)
+      expected += "event: message\ndata: " +
+                  mcp_hints::json_text(mcp_hints::jsonrpc::notification(
+                      "notifications/progress", json{{"progressToken", "p-1"}, {"progress", i}, {"total", 3}})) +
+                  "\n\n";
+    expected += "event: message\ndata: " + mcp_hints::json_text(mcp_hints::jsonrpc::result(2, result)) + "\n\n";
+    EXPECT_EQ(streamed.body, expected);
+    // Past its script the tool gets the default result, alone.
+    call["params"].erase("_meta");
+    call["id"] = "three";
+    const HttpReply single = endpoint.handle(post(call, session));
+    EXPECT_EQ(single.body, mcp_hints::json_text(mcp_hints::jsonrpc::result("three", server.spec().default_result)));
+    bodies.push_back(streamed.body + single.body);
+  }
+  EXPECT_EQ(bodies[0], bodies[1]);
 }

@@ -191,27 +191,46 @@ json stateless(int id, const std::string& method, json params = json::object(),
 
 }  // namespace
 
+namespace {
+
+// Scripted results of every kind of text and number, in steps of tool "t", and a default result.
+const std::vector<json>& scripted_results() {
+  static const std::vector<json> results = {
+      json::parse(R"({"content":[{"type":"text","text":"q\"uo\\te\n\u0001 ünï 🙂"}],"isError":false})"),
+      json::parse(R"({"content":[{"type":"text","text":"x"}],"structuredContent":{}})"),
+      json::parse(R"({"content":[],"structuredContent":{"b":[1,-2,3.5,1e300,null,true],"a":{"z":{},"y":[]}}})"),
+      json::parse(R"({"_meta":{"io.modelcontextprotocol/related":"x"},"content":[{"type":"text","text":""}]})")};
+  return results;
+}
+const json kDefaultResult = json::parse(R"({"content":[{"type":"text","text":"défaut"}]})");
+
+mcp_hints::mock::ServerSpec scripted_spec(std::vector<std::string> protocol_versions) {
+  mcp_hints::mock::ServerSpec spec;
+  spec.name = "main";
+  spec.protocol_versions = std::move(protocol_versions);
+  spec.tools = {json{{"name", "t"}, {"inputSchema", {{"type", "object"}}}}};
+  for (const auto& result : scripted_results()) {
+    mcp_hints::mock::Step step;
+    step.payload = result;
+    spec.scripts["t"].push_back(step);
+  }
+  spec.default_result = kDefaultResult;
+  return spec;
+}
+
+// The result the n-th call of "t" (from 0) gets.
+const json& scripted_result(std::size_t n) {
+  return n < scripted_results().size() ? scripted_results()[n] : kDefaultResult;
+}
+
+}  // namespace
+
 // A scripted result is kept as the scenario holds it and sent from its text: the bytes sent are
 // those of its message (rpc::result to the request's id) written by json_text, for every kind of
 // id and of result, in both eras (the stateless one adds resultType), step by step and past the
 // script (the default result).
 TEST(MockServer, SendsAScriptedResultAsTheBytesOfItsMessage) {
-  using mcp_hints::mock::Step;
-  const std::vector<json> results = {
-      json::parse(R"({"content":[{"type":"text","text":"q\"uo\\te\n\u0001 ünï 🙂"}],"isError":false})"),
-      json::object(),
-      json::parse(R"({"content":[],"structuredContent":{"b":[1,-2,3.5,1e300,null,true],"a":{"z":{},"y":[]}}})"),
-      json::parse(R"({"_meta":{"io.modelcontextprotocol/related":"x"},"content":[{"type":"text","text":""}]})")};
-  mcp_hints::mock::ServerSpec spec;
-  spec.name = "main";
-  spec.protocol_versions = {"2026-07-28", "2025-11-25"};
-  spec.tools = {json{{"name", "t"}, {"inputSchema", {{"type", "object"}}}}};
-  for (const auto& result : results) {
-    Step step;
-    step.payload = result;
-    spec.scripts["t"].push_back(step);
-  }
-  spec.default_result = json::parse(R"({"content":[{"type":"text","text":"défaut"}]})");
+  const auto spec = scripted_spec({"2026-07-28", "2025-11-25"});
   const std::vector<json> ids = {0,
                                  1,
                                  -7,
@@ -226,10 +245,10 @@ TEST(MockServer, SendsAScriptedResultAsTheBytesOfItsMessage) {
       mcp_hints::mock::MockServer server(spec);
       json params = {{"name", "t"}, {"arguments", json::object()}};
       if (stateless_era) params["_meta"] = envelope("2026-07-28");
-      for (std::size_t i = 0; i <= results.size(); ++i) {
+      for (std::size_t i = 0; i <= scripted_results().size(); ++i) {
         const auto out = server.handle(rpc::request(id, "tools/call", params));
         ASSERT_EQ(out.size(), 1u);
-        json expected = rpc::result(id, i < results.size() ? results[i] : spec.default_result);
+        json expected = rpc::result(id, scripted_result(i));
         if (stateless_era) expected["result"]["resultType"] = "complete";
         std::string sent;
         out[0].append_text(sent);
@@ -242,6 +261,97 @@ TEST(MockServer, SendsAScriptedResultAsTheBytesOfItsMessage) {
       }
     }
   }
+}
+
+// In a batch (2025-03-26) the scripted results are made messages, and the batch is sent as the
+// bytes of their array.
+TEST(MockServer, SendsScriptedResultsInABatchAsTheBytesOfTheirArray) {
+  mcp_hints::mock::MockServer server(scripted_spec({"2025-03-26"}));
+  const json t = {{"name", "t"}};
+  const std::vector<json> ids = {1, "b", -3, 4, "five"};
+  json batch = json::array();
+  json expected = json::array();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    batch.push_back(rpc::request(ids[i], "tools/call", t));
+    expected.push_back(rpc::result(ids[i], scripted_result(i)));
+    if (i == 1) batch.push_back(rpc::notification("notifications/initialized"));  // answered by nothing
+  }
+  const auto out = server.handle(batch, {}, true);
+  ASSERT_EQ(out.size(), 1u);
+  std::string sent;
+  out[0].append_text(sent);
+  EXPECT_EQ(sent, mcp_hints::json_text(expected));
+  EXPECT_EQ(out[0].message(), expected);
+}
+
+// The stdio front sends a scripted result's bytes alike with and without a record (which reads
+// each message sent), alone and in a batch, and records what it sends.
+TEST(MockStdio, SendsScriptedResultsAlikeWithAndWithoutARecord) {
+  test_support::TempDir dir;
+  json steps = json::array();
+  for (const auto& result : scripted_results()) steps.push_back({{"result", result}});
+  const json scenario = {{"id", "test.scripted-text"},
+                         {"title", "Scripted results of every kind"},
+                         {"checks", "Nothing: the mock's answers."},
+                         {"proposals", {{{"proposal", "MCP specification"}, {"section", "Tools"}}}},
+                         {"level", "MAY"},
+                         {"servers",
+                          {{"main",
+                            {{"protocolVersions", {"2025-03-26"}},
+                             {"tools", {{{"name", "t"}, {"description", "t"}, {"inputSchema", {{"type", "object"}}}}}},
+                             {"scripts", {{"t", steps}}},
+                             {"defaultResult", kDefaultResult}}}}}};
+  const auto scenario_file = dir.write("scenario.json", scenario.dump());
+  const json t = {{"name", "t"}, {"arguments", json::object()}};
+  std::string input = mcp_hints::json_text(rpc::request(0, "initialize",
+                                                        json{{"protocolVersion", "2025-03-26"},
+                                                             {"capabilities", json::object()},
+                                                             {"clientInfo", {{"name", "t"}, {"version", "1"}}}})) +
+                      "\n" + mcp_hints::json_text(rpc::notification("notifications/initialized")) + "\n";
+  std::vector<std::string> expected_lines;  // the answers to the calls, as they are sent
+  std::size_t n = 0;
+  for (const json& id : {json(1), json("b")}) {
+    input += mcp_hints::json_text(rpc::request(id, "tools/call", t)) + "\n";
+    expected_lines.push_back(mcp_hints::json_text(rpc::result(id, scripted_result(n++))));
+  }
+  json batch = json::array();
+  json answered = json::array();
+  for (const json& id : {json(-3), json("four"), json(5)}) {
+    batch.push_back(rpc::request(id, "tools/call", t));
+    answered.push_back(rpc::result(id, scripted_result(n++)));
+  }
+  input += mcp_hints::json_text(batch) + "\n";
+  expected_lines.push_back(mcp_hints::json_text(answered));
+  input += mcp_hints::json_text(rpc::request(6, "tools/call", t)) + "\n";
+  expected_lines.push_back(mcp_hints::json_text(rpc::result(6, scripted_result(n++))));
+  const auto input_file = dir.write("in.jsonl", input);
+  const auto record = dir.path() / "record.jsonl";
+  const auto plain = test_support::run_cli({"mock", "--scenario", scenario_file.string()}, input_file.string());
+  const auto recorded = test_support::run_cli(
+      {"mock", "--scenario", scenario_file.string(), "--record", record.string()}, input_file.string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  EXPECT_EQ(recorded.out, plain.out);
+  std::vector<std::string> lines;
+  std::istringstream sent(plain.out);
+  for (std::string line; std::getline(sent, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), expected_lines.size() + 1) << plain.out;  // the initialize answer first
+  for (std::size_t i = 0; i < expected_lines.size(); ++i) EXPECT_EQ(lines[i + 1], expected_lines[i]);
+  // The record holds each message sent, a batch's one by one.
+  std::vector<json> sent_messages;
+  for (const auto& line : lines) {
+    const json message = json::parse(line);
+    if (message.is_array())
+      sent_messages.insert(sent_messages.end(), message.begin(), message.end());
+    else
+      sent_messages.push_back(message);
+  }
+  std::vector<json> recorded_out;
+  std::ifstream record_in(record);
+  for (std::string line; std::getline(record_in, line);)
+    if (const json entry = json::parse(line); entry.value("direction", "") == "out")
+      recorded_out.push_back(entry["message"]);
+  EXPECT_EQ(recorded_out, sent_messages);
 }
 
 TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {

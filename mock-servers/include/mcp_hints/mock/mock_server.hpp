@@ -23,7 +23,8 @@ namespace mcp_hints::mock {
 struct Outgoing {
   std::chrono::milliseconds delay{0};  // from when the message was handled
   bool close = false;                  // close the connection (stdio: exit) after the delay
-  nlohmann::json answers;              // the request id this answers, for cancellation
+  nlohmann::json answers;              // the request id this answers, for cancellation (and a
+                                       // scripted result's id: not to be changed once made)
   int http_status = 0;                 // over HTTP, the status to answer with (0: 200)
   std::string note;                    // recorded as an event when due, never sent
 
@@ -55,6 +56,9 @@ struct Outgoing {
 class MockServer {
  public:
   explicit MockServer(ServerSpec spec);
+  // Outgoing messages point into the server: it stays where it was made.
+  MockServer(const MockServer&) = delete;
+  MockServer& operator=(const MockServer&) = delete;
 
   // One message from a client (any JSON value), under an authorization context (its name in the
   // scenario; empty: none); what to send back. A batch is taken when `batches` says the session
@@ -121,7 +125,8 @@ class MockServer {
   std::vector<nlohmann::json> tools_;                  // the catalog served now (list_changed replaces it)
   std::map<std::string, std::size_t> calls_;           // calls so far, by tool
   std::map<std::string, nlohmann::json> open_inputs_;  // by tool: the input_required result awaiting an answer
-  // The JSON text of each scripted result (the default one and every result step's), by value.
+  // The JSON text of each scripted result (the default one and every result step's), by its
+  // address in spec_: the server is never moved (deleted below), and spec_ never changed.
   std::unordered_map<const nlohmann::json*, std::string> result_texts_;
   std::mutex mutex_;
 };
