@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mcp_hints/json/member.hpp"
+
 namespace mcp_hints {
 
 using json = nlohmann::json;
@@ -45,6 +47,12 @@ std::vector<const Claim*> ToolHints::asserted(std::string_view facet) const {
 const Claim* ToolHints::asserting(std::string_view facet, const json& value) const {
   for (const auto& c : claims)
     if (!c.defaulted && c.facet == facet && c.value == value) return &c;
+  return nullptr;
+}
+
+const Claim* ToolHints::asserting(std::string_view facet, std::string_view text) const {
+  for (const auto& c : claims)
+    if (!c.defaulted && c.facet == facet && text_is(c.value, text)) return &c;
   return nullptr;
 }
 

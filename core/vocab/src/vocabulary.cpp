@@ -183,7 +183,10 @@ Vocabulary::Vocabulary(const json& doc) {
     for (const auto& r : revisions_)
       if (r.id == field.vocabulary && field.in_revision(r.revision)) field.latest = &r;
     if (field.tokens.empty()) throw std::runtime_error("vocabulary.json: field " + field.key + " names no member");
-    fields_by_vocabulary_[field.vocabulary].push_back(&field);
+    auto listed = std::find_if(fields_by_vocabulary_.begin(), fields_by_vocabulary_.end(),
+                               [&](const auto& entry) { return entry.first == field.vocabulary; });
+    if (listed == fields_by_vocabulary_.end()) listed = fields_by_vocabulary_.insert(listed, {field.vocabulary, {}});
+    listed->second.push_back(&field);
   }
   for (const auto& r : revisions_) {
     auto& fields = tool_fields_by_revision_.emplace_back();
@@ -266,9 +269,9 @@ LocatedFields Vocabulary::locate(const json& tool) const {
 }
 
 std::span<const Field* const> Vocabulary::vocabulary_fields(std::string_view vocabulary_id) const {
-  const auto fields = fields_by_vocabulary_.find(vocabulary_id);
-  if (fields == fields_by_vocabulary_.end()) return {};
-  return fields->second;
+  for (const auto& [id, fields] : fields_by_vocabulary_)
+    if (id == vocabulary_id) return fields;
+  return {};
 }
 
 bool Vocabulary::mentions(const LocatedFields& tool, std::string_view vocabulary_id) const {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcp_hints/json/member.hpp"
 #include "support.hpp"
 
 namespace mcp_hints::rules::agency {
@@ -101,33 +102,40 @@ class StemSearch {
 inline std::pair<std::string, std::string> agent_loop_evidence(const nlohmann::json& tool) {
   if (!tool.is_object()) return {};
   static const StemSearch agent{"agent"}, loop_words{"agent", "autonom", "plan", "chain"};
-  const auto name = tool.find("name");
-  if (name != tool.end() && name->is_string() && agent.in(name->get_ref<const std::string&>())) {
-    const auto words = name_words(name->get<std::string>());
+  const nlohmann::json* name = member(tool, "name");
+  if (name && name->is_string() && agent.in(name->get_ref<const std::string&>())) {
+    const auto words = name_words(name->get_ref<const std::string&>());
     if (words.size() >= 2 && words.back() == "agent" && words[words.size() - 2] != "user")
       return {"/name", "its name " + shown(*name) + " ends in agent"};
   }
-  const auto description = tool.find("description");
-  if (description == tool.end() || !description->is_string() ||
-      !loop_words.in(description->get_ref<const std::string&>()))
-    return {};
-  std::string text;
-  for (char c : description->get_ref<const std::string&>())
-    text += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
-                                                        : ' ';
+  const std::string* description = string_member(tool, "description");
+  if (!description || !loop_words.in(*description)) return {};
+  // The description in lower case, each run of other characters one space, and a space at each
+  // end: a phrase is then found with its word boundaries as spaces.
   std::string squeezed;
-  for (char c : " " + text + " ")
-    if (c != ' ' || squeezed.empty() || squeezed.back() != ' ') squeezed += c;
+  squeezed.reserve(description->size() + 2);
+  squeezed += ' ';
+  for (const char c : *description) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte))
+      squeezed += static_cast<char>(std::tolower(byte));
+    else if (squeezed.back() != ' ')
+      squeezed += ' ';
+  }
+  if (squeezed.back() != ' ') squeezed += ' ';
   // Phrases that describe the tool itself: anywhere, or only where the description starts ("An
   // agent that ..."); "agentic" alone is not one ("Sentry's agentic onboarding UI", "designed for
   // agentic tools" describe something else).
-  auto quoted = [](const char* phrase) {
-    return "its description says \"" + std::string(phrase).substr(1, std::strlen(phrase) - 2) + "\"";
+  auto quoted = [](std::string_view phrase) {
+    return "its description says \"" + std::string(phrase.substr(1, phrase.size() - 2)) + "\"";
   };
-  for (const char* phrase : {" agent loop ", " autonomously ", " autonomous retries ", " plan act observe ",
-                             " plans and executes ", " tool chaining "})
+  static constexpr std::string_view anywhere[] = {" agent loop ",       " autonomously ",       " autonomous retries ",
+                                                  " plan act observe ", " plans and executes ", " tool chaining "};
+  static constexpr std::string_view openings[] = {" an agent ", " agent that ", " an ai agent ", " ai agent that ",
+                                                  " an agentic "};
+  for (const std::string_view phrase : anywhere)
     if (squeezed.find(phrase) != std::string::npos) return {"/description", quoted(phrase)};
-  for (const char* opening : {" an agent ", " agent that ", " an ai agent ", " ai agent that ", " an agentic "})
+  for (const std::string_view opening : openings)
     if (squeezed.starts_with(opening)) return {"/description", quoted(opening)};
   return {};
 }

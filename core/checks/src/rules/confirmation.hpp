@@ -12,8 +12,9 @@ inline void confirmation_missing(const ToolContext& ctx, const FindingSink& sink
   const Claim* trigger = nullptr;
   for (const auto& c : ctx.hints.claims) {
     if (c.defaulted || is_spec(c)) continue;  // destructiveHint alone is the spec's default reading
-    if ((c.facet == "effect" && c.value == "delete") || (c.facet == "outcome" && c.value == "irreversible") ||
-        (c.facet == "risk" && c.value == "critical")) {
+    if ((c.facet == "effect" && text_is(c.value, "delete")) ||
+        (c.facet == "outcome" && text_is(c.value, "irreversible")) ||
+        (c.facet == "risk" && text_is(c.value, "critical"))) {
       trigger = &c;
       break;
     }

@@ -10,11 +10,12 @@ namespace mcp_hints::rules::contradictions {
 
 inline void readonly_contradiction(const ToolContext& ctx, const FindingSink& sink) {
   const Claim* ro = ctx.hints.claim_of("spec", "readOnlyHint");
-  if (!ro || ro->value != "read") return;
+  if (!ro || !text_is(ro->value, "read")) return;
   for (const auto& c : ctx.hints.claims) {
     if (c.defaulted || is_spec(c)) continue;
-    const bool writes = c.facet == "effect" && (c.value == "write" || c.value == "delete");
-    const bool changes = c.facet == "outcome" && (c.value == "consequential" || c.value == "irreversible");
+    const bool writes = c.facet == "effect" && (text_is(c.value, "write") || text_is(c.value, "delete"));
+    const bool changes =
+        c.facet == "outcome" && (text_is(c.value, "consequential") || text_is(c.value, "irreversible"));
     if (writes || changes)
       sink.report(c.source.pointer(), "readOnlyHint is true (the tool does not modify its environment) but " + said(c) +
                                           " says it " +
@@ -24,10 +25,10 @@ inline void readonly_contradiction(const ToolContext& ctx, const FindingSink& si
 
 inline void destructive_contradiction(const ToolContext& ctx, const FindingSink& sink) {
   const Claim* d = ctx.hints.claim_of("spec", "destructiveHint");
-  if (!d || d->value != "write") return;  // destructiveHint false: only additive updates
+  if (!d || !text_is(d->value, "write")) return;  // destructiveHint false: only additive updates
   for (const auto& c : ctx.hints.claims) {
     if (c.defaulted || is_spec(c)) continue;
-    if ((c.facet == "effect" && c.value == "delete") || (c.facet == "reversibility" && c.value == "none"))
+    if ((c.facet == "effect" && text_is(c.value, "delete")) || (c.facet == "reversibility" && text_is(c.value, "none")))
       sink.report(c.source.pointer(), "destructiveHint is false (only additive updates) but " + said(c) +
                                           " says the tool deletes or cannot be undone");
   }

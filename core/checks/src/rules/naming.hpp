@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/vocab/infer.hpp"
 #include "support.hpp"
 
@@ -15,21 +16,22 @@ namespace mcp_hints::rules::naming {
 // prefix or the object puts it (schemas/verbs.json); a name without one never fires.
 inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
   const auto claims = ctx.hints.asserted("effect");
-  if (claims.empty() || !ctx.tool.is_object() || !ctx.tool.contains("name") || !ctx.tool["name"].is_string()) return;
+  const std::string* name = string_member(ctx.tool, "name");
+  if (claims.empty() || !name) return;
   // What the hints together say: their most cautious effect. A tool declared to delete contradicts
   // no name, so its name is not read.
   const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
   if (!declared || *declared == "delete") return;
-  const Inference inference = classify_name(ctx.tool["name"].get<std::string>());
+  const Inference inference = classify_name(*name);
   if (!inference.strong || inference.verb_class == "read") return;
   const bool reads_only = *declared == "read";
   const bool denies_delete = inference.verb_class == "delete";
   if (!reads_only && !denies_delete) return;
   for (const Claim* c : claims) {
     // readOnlyHint false says "not read-only", nothing about deleting.
-    if (c->value != "read" && (c->value != "write" || c->source.field->key == "readOnlyHint")) continue;
+    if (!text_is(c->value, "read") && (!text_is(c->value, "write") || c->source.field->key == "readOnlyHint")) continue;
     sink.report(c->source.pointer(), inference.name_evidence + " but " + said(*c) + " says the tool " +
-                                         (c->value == "read" ? "only reads" : "does not delete") +
+                                         (text_is(c->value, "read") ? "only reads" : "does not delete") +
                                          ": check the hint, or rename the tool");
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "support.hpp"
 
 namespace mcp_hints::rules::placement {
@@ -23,9 +24,8 @@ inline bool is_vocabulary_key(const Vocabulary& vocabulary, const std::string& k
 }
 
 inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink) {
-  if (!ctx.tool.is_object()) return;
-  auto meta = ctx.tool.find("_meta");
-  if (meta == ctx.tool.end() || !meta->is_object()) return;
+  const json* meta = member(ctx.tool, "_meta");
+  if (!meta || !meta->is_object()) return;
   const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
   for (const auto& [key, value] : meta->items()) {
     if (!meta_key_reserved(rule, key)) continue;
@@ -46,21 +46,20 @@ inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink
 }
 
 inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
-  if (!ctx.tool.is_object()) return;
-  auto annotations = ctx.tool.find("annotations");
-  if (annotations == ctx.tool.end() || !annotations->is_object()) return;
+  const json* annotations = member(ctx.tool, "annotations");
+  if (!annotations || !annotations->is_object()) return;
   // The specification's ToolAnnotations keys: its hint fields in the crosswalk, and title.
   const auto spec = ctx.vocabulary.vocabulary_fields("spec");
   // What each _meta key under a prefix names after its last slash: a mirror of that annotation.
   // (The objects' members are walked as the map they are: every tool is read here.)
   std::vector<std::string_view> mirrors;
-  if (auto meta = ctx.tool.find("_meta"); meta != ctx.tool.end() && meta->is_object())
-    for (const auto& member : meta->get_ref<const json::object_t&>())
-      if (const auto slash = member.first.rfind('/'); slash != std::string::npos)
-        mirrors.push_back(std::string_view(member.first).substr(slash + 1));
+  if (const json* meta = member(ctx.tool, "_meta"); meta && meta->is_object())
+    for (const auto& [name, value] : meta->get_ref<const json::object_t&>())
+      if (const auto slash = name.rfind('/'); slash != std::string::npos)
+        mirrors.push_back(std::string_view(name).substr(slash + 1));
   std::vector<std::string> dropped;
-  for (const auto& member : annotations->get_ref<const json::object_t&>()) {
-    const std::string_view key = member.first;
+  for (const auto& [name, value] : annotations->get_ref<const json::object_t&>()) {
+    const std::string_view key = name;
     if (key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; }))
       continue;
     if (std::find(mirrors.begin(), mirrors.end(), key) == mirrors.end()) dropped.emplace_back(key);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/checks/checks.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 
@@ -17,7 +18,8 @@ using json = nlohmann::json;
 // "annotations.category (risk-metadata@sep-2793) = \"destroy\""
 inline std::string said(const Claim& claim) { return describe_source(claim.source) + " = " + shown(*claim.source.raw); }
 
-inline const Claim* first_of(const ToolHints& hints, std::string_view facet, std::initializer_list<json> values) {
+inline const Claim* first_of(const ToolHints& hints, std::string_view facet,
+                             std::initializer_list<std::string_view> values) {
   for (const auto& v : values)
     if (const auto* c = hints.asserting(facet, v)) return c;
   return nullptr;

@@ -22,4 +22,10 @@ inline const std::string* string_member(const nlohmann::json& value, std::string
   return found && found->is_string() ? &found->get_ref<const std::string&>() : nullptr;
 }
 
+// Whether `value` is the string `text`: value == "text" without the json nlohmann would make of
+// the literal (a string allocated for every comparison).
+inline bool text_is(const nlohmann::json& value, std::string_view text) {
+  return value.is_string() && value.get_ref<const std::string&>() == text;
+}
+
 }  // namespace mcp_hints

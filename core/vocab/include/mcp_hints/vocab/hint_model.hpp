@@ -45,6 +45,11 @@ class ToolHints {
   std::vector<const Claim*> asserted(std::string_view facet) const;
   // The first asserted claim of a facet with this value, if any.
   const Claim* asserting(std::string_view facet, const nlohmann::json& value) const;
+  // The same for a string value, compared as text.
+  const Claim* asserting(std::string_view facet, std::string_view text) const;
+  const Claim* asserting(std::string_view facet, const char* text) const {
+    return asserting(facet, std::string_view(text));
+  }
   // The claim a given field made, if that field asserted anything.
   const Claim* claim_of(std::string_view vocabulary_id, std::string_view key) const;
   // The value a client should act on: the most cautious asserted claim, else the default.

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -196,7 +197,9 @@ class Vocabulary {
   std::map<std::string, Facet> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
-  std::map<std::string, std::vector<const Field*>, std::less<>> fields_by_vocabulary_;  // by vocabulary id
+  // By vocabulary id: a few, looked up for every tool by several checks, so searched in a list
+  // (names of other lengths passed over at once) rather than a map's nodes.
+  std::vector<std::pair<std::string, std::vector<const Field*>>> fields_by_vocabulary_;
   std::vector<std::vector<const Field*>> tool_fields_by_revision_;  // like revisions_: its tool-level fields
   // The fields' member names as a tree: a node is a path of names from the tool; its children are
   // in the order of a JSON object's members, so one walk of both pairs them (locate).
