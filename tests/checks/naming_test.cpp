@@ -4,9 +4,11 @@
 // object-first names with a wrong claim, is tests/fixtures/lint/negative/infer.contradicts-name.json.)
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "mcp_hints/checks/lint.hpp"
+#include "mcp_hints/vocab/infer.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -39,3 +41,22 @@ TEST(Naming, ACorrectCatalogOfRealToolsRaisesNoNamingOrContradictionFinding) {
 }
 
 }  // namespace
+
+// A finding says where the name says it: each tool of the negative control is reported with its
+// name's evidence, as infer reads it, before what the hint claims.
+TEST(Naming, AFindingQuotesTheNamesEvidence) {
+  const json catalog = test_support::read_json(test_support::fixture("lint/negative/infer.contradicts-name.json"));
+  std::istringstream in(catalog.dump());
+  mcp_hints::FindingList findings;
+  const auto result = mcp_hints::Linter({}).lint_stream(in, "negative", findings);
+  ASSERT_FALSE(result.error) << *result.error;
+  std::set<std::string> reported;
+  for (const auto& f : findings) {
+    if (f.check != "infer.contradicts-name") continue;
+    const std::string evidence = mcp_hints::classify_name(f.tool).name_evidence;
+    ASSERT_FALSE(evidence.empty()) << f.tool;
+    EXPECT_TRUE(f.message.starts_with(evidence + " but ")) << f.tool << ": " << f.message;
+    reported.insert(f.tool);
+  }
+  EXPECT_EQ(reported.size(), catalog["tools"].size());
+}

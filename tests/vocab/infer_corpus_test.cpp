@@ -151,4 +151,19 @@ TEST(InferCorpus, EveryVerbClassHasItsEvidence) {
             "the name's verb 'delete' (after 'acme') (delete verbs)");
 }
 
+// Without its evidence a name is classified alike: only the words of evidence are left out.
+TEST(InferCorpus, ANameClassifiedWithoutEvidenceIsClassifiedAlike) {
+  for (const char* name : {"acme_delete_x", "acme-post-message", "createIssue", "repos_fork", "github.list_issues",
+                           "sync_and_delete", "browser_drop", "get_weather", "x", "", "slack_post_message"}) {
+    const auto full = mcp_hints::classify_name(name);
+    const auto bare = mcp_hints::classify_name(name, false);
+    EXPECT_EQ(bare.words, full.words) << name;
+    EXPECT_EQ(bare.verb, full.verb) << name;
+    EXPECT_EQ(bare.verb_class, full.verb_class) << name;
+    EXPECT_EQ(bare.strong, full.strong) << name;
+    EXPECT_TRUE(bare.verb_evidence.empty()) << name;
+    EXPECT_TRUE(bare.name_evidence.empty()) << name;
+  }
+}
+
 }  // namespace

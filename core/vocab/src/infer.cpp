@@ -145,7 +145,7 @@ std::string joined(const std::vector<std::string>& words, std::size_t count, con
 }
 
 // What the name says, from its action verb (see schemas/verbs.json), with the evidence in words.
-Inference classify(const std::string& name, const std::string& description) {
+Inference classify(const std::string& name, const std::string& description, bool with_evidence = true) {
   Inference out;
   out.words = name_words(name);
   const std::string text = lower(description);
@@ -181,8 +181,9 @@ Inference classify(const std::string& name, const std::string& description) {
   const VerbWord& verb = *chosen;
   out.verb = out.words[verb.index];
   out.verb_class = verb.group->verb_class;
-  out.verb_evidence = verb.group->evidence;
   out.strong = true;
+  if (!with_evidence) return out;
+  out.verb_evidence = verb.group->evidence;
   // Appended to one string: a tool's name is classified for every tool linted.
   std::string& said = out.name_evidence;
   if (verb.index == 0) {
@@ -256,7 +257,7 @@ std::vector<std::string> name_words(const std::string& name) {
   return words;
 }
 
-Inference classify_name(const std::string& name) { return classify(name, ""); }
+Inference classify_name(const std::string& name, bool with_evidence) { return classify(name, "", with_evidence); }
 
 Inference infer_tool(const json& tool) {
   if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return {};

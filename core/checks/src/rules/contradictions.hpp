@@ -38,9 +38,9 @@ inline void readonly_and_destructive(const ToolContext& ctx, const FindingSink& 
   const json* a = find_member(ctx.tool, {"annotations"});
   if (!a || !a->is_object()) return;
   // Compared, not read with value(): a member of another type must not throw.
-  auto is_true = [&](const char* key) {
-    auto it = a->find(key);
-    return it != a->end() && *it == true;
+  auto is_true = [&](std::string_view key) {
+    const json* value = member(*a, key);
+    return value && *value == true;
   };
   if (is_true("readOnlyHint") && is_true("destructiveHint"))
     sink.report("/annotations/destructiveHint",

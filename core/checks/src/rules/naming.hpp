@@ -21,16 +21,18 @@ inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
   // What the hints together say: their most cautious effect. A tool declared to delete contradicts
   // no name, so its name is not read.
   const auto declared = ctx.hints.resolved("effect", ctx.vocabulary);
-  if (!declared || *declared == "delete") return;
-  const Inference inference = classify_name(*name);
+  if (!declared || text_is(*declared, "delete")) return;
+  const Inference inference = classify_name(*name, false);
   if (!inference.strong || inference.verb_class == "read") return;
-  const bool reads_only = *declared == "read";
+  const bool reads_only = text_is(*declared, "read");
   const bool denies_delete = inference.verb_class == "delete";
   if (!reads_only && !denies_delete) return;
+  std::string evidence;  // the name's evidence, written only for a finding
   for (const Claim* c : claims) {
     // readOnlyHint false says "not read-only", nothing about deleting.
     if (!text_is(c->value, "read") && (!text_is(c->value, "write") || c->source.field->key == "readOnlyHint")) continue;
-    sink.report(c->source.pointer(), inference.name_evidence + " but " + said(*c) + " says the tool " +
+    if (evidence.empty()) evidence = classify_name(*name).name_evidence;
+    sink.report(c->source.pointer(), evidence + " but " + said(*c) + " says the tool " +
                                          (text_is(c->value, "read") ? "only reads" : "does not delete") +
                                          ": check the hint, or rename the tool");
   }

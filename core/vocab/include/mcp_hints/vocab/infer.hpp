@@ -39,8 +39,9 @@ std::vector<std::string> name_words(const std::string& name);
 Inference infer_tool(const nlohmann::json& tool);
 
 // Only what the name says: words, verb, class and strength (infer_tool without the description
-// and the schema).
-Inference classify_name(const std::string& name);
+// and the schema); with_evidence false leaves verb_evidence and name_evidence empty (a check that
+// reports rarely asks again for them when it does).
+Inference classify_name(const std::string& name, bool with_evidence = true);
 
 // The inferred values as keys of a vocabulary revision, written into a copy of the tool:
 // risk-metadata@sep-2793 (category, riskLevel, blastRadius, approvalRecommendation),
