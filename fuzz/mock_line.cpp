@@ -26,8 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (end == std::string_view::npos) end = input.size();
       // The stdio front catches nothing here: a line must be answered, never thrown.
       nlohmann::json parsed;
-      for (const auto& out : server.handle_text(input.substr(start, end - start), &parsed, context))
-        (void)out.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      for (const auto& out : server.handle_text(input.substr(start, end - start), &parsed, context)) {
+        std::string line;  // written as the stdio front writes it
+        out.append_text(line);
+      }
       (void)mock::MockServer::cancelled_request(parsed);
       start = end + 1;
     }

@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         nlohmann::json params = nlohmann::json::object();
         if (!cursor.is_null()) params["cursor"] = cursor;
         const auto outs = server.handle(jsonrpc::request(page + 1, "tools/list", params));
-        if (outs.empty() || !outs.front().message.contains("result")) break;
-        cursor = outs.front().message["result"].value("nextCursor", nlohmann::json());
+        if (outs.empty() || !outs.front().message().contains("result")) break;
+        cursor = outs.front().message()["result"].value("nextCursor", nlohmann::json());
         if (!cursor.is_string()) break;
       }
     }

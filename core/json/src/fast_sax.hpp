@@ -282,8 +282,12 @@ class FastSaxReader {
 
   // Past any space at p_. Most tokens follow one another at once, or after a line break and an
   // indent: those are read here, the rest (the window's end among them) by skip_more_space.
-  void skip_space() {
+  // The test for a token at once is made where skip_space is called (inlined); the rest is a call.
+  [[gnu::always_inline]] void skip_space() {
     if (p_ != end_ && *p_ > ' ') return;
+    skip_some_space();
+  }
+  void skip_some_space() {
     if (p_ != end_ && *p_ == '\n') {
       ++at_.line_;
       column_ = 1;
