@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include <charconv>
-#include <cstring>
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -128,8 +128,11 @@ int tcp_floor(long rounds) {
 // to stop (compare.sh runs every command under a time limit).
 namespace bare {
 
+pid_t server = -1;  // the server started, ended with the run whatever becomes of it
+
 [[noreturn]] void fail(const std::string& why) {
   std::cerr << "mock_rpc: " << why << "\n";
+  if (server > 0) ::kill(server, SIGKILL);  // a server that stopped reading or answering is left behind by no run
   std::exit(1);
 }
 
@@ -178,6 +181,7 @@ nlohmann::json result_of(std::string_view line, long id) {
 int run(long calls, char** command) {
   int there[2], back[2];
   if (::pipe2(there, O_CLOEXEC) != 0 || ::pipe2(back, O_CLOEXEC) != 0) fail("cannot make pipes");
+  std::signal(SIGPIPE, SIG_IGN);  // a server gone is a failed write, said as such
   const auto spawned = Clock::now();
   const pid_t child = ::fork();
   if (child < 0) fail("cannot fork");
@@ -187,6 +191,7 @@ int run(long calls, char** command) {
     ::execvp(command[0], command);
     _exit(127);
   }
+  server = child;
   ::close(there[0]);
   ::close(back[1]);
   Pipes pipes{there[1], back[0], {}};

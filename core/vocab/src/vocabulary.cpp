@@ -7,6 +7,7 @@
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 
@@ -21,12 +22,7 @@ int Facet::rank(const json& value) const {
 
 const json* find_member(const json& root, const std::vector<std::string>& tokens, std::size_t depth) {
   const json* node = &root;
-  for (std::size_t i = 0; i < tokens.size() && i < depth; ++i) {
-    if (!node->is_object()) return nullptr;
-    auto it = node->find(tokens[i]);
-    if (it == node->end()) return nullptr;
-    node = &*it;
-  }
+  for (std::size_t i = 0; i < tokens.size() && i < depth && node; ++i) node = member(*node, tokens[i]);
   return node;
 }
 

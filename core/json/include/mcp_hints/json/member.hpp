@@ -1,7 +1,8 @@
 #pragma once
-// A JSON object's member by name, looked up once. nlohmann's own ways cost more on a hot path: a
-// const operator[] given a C string makes a std::string of it first, and find or contains given
-// one measures it (strlen) at every node of the map. A string_view is measured once.
+// A JSON object's member by name, looked up once, and a value compared with a text. nlohmann's own
+// ways cost more on a hot path: a const operator[] given a C string makes a std::string of it
+// first, find or contains given one measures it (strlen) at every node of the map, and a value
+// compared with a literal is compared with a json made of it. A string_view is measured once.
 #include <string_view>
 
 #include <nlohmann/json.hpp>
