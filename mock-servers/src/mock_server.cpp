@@ -119,24 +119,23 @@ std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parse
 }
 
 std::vector<Outgoing> MockServer::handle(const json& message, const std::string& context, bool batches) {
-  const auto kind = rpc::classify(message);
+  const rpc::Envelope envelope = rpc::envelope_of(message);
+  const auto kind = rpc::classify(envelope);
   if (message.is_array() && batches) return handle_batch(message, context);
   if (message.is_array())
     return only(Outgoing{rpc::error(nullptr, rpc::invalid_request,
                                     "Invalid Request: batches are part of MCP in revision 2025-03-26 only")});
   if (kind == rpc::Kind::invalid) {
-    const json id = message.is_object() && message.contains("id") &&
-                            (message["id"].is_string() || message["id"].is_number_integer())
-                        ? message["id"]
-                        : json();
+    const json* given = envelope.id;
+    const json id = given && (given->is_string() || given->is_number_integer()) ? *given : json();
     return only(
         Outgoing{rpc::error(id, rpc::invalid_request, "Invalid Request: not a JSON-RPC 2.0 request or notification")});
   }
   if (kind != rpc::Kind::request) return {};  // notifications and responses need no answer
-  const json& id = *member(message, "id");
-  const std::string& method = *string_member(message, "method");  // a request's is a string
+  const json& id = *envelope.id;
+  const std::string& method = envelope.method->get_ref<const std::string&>();  // a request's is a string
   static const json no_params = json::object();
-  const json* given = member(message, "params");
+  const json* given = envelope.params;
   const json& params = given ? *given : no_params;
   if (!params.is_object())
     return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: not an object"), {}, false, id});

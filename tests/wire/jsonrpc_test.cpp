@@ -1,5 +1,8 @@
 #include "mcp_hints/wire/jsonrpc.hpp"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 using json = nlohmann::json;
@@ -43,4 +46,31 @@ TEST(JsonRpc, ClassifiesMessagesAndRejectsMalformedOnes) {
   EXPECT_EQ(rpc::classify(json::parse(R"({"jsonrpc":"2.0","id":"x","result":null})")), rpc::Kind::result);
   EXPECT_EQ(rpc::describe(rpc::request(1, "tools/list")), "request tools/list");
   EXPECT_EQ(rpc::describe(json(1)), "malformed message");
+}
+
+TEST(JsonRpc, EnvelopeHoldsEachMemberByItsExactNameOnly) {
+  // Every subset of the six names, among names of the same lengths and near spellings: each
+  // pointer is the message's own member of exactly that name, or null when it has none.
+  const std::vector<std::string> names = {"jsonrpc", "id", "method", "params", "result", "error"};
+  const std::vector<std::string> decoys = {"Id",      "iD",     "ix",     "i",     "idd",    "JSONRPC", "jsonrpx",
+                                           "method_", "Method", "methos", "param", "paramS", "results", "resulT",
+                                           "errors",  "Error",  "errir",  "",      "abcdef", "zzzzzzz", "xi"};
+  for (unsigned subset = 0; subset < 64; ++subset) {
+    json message = json::object();
+    for (const auto& decoy : decoys) message[decoy] = "decoy " + decoy;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (subset & (1u << i)) message[names[i]] = names[i];
+    const rpc::Envelope e = rpc::envelope_of(message);
+    const json* found[] = {e.jsonrpc, e.id, e.method, e.params, e.result, e.error};
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (subset & (1u << i))
+        EXPECT_EQ(found[i], &message.at(names[i])) << names[i] << " in " << message.dump();
+      else
+        EXPECT_EQ(found[i], nullptr) << names[i] << " in " << message.dump();
+    }
+  }
+  for (const json& other : {json(), json::array({json{{"id", 1}}}), json("id"), json(1)}) {
+    const rpc::Envelope e = rpc::envelope_of(other);
+    for (const json* member : {e.jsonrpc, e.id, e.method, e.params, e.result, e.error}) EXPECT_EQ(member, nullptr);
+  }
 }

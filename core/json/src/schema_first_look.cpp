@@ -6,6 +6,8 @@
 #include <locale>
 #include <string_view>
 
+#include "mcp_hints/json/member.hpp"
+
 namespace mcp_hints::detail {
 namespace {
 
@@ -534,14 +536,14 @@ Verdict SchemaFirstLook::judge_object(const Node& node, const json::object_t& ob
       (node.max_properties && object.size() > *node.max_properties))
     return Verdict::invalid;
   for (const auto& name : node.required)
-    if (object.find(name) == object.end()) return Verdict::invalid;
+    if (!member(object, name)) return Verdict::invalid;
   Verdict seen = Verdict::valid;
   if (node.has_properties) {
     // The members and the properties both in name order: one walk pairs them.
     auto property = node.properties.begin();
     for (const auto& [name, member] : object) {
       int order = 1;
-      while (property != node.properties.end() && (order = property->first.compare(name)) < 0) ++property;
+      while (property != node.properties.end() && (order = compare_names(property->first, name)) < 0) ++property;
       const Node* schema = nullptr;
       if (property != node.properties.end() && order == 0) {
         schema = property->second;
@@ -566,12 +568,12 @@ Verdict SchemaFirstLook::judge_object(const Node& node, const json::object_t& ob
 Verdict SchemaFirstLook::judge_dependencies(const Node& node, const json& object, int depth) const {
   const auto& members = object.get_ref<const json::object_t&>();
   for (const auto& [name, needed] : node.needs_members)
-    if (members.contains(name))
+    if (member(members, name))
       for (const auto& other : needed)
-        if (!members.contains(other)) return Verdict::invalid;
+        if (!member(members, other)) return Verdict::invalid;
   Verdict seen = Verdict::valid;
   for (const auto& [name, schema] : node.needs_schema) {
-    if (!members.contains(name)) continue;
+    if (!member(members, name)) continue;
     const Verdict v = judge(*schema, object, depth);
     if (v == Verdict::invalid) return v;
     if (v == Verdict::undecided) seen = v;

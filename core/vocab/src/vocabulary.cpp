@@ -242,7 +242,7 @@ void Vocabulary::locate_below(std::uint32_t node, const json& value, LocatedFiel
   auto member = members.begin();
   auto child = here.children.begin();
   while (member != members.end() && child != here.children.end()) {
-    const int order = member->first.compare(child->first);
+    const int order = compare_names(member->first, child->first);
     if (order < 0) {
       ++member;
     } else if (order > 0) {
