@@ -66,6 +66,13 @@ bool past_int64(const json& value) {
                                            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 }
 
+// A schema of types alone: what judge() finds for it, without the rest of its walk (an integer
+// past int64 is left undecided there, whatever the types).
+Verdict of_types_alone(std::uint8_t types, const json& value) {
+  const Verdict v = of_type(types, value);
+  return v == Verdict::valid && past_int64(value) ? Verdict::undecided : v;
+}
+
 // Equality as `const`, `enum` and `uniqueItems` need it ("valid": equal). An integer and a float
 // are not compared: how valijson weighs 1 against 1.0 is left to valijson.
 Verdict same(const json& a, const json& b) {
@@ -181,6 +188,11 @@ struct SchemaFirstLook::Node {
   std::vector<const Node*> all_of, any_of, one_of;
   const Node* negated = nullptr;
   const Node *condition = nullptr, *then = nullptr, *otherwise = nullptr;
+  // Nothing but `type` (most leaves: "type": "string"): judged by its types alone, at once. Set
+  // from the node compared with one that has only its types, so no keyword read can be missed.
+  bool only_types = false;
+
+  bool operator==(const Node&) const = default;
 };
 
 SchemaFirstLook::SchemaFirstLook(const nlohmann::json& document, const std::string& fragment)
@@ -418,6 +430,9 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
   }
   std::sort(node.properties.begin(), node.properties.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
+  Node types_alone;
+  types_alone.types = node.types;
+  node.only_types = node.types != 0 && node == types_alone;
   return &node;
 }
 
@@ -441,6 +456,10 @@ Verdict SchemaFirstLook::judge(const Node& start, const json& value, int depth) 
     if (++depth > kMaxDepth) return Verdict::undecided;
   if (++depth > kMaxDepth) return Verdict::undecided;
   if (node->fixed) return node->verdict;
+  if (node->only_types) return of_types_alone(node->types, value);
+  // valijson reads any value as text for `format`, and throws on a non-empty container, whatever
+  // else the schema says of it: that is valijson's to say.
+  if (node->has_format && value.is_structured() && !value.empty()) return Verdict::undecided;
   Verdict seen = Verdict::valid;
   // Notes a part's verdict; true when it settles the whole as invalid.
   const auto failed = [&seen](Verdict v) {
@@ -486,9 +505,8 @@ Verdict SchemaFirstLook::judge(const Node& start, const json& value, int depth) 
     }
     default: break;
   }
-  // valijson reads any value as text for `format` (a non-empty container it cannot read), and
-  // checks only dates and times.
-  if (node->has_format && (node->dated_format || (value.is_structured() && !value.empty()))) seen = Verdict::undecided;
+  // Of the formats valijson checks only dates and times.
+  if (node->has_format && node->dated_format) seen = Verdict::undecided;
   for (const Node* part : node->all_of)
     if (failed(judge(*part, value, depth))) return Verdict::invalid;
   if (!node->any_of.empty()) {
@@ -553,7 +571,10 @@ Verdict SchemaFirstLook::judge_object(const Node& node, const json::object_t& ob
         schema = node.additional;
       }
       if (!schema) continue;
-      const Verdict v = judge(*schema, member, depth);
+      // A member whose schema is types alone is judged here, not through a call (judge's depth
+      // limit kept).
+      const Verdict v = schema->only_types && depth < kMaxDepth ? of_types_alone(schema->types, member)
+                                                                : judge(*schema, member, depth);
       if (v == Verdict::invalid) return v;
       if (v == Verdict::undecided) seen = v;
     }
