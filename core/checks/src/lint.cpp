@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/parallel_catalog.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -17,9 +18,8 @@ namespace mcp_hints {
 namespace {
 
 std::string tool_name(const nlohmann::json& tool) {
-  if (!tool.is_object()) return {};
-  auto it = tool.find("name");
-  return it != tool.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const std::string* name = string_member(tool, "name");
+  return name ? *name : std::string();
 }
 
 }  // namespace
@@ -88,14 +88,14 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
   const auto detected = vocabulary.detect(located);
   const ToolContext ctx{tool,     located, hints,     vocabulary, published_schemas(), options_.spec_revision,
                         detected, pinned_, duplicates};
-  const std::string name = tool_name(tool);
+  const std::string* name = string_member(tool, "name");  // copied into a finding, if any
   const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {
     const TextPosition at = positions ? positions->at(relative) : TextPosition{};
     const std::size_t tool_line = positions ? positions->at("").line : 0;
     out.push_back(Finding{std::string(check.id),
                           check.level,
                           file,
-                          name,
+                          name ? *name : std::string(),
                           pointer + relative,
                           at.line,
                           at.column,

@@ -21,6 +21,13 @@ inline int compare_names(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
+// std::string's order as a map's transparent comparator: a map of names found by any text
+// (std::string_view, a literal) without a string made of it, and compared by compare_names.
+struct NameOrder {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return compare_names(a, b) < 0; }
+};
+
 namespace detail {
 
 // A name to find in a map of std::string keys (nlohmann's objects compare with std::less<>, so a

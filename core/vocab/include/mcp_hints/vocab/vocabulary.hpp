@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/member.hpp"
+
 namespace mcp_hints {
 
 // The specification revision a tool's hints are read under when nobody chooses one: the newest of
@@ -60,10 +62,10 @@ struct Field {
   std::string section;
   std::optional<nlohmann::json> default_value;  // the specification's default, if any
   std::optional<Condition> meaningful_when;
-  bool set_valued = false;                                          // a value or an array of values
-  bool array_only = false;                                          // ... always an array, even of one value
-  std::map<std::string, std::vector<FacetValue>, std::less<>> map;  // by value ("true", "read", "*")
-  bool is_message_field = false;                                    // lives on requests/results, not on tools
+  bool set_valued = false;                                        // a value or an array of values
+  bool array_only = false;                                        // ... always an array, even of one value
+  std::map<std::string, std::vector<FacetValue>, NameOrder> map;  // by value ("true", "read", "*")
+  bool is_message_field = false;                                  // lives on requests/results, not on tools
   std::vector<std::string> carried_on;                // message fields: "request", "result", "content block"
   std::optional<Propagation> propagation;             // message fields: how a claim travels
   std::vector<std::string> revisions;                 // the revisions of its vocabulary that have it (empty: all)
