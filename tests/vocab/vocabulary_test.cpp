@@ -6,7 +6,11 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/json/embedded.hpp"
@@ -345,5 +349,36 @@ TEST(Vocabulary, MetaKeyReservationReadsThePrefixLabelByLabel) {
        }) {
     EXPECT_EQ(mcp_hints::meta_key_reserved("any-label", c.key), c.any_label) << c.key;
     EXPECT_EQ(mcp_hints::meta_key_reserved("second-label", c.key), c.second_label) << c.key;
+  }
+}
+
+// A value is looked up under its text: a string as it is, true and false as words, a number as
+// dump() writes it (an integer read without dump(): the same digits). A string that reads as a
+// literal never matches one; what no key names falls to "*".
+TEST(Vocabulary, AValueMeansWhatItsTextIsMappedTo) {
+  mcp_hints::Field field;
+  const std::vector<std::pair<std::string, json>> keyed = {
+      {"2", 2},
+      {"0", 0},
+      {"-7", -7},
+      {"9223372036854775807", std::numeric_limits<std::int64_t>::max()},
+      {"-9223372036854775808", std::numeric_limits<std::int64_t>::min()},
+      {"18446744073709551615", std::numeric_limits<std::uint64_t>::max()},
+      {"2.5", 2.5},
+      {"true", true},
+      {"null", nullptr},
+      {"read", "read"}};
+  for (const auto& [key, value] : keyed) field.map[key] = {{"facet", key}};
+  field.map["*"] = {{"facet", "*"}};
+  for (const auto& [key, value] : keyed) {
+    const auto meant = field.meaning(value);
+    ASSERT_NE(meant.values, nullptr) << key;
+    EXPECT_FALSE(meant.wildcard) << key;
+    EXPECT_EQ(meant.values->front().value, key) << "the entry of " << value.dump();
+  }
+  for (const json& other : {json(3), json(-8), json(2.0), json("2"), json("true"), json(false), json("-7"), json(20)}) {
+    const auto meant = field.meaning(other);
+    ASSERT_NE(meant.values, nullptr) << other.dump();
+    EXPECT_TRUE(meant.wildcard) << other.dump() << " is no mapped value";
   }
 }
