@@ -254,6 +254,13 @@ void append_json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
+IntegerText::IntegerText(const nlohmann::json& integer) {
+  const auto written = integer.is_number_unsigned()
+                           ? std::to_chars(digits_, digits_ + sizeof digits_, integer.get<std::uint64_t>())
+                           : std::to_chars(digits_, digits_ + sizeof digits_, integer.get<std::int64_t>());
+  size_ = static_cast<std::size_t>(written.ptr - digits_);
+}
+
 void append_json(std::string& out, const nlohmann::json& value, int indent, std::size_t width) {
   using Type = nlohmann::json::value_t;
   switch (value.type()) {
@@ -302,14 +309,7 @@ void append_json(std::string& out, const nlohmann::json& value, int indent, std:
     case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
     case Type::null: out += "null"; return;
     case Type::number_integer:
-    case Type::number_unsigned: {
-      char digits[24];
-      const auto end = value.is_number_unsigned()
-                           ? std::to_chars(digits, digits + sizeof digits, value.get<std::uint64_t>()).ptr
-                           : std::to_chars(digits, digits + sizeof digits, value.get<std::int64_t>()).ptr;
-      out.append(digits, end);
-      return;
-    }
+    case Type::number_unsigned: out += IntegerText(value).view(); return;
     default: out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); return;
   }
 }

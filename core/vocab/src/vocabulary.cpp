@@ -1,9 +1,9 @@
 #include "mcp_hints/vocab/vocabulary.hpp"
 
 #include <cctype>
-#include <charconv>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "mcp_hints/json/embedded.hpp"
@@ -45,16 +45,13 @@ Field::Meaning Field::meaning(const json& element) const {
   // Map keys are the value itself for strings and its JSON text for anything else.
   std::string text;
   std::string_view key;
-  char digits[24];  // an integer's text, as dump() writes it
+  std::optional<IntegerText> integer;
   if (element.is_string()) {
     key = element.get_ref<const std::string&>();
   } else if (element.is_boolean()) {
     key = element.get<bool>() ? "true" : "false";
-  } else if (element.is_number_integer() || element.is_number_unsigned()) {
-    const auto written = element.is_number_unsigned()
-                             ? std::to_chars(digits, digits + sizeof digits, element.get<std::uint64_t>())
-                             : std::to_chars(digits, digits + sizeof digits, element.get<std::int64_t>());
-    key = std::string_view(digits, static_cast<std::size_t>(written.ptr - digits));
+  } else if (element.is_number_integer()) {  // signed or unsigned
+    key = integer.emplace(element).view();
   } else {
     text = element.dump();
     key = text;

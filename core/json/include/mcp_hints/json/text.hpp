@@ -59,6 +59,16 @@ std::string visible(std::string_view text);
 void append_json(std::string& out, const nlohmann::json& value, int indent = -1, std::size_t width = 0);
 // A string's JSON text appended to `out`, as dump writes it.
 void append_json_string(std::string& out, std::string_view text);
+// An integer's JSON text (signed or unsigned), as dump writes it, held in place: no string made.
+class IntegerText {
+ public:
+  explicit IntegerText(const nlohmann::json& integer);
+  std::string_view view() const { return {digits_, size_}; }
+
+ private:
+  char digits_[24];  // "-9223372036854775808" and "18446744073709551615" fit
+  std::size_t size_;
+};
 // append_json's text as a string: dump(indent) with invalid UTF-8 replaced.
 std::string json_text(const nlohmann::json& value, int indent = -1);
 
