@@ -66,6 +66,8 @@ const char* kModes[] = {
                             // untrusted and sensitive in a content block)
     "call-error",           // tools/call results say isError true (the tool failed)
     "bad-result-annotations",     // tools/call results carry sensitiveHint "extreme"
+    "container-uri",              // tools/call results add a resource_link whose uri (a string of format uri) is an
+                                  // object, and an image whose data (format byte) is an array
     "bad-extension-annotations",  // tools/call results carry a malformed io.modelcontextprotocol/trust-annotations
     "bad-jsonrpc",                // before its initialize answer, sends a message that is no JSON-RPC kind
     "bad-server-request",         // before its tools/list answer, asks sampling/createMessage without messages
@@ -360,6 +362,10 @@ class Server {
           {"io.modelcontextprotocol/trust-annotations", {{"untrusted", true}, {"sensitive", true}}}};
     }
     if (mode("bad-result-annotations")) result["_meta"] = {{"annotations", {{"sensitiveHint", "extreme"}}}};
+    if (mode("container-uri")) {
+      result["content"].push_back({{"type", "resource_link"}, {"uri", {{"href", "file:///x"}}}, {"name", "x"}});
+      result["content"].push_back({{"type", "image"}, {"data", {"aGk="}}, {"mimeType", "image/png"}});
+    }
     if (mode("bad-extension-annotations")) {
       const std::string ext = "io.modelcontextprotocol/trust-annotations";
       result["_meta"] = {{ext, {{"sensitive", "yes"}}}};

@@ -658,6 +658,26 @@ TEST(CheckServer, ACallIsRefusedOrAllowedByTheToolsOwnHints) {
     test_support::expect_schema_refuses("lint-report.schema.json", report, pointer, broken);
 }
 
+// A result holding an object or an array where the schema asks for a string of some format (uri,
+// byte) breaks the schema's type, at its pointer: a finding, not an error of the run (valijson
+// throws when it reads such a value as the text a format checks).
+TEST(CheckServer, AContainerWhereAFormattedStringBelongsIsATypeFinding) {
+  const std::vector<std::string> call = {"--call", "list_pods={\"namespace\":\"default\"}"};
+  for (const std::string protocol : {"legacy", "stateless"}) {
+    auto o = check_stdio("container-uri", {"--protocol", protocol, call[0], call[1]}, {"--protocol", "both"});
+    EXPECT_EQ(o.exit_code, 1) << protocol << ": " << o.err;
+    EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.err;
+    std::set<std::string> pointers;
+    for (const auto& f : o.report["findings"])
+      if (f["check"] == "protocol.result") pointers.insert(f["pointer"].get<std::string>());
+    EXPECT_TRUE(pointers.contains("/result/content/1/uri")) << protocol << ": " << o.report["findings"].dump(1);
+    EXPECT_TRUE(pointers.contains("/result/content/2/data")) << protocol << ": " << o.report["findings"].dump(1);
+    EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
+  }
+  // The control: the same call answered with well-formed content.
+  EXPECT_EQ(check_stdio("none", call).exit_code, 0);
+}
+
 TEST(CheckServer, ACallAnsweredWithIsErrorIsAnIncompleteRunInTheToolsWords) {
   const std::vector<std::string> calls = {"--call", "list_pods={\"namespace\":\"default\"}", "--call", "read_inbox={}"};
   auto failed = check_stdio("call-error", calls);

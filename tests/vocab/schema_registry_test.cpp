@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -553,4 +554,42 @@ TEST(SchemaRegistry, ANameOrIdStandsForOneDocument) {
   EXPECT_THROW(registry.add("b.json", {{"$id", "urn:a"}, {"type", "integer"}}), std::runtime_error);
   EXPECT_TRUE(registry.validate("urn:a", "x").empty());
   EXPECT_FALSE(registry.validate("a.json", 1).empty());
+}
+
+// `format` is checked on strings only (JSON Schema draft-07, 7.1): an object or an array where a
+// string of some format belongs breaks the schema's `type`, not the validation (valijson, which
+// reads the value as the text a format checks, throws on a non-empty container); a date is still
+// checked as a date; and a value of another type passes a schema that gives a format alone.
+TEST(SchemaRegistry, AFormatIsCheckedOnStringsOnly) {
+  const json schema = {{"properties",
+                        {{"u", {{"type", "string"}, {"format", "uri"}}},
+                         {"d", {{"format", "date"}}},
+                         {"s", {{"type", json::array({"string", "object"})}, {"format", "date-time"}}}}}};
+  SchemaRegistry registry;
+  registry.add("formats.json", schema);
+  const auto pointers = [](const std::vector<mcp_hints::SchemaViolation>& violations) {
+    std::set<std::string> out;
+    for (const auto& v : violations) out.insert(v.pointer);
+    return out;
+  };
+  const std::vector<std::pair<json, std::set<std::string>>> cases = {
+      {{{"u", {{"href", "x"}}}}, {"/u"}},
+      {{{"u", {1}}}, {"/u"}},
+      {{{"u", json::array()}}, {"/u"}},
+      {{{"u", 1}}, {"/u"}},
+      {{{"u", "not a uri at all"}}, {}},  // uri is not checked
+      {{{"d", "2024-02-30"}}, {"/d"}},
+      {{{"d", "2024-02-28"}}, {}},
+      {{{"d", {{"a", 1}}}}, {}},
+      {{{"d", {1, 2}}}, {}},
+      {{{"d", 5}}, {}},
+      {{{"s", {{"a", 1}}}}, {}},
+      {{{"s", "2024-02-28T10:00:00Z"}}, {}},
+      {{{"s", "yesterday"}}, {"/s"}},
+  };
+  for (int round = 0; round < 2; ++round)  // the second time, the first look judges first
+    for (const auto& [instance, expected] : cases) {
+      EXPECT_EQ(pointers(registry.validate("formats.json", instance)), expected) << instance.dump();
+      EXPECT_EQ(pointers(registry.validate_inline(schema, instance)), expected) << instance.dump();
+    }
 }

@@ -29,7 +29,7 @@ void fill_regex_narrow_table();
 
 class SchemaFirstLook {
  public:
-  // `document`: a registered document as the registry keeps it (patterns guarded, no $id);
+  // `document`: a registered document as the registry keeps it (patterns and formats guarded, no $id);
   // `fragment`: the JSON pointer in it of the schema validated, empty for the whole document.
   SchemaFirstLook(const nlohmann::json& document, const std::string& fragment);
   ~SchemaFirstLook();

@@ -43,27 +43,37 @@ bool is_prefix_pointer(const std::string& prefix, const std::string& pointer) {
          pointer[prefix.size()] == '/';
 }
 
-// std::regex (used by valijson for `pattern`) overflows the stack on long strings, so every
-// `pattern` is rewritten to run only on strings within the limit; a longer string fails a
-// maxLength check instead, at its own pointer.
-void guard_patterns(nlohmann::json& node) {
+// Two keywords valijson cannot run on every value are rewritten where they stand (a schema's
+// member of that name whose value is a string, not a property of that name, whose value is a
+// schema):
+// - `pattern`: std::regex (valijson's) overflows the stack on long strings, so it runs only on
+//   strings within the limit; a longer string fails a maxLength check instead, at its own pointer.
+// - `format`: valijson reads the value as text and throws on an object or a non-empty array, which
+//   a peer's message may hold where a string is asked for. It runs on strings only, as JSON Schema
+//   has it (draft-07, 7.1: a format that does not apply to the value's type passes).
+void guard_keywords(nlohmann::json& node) {
   if (node.is_array()) {
-    for (auto& item : node) guard_patterns(item);
+    for (auto& item : node) guard_keywords(item);
     return;
   }
   if (!node.is_object()) return;
   if (node.contains("patternProperties"))
     throw std::runtime_error("patternProperties is not supported: its regex would run on unbounded member names");
   for (auto& [key, child] : node.items()) {
-    if (key != "enum" && key != "const" && key != "default" && key != "examples") guard_patterns(child);
+    if (key != "enum" && key != "const" && key != "default" && key != "examples") guard_keywords(child);
   }
-  auto pattern = node.find("pattern");
-  if (pattern == node.end() || !pattern->is_string()) return;
-  const auto limit = SchemaRegistry::pattern_length_limit;
-  nlohmann::json guarded = {
-      {"if", {{"maxLength", limit}}}, {"then", {{"pattern", *pattern}}}, {"else", {{"maxLength", limit}}}};
-  node.erase("pattern");
-  node["allOf"].push_back(std::move(guarded));
+  if (auto pattern = node.find("pattern"); pattern != node.end() && pattern->is_string()) {
+    const auto limit = SchemaRegistry::pattern_length_limit;
+    nlohmann::json guarded = {
+        {"if", {{"maxLength", limit}}}, {"then", {{"pattern", *pattern}}}, {"else", {{"maxLength", limit}}}};
+    node.erase("pattern");
+    node["allOf"].push_back(std::move(guarded));
+  }
+  if (auto format = node.find("format"); format != node.end() && format->is_string()) {
+    nlohmann::json guarded = {{"if", {{"type", "string"}}}, {"then", {{"format", *format}}}};
+    node.erase("format");
+    node["allOf"].push_back(std::move(guarded));
+  }
 }
 
 // valijson's validator caches the regular expressions of `pattern`s as it meets them: one a thread,
@@ -109,7 +119,7 @@ struct SchemaRegistry::Impl {
   std::string register_document(std::string_view file_name, const nlohmann::json& schema) {
     if (!schema.is_object()) throw std::runtime_error("schema " + std::string(file_name) + " is not an object");
     nlohmann::json guarded = schema;
-    guard_patterns(guarded);
+    guard_keywords(guarded);
     // valijson mis-scopes $id (NOTES: its draft-07 failures); documents are found by this
     // registry instead, so the copy it sees has none.
     guarded.erase("$id");
@@ -456,7 +466,7 @@ std::vector<SchemaViolation> SchemaRegistry::validate_inline(const nlohmann::jso
       impl_->document(schema["$ref"].get<std::string>()))
     return validate(schema["$ref"].get<std::string>(), instance);
   nlohmann::json guarded = schema;
-  guard_patterns(guarded);
+  guard_keywords(guarded);
   const auto compiled = impl_->compile(guarded);
   return impl_->run([&]() -> const valijson::Schema& { return *compiled; }, instance, &guarded);
 }

@@ -37,7 +37,7 @@ class SchemaRegistry {
   // The same, compiled when first used: a process that needs one schema of many pays for one.
   void add_lazily(std::string_view file_name, const nlohmann::json& schema);
   bool contains(std::string_view name_or_id) const;
-  // A registered document, by file name or $id (as the registry keeps it: patterns guarded, no
+  // A registered document, by file name or $id (as the registry keeps it: patterns and formats guarded, no
   // $id); nullptr if unknown.
   const nlohmann::json* document(std::string_view name_or_id) const;
   std::vector<std::string> names() const;
