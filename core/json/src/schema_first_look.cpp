@@ -457,9 +457,6 @@ Verdict SchemaFirstLook::judge(const Node& start, const json& value, int depth) 
   if (++depth > kMaxDepth) return Verdict::undecided;
   if (node->fixed) return node->verdict;
   if (node->only_types) return of_types_alone(node->types, value);
-  // valijson reads any value as text for `format`, and throws on a non-empty container, whatever
-  // else the schema says of it: that is valijson's to say.
-  if (node->has_format && value.is_structured() && !value.empty()) return Verdict::undecided;
   Verdict seen = Verdict::valid;
   // Notes a part's verdict; true when it settles the whole as invalid.
   const auto failed = [&seen](Verdict v) {
@@ -505,7 +502,8 @@ Verdict SchemaFirstLook::judge(const Node& start, const json& value, int depth) 
     }
     default: break;
   }
-  // Of the formats valijson checks only dates and times.
+  // Of the formats valijson checks only dates and times. A format is met on strings only: the
+  // registry puts every one under {"if": {"type": "string"}} (guard_keywords).
   if (node->has_format && node->dated_format) seen = Verdict::undecided;
   for (const Node* part : node->all_of)
     if (failed(judge(*part, value, depth))) return Verdict::invalid;

@@ -83,7 +83,7 @@ Envelope envelope_of(const json& m) {
   return e;
 }
 
-Kind classify(const json& m) { return m.is_object() ? classify(envelope_of(m)) : Kind::invalid; }
+Kind classify(const json& m) { return classify(envelope_of(m)); }  // no object: no jsonrpc, invalid
 
 Kind classify(const Envelope& e) {
   if (!e.jsonrpc || !text_is(*e.jsonrpc, "2.0")) return Kind::invalid;
