@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "mcp_hints/wire/child_process.hpp"
@@ -64,6 +65,48 @@ TEST(OrphanSweep, EndsWhatEscapedTheGroupAndLeavesOurOwn) {
   EXPECT_TRUE(alive(before.pid()));
   EXPECT_TRUE(alive(named.pid()));
   EXPECT_EQ(sweep.sweep(), 0u) << "nothing is left to sweep";
+}
+
+// Adopted orphans found as the only children of this process, running or already exited: the
+// sweep must not take "no child of ours from before" for "nothing to sweep".
+TEST(OrphanSweep, EndsAnOrphanThatIsTheOnlyChild) {
+  ASSERT_TRUE(mcp_hints::current_children().empty());
+  OrphanSweep sweep;
+  run_and_end(escaping("32.25"));
+  std::set<pid_t> adopted;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (adopted.empty() && std::chrono::steady_clock::now() < deadline) {
+    adopted = mcp_hints::current_children();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(adopted.size(), 1u) << "the setsid grandchild is adopted by this process";
+  const pid_t orphan = *adopted.begin();
+  EXPECT_EQ(sweep.sweep(), 1u);
+  EXPECT_FALSE(alive(orphan)) << "ended and reaped";
+  EXPECT_TRUE(mcp_hints::current_children().empty());
+}
+
+TEST(OrphanSweep, ReapsAnOrphanThatHasEndedWithoutCountingIt) {
+  ASSERT_TRUE(mcp_hints::current_children().empty());
+  OrphanSweep sweep;
+  run_and_end(escaping("31.75"));
+  std::set<pid_t> adopted;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (adopted.empty() && std::chrono::steady_clock::now() < deadline) {
+    adopted = mcp_hints::current_children();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(adopted.size(), 1u) << "the setsid grandchild is adopted by this process";
+  const pid_t orphan = *adopted.begin();
+  // It ends (as a mock ends when its client goes) and waits, a zombie of ours, to be reaped.
+  ASSERT_EQ(::kill(orphan, SIGTERM), 0);
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (mcp_hints::process_running(orphan) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(mcp_hints::process_running(orphan));
+  ASSERT_EQ(mcp_hints::current_children(), adopted) << "not reaped yet";
+  EXPECT_EQ(sweep.sweep(), 0u) << "it had ended: reaped, not counted";
+  EXPECT_TRUE(mcp_hints::current_children().empty()) << "no zombie is left";
 }
 
 TEST(OrphanSweep, WithoutASweepOrphansAreNotOurs) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -36,6 +37,14 @@ bool read_stat(const char* pid, char& state, pid_t& parent) {
   return true;
 }
 
+// Whether this process has no child at all, running or exited (waitid says ECHILD, counting the
+// children of every thread and of every kind): then there is nothing to note or to sweep, and
+// /proc, where finding our children means reading every process's stat, need not be read.
+bool no_children() {
+  siginfo_t info{};
+  return ::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 && errno == ECHILD;
+}
+
 }  // namespace
 
 std::set<pid_t> current_children() {
@@ -63,7 +72,7 @@ std::atomic<int> sweeps{0};
 
 OrphanSweep::OrphanSweep() {
   if (sweeps++ == 0) ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  before_ = current_children();
+  if (!no_children()) before_ = current_children();
 }
 
 OrphanSweep::~OrphanSweep() {
@@ -82,17 +91,24 @@ std::size_t OrphanSweep::sweep(std::chrono::milliseconds bound) {
   std::set<pid_t> ended;
   // A killed orphan's own children are adopted in turn: sweep until none is left, or the bound.
   for (;;) {
+    if (no_children()) break;
     std::set<pid_t> found;
     for (pid_t pid : current_children())
       if (!before_.count(pid)) found.insert(pid);
     if (found.empty()) break;
+    bool killed = false;
     for (pid_t pid : found) {
       // One that has already exited (a mock that ended with its client) is reaped, not counted.
-      if (process_running(pid) && ::kill(pid, SIGKILL) == 0) ended.insert(pid);
+      if (process_running(pid) && ::kill(pid, SIGKILL) == 0) {
+        ended.insert(pid);
+        killed = true;
+      }
       ::waitpid(pid, nullptr, WNOHANG);
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // A zombie's children were adopted before it became one, so the next look finds them at once;
+    // one just killed needs a moment to die and hand over its own.
+    if (killed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return ended.size();
 }
