@@ -1,7 +1,9 @@
 #include "schema_first_look.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <locale>
 #include <string_view>
@@ -152,6 +154,47 @@ void fill_regex_narrow_table() {
   (void)filled;
 }
 
+namespace {
+
+// std::regex's traits, answering as they do, sooner. Compiling a bracket expression ("[a-z0-9-]")
+// tries each of the 256 characters against it, and for each the standard traits look the
+// locale's facets up for a character class the bracket may not hold, and build the character's
+// primary sort key (for [[=x=]] classes) in new strings: most of what compiling a schema's
+// patterns costs a process that starts (a mock server). Here no class asked for matches nothing
+// at once, as the standard traits find after looking it up, and one character's primary key is
+// read from a table made once, with the same locale.
+struct QuickRegexTraits : std::regex_traits<char> {
+  bool isctype(char c, char_class_type f) const { return f != char_class_type() && regex_traits::isctype(c, f); }
+
+  template <typename Iterator>
+  string_type transform_primary(Iterator first, Iterator last) const {
+    struct Table {
+      std::locale locale;
+      std::array<string_type, 256> keys;
+    };
+    static const Table table = [] {
+      Table t;
+      const std::regex_traits<char> standard;
+      t.locale = standard.getloc();
+      for (int c = 0; c < 256; ++c) {
+        const char one = static_cast<char>(c);
+        t.keys[static_cast<std::size_t>(c)] = standard.transform_primary(&one, &one + 1);
+      }
+      return t;
+    }();
+    if (std::distance(first, last) == 1 && _M_locale == table.locale)
+      return table.keys[static_cast<unsigned char>(*first)];
+    return regex_traits::transform_primary(first, last);
+  }
+};
+
+}  // namespace
+
+// A pattern as std::regex (and valijson) reads and matches it.
+struct SchemaFirstLook::Pattern : std::basic_regex<char, QuickRegexTraits> {
+  using basic_regex::basic_regex;
+};
+
 struct SchemaFirstLook::Node {
   bool fixed = false;  // a boolean schema, or one the first look does not read: `verdict` always
   Verdict verdict = Verdict::valid;
@@ -179,7 +222,7 @@ struct SchemaFirstLook::Node {
   bool unique_items = false;
   // Strings.
   std::optional<std::uint64_t> min_length, max_length;
-  std::unique_ptr<std::regex> pattern;
+  std::unique_ptr<Pattern> pattern;
   std::uint64_t pattern_serial = 0;
   bool has_format = false, dated_format = false;  // date, time and date-time are checked by valijson
   // Numbers.
@@ -382,7 +425,7 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
       read = value.is_string();
       if (read) {
         try {
-          node.pattern = std::make_unique<std::regex>(value.get<std::string>());
+          node.pattern = std::make_unique<Pattern>(value.get<std::string>());
           node.pattern_serial = next_serial();
         } catch (const std::regex_error&) {
           read = false;

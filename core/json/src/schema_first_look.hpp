@@ -46,6 +46,7 @@ class SchemaFirstLook {
 
  private:
   struct Node;
+  struct Pattern;
   const Node* compile(const nlohmann::json& schema, int depth);
   // The schema a reference inside the document names; nullptr for any other reference.
   const nlohmann::json* referred_node(const std::string& reference) const;
