@@ -205,7 +205,7 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
   for (std::size_t i = 0; i < requests.size(); ++i) {
     order[i] = i;
     waits[i] = mock::scripted_wait_ms(requests[i].scenario);
-    sleeps[i] = run_sleeps(requests[i].scenario);
+    sleeps[i] = run_sleeps(waits[i]);
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return waits[a] > waits[b]; });
   std::vector<bool> begun(requests.size(), false);

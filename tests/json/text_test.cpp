@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <string>
 #include <vector>
 
@@ -48,6 +50,77 @@ TEST(Text, EscapersMakeTextSafeForTheirFormat) {
   EXPECT_EQ(mcp_hints::html_escape(R"(<a href="x">'&'</a>)"),
             "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
   EXPECT_EQ(mcp_hints::html_escape("a\x01\tb\n<\xff"), "a\\x01\tb\n&lt;\\xff");
+}
+
+// Both escapers append runs of plain text whole. Against their definitions, one byte at a time
+// (visible: printable ASCII kept, \n \t \r named, other control bytes and invalid UTF-8 as \xNN,
+// C1 as \u00NN; html_escape: the five entities, tabs and line breaks kept, the rest as visible
+// shows it), over random strings drawn from bytes that meet every branch and sequence edge.
+TEST(Text, EscapersAgreeWithTheirDefinitionsOverRandomBytes) {
+  const auto hex = [](std::string& out, const char* prefix, unsigned value, int digits) {
+    out += prefix;
+    for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out += "0123456789abcdef"[(value >> shift) & 0xf];
+  };
+  const auto sequence_length = [](std::string_view t) -> std::size_t {
+    const auto b = [&](std::size_t i) { return static_cast<unsigned char>(t[i]); };
+    std::size_t n = b(0) >= 0xc2 && b(0) <= 0xdf   ? 2
+                    : b(0) >= 0xe0 && b(0) <= 0xef ? 3
+                    : b(0) >= 0xf0 && b(0) <= 0xf4 ? 4
+                                                   : 0;
+    if (n == 0 || t.size() < n) return 0;
+    const unsigned low = b(0) == 0xe0 ? 0xa0 : b(0) == 0xf0 ? 0x90 : 0x80;
+    const unsigned high = b(0) == 0xed ? 0x9f : b(0) == 0xf4 ? 0x8f : 0xbf;
+    if (b(1) < low || b(1) > high) return 0;
+    for (std::size_t i = 2; i < n; ++i)
+      if ((b(i) & 0xc0) != 0x80) return 0;
+    return n;
+  };
+  const auto visible_by_definition = [&](std::string_view t) {
+    std::string out;
+    for (std::size_t i = 0; i < t.size();) {
+      const auto c = static_cast<unsigned char>(t[i]);
+      const std::size_t n = c >= 0x80 ? sequence_length(t.substr(i)) : 0;
+      if (c >= 0x20 && c < 0x7f)
+        out += static_cast<char>(c);
+      else if (c == '\n' || c == '\t' || c == '\r')
+        out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r";
+      else if (n == 0)
+        hex(out, "\\x", c, 2);
+      else if (c == 0xc2 && static_cast<unsigned char>(t[i + 1]) < 0xa0)
+        hex(out, "\\u", static_cast<unsigned char>(t[i + 1]), 4);
+      else
+        out += t.substr(i, n);
+      i += n == 0 ? 1 : n;
+    }
+    return out;
+  };
+  const auto html_by_definition = [&](std::string_view t) {
+    std::string out;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= t.size(); ++i) {
+      if (i < t.size() && t[i] != '\t' && t[i] != '\n' && t[i] != '\r') continue;
+      for (char c : visible_by_definition(t.substr(start, i - start)))
+        out += c == '&'    ? "&amp;"
+               : c == '<'  ? "&lt;"
+               : c == '>'  ? "&gt;"
+               : c == '"'  ? "&quot;"
+               : c == '\'' ? "&apos;"
+                           : std::string(1, c);
+      if (i < t.size()) out += t[i];
+      start = i + 1;
+    }
+    return out;
+  };
+  const std::string alphabet =
+      std::string("aZ ~&<>\"'\t\n\r\x01\x1f\x7f\x80\x9f\xa0\xbf\xc0\xc1\xc2\xc3\xdf\xe0\xe2\xed\xef\xf0\xf4\xf5\xff") +
+      '\0';
+  std::mt19937 random(20261127);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text(random() % 24, ' ');
+    for (auto& c : text) c = alphabet[random() % alphabet.size()];
+    ASSERT_EQ(mcp_hints::visible(text), visible_by_definition(text)) << testing::PrintToString(text);
+    ASSERT_EQ(mcp_hints::html_escape(text), html_by_definition(text)) << testing::PrintToString(text);
+  }
 }
 
 TEST(Text, VisibleEscapesEveryControlCharacterAndKeepsPrintableText) {

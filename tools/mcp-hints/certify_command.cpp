@@ -248,8 +248,10 @@ int certify_command(const std::vector<std::string>& args) {
   const std::vector<std::pair<std::string, std::string (*)(const Certification&)>> outputs = {
       {"results.json", &results_text}, {"junit.xml", &certification_junit}, {"report.html", &certification_html}};
   std::vector<bool> written;
+  std::vector<std::string> texts;  // each output as last written: the one asked for on stdout is the same
   for (const auto& [name, render] : outputs) {
-    const auto problem = write_file(output / name, render(certification));
+    texts.push_back(render(certification));
+    const auto problem = write_file(output / name, texts.back());
     if (problem) certification.run_problems.push_back(*problem);
     written.push_back(!problem);
   }
@@ -262,16 +264,18 @@ int certify_command(const std::vector<std::string>& args) {
       }
   }
   if (!certification.run_problems.empty())
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-      if (written[i]) write_file(output / outputs[i].first, outputs[i].second(certification));
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      texts[i] = outputs[i].second(certification);
+      if (written[i]) write_file(output / outputs[i].first, texts[i]);
+    }
   if (format == "json")
-    std::cout << results_text(certification);
+    std::cout << texts[0];
   else if (format == "junit")
-    std::cout << certification_junit(certification);
+    std::cout << texts[1];
   else if (format == "markdown")
     std::cout << certification_markdown(certification);
   else if (format == "html")
-    std::cout << certification_html(certification);
+    std::cout << texts[2];
   else {
     const bool paint =
         color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);

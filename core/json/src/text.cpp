@@ -186,8 +186,13 @@ std::string visible(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-      ++i;
+      // A run of printable ASCII, appended whole.
+      std::size_t end = i + 1;
+      while (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x20 &&
+             static_cast<unsigned char>(text[end]) < 0x7f)
+        ++end;
+      out.append(text, i, end - i);
+      i = end;
     } else if (c < 0x80) {
       if (c == '\n')
         out += "\\n";
@@ -342,22 +347,41 @@ std::string markdown_cell(std::string_view text) {
 std::string html_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  // Tabs and line breaks stay (a <pre> keeps its layout); every other control character and
-  // every invalid byte is shown escaped: XML 1.0 cannot hold them at all.
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t end = std::min(text.find_first_of("\t\n\r", start), text.size());
-    for (char c : visible(text.substr(start, end - start))) {
-      switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        default: out += c;
+  const auto plain = [](unsigned char c) {
+    return c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+  };
+  const auto kept = [](unsigned char c) { return c == '\t' || c == '\n' || c == '\r'; };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t end = i + 1;
+    if (plain(c)) {
+      while (end < text.size() && plain(static_cast<unsigned char>(text[end]))) ++end;
+      out.append(text, i, end - i);
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '"') {
+      out += "&quot;";
+    } else if (c == '\'') {
+      out += "&apos;";
+    } else if (kept(c)) {
+      // Tabs and line breaks stay (a <pre> keeps its layout).
+      out += static_cast<char>(c);
+    } else {
+      // Every other control character and every invalid byte is shown escaped (XML 1.0 cannot
+      // hold them at all), as `visible` shows them: a run of such bytes, which holds any UTF-8
+      // sequence that starts in it, and whose escapes hold nothing HTML would read.
+      while (end < text.size()) {
+        const auto next = static_cast<unsigned char>(text[end]);
+        if ((next >= 0x20 && next < 0x7f) || kept(next)) break;
+        ++end;
       }
+      out += visible(text.substr(i, end - i));
     }
-    if (end < text.size()) out += text[end];
-    start = end + 1;
+    i = end;
   }
   return out;
 }

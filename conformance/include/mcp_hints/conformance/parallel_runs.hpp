@@ -36,7 +36,8 @@ struct RunWatch {
 inline constexpr double kSleepingRunMs = 100;
 inline constexpr std::size_t kSleepingRunsPerJob = 4;
 inline constexpr std::size_t kMostSleepingRuns = 32;
-inline bool run_sleeps(const mock::Scenario& scenario) { return mock::scripted_wait_ms(scenario) >= kSleepingRunMs; }
+inline bool run_sleeps(double scripted_wait_ms) { return scripted_wait_ms >= kSleepingRunMs; }
+inline bool run_sleeps(const mock::Scenario& scenario) { return run_sleeps(mock::scripted_wait_ms(scenario)); }
 // How many sleeping runs may go beside `jobs` others (0: they take those places too).
 inline std::size_t sleeping_places(std::size_t jobs) {
   return jobs < 2 ? 0 : std::min(kSleepingRunsPerJob * jobs, kMostSleepingRuns);
