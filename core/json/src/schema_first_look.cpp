@@ -261,8 +261,10 @@ void SchemaFirstLook::find_referred(const json& node, int depth) {
   if (const auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
     if (const json* target = referred_node(ref->get_ref<const std::string&>())) referred_.insert(target);
   }
-  for (const auto& [key, child] : node.items())
+  for (const auto& [keyword, child] : node.items()) {
+    const std::string_view key = keyword;  // compared by length first
     if (key != "enum" && key != "const" && key != "default" && key != "examples") find_referred(child, depth + 1);
+  }
 }
 
 const json* SchemaFirstLook::referred_node(const std::string& reference) const {
@@ -358,7 +360,8 @@ const SchemaFirstLook::Node* SchemaFirstLook::compile(const json& schema, int de
   bool read = true;
   const json* then = nullptr;
   const json* otherwise = nullptr;
-  for (const auto& [key, value] : schema.items()) {
+  for (const auto& [keyword, value] : schema.items()) {
+    const std::string_view key = keyword;  // compared by length first, against some thirty keywords
     if (key == "type") {
       if (value.is_array()) {
         for (const auto& name : value) {

@@ -59,7 +59,8 @@ void guard_keywords(nlohmann::json& node) {
   if (!node.is_object()) return;
   if (node.contains("patternProperties"))
     throw std::runtime_error("patternProperties is not supported: its regex would run on unbounded member names");
-  for (auto& [key, child] : node.items()) {
+  for (auto& [keyword, child] : node.items()) {
+    const std::string_view key = keyword;  // compared by length first
     if (key != "enum" && key != "const" && key != "default" && key != "examples") guard_keywords(child);
   }
   if (auto pattern = node.find("pattern"); pattern != node.end() && pattern->is_string()) {
@@ -116,19 +117,18 @@ struct SchemaRegistry::Impl {
   }
 
   // Keeps a document under its file name and its $id; returns the $id.
-  std::string register_document(std::string_view file_name, const nlohmann::json& schema) {
-    if (!schema.is_object()) throw std::runtime_error("schema " + std::string(file_name) + " is not an object");
-    nlohmann::json guarded = schema;
+  std::string register_document(std::string_view file_name, nlohmann::json guarded) {
+    if (!guarded.is_object()) throw std::runtime_error("schema " + std::string(file_name) + " is not an object");
+    std::string id = guarded.value("$id", std::string(file_name));
     guard_keywords(guarded);
     // valijson mis-scopes $id (NOTES: its draft-07 failures); documents are found by this
     // registry instead, so the copy it sees has none.
     guarded.erase("$id");
-    std::string id = schema.value("$id", std::string(file_name));
     // What was compiled from a document points into it: a name or $id stands for one document.
     for (const std::string& key : {std::string(file_name), id})
       if (const auto it = documents.find(key); it != documents.end() && it->second != guarded)
         throw std::runtime_error("schema " + key + " is already registered, as another document");
-    documents[std::string(file_name)] = guarded;
+    if (id != file_name) documents[std::string(file_name)] = guarded;
     documents[id] = std::move(guarded);
     id_by_name[std::string(file_name)] = id;
     return id;
@@ -409,12 +409,12 @@ SchemaRegistry::SchemaRegistry() : impl_(std::make_unique<Impl>()) {}
 SchemaRegistry::~SchemaRegistry() = default;
 SchemaRegistry::SchemaRegistry(SchemaRegistry&&) noexcept = default;
 
-void SchemaRegistry::add(std::string_view file_name, const nlohmann::json& schema) {
-  impl_->compiled_for(impl_->register_document(file_name, schema));  // a broken schema fails here
+void SchemaRegistry::add(std::string_view file_name, nlohmann::json schema) {
+  impl_->compiled_for(impl_->register_document(file_name, std::move(schema)));  // a broken schema fails here
 }
 
-void SchemaRegistry::add_lazily(std::string_view file_name, const nlohmann::json& schema) {
-  impl_->register_document(file_name, schema);
+void SchemaRegistry::add_lazily(std::string_view file_name, nlohmann::json schema) {
+  impl_->register_document(file_name, std::move(schema));
 }
 
 bool SchemaRegistry::contains(std::string_view name_or_id) const { return impl_->document(name_or_id) != nullptr; }

@@ -279,7 +279,7 @@ ProtocolSchemas::Revision& ProtocolSchemas::revision(std::string_view name) {
     for (const auto& r : bundled_protocol_revisions()) known += (known.empty() ? "" : ", ") + r;
     throw UnknownProtocolSchema("no schema for protocol revision '" + std::string(name) + "' (bundled: " + known + ")");
   }
-  const json document = parse_json(*content);
+  json document = parse_json(*content);
   // A bundled schema that valijson would read otherwise than its dialect says is a bug of the
   // bundle: refused here rather than checked wrongly.
   if (auto misread = keywords_valijson_misreads(document); !misread.empty())
@@ -288,7 +288,7 @@ ProtocolSchemas::Revision& ProtocolSchemas::revision(std::string_view name) {
   r->name = std::string(name);
   r->file = file;
   r->definitions_key = dialect_of(document) == Dialect::draft07 ? "definitions" : "$defs";
-  r->registry.add_lazily(file, document);
+  r->registry.add_lazily(file, std::move(document));  // read from the registry from here on
   r->definitions = &r->registry.document(file)->at(r->definitions_key);
   r->read_index();
   return *revisions_.emplace(std::string(name), std::move(r)).first->second;

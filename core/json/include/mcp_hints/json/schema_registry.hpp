@@ -32,10 +32,11 @@ class SchemaRegistry {
   SchemaRegistry(SchemaRegistry&&) noexcept;
 
   // Adds a schema document; it is known by its file name and by its $id. Throws on a bad schema,
-  // and on another document under a name or $id already registered.
-  void add(std::string_view file_name, const nlohmann::json& schema);
+  // and on another document under a name or $id already registered. The registry keeps its own
+  // copy (a document moved in is not copied).
+  void add(std::string_view file_name, nlohmann::json schema);
   // The same, compiled when first used: a process that needs one schema of many pays for one.
-  void add_lazily(std::string_view file_name, const nlohmann::json& schema);
+  void add_lazily(std::string_view file_name, nlohmann::json schema);
   bool contains(std::string_view name_or_id) const;
   // A registered document, by file name or $id (as the registry keeps it: patterns and formats guarded, no
   // $id); nullptr if unknown.
