@@ -220,7 +220,7 @@ TEST(ParallelRuns, TheLongestWaitsStartFirstAndTheFirstErrorInOrderIsSaid) {
   const auto long_wait = mock::load_scenario("retry.retry-after-honoured");
   const auto no_wait = mock::load_scenario("confirm.spec-destructive");
   EXPECT_EQ(mock::scripted_wait_ms(no_wait), 0);
-  EXPECT_EQ(mock::scripted_wait_ms(long_wait), 200);  // two retryAfterMs of 100
+  EXPECT_GE(mock::scripted_wait_ms(long_wait), 600);
   mock::Scenario nested = no_wait;
   nested.document["x"] = {{"a", {{"delayMs", 5}, {"ttlMs", -3}}}, {"b", json::array({{{"retryAfterMs", 7.5}}})}};
   nested.document["ttlMs"] = "not a number";
