@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -107,6 +109,28 @@ TEST(OrphanSweep, ReapsAnOrphanThatHasEndedWithoutCountingIt) {
   ASSERT_EQ(mcp_hints::current_children(), adopted) << "not reaped yet";
   EXPECT_EQ(sweep.sweep(), 0u) << "it had ended: reaped, not counted";
   EXPECT_TRUE(mcp_hints::current_children().empty()) << "no zombie is left";
+}
+
+// A process whose main thread has exited while another thread runs shows as a zombie ("Z" in
+// /proc) but cannot be reaped until the whole process ends: the sweep kills it, counts it, and
+// reaps it, rather than taking it for one that has ended (which would leave it running).
+TEST(OrphanSweep, EndsAProcessWhoseMainThreadHasExited) {
+  ASSERT_TRUE(mcp_hints::current_children().empty());
+  OrphanSweep sweep;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::thread([] { std::this_thread::sleep_for(std::chrono::seconds(30)); }).detach();
+    ::syscall(SYS_exit, 0);  // this thread alone ends (no unwinding into the test), the other keeps the process
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (mcp_hints::process_running(child) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_FALSE(mcp_hints::process_running(child)) << "its main thread shows as a zombie";
+  ASSERT_EQ(::waitpid(child, nullptr, WNOHANG), 0) << "and it cannot be reaped: a thread still runs";
+  EXPECT_EQ(sweep.sweep(), 1u);
+  EXPECT_TRUE(mcp_hints::current_children().empty()) << "killed and reaped";
+  EXPECT_FALSE(alive(child));
 }
 
 TEST(OrphanSweep, WithoutASweepOrphansAreNotOurs) {

@@ -96,19 +96,20 @@ std::size_t OrphanSweep::sweep(std::chrono::milliseconds bound) {
     for (pid_t pid : current_children())
       if (!before_.count(pid)) found.insert(pid);
     if (found.empty()) break;
-    bool killed = false;
+    bool all_reaped = true;
     for (pid_t pid : found) {
       // One that has already exited (a mock that ended with its client) is reaped, not counted.
-      if (process_running(pid) && ::kill(pid, SIGKILL) == 0) {
-        ended.insert(pid);
-        killed = true;
-      }
-      ::waitpid(pid, nullptr, WNOHANG);
+      // Any other is killed: also one whose main thread has exited while others run, which shows
+      // as a zombie but can be reaped only once the whole process ends.
+      if (::waitpid(pid, nullptr, WNOHANG) == pid) continue;
+      all_reaped = false;
+      if (::kill(pid, SIGKILL) == 0) ended.insert(pid);
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
-    // A zombie's children were adopted before it became one, so the next look finds them at once;
-    // one just killed needs a moment to die and hand over its own.
-    if (killed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // A zombie's children were adopted before it became one, so when every child found was reaped
+    // the next look comes at once; one just killed needs a moment to die and hand over its own,
+    // and one that cannot be killed is looked at again only after that moment too.
+    if (!all_reaped) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return ended.size();
 }
