@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "schema_check.hpp"
 #include "test_support.hpp"
@@ -20,6 +22,42 @@ TEST(Infer, NamesSplitIntoWords) {
   EXPECT_EQ(name_words("HTTPRequestSend"), (std::vector<std::string>{"http", "request", "send"}));
   EXPECT_EQ(name_words("delete-all--items"), (std::vector<std::string>{"delete", "all", "items"}));
   EXPECT_TRUE(name_words("").empty());
+}
+
+// name_words against its definition, a character at a time (a capital starts a word after a
+// lower-case letter or digit, or before a lower-case letter after capitals; any other character
+// than an ASCII letter or digit ends one), over random names of every kind of character.
+TEST(Infer, NamesSplitAsTheirDefinitionSaysOverRandomNames) {
+  const auto defined = [](const std::string& name) {
+    const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    std::vector<std::string> words;
+    std::string word;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      const char c = name[i];
+      if (!upper(c) && !lower(c) && !digit(c)) {
+        if (!word.empty()) words.push_back(word);
+        word.clear();
+        continue;
+      }
+      if (upper(c) && !word.empty() &&
+          (lower(name[i - 1]) || digit(name[i - 1]) || (i + 1 < name.size() && lower(name[i + 1])))) {
+        words.push_back(word);
+        word.clear();
+      }
+      word += upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    if (!word.empty()) words.push_back(word);
+    return words;
+  };
+  const std::string alphabet = "aAzZbQ09_-. /@\xc3\xa9\x7f\x01";
+  std::mt19937 random(17);
+  for (int n = 0; n < 20000; ++n) {
+    std::string name(random() % 14, ' ');
+    for (char& c : name) c = alphabet[random() % alphabet.size()];
+    ASSERT_EQ(name_words(name), defined(name)) << "name: " << name;
+  }
 }
 
 TEST(Infer, TheFixtureCatalogGivesItsExpectedResults) {

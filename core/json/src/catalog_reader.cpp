@@ -107,9 +107,19 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
   static std::string token(const Frame& f) {
     return f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key);
   }
+  // Spelled for every tool read: appended to one string, without a string a token.
   std::string pointer() const {
     std::string p;
-    for (const auto& f : frames_) p += "/" + token(f);
+    for (const auto& f : frames_) {
+      if (!f.is_array) {
+        append_pointer_token(p, f.key);
+        continue;
+      }
+      char digits[24];
+      const auto end = std::to_chars(digits, digits + sizeof digits, f.index).ptr;
+      p += '/';
+      p.append(digits, end);
+    }
     return p;
   }
 

@@ -57,27 +57,39 @@ const Claim* ToolHints::asserting(std::string_view facet, std::string_view text)
 }
 
 const Claim* ToolHints::claim_of(std::string_view vocabulary_id, std::string_view key) const {
+  // The key first: keys differ from one another more often than vocabularies do.
   for (const auto& c : claims)
-    if (!c.defaulted && c.source.field->vocabulary == vocabulary_id && c.source.field->key == key) return &c;
+    if (!c.defaulted && c.source.field->key == key && c.source.field->vocabulary == vocabulary_id) return &c;
   return nullptr;
 }
 
 std::optional<json> ToolHints::resolved(std::string_view facet, const Vocabulary& vocabulary) const {
   const Facet& f = vocabulary.facet(facet);
+  const bool set = f.kind == "set", integer = f.kind == "integer";
   for (bool defaults : {false, true}) {
-    std::optional<json> best;
+    if (set) {
+      std::optional<json> values;
+      for (const auto& c : claims) {
+        if (c.defaulted != defaults || c.facet != facet) continue;
+        if (!values) values = json::array();
+        if (std::find(values->begin(), values->end(), c.value) == values->end()) values->push_back(c.value);
+      }
+      if (values) return values;
+      continue;
+    }
+    // The best claim is pointed at, and copied once: it is asked of every tool linted.
+    const json* best = nullptr;
+    int best_rank = -1;
     for (const auto& c : claims) {
-      if (c.facet != facet || c.defaulted != defaults) continue;
-      if (f.kind == "set") {
-        if (!best) best = json::array();
-        if (std::find(best->begin(), best->end(), c.value) == best->end()) best->push_back(c.value);
-      } else if (f.kind == "integer") {
-        if (!best || c.value > *best) best = c.value;
-      } else if (!best || f.rank(c.value) > f.rank(*best)) {
-        best = c.value;
+      if (c.defaulted != defaults || c.facet != facet) continue;
+      if (integer) {
+        if (!best || c.value > *best) best = &c.value;
+      } else if (const int rank = f.rank(c.value); !best || rank > best_rank) {
+        best = &c.value;
+        best_rank = rank;
       }
     }
-    if (best) return best;
+    if (best) return *best;
   }
   return std::nullopt;
 }

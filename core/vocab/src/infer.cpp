@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include <boost/container/small_vector.hpp>
+
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/translate.hpp"
@@ -44,9 +46,14 @@ struct Scope {
 struct NameModel {
   std::vector<VerbClass> classes;  // most consequential first
   std::vector<VerbGroup> groups;   // tried in order for each word
-  // Each word some group lists -> those groups, in order: a word is looked up once, not per group.
-  std::unordered_map<std::string, std::vector<std::size_t>> groups_of;
-  std::set<std::string> conjunctions, operation_inputs, risky_inputs;
+  // What the model says of a word of a name: the groups that list it, in order, and whether it
+  // joins two actions ("and", "or"). A word is looked up once, not per group.
+  struct Word {
+    std::vector<std::size_t> groups;
+    bool conjunction = false;
+  };
+  std::unordered_map<std::string, Word> words;
+  std::set<std::string> operation_inputs, risky_inputs;
   std::vector<Scope> scopes;  // narrowest first
 
   // The class's rank: 0 is the most consequential.
@@ -74,10 +81,10 @@ const NameModel& name_model() {
       for (const auto& phrase : g.value("described", json::array())) group.described.push_back(phrase);
       if (m.rank(group.verb_class) == m.classes.size())
         throw std::runtime_error("verbs.json: unknown class " + group.verb_class);
-      for (const auto& word : group.words) m.groups_of[word].push_back(m.groups.size());
+      for (const auto& word : group.words) m.words[word].groups.push_back(m.groups.size());
       m.groups.push_back(std::move(group));
     }
-    m.conjunctions = word_set(doc["conjunctions"]);
+    for (const auto& word : doc["conjunctions"]) m.words[word.get<std::string>()].conjunction = true;
     m.operation_inputs = word_set(doc["operationInputs"]["words"]);
     m.risky_inputs = word_set(doc["riskyInputs"]["words"]);
     for (const auto& s : doc["scopes"]) m.scopes.push_back({s["radius"], word_set(s["words"])});
@@ -104,22 +111,23 @@ const std::vector<std::string>& risk_grades() {
   return grades;
 }
 
-// A word of the name as a verb: the group that applies to it, and what made it apply.
+// A word of the name as a verb: the group that applies to it, and what made it apply (views of
+// the name's words and of the model, which outlive it).
 struct VerbWord {
   std::size_t index = 0;
   const VerbGroup* group = nullptr;
-  std::string object;  // the name's word that qualified the group, "" when none was needed
-  std::string phrase;  // the description's phrase that qualified it, "" when none was needed
+  std::string_view object;  // the name's word that qualified the group, "" when none was needed
+  std::string_view phrase;  // the description's phrase that qualified it, "" when none was needed
 };
 
-std::optional<VerbWord> as_verb(const std::vector<std::string>& words, std::size_t index,
+// The word at `index` as a verb, given what the model says of it (null: nothing).
+std::optional<VerbWord> as_verb(const std::vector<std::string>& words, std::size_t index, const NameModel::Word* listed,
                                 const std::string& description) {
+  if (!listed) return std::nullopt;
   const auto& model = name_model();
-  const auto listed = model.groups_of.find(words[index]);
-  if (listed == model.groups_of.end()) return std::nullopt;
-  for (const std::size_t g : listed->second) {
+  for (const std::size_t g : listed->groups) {
     const VerbGroup& group = model.groups[g];
-    VerbWord verb{index, &group, "", ""};
+    VerbWord verb{index, &group, {}, {}};
     if (!group.objects.empty()) {
       for (std::size_t j = 0; j < words.size() && verb.object.empty(); ++j)
         if (j != index && group.objects.count(words[j])) verb.object = words[j];
@@ -150,26 +158,32 @@ Inference classify(const std::string& name, const std::string& description, bool
   out.words = name_words(name);
   const std::string text = lower(description);
   const auto& model = name_model();
+  // What the model says of each word, looked up once (null: nothing).
+  boost::container::small_vector<const NameModel::Word*, 8> listed;
+  for (const auto& word : out.words) {
+    const auto found = model.words.find(word);
+    listed.push_back(found == model.words.end() ? nullptr : &found->second);
+  }
   // The action: the first word some group lists and not every such group calls also a noun;
   // failing that, the first noun-like word that is a verb here ("slack_post_message").
   std::optional<VerbWord> action;
-  const auto plain = std::find_if(out.words.begin(), out.words.end(), [&](const std::string& w) {
-    const auto listed = model.groups_of.find(w);
-    return listed != model.groups_of.end() && std::any_of(listed->second.begin(), listed->second.end(),
-                                                          [&](std::size_t g) { return !model.groups[g].noun; });
+  const auto plain = std::find_if(listed.begin(), listed.end(), [&](const NameModel::Word* word) {
+    return word &&
+           std::any_of(word->groups.begin(), word->groups.end(), [&](std::size_t g) { return !model.groups[g].noun; });
   });
-  if (plain != out.words.end()) {
-    action = as_verb(out.words, static_cast<std::size_t>(plain - out.words.begin()), text);
+  if (plain != listed.end()) {
+    const auto index = static_cast<std::size_t>(plain - listed.begin());
+    action = as_verb(out.words, index, *plain, text);
     if (!action) return out;  // a verb whose conditions do not hold ("browser_drop"): unsure, so nothing
   }
   bool conjoined = false;
   std::vector<VerbWord> verbs;
   for (std::size_t i = 0; i < out.words.size(); ++i) {
-    conjoined = conjoined || model.conjunctions.count(out.words[i]);
+    conjoined = conjoined || (listed[i] && listed[i]->conjunction);
     if (action && i == action->index)
       verbs.push_back(*action);  // the same word read the same way: not looked up again
-    else if (auto verb = as_verb(out.words, i, text))
-      verbs.push_back(std::move(*verb));
+    else if (auto verb = as_verb(out.words, i, listed[i], text))
+      verbs.push_back(*verb);
   }
   if (!action && !verbs.empty()) action = verbs.front();
   if (!action) return out;
@@ -234,26 +248,31 @@ std::vector<std::string> name_words(const std::string& name) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   std::vector<std::string> words;
   words.reserve(4);
-  std::string word;
-  auto flush = [&] {
-    if (!word.empty()) words.push_back(std::move(word));
-    word.clear();
+  // A word is a run of the name's letters and digits, made at once when it ends, in lower case.
+  constexpr std::size_t none = std::string::npos;
+  std::size_t start = none;
+  const auto flush = [&](std::size_t end) {
+    if (start == none) return;
+    std::string& word = words.emplace_back(name, start, end - start);
+    for (char& c : word)
+      if (upper_case(c)) c = static_cast<char>(c - 'A' + 'a');
+    start = none;
   };
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     const bool upper = upper_case(c);
     if (!upper && !lower_case(c) && !digit(c)) {
-      flush();
+      flush(i);
       continue;
     }
     // A capital starts a word after a lower-case letter or digit (deletePod), or before a
     // lower-case letter after capitals (HTTPRequest -> http request).
-    if (upper && !word.empty() &&
+    if (upper && start != none &&
         (lower_case(name[i - 1]) || digit(name[i - 1]) || (i + 1 < name.size() && lower_case(name[i + 1]))))
-      flush();
-    word += upper ? static_cast<char>(c - 'A' + 'a') : c;
+      flush(i);
+    if (start == none) start = i;
   }
-  flush();
+  flush(name.size());
   return words;
 }
 

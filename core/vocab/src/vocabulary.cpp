@@ -337,7 +337,7 @@ std::vector<const Field*> Vocabulary::fields_of(const VocabularyRevision& revisi
 }
 
 const Facet& Vocabulary::facet(std::string_view name) const {
-  auto it = facets_.find(std::string(name));
+  auto it = facets_.find(name);
   if (it == facets_.end()) throw std::out_of_range("unknown facet " + std::string(name));
   return it->second;
 }

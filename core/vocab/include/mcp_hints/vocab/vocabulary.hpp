@@ -155,7 +155,7 @@ class Vocabulary {
   Vocabulary(const Vocabulary&) = delete;  // fields point at its revisions
   Vocabulary& operator=(const Vocabulary&) = delete;
 
-  const std::map<std::string, Facet>& facets() const { return facets_; }
+  const std::map<std::string, Facet, std::less<>>& facets() const { return facets_; }
   const Facet& facet(std::string_view name) const;
   const std::vector<VocabularyRevision>& revisions() const { return revisions_; }
   const std::vector<Field>& fields() const { return fields_; }
@@ -196,7 +196,7 @@ class Vocabulary {
   std::optional<std::string> minimum_result_sensitivity(std::string_view data_class) const;
 
  private:
-  std::map<std::string, Facet> facets_;
+  std::map<std::string, Facet, std::less<>> facets_;
   std::vector<VocabularyRevision> revisions_;
   std::vector<Field> fields_;
   // By vocabulary id: a few, looked up for every tool by several checks, so searched in a list
