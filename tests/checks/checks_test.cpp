@@ -138,7 +138,7 @@ TEST(Checks, AgencyUndeclaredLeavesToolsThatOnlyMentionAgentsAlone) {
       if (f.check == "agency.undeclared") ADD_FAILURE() << f.tool << ": " << f.message;
 }
 
-// agency.undeclared reads names and descriptions sixteen places at a time, for the first letters
+// agency.undeclared reads names and descriptions sixteen places at a time, for the first two letters
 // of its stems (agent, autonom, plan, chain): each phrase, in every case, is found at every place of
 // such a block and past its last one; with one letter of its stem changed, none is.
 TEST(Checks, AgencyUndeclaredFindsEachPhraseWhereverItStands) {

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcp_hints/json/member.hpp"
@@ -51,19 +52,28 @@ class StemSearch {
     for (std::string_view stem : stems_) {
       for (char c : {stem[0], static_cast<char>(stem[0] - 'a' + 'A')}) first_[static_cast<unsigned char>(c)] = true;
       pairs_[pair(stem[0], stem[1])] = true;
-      if (std::find(letters_.begin(), letters_.end(), stem[0]) == letters_.end()) letters_.push_back(stem[0]);
+      if (std::find(leads_.begin(), leads_.end(), std::pair(stem[0], stem[1])) == leads_.end())
+        leads_.emplace_back(stem[0], stem[1]);
     }
+#if defined(__SSE2__)
+    for (const auto& [a, b] : leads_) lead_bytes_.push_back(LeadBytes{_mm_set1_epi8(a), _mm_set1_epi8(b)});
+#endif
   }
   bool in(std::string_view text) const {
     std::size_t i = 0;
 #if defined(__SSE2__)
-    // Sixteen places at a time: a letter ORed with 0x20 is its lower case, so one comparison per
-    // first letter finds every place either case of it stands; only those places are looked at.
+    // Sixteen places at a time: a letter ORed with 0x20 is its lower case (and only a letter
+    // becomes a lower-case letter so), so two comparisons per stem, of a place and of the byte
+    // after it, find every place either case of its first two letters stands; only those places
+    // are looked at.
     const __m128i fold = _mm_set1_epi8(0x20);
-    while (i + 17 <= text.size()) {  // a place's pair reads the byte after it
-      const __m128i v = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i)), fold);
+    while (i + 17 <= text.size()) {  // the bytes after sixteen places
+      const char* const bytes = text.data() + i;
+      const __m128i first = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes)), fold);
+      const __m128i second = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + 1)), fold);
       __m128i hit = _mm_setzero_si128();
-      for (char letter : letters_) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(letter)));
+      for (const LeadBytes& lead : lead_bytes_)
+        hit = _mm_or_si128(hit, _mm_and_si128(_mm_cmpeq_epi8(first, lead.first), _mm_cmpeq_epi8(second, lead.second)));
       for (auto places = static_cast<unsigned>(_mm_movemask_epi8(hit)); places != 0; places &= places - 1)
         if (at(text, i + static_cast<std::size_t>(__builtin_ctz(places)))) return true;
       i += 16;
@@ -90,7 +100,13 @@ class StemSearch {
     return static_cast<unsigned char>(lower(a)) * 256u + static_cast<unsigned char>(lower(b));
   }
   std::vector<std::string_view> stems_;
-  std::vector<char> letters_;  // the stems' first letters, each once
+  std::vector<std::pair<char, char>> leads_;  // the stems' first two letters, each pair once
+#if defined(__SSE2__)
+  struct LeadBytes {
+    __m128i first, second;
+  };
+  std::vector<LeadBytes> lead_bytes_;  // each pair's letters sixteen times
+#endif
   std::array<bool, 256> first_{};
   std::vector<bool> pairs_ = std::vector<bool>(256 * 256);
 };
