@@ -16,14 +16,16 @@ namespace mcp_hints::rules::schema {
 inline std::vector<const VocabularyRevision*> revisions_to_validate(const ToolContext& ctx,
                                                                     std::string_view vocabulary) {
   if (vocabulary == "spec") return {&ctx.vocabulary.active_revision("spec", ctx.spec_revision)};
-  const bool mentioned = ctx.vocabulary.mentions(ctx.located, vocabulary);
+  // Whether the tool mentions the vocabulary is asked only where the answer depends on it: a
+  // catalog's every tool asks this of every vocabulary.
+  const auto mentioned = [&] { return ctx.vocabulary.mentions(ctx.located, vocabulary); };
   for (const auto* pin : ctx.pinned)
     if (pin->id == vocabulary)
-      return mentioned ? std::vector<const VocabularyRevision*>{pin} : std::vector<const VocabularyRevision*>{};
+      return mentioned() ? std::vector<const VocabularyRevision*>{pin} : std::vector<const VocabularyRevision*>{};
   std::vector<const VocabularyRevision*> out;
   for (const auto* r : ctx.detected)
     if (r->id == vocabulary) out.push_back(r);
-  if (!out.empty() || !mentioned || !ctx.detected.empty()) return out;
+  if (!out.empty() || !ctx.detected.empty() || !mentioned()) return out;
   const VocabularyRevision* only = nullptr;
   for (const auto& r : ctx.vocabulary.revisions()) {
     if (r.id != vocabulary || r.scope == "message") continue;
