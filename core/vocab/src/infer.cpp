@@ -111,8 +111,9 @@ const std::vector<std::string>& risk_grades() {
   return grades;
 }
 
-// A word of the name as a verb: the group that applies to it, and what made it apply (views of
-// the name's words and of the model, which outlive it).
+// A word of the name as a verb: the group that applies to it, and what made it apply. Its texts
+// are views of the name's words and of the model: it lives only within classify, while the words
+// stand unchanged.
 struct VerbWord {
   std::size_t index = 0;
   const VerbGroup* group = nullptr;
