@@ -7,6 +7,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -71,8 +72,7 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
     }
     auto& frame = frames_.back();
     if (!frame.keys.emplace(k).second) {
-      std::string object;
-      for (std::size_t i = 0; i + 1 < frames_.size(); ++i) object += "/" + token(frames_[i]);
+      const std::string object = pointer(frames_.size() - 1);
       throw InputError("member \"" + printable(k, 80) + "\" given twice in " +
                            (object.empty() ? "the top-level object" : "the object at " + object) +
                            "; which one counts is undefined (RFC 8259, 4)",
@@ -104,13 +104,11 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
   bool tools_not_array() const { return tools_not_array_; }
 
  private:
-  static std::string token(const Frame& f) {
-    return f.is_array ? std::to_string(f.index) : escape_pointer_token(f.key);
-  }
-  // Spelled for every tool read: appended to one string, without a string a token.
-  std::string pointer() const {
+  // The pointer of the first `depth` frames (all by default). Spelled for every tool read:
+  // appended to one string, without a string a token.
+  std::string pointer(std::size_t depth = static_cast<std::size_t>(-1)) const {
     std::string p;
-    for (const auto& f : frames_) {
+    for (const auto& f : std::span(frames_).first(std::min(depth, frames_.size()))) {
       if (!f.is_array) {
         append_pointer_token(p, f.key);
         continue;

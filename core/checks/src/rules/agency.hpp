@@ -12,7 +12,6 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "mcp_hints/json/member.hpp"
@@ -49,15 +48,17 @@ inline std::vector<std::string> name_words(const std::string& name) {
 class StemSearch {
  public:
   StemSearch(std::initializer_list<std::string_view> stems) : stems_(stems) {
-    for (std::string_view stem : stems_) {
+    for (std::size_t i = 0; i < stems_.size(); ++i) {
+      const std::string_view stem = stems_[i];
       for (char c : {stem[0], static_cast<char>(stem[0] - 'a' + 'A')}) first_[static_cast<unsigned char>(c)] = true;
       pairs_[pair(stem[0], stem[1])] = true;
-      if (std::find(leads_.begin(), leads_.end(), std::pair(stem[0], stem[1])) == leads_.end())
-        leads_.emplace_back(stem[0], stem[1]);
-    }
 #if defined(__SSE2__)
-    for (const auto& [a, b] : leads_) lead_bytes_.push_back(LeadBytes{_mm_set1_epi8(a), _mm_set1_epi8(b)});
+      // Each pair of first letters once.
+      const auto same_lead = [&](std::string_view earlier) { return earlier.substr(0, 2) == stem.substr(0, 2); };
+      if (std::none_of(stems_.begin(), stems_.begin() + static_cast<std::ptrdiff_t>(i), same_lead))
+        lead_bytes_.push_back(LeadBytes{_mm_set1_epi8(stem[0]), _mm_set1_epi8(stem[1])});
 #endif
+    }
   }
   bool in(std::string_view text) const {
     std::size_t i = 0;
@@ -100,12 +101,11 @@ class StemSearch {
     return static_cast<unsigned char>(lower(a)) * 256u + static_cast<unsigned char>(lower(b));
   }
   std::vector<std::string_view> stems_;
-  std::vector<std::pair<char, char>> leads_;  // the stems' first two letters, each pair once
 #if defined(__SSE2__)
   struct LeadBytes {
     __m128i first, second;
   };
-  std::vector<LeadBytes> lead_bytes_;  // each pair's letters sixteen times
+  std::vector<LeadBytes> lead_bytes_;  // the stems' first two letters, each pair once, sixteen times
 #endif
   std::array<bool, 256> first_{};
   std::vector<bool> pairs_ = std::vector<bool>(256 * 256);
