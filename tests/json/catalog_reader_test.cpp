@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <map>
 #include <random>
 #include <sstream>
@@ -11,6 +13,7 @@
 
 #include "json_samples.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/parallel_catalog.hpp"
 
 using mcp_hints::CatalogShape;
 using mcp_hints::CatalogTool;
@@ -334,9 +337,10 @@ class OnceThroughBuffer : public std::streambuf {
 // Everything a reading hands on, in order: each tool with its place, its line, where each of its
 // values starts and the members it repeats; then the summary, or the error.
 // `recycled`, if given: each tool's tree is given back to be built into (read_catalog's
-// spare_trees), and the tools built into one are counted.
+// spare_trees), and the tools built into one are counted. `threads`, if given: read by
+// read_catalog_in_parallel on that many threads, each tool handed back as it was read.
 std::string everything_read(const std::string& text, bool seekable, InputLimits limits = {}, bool* read_fast = nullptr,
-                            std::size_t* recycled = nullptr) {
+                            std::size_t* recycled = nullptr, std::size_t threads = 0) {
   std::string out;
   std::vector<nlohmann::json> spare_trees;
   const auto positions_of = [&](const CatalogTool& t) {
@@ -372,7 +376,12 @@ std::string everything_read(const std::string& text, bool seekable, InputLimits 
   auto* spare = recycled ? &spare_trees : nullptr;
   try {
     mcp_hints::CatalogSummary summary;
-    if (seekable) {
+    if (threads > 0) {
+      std::istringstream in(text);
+      const std::function<CatalogTool(CatalogTool &&)> as_read = [](CatalogTool&& t) { return std::move(t); };
+      const std::function<void(CatalogTool &&)> kept = keep;
+      summary = mcp_hints::read_catalog_in_parallel(in, limits, threads, as_read, kept);
+    } else if (seekable) {
       std::istringstream in(text);
       summary = mcp_hints::read_catalog(in, limits, keep, spare);
     } else {
@@ -405,10 +414,14 @@ TEST(CatalogReader, AFileIsReadAsAPipeIs) {
     if (i % 3 != 0)
       for (int changes = 1 + static_cast<int>(random() % 2); changes > 0; --changes)
         text = json_samples::damaged(text, random);
-    bool fast = false;
-    ASSERT_EQ(everything_read(text, true, {}, &fast), everything_read(text, false)) << nlohmann::json(text).dump();
+    bool fast = false, fast_texts = false;
+    const std::string piped = everything_read(text, false);
+    ASSERT_EQ(everything_read(text, true, {}, &fast), piped) << nlohmann::json(text).dump();
+    // Each tool's text found by following only its strings and brackets, then read on its own.
+    ASSERT_EQ(everything_read(text, true, {}, &fast_texts, nullptr, 2), piped) << nlohmann::json(text).dump();
     if (i % 3 == 0) {
       EXPECT_TRUE(fast) << nlohmann::json(text).dump();  // undamaged: the fast reader's alone
+      EXPECT_TRUE(fast_texts) << nlohmann::json(text).dump();
     }
     read_fast += fast;
   }
@@ -419,7 +432,9 @@ TEST(CatalogReader, AFileIsReadAsAPipeIs) {
   tight.max_bytes = 300;
   for (int i = 0; i < 500; ++i) {
     const std::string text = documents.catalog(1 + i % 5);
-    ASSERT_EQ(everything_read(text, true, tight), everything_read(text, false, tight)) << nlohmann::json(text).dump();
+    const std::string piped = everything_read(text, false, tight);
+    ASSERT_EQ(everything_read(text, true, tight), piped) << nlohmann::json(text).dump();
+    ASSERT_EQ(everything_read(text, true, tight, nullptr, nullptr, 2), piped) << nlohmann::json(text).dump();
   }
 }
 
@@ -457,9 +472,35 @@ TEST(CatalogReader, ReadsTokensThatFallAcrossTheEdgeOfARead) {
   ASSERT_EQ(expected.find("error"), std::string::npos) << expected.substr(expected.size() - 300);
   for (const std::size_t shift : {0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987}) {
     const std::string padding(shift, ' ');
-    bool fast = false;
-    ASSERT_EQ(everything_read(padding + catalog, true, {}, &fast), everything_read(padding + catalog, false)) << shift;
+    bool fast = false, fast_texts = false;
+    const std::string piped = everything_read(padding + catalog, false);
+    ASSERT_EQ(everything_read(padding + catalog, true, {}, &fast), piped) << shift;
     EXPECT_TRUE(fast) << shift;
+    ASSERT_EQ(everything_read(padding + catalog, true, {}, &fast_texts, nullptr, 2), piped) << shift;
+    EXPECT_TRUE(fast_texts) << shift;
+  }
+}
+
+// A tool's text is found 64 bytes at a time by following its strings and brackets alone: with
+// every byte of escapes (backslashes in runs of one to four before a quote), brackets within
+// strings, characters of two to four bytes and line breaks falling on the edge of such a block in
+// turn, each tool, its line and every value's position are those read as through a pipe.
+TEST(CatalogReader, AToolsTextEndsAtItsClosingBracketWhateverFallsOnTheEdgeOfABlock) {
+  const std::string tricky = R"("d":"\\\\\"}]\\\\","e":"\\\\\\\\","f":["]","\\"],"g":{"\\\"{":"x\\\\"},)"
+                             "\"h\":\"\xf0\x9f\x98\x80\xc3\xa9\xe2\x82\xac\\\"[\",\r\n\t\"i\":[[{}],{\"j\":\"]]\"}]";
+  for (std::size_t inside = 0; inside < 140; ++inside) {
+    std::string text = "{\"tools\":[\n";
+    for (int tool = 0; tool < 3; ++tool) {
+      if (tool > 0) text += ",\n";
+      text += "{" + std::string(inside, ' ') + tricky + "}";
+      text += ", {" + std::string(inside % 7, '\n') + tricky + "," + std::string(inside, ' ') + "\"k\":1}";
+    }
+    text += "\n]}";
+    const std::string piped = everything_read(text, false);
+    ASSERT_EQ(piped.find("error"), std::string::npos) << piped;
+    bool fast_texts = false;
+    ASSERT_EQ(everything_read(text, true, {}, &fast_texts, nullptr, 2), piped) << inside;
+    EXPECT_TRUE(fast_texts) << inside;
   }
 }
 

@@ -103,7 +103,9 @@ class Documents {
                                          "\xed\x9f\xbf",
                                          "\xf4\x8f\xbf\xbf",
                                          "abcdefgh",
-                                         "mcp.dev/effect"};
+                                         "mcp.dev/effect",
+                                         "{[}]",
+                                         "\\\\\\\""};
     out += '"';
     for (std::size_t n = pick(8); n > 0; --n) out += pieces[pick(std::size(pieces))];
     out += '"';

@@ -79,6 +79,31 @@ TEST(ParallelCatalog, KeepsTheToolsBeforeAnInputErrorThenThrowsIt) {
   EXPECT_EQ(read(text, 4), one);
 }
 
+// Each tool's text is read by the thread that works on it: where one is not JSON (or breaks a
+// limit), the document is read again, and the results and the error are those of one thread,
+// whether the tool was worked on by the reading thread (the first 256) or by another.
+TEST(ParallelCatalog, AToolWhoseTextIsRefusedEndsTheReadAsOneThreadDoes) {
+  const std::string whole = catalog(3000);
+  for (const char* at : {"t5\"", "t255\"", "t256\"", "t1000\"", "t2999\""}) {
+    const auto place = whole.find(std::string("\"") + at) + std::string(at).size() + 1;
+    const std::vector<std::string> damages = {
+        ",\"x\":tru", ",\"x\":[}",      ",\"x\":\"\x01\"", ",\"x\":\"\xc0\"",
+        ",\"x\":01",  ",\"x\":\"\\q\"", ",\"x\":\"{[\\\"", ",\"x\":" + std::string(300, '[') + std::string(300, ']')};
+    for (const auto& damage : damages) {
+      std::string text = whole;
+      text.insert(place, damage);
+      const auto one = read(text, 1);
+      ASSERT_NE(one.error, "") << at << damage;
+      EXPECT_EQ(read(text, 2), one) << at << damage;
+      EXPECT_EQ(read(text, 4), one) << at << damage;
+      // A work that throws before the refused text: its exception, as on one thread.
+      if (std::string_view(at) == "t1000\"") {
+        EXPECT_EQ(read(text, 2, "t900"), read(text, 1, "t900")) << damage;
+      }
+    }
+  }
+}
+
 TEST(ParallelCatalog, AWorkThatThrowsEndsTheReadAfterTheResultsBeforeIt) {
   const auto text = catalog(3000);
   for (const char* at : {"t5", "t700", "t2999"}) {

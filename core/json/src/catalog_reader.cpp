@@ -24,8 +24,11 @@ using detail::ChunkedIterator;
 
 // How a handler places a tool's values: as they are read; by keeping the tool's text, read again
 // for them when asked (FastPositions alone copies it; a tool that is an object or array); or,
-// reading one tool's text on its own (the document's root is the tool), as they are read.
-enum class PlacedValues { as_read, from_kept_text, tool_alone };
+// reading one tool's text on its own (the document's root is the tool), as they are read. Or the
+// handler builds no tool that is an object or array but hands on its text (as_text: the fast
+// reader passes over it), and reads such a text on its own (text_of_tool), its values placed from
+// the text when asked.
+enum class PlacedValues { as_read, from_kept_text, tool_alone, as_text, text_of_tool };
 
 // A SAX handler that finds the tools array of any accepted shape and builds one tool at a time.
 // `Positions` says where the reader is: ChunkedInput under nlohmann's parser, FastPositions under
@@ -34,9 +37,16 @@ template <class Positions>
 class CatalogHandler final : public nlohmann::json_sax<json> {
  public:
   // `spare_trees`: tools' trees to build the next tools into (JsonBuilder::recycle), if any.
+  // `on_text`: where tools' texts go (PlacedValues::as_text).
   CatalogHandler(const InputLimits& limits, Positions& state, const std::function<void(CatalogTool&&)>& on_tool,
-                 PlacedValues placed = PlacedValues::as_read, std::vector<json>* spare_trees = nullptr)
-      : limits_(limits), state_(state), on_tool_(on_tool), placed_(placed), spare_trees_(spare_trees) {}
+                 PlacedValues placed = PlacedValues::as_read, std::vector<json>* spare_trees = nullptr,
+                 const std::function<void(CatalogToolText&&)>* on_text = nullptr)
+      : limits_(limits),
+        state_(state),
+        on_tool_(on_tool),
+        placed_(placed),
+        spare_trees_(spare_trees),
+        on_text_(on_text) {}
 
   // Frames of the document outside the tool being built.
   struct Frame {
@@ -83,6 +93,22 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
   }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
+
+  // Whether the container opening here is a tool to hand on as its text (the fast reader asks):
+  // one within the depth limit (past it, open() says so).
+  bool takes_text() const {
+    return placed_ == PlacedValues::as_text && !builder_.building() && at_tools_array() &&
+           depth() + 1 <= limits_.max_depth;
+  }
+  // The text of the tool that takes_text() took, the reader now past it.
+  bool container_text(std::string&& text) {
+    const TextPosition start = state_.token_start();
+    (*on_text_)(CatalogToolText{std::move(text), start, frames_.size(), pointer(), frames_.back().index, start.line,
+                                std::nullopt});
+    ++frames_.back().index;
+    ++tool_count_;
+    return true;
+  }
 
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
     error_ = describe_parse_error(ex);
@@ -143,7 +169,7 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
       return true;
     }
     if (tool_starts_here()) {
-      start_tool(placed_ == PlacedValues::from_kept_text);
+      start_tool(placed_ == PlacedValues::from_kept_text || placed_ == PlacedValues::text_of_tool);
       builder_.open(is_array);
       note_added(kind_of(is_array));
       return true;
@@ -245,11 +271,12 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
     ValuePositions positions;
     if (keeping_text_) {
       keeping_text_ = false;
+      // text_of_tool: read_tool places them, from the text it has.
       if constexpr (std::is_same_v<Positions, detail::FastPositions>) {
-        positions = ValuePositions(state_.end_capture(), tool_start_);
+        if (placed_ == PlacedValues::from_kept_text) positions = ValuePositions(state_.end_capture(), tool_start_);
         // Where a member given twice was first given is said now: a tool's members given twice
         // are few, and its report says them.
-        if (!duplicates.empty()) positions.place_earlier(duplicates);
+        if (!duplicates.empty() && placed_ == PlacedValues::from_kept_text) positions.place_earlier(duplicates);
       }
     } else {
       positions.reserve_like(positions_);
@@ -263,7 +290,10 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
   }
 
   // Where a tool starts: in the tools array, or the root of a tool read on its own.
-  bool tool_starts_here() const { return placed_ == PlacedValues::tool_alone ? frames_.empty() : at_tools_array(); }
+  bool tool_starts_here() const {
+    return placed_ == PlacedValues::tool_alone || placed_ == PlacedValues::text_of_tool ? frames_.empty()
+                                                                                        : at_tools_array();
+  }
   // `keep_text`: the tool's values are placed from its text, kept as it is read from here (an
   // object's or array's opening bracket, just read: still in the reader's window).
   void start_tool(bool keep_text) {
@@ -276,7 +306,7 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
     tool_start_ = state_.token_start();
     if constexpr (std::is_same_v<Positions, detail::FastPositions>) {
       keeping_text_ = keep_text;
-      if (keep_text) state_.begin_capture();
+      if (keep_text && placed_ == PlacedValues::from_kept_text) state_.begin_capture();
     }
   }
 
@@ -285,6 +315,7 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
   const std::function<void(CatalogTool&&)>& on_tool_;
   const PlacedValues placed_;
   std::vector<json>* spare_trees_;
+  const std::function<void(CatalogToolText&&)>* on_text_;
   TextPosition tool_start_;
   bool keeping_text_ = false;  // the tool being built is placed from its kept text
   std::vector<Frame> frames_;
@@ -441,22 +472,29 @@ CatalogSummary summary_of(const Handler& handler) {
 }
 
 // The fast reader over a stream (detail::FastSaxReader); nullopt where it gave up, with `given`
-// the tools it handed on before. What on_tool throws goes through.
+// the tools it handed on before. What on_tool (or on_text) throws goes through. With on_text, the
+// tools that are objects or arrays go there as their texts, the others to on_tool.
 std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLimits& limits,
                                                 const std::function<void(CatalogTool&&)>& on_tool, std::size_t& given,
-                                                std::vector<json>* spare_trees) {
+                                                std::vector<json>* spare_trees,
+                                                const std::function<void(CatalogToolText&&)>* on_text = nullptr) {
   bool on_tool_threw = false;
-  const std::function<void(CatalogTool &&)> counted = [&](CatalogTool&& tool) {
+  const auto counted_call = [&](const auto& call, auto&& tool) {
     ++given;
     try {
-      on_tool(std::move(tool));
+      call(std::move(tool));
     } catch (...) {
       on_tool_threw = true;
       throw;
     }
   };
+  const std::function<void(CatalogTool &&)> counted = [&](CatalogTool&& tool) { counted_call(on_tool, tool); };
+  const std::function<void(CatalogToolText &&)> counted_text = [&](CatalogToolText&& text) {
+    counted_call(*on_text, text);
+  };
   detail::FastPositions at;
-  CatalogHandler handler(limits, at, counted, PlacedValues::from_kept_text, spare_trees);
+  CatalogHandler handler(limits, at, counted, on_text ? PlacedValues::as_text : PlacedValues::from_kept_text,
+                         spare_trees, &counted_text);
   detail::StreamSource source(in, limits);
   try {
     if (!detail::FastSaxReader(source, limits, handler, at).read()) return std::nullopt;
@@ -470,6 +508,44 @@ std::optional<CatalogSummary> read_catalog_fast(std::istream& in, const InputLim
 }
 
 }  // namespace
+
+std::optional<CatalogSummary> read_catalog_texts(std::istream& in, const InputLimits& limits,
+                                                 const std::function<void(CatalogToolText&&)>& on_text) {
+  const std::function<void(CatalogTool &&)> read_already = [&](CatalogTool&& tool) {
+    CatalogToolText text;
+    text.pointer = tool.pointer;
+    text.index = tool.index;
+    text.line = tool.line;
+    text.read = std::move(tool);
+    on_text(std::move(text));
+  };
+  std::size_t given = 0;
+  return read_catalog_fast(in, limits, read_already, given, nullptr, &on_text);
+}
+
+std::optional<CatalogTool> read_tool(CatalogToolText&& text, const InputLimits& limits,
+                                     std::vector<nlohmann::json>* spare_trees) {
+  if (text.read) return std::move(*text.read);
+  // Read on its own, the tool is the root: the containers around it count against the depth.
+  InputLimits inside = limits;
+  inside.max_depth -= std::min(text.depth, limits.max_depth);
+  std::optional<CatalogTool> tool;
+  const std::function<void(CatalogTool &&)> take = [&](CatalogTool&& read) { tool = std::move(read); };
+  detail::FastPositions at;
+  CatalogHandler handler(inside, at, take, PlacedValues::text_of_tool, spare_trees);
+  detail::TextSource source(text.text, inside);
+  try {
+    if (!detail::FastSaxReader(source, inside, handler, at, text.start).read() || !tool) return std::nullopt;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  tool->pointer = std::move(text.pointer);
+  tool->index = text.index;
+  tool->line = text.line;
+  tool->positions = ValuePositions(std::move(text.text), text.start);
+  if (!tool->duplicates.empty()) tool->positions.place_earlier(tool->duplicates);
+  return tool;
+}
 
 CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
                             const std::function<void(CatalogTool&&)>& on_tool,

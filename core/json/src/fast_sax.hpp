@@ -10,9 +10,11 @@
 // as a view (the handler's string_value and key_name, in place of string and key): where it is
 // plain and whole in the window, a view of the window, so that its text is copied once, into the
 // handler's value. Private to the json role.
+#include <bit>
 #include <charconv>
 #include <clocale>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -152,6 +154,101 @@ class OpenContainers {
   std::size_t size_ = 0;
 };
 
+// Follows a container's strings and brackets a block of 64 bytes at a time, to find where it
+// closes without reading its values: a quote not escaped opens or closes a string, and a bracket
+// outside strings opens or closes a container. What it finds is right only for JSON: a text that
+// is not is refused when it is read.
+struct ContainerScan {
+  // The bits set: std::popcount is a library call where the build may not assume the instruction.
+  static std::size_t count(std::uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555u;
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return static_cast<std::size_t>((x * 0x0101010101010101u) >> 56);
+  }
+  struct Masks {
+    std::uint64_t quote, backslash, open, close, newline, high;  // a bit a byte, the first lowest
+  };
+  std::size_t depth = 1;        // containers open, the scanned one included
+  std::uint64_t in_string = 0;  // all ones when a string is open past the last block
+  bool escapes_next = false;    // the last block ended in a backslash that escapes the next byte
+
+  static Masks masks_of(const unsigned char* block) {
+    Masks m{};
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), newline = _mm_set1_epi8('\n');
+    // '{' and '[' differ from '}' and ']' in one bit, and from each other in another (0x20).
+    const __m128i case_bit = _mm_set1_epi8(0x20), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    for (int i = 0; i < 4; ++i) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
+      const __m128i folded = _mm_or_si128(v, case_bit);
+      const auto bits = [&](__m128i eq) {
+        return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(eq))) << (16 * i);
+      };
+      m.quote |= bits(_mm_cmpeq_epi8(v, quote));
+      m.backslash |= bits(_mm_cmpeq_epi8(v, backslash));
+      m.open |= bits(_mm_cmpeq_epi8(folded, open));
+      m.close |= bits(_mm_cmpeq_epi8(folded, close));
+      m.newline |= bits(_mm_cmpeq_epi8(v, newline));
+      m.high |= bits(v);
+    }
+#else
+    for (int i = 0; i < 64; ++i) {
+      const unsigned char c = block[i];
+      const std::uint64_t bit = std::uint64_t{1} << i;
+      if (c == '"') m.quote |= bit;
+      if (c == '\\') m.backslash |= bit;
+      if ((c | 0x20) == '{') m.open |= bit;
+      if ((c | 0x20) == '}') m.close |= bit;
+      if (c == '\n') m.newline |= bit;
+      if (c >= 0x80) m.high |= bit;
+    }
+#endif
+    return m;
+  }
+
+  // How many of the block's first n bytes belong to the container: n, or up to and including its
+  // closing bracket (depth is then 0).
+  std::size_t scan(const Masks& m, std::size_t n) {
+    const std::uint64_t given = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    // Bytes escaped by a backslash (itself not escaped): a quote among them ends no string.
+    std::uint64_t escaped = escapes_next ? 1 : 0;
+    escapes_next = false;
+    for (std::uint64_t starts = m.backslash & given & ~escaped; starts != 0;) {
+      const auto i = static_cast<std::size_t>(std::countr_zero(starts));
+      if (i == n - 1) {
+        escapes_next = true;
+        break;
+      }
+      escaped |= std::uint64_t{2} << i;
+      starts &= ~(std::uint64_t{3} << i);
+    }
+    // Inside a string: from a quote up to the next (the opening quote in, the closing one out).
+    std::uint64_t strings = m.quote & given & ~escaped;
+    for (int shift = 1; shift < 64; shift *= 2) strings ^= strings << shift;
+    strings ^= in_string;
+    in_string = (strings >> (n - 1) & 1) != 0 ? ~std::uint64_t{0} : 0;
+    const std::uint64_t opens = m.open & given & ~strings, closes = m.close & given & ~strings;
+    if (closes == 0) {
+      if (opens != 0) depth += count(opens);
+      return n;
+    }
+    if (const std::size_t closing = count(closes); closing < depth) {  // the container cannot close here
+      depth = depth + count(opens) - closing;
+      return n;
+    }
+    for (std::uint64_t brackets = opens | closes; brackets != 0; brackets &= brackets - 1) {
+      const int i = std::countr_zero(brackets);
+      if ((opens >> i & 1) != 0) {
+        ++depth;
+      } else if (--depth == 0) {
+        return static_cast<std::size_t>(i) + 1;
+      }
+    }
+    return n;
+  }
+};
+
 template <class Handler, class Source>
 class FastSaxReader {
  public:
@@ -223,9 +320,16 @@ class FastSaxReader {
     }
   }
 
-  // A container opens at p_: its event, and its end at once when it is empty.
+  // A container opens at p_: its event, and its end at once when it is empty. A handler that
+  // takes it as its text (takes_text) is given that instead, once the reader is past it.
   bool open(bool is_array) {
     if (stack_.size() >= limits_.max_depth) return false;  // the handler's limit, and its words
+    if constexpr (requires(Handler & h, std::string && text) {
+                    { h.takes_text() } -> std::same_as<bool>;
+                    { h.container_text(std::move(text)) } -> std::same_as<bool>;
+                  }) {
+      if (handler_.takes_text()) return skip_container() && handler_.container_text(at_.end_capture());
+    }
     advance_ascii(1);
     constexpr auto unknown_size = static_cast<std::size_t>(-1);
     if (!(is_array ? handler_.start_array(unknown_size) : handler_.start_object(unknown_size))) return false;
@@ -269,6 +373,59 @@ class FastSaxReader {
     advance_ascii(1);
     stack_.pop();
     return in_array ? handler_.end_array() : handler_.end_object();
+  }
+
+  // Past the container whose opening bracket is at p_, to past its closing bracket, its text
+  // captured (FastPositions::end_capture), lines and columns counted: only its strings and
+  // brackets are followed, 64 bytes at a time, not its values read. The text is JSON only if a
+  // reader of its own says so. False where the input ends first.
+  bool skip_container() {
+    at_.begin_capture();
+    advance_ascii(1);
+    ContainerScan scan;
+    for (;;) {
+      while (end_ - p_ >= 64)
+        if (scanned(scan, p_, 64)) return true;
+      if (p_ != end_) {  // the window's last bytes, fewer than 64, in a block of their own
+        unsigned char last[64] = {};
+        const auto left = static_cast<std::size_t>(end_ - p_);
+        std::memcpy(last, p_, left);
+        const unsigned char* at = last;
+        const bool closed = scanned(scan, at, left);
+        p_ += at - last;
+        if (closed) return true;
+      }
+      const unsigned char* keep = p_;
+      if (!more(keep)) return false;
+    }
+  }
+
+  // Scans the block at `block` (its first n bytes; 64 can be read), moves it past those that
+  // belong to the container and counts their lines and columns; true when the container closed.
+  bool scanned(ContainerScan& scan, const unsigned char*& block, std::size_t n) {
+    const ContainerScan::Masks masks = ContainerScan::masks_of(block);
+    const std::size_t used = scan.scan(masks, n);
+    const std::uint64_t in_use = used == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
+    // Columns count UTF-16 code units: a byte past ASCII that continues a sequence counts none,
+    // one that starts a sequence of four counts two. `from`: the first byte counted, up to `used`.
+    const auto units = [&](std::size_t from) {
+      std::size_t count = used - from;
+      const std::uint64_t range = from == 64 ? 0 : in_use & ~((std::uint64_t{1} << from) - 1);
+      for (std::uint64_t high = masks.high & range; high != 0; high &= high - 1) {
+        const unsigned char c = block[std::countr_zero(high)];
+        if (c < 0xc0) --count;
+        if (c >= 0xf0) ++count;
+      }
+      return count;
+    };
+    if (const std::uint64_t newlines = masks.newline & in_use; newlines != 0) {
+      at_.line_ += ContainerScan::count(newlines);
+      column_ = 1 + units(static_cast<std::size_t>(64 - std::countl_zero(newlines)));
+    } else {
+      column_ += units(0);
+    }
+    block += used;
+    return scan.depth == 0;
   }
 
   void start_token() {

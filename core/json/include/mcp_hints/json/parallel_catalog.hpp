@@ -1,6 +1,7 @@
 #pragma once
-// Reading a saved tools/list on one thread while other threads work on the tools already read:
-// the results come back in document order, so the output is the same for any number of threads.
+// Reading a saved tools/list on one thread while other threads read and work on the tools already
+// found: the results come back in document order, so the output is the same for any number of
+// threads.
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <stop_token>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -21,18 +23,24 @@ namespace mcp_hints {
 
 namespace detail {
 
-// Tools handed over in batches (one lock a batch, not one a tool) to threads that work on them;
-// the thread that reads keeps each result, in document order. It works on a batch itself when
-// too many are in flight, so that memory stays bounded and it is never idle while others work.
-template <class Result>
+// What a tool's text that the fast reader refuses throws, where it is read (read_tool): the
+// document is then read again.
+struct ToolTextRefused {};
+
+// Tools (CatalogTool, or CatalogToolText to be read where they are worked on) handed over in
+// batches (one lock a batch, not one a tool) to threads that work on them; the thread that reads
+// keeps each result, in document order. It works on a batch itself when too many are in flight,
+// so that memory stays bounded and it is never idle while others work.
+template <class Input, class Result>
 class OrderedCatalogWork {
  public:
-  using Work = std::function<Result(CatalogTool&&)>;
+  using Work = std::function<Result(Input&&)>;
   using Keep = std::function<void(Result&&)>;
 
-  // threads counts the reading thread: threads - 1 are started. The trees of the tools worked on
-  // go to spare_trees as their results are kept, up to kMostSpareTrees.
-  OrderedCatalogWork(std::size_t threads, const Work& work, const Keep& keep, std::vector<nlohmann::json>& spare_trees)
+  // threads counts the reading thread: threads - 1 are started. The trees of the CatalogTools
+  // worked on go to spare_trees as their results are kept, up to kMostSpareTrees.
+  OrderedCatalogWork(std::size_t threads, const Work& work, const Keep& keep,
+                     std::vector<nlohmann::json>* spare_trees = nullptr)
       : work_(work), keep_(keep), most_in_flight_(2 * threads), spare_trees_(spare_trees) {
     for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this](std::stop_token stop) { serve(stop); });
   }
@@ -44,7 +52,7 @@ class OrderedCatalogWork {
   OrderedCatalogWork(const OrderedCatalogWork&) = delete;
   OrderedCatalogWork& operator=(const OrderedCatalogWork&) = delete;
 
-  void add(CatalogTool&& tool) {
+  void add(Input&& tool) {
     filling_.tools.push_back(std::move(tool));
     if (filling_.tools.size() < kBatchSize) return;
     submit();
@@ -86,7 +94,7 @@ class OrderedCatalogWork {
     // a free on another thread than the allocating one waits on a lock). All but their trees,
     // which go back to the reading thread to be built into (JsonBuilder::recycle; those past
     // kMostSpareTrees are freed there).
-    std::vector<CatalogTool> tools;
+    std::vector<Input> tools;
     std::vector<nlohmann::json> trees;
     std::vector<Result> results;  // one a tool, up to the one whose work threw
     std::exception_ptr error;     // what that work threw
@@ -116,7 +124,8 @@ class OrderedCatalogWork {
     try {
       for (auto& tool : batch.tools) {
         batch.results.push_back(work_(std::move(tool)));
-        batch.trees.push_back(std::move(tool.tool));  // what the work left of it
+        if constexpr (std::is_same_v<Input, CatalogTool>)
+          batch.trees.push_back(std::move(tool.tool));  // what the work left of it
       }
     } catch (...) {
       batch.error = std::current_exception();
@@ -169,7 +178,7 @@ class OrderedCatalogWork {
         if (batch.error) std::rethrow_exception(batch.error);
         spare_tools_.push_back(std::move(batch.tools));
         for (auto& tree : batch.trees)
-          if (spare_trees_.size() < kMostSpareTrees && !tree.is_null()) spare_trees_.push_back(std::move(tree));
+          if (spare_trees_->size() < kMostSpareTrees && !tree.is_null()) spare_trees_->push_back(std::move(tree));
         batch.trees.clear();  // the rest, freed before the lock is taken again
       } catch (...) {
         failed_ = true;
@@ -188,8 +197,8 @@ class OrderedCatalogWork {
   Batch filling_;                     // the reading thread's, not yet handed over
   // Emptied batches' room for tools, used again rather than allocated a batch at a time (a large
   // block makes the allocator sort every small one freed since the last).
-  std::vector<std::vector<CatalogTool>> spare_tools_;
-  std::vector<nlohmann::json>& spare_trees_;  // the reading thread's
+  std::vector<std::vector<Input>> spare_tools_;
+  std::vector<nlohmann::json>* spare_trees_;  // the reading thread's
   std::size_t next_sequence_ = 0;
   bool failed_ = false;
 
@@ -206,6 +215,70 @@ class OrderedCatalogWork {
 
 }  // namespace detail
 
+namespace detail {
+
+// read_catalog_in_parallel over a seekable input: the reading thread only finds where each tool's
+// text ends (read_catalog_texts), and the thread that works on a tool reads it (read_tool), into
+// a tree it built and worked on before. Where the fast reader gives up, on the document or on a
+// tool's text, the document is read again by read_catalog from `start`, one thread passing over
+// the tools whose results were kept.
+template <class Result>
+CatalogSummary read_catalog_texts_in_parallel(std::istream& in, std::streampos start, const InputLimits& limits,
+                                              std::size_t threads, const std::function<Result(CatalogTool&&)>& work,
+                                              const std::function<void(Result&&)>& keep,
+                                              std::size_t tools_on_one_thread) {
+  std::size_t kept = 0;
+  const std::function<void(Result &&)> counted_keep = [&](Result&& result) {
+    keep(std::move(result));
+    ++kept;
+  };
+  const std::function<Result(CatalogToolText &&)> read_and_work = [&](CatalogToolText&& text) {
+    // Each thread builds a tool into the tree of the last one it worked on.
+    thread_local std::vector<nlohmann::json> spare_trees;
+    std::optional<CatalogTool> tool = read_tool(std::move(text), limits, &spare_trees);
+    if (!tool) throw ToolTextRefused{};
+    Result result = work(std::move(*tool));
+    if (spare_trees.empty() && !tool->tool.is_null()) spare_trees.push_back(std::move(tool->tool));
+    return result;
+  };
+  std::size_t tools = 0;
+  std::optional<OrderedCatalogWork<CatalogToolText, Result>> parallel;
+  bool read_again = false;
+  try {
+    const auto summary = read_catalog_texts(in, limits, [&](CatalogToolText&& text) {
+      if (tools++ < tools_on_one_thread) return counted_keep(read_and_work(std::move(text)));
+      if (!parallel) parallel.emplace(threads, read_and_work, counted_keep);
+      parallel->add(std::move(text));
+    });
+    if (parallel) parallel->finish();
+    if (summary) return *summary;
+    read_again = true;
+  } catch (const ToolTextRefused&) {
+    read_again = true;
+  } catch (...) {
+    // The document is no tools/list: the tools read before are worked on and kept first, as in
+    // read_catalog_in_parallel. A text among them refused: reading again says what is wrong.
+    if (!parallel || parallel->failed()) throw;
+    try {
+      parallel->finish();
+    } catch (const ToolTextRefused&) {
+      read_again = true;
+    }
+    if (!read_again) throw;
+  }
+  parallel.reset();
+  in.clear();
+  if (!in.seekg(start)) throw InputError("the input could not be read a second time");
+  std::size_t passed = 0;
+  CatalogSummary summary = read_catalog(in, limits, [&](CatalogTool&& tool) {
+    if (passed++ >= kept) keep(work(std::move(tool)));
+  });
+  summary.read_fast = false;  // not as the fast reader first read it
+  return summary;
+}
+
+}  // namespace detail
+
 // read_catalog with work(tool) done on up to `threads` threads (the calling one among them) and
 // keep(result) called on the calling thread in document order. Keeps and throws exactly what
 // read_catalog(in, limits, [&](CatalogTool&& t) { keep(work(std::move(t))); }) would: when the
@@ -218,9 +291,13 @@ CatalogSummary read_catalog_in_parallel(std::istream& in, const InputLimits& lim
                                         const std::function<Result(CatalogTool&&)>& work,
                                         const std::function<void(Result&&)>& keep) {
   constexpr std::size_t kToolsOnOneThread = 256;
+  if (threads > 1)
+    if (const auto start = in.tellg(); start != std::streampos(-1))
+      return detail::read_catalog_texts_in_parallel(in, start, limits, threads, work, keep, kToolsOnOneThread);
+  // A pipe: the reading thread builds the trees.
   std::size_t tools = 0;
   std::vector<nlohmann::json> spare_trees;  // trees worked on, to build the next tools into
-  std::optional<detail::OrderedCatalogWork<Result>> parallel;
+  std::optional<detail::OrderedCatalogWork<CatalogTool, Result>> parallel;
   try {
     const auto summary = read_catalog(
         in, limits,
@@ -230,7 +307,7 @@ CatalogSummary read_catalog_in_parallel(std::istream& in, const InputLimits& lim
             if (spare_trees.empty() && !tool.tool.is_null()) spare_trees.push_back(std::move(tool.tool));
             return;
           }
-          if (!parallel) parallel.emplace(threads, work, keep, spare_trees);
+          if (!parallel) parallel.emplace(threads, work, keep, &spare_trees);
           parallel->add(std::move(tool));
         },
         &spare_trees);
