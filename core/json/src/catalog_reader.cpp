@@ -37,16 +37,18 @@ template <class Positions>
 class CatalogHandler final : public nlohmann::json_sax<json> {
  public:
   // `spare_trees`: tools' trees to build the next tools into (JsonBuilder::recycle), if any.
-  // `on_text`: where tools' texts go (PlacedValues::as_text).
+  // `on_text`: where tools' texts go (PlacedValues::as_text). `builder`: one to build with that
+  // outlives the handler, keeping its room (else the handler's own).
   CatalogHandler(const InputLimits& limits, Positions& state, const std::function<void(CatalogTool&&)>& on_tool,
                  PlacedValues placed = PlacedValues::as_read, std::vector<json>* spare_trees = nullptr,
-                 const std::function<void(CatalogToolText&&)>* on_text = nullptr)
+                 const std::function<void(CatalogToolText&&)>* on_text = nullptr, JsonBuilder* builder = nullptr)
       : limits_(limits),
         state_(state),
         on_tool_(on_tool),
         placed_(placed),
         spare_trees_(spare_trees),
-        on_text_(on_text) {}
+        on_text_(on_text),
+        builder_(builder ? *builder : own_builder_) {}
 
   // Frames of the document outside the tool being built.
   struct Frame {
@@ -319,7 +321,8 @@ class CatalogHandler final : public nlohmann::json_sax<json> {
   TextPosition tool_start_;
   bool keeping_text_ = false;  // the tool being built is placed from its kept text
   std::vector<Frame> frames_;
-  JsonBuilder builder_;  // the tool (or JSON-RPC error) being built
+  JsonBuilder own_builder_;
+  JsonBuilder& builder_;  // the tool (or JSON-RPC error) being built
   std::string tool_pointer_;
   std::size_t tool_line_ = 0;
   ValuePositions positions_;  // of the tool being built
@@ -523,8 +526,7 @@ std::optional<CatalogSummary> read_catalog_texts(std::istream& in, const InputLi
   return read_catalog_fast(in, limits, read_already, given, nullptr, &on_text);
 }
 
-std::optional<CatalogTool> read_tool(CatalogToolText&& text, const InputLimits& limits,
-                                     std::vector<nlohmann::json>* spare_trees) {
+std::optional<CatalogTool> read_tool(CatalogToolText&& text, const InputLimits& limits, ToolReading* reading) {
   if (text.read) return std::move(*text.read);
   // Read on its own, the tool is the root: the containers around it count against the depth.
   InputLimits inside = limits;
@@ -532,11 +534,16 @@ std::optional<CatalogTool> read_tool(CatalogToolText&& text, const InputLimits& 
   std::optional<CatalogTool> tool;
   const std::function<void(CatalogTool &&)> take = [&](CatalogTool&& read) { tool = std::move(read); };
   detail::FastPositions at;
-  CatalogHandler handler(inside, at, take, PlacedValues::text_of_tool, spare_trees);
+  CatalogHandler handler(inside, at, take, PlacedValues::text_of_tool, reading ? &reading->spare_trees : nullptr,
+                         nullptr, reading ? &reading->builder : nullptr);
   detail::TextSource source(text.text, inside);
+  bool read = false;
   try {
-    if (!detail::FastSaxReader(source, inside, handler, at, text.start).read() || !tool) return std::nullopt;
+    read = detail::FastSaxReader(source, inside, handler, at, text.start).read() && tool;
   } catch (const InputError&) {
+  }
+  if (!read) {
+    if (reading) reading->builder = JsonBuilder();  // left inside the tool refused
     return std::nullopt;
   }
   tool->pointer = std::move(text.pointer);

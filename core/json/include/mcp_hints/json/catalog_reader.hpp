@@ -135,10 +135,15 @@ struct CatalogToolText {
 std::optional<CatalogSummary> read_catalog_texts(std::istream& in, const InputLimits& limits,
                                                  const std::function<void(CatalogToolText&&)>& on_text);
 
-// The tool of a text handed on by read_catalog_texts, the same as read_catalog gives; built into
-// the last of `spare_trees` if there is one (JsonBuilder::recycle). nullopt where its text is not
-// well-formed JSON within the limits: the document is then read again (read_catalog_texts).
-std::optional<CatalogTool> read_tool(CatalogToolText&& text, const InputLimits& limits,
-                                     std::vector<nlohmann::json>* spare_trees = nullptr);
+// What a thread keeps from reading one tool's text to the next (read_tool).
+struct ToolReading {
+  std::vector<nlohmann::json> spare_trees;  // the next tool is built into the last (JsonBuilder::recycle)
+  JsonBuilder builder;                      // its room for the containers open kept
+};
+
+// The tool of a text handed on by read_catalog_texts, the same as read_catalog gives. nullopt
+// where its text is not well-formed JSON within the limits: the document is then read again
+// (read_catalog_texts).
+std::optional<CatalogTool> read_tool(CatalogToolText&& text, const InputLimits& limits, ToolReading* reading = nullptr);
 
 }  // namespace mcp_hints

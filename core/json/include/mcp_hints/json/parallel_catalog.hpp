@@ -233,12 +233,12 @@ CatalogSummary read_catalog_texts_in_parallel(std::istream& in, std::streampos s
     ++kept;
   };
   const std::function<Result(CatalogToolText &&)> read_and_work = [&](CatalogToolText&& text) {
-    // Each thread builds a tool into the tree of the last one it worked on.
-    thread_local std::vector<nlohmann::json> spare_trees;
-    std::optional<CatalogTool> tool = read_tool(std::move(text), limits, &spare_trees);
+    // Each thread builds a tool into the tree of the last one it worked on, with the same room.
+    thread_local ToolReading reading;
+    std::optional<CatalogTool> tool = read_tool(std::move(text), limits, &reading);
     if (!tool) throw ToolTextRefused{};
     Result result = work(std::move(*tool));
-    if (spare_trees.empty() && !tool->tool.is_null()) spare_trees.push_back(std::move(tool->tool));
+    if (reading.spare_trees.empty() && !tool->tool.is_null()) reading.spare_trees.push_back(std::move(tool->tool));
     return result;
   };
   std::size_t tools = 0;
