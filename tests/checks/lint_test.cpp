@@ -85,6 +85,26 @@ TEST(Lint, PointersAndLinesPlaceEachFindingInTheDocument) {
 // A hint given twice (RFC 8259: names SHOULD be unique): one finding with both values, the
 // pointer, and line:col of the value lint judged (the last); the same name in sibling objects,
 // or in the tool and its _meta, is no repetition.
+// A member given twice inside an object that is itself given again: the value said to come after
+// the first is the one given there, not what the tool kept (which has no such member).
+TEST(Lint, AMemberGivenTwiceInsideAReplacedObjectSaysTheValueThatReplacedIt) {
+  const std::string text =
+      R"([{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {}, "a": {"type": "string"}}},)"
+      R"( "inputSchema": {"type": "object"}}])";
+  std::istringstream in(text);
+  mcp_hints::FindingList findings;
+  mcp_hints::Linter({}).lint_stream(in, "dup.json", findings);
+  std::vector<std::string> said;
+  for (const auto& f : findings)
+    if (f.check == "json.duplicate-member") said.push_back(f.pointer + " " + f.message.substr(0, f.message.find(';')));
+  EXPECT_EQ(said, (std::vector<std::string>{
+                      "/0/inputSchema/properties/a member \"a\" given twice in the object at /inputSchema/properties: "
+                      "first {} (line 1, column 70), then {\"type\":\"string\"} (line 1, column 79)",
+                      "/0/inputSchema member \"inputSchema\" given twice in the top-level object: first "
+                      "{\"properties\":{\"a\":{\"type\":\"string\"}},\"type\":\"object\"} (line 1, column 31), then "
+                      "{\"type\":\"object\"} (line 1, column 116)"}));
+}
+
 TEST(Lint, AMemberGivenTwiceIsAFindingWithBothValuesAndWhere) {
   const std::string text =
       "{\"tools\": [\n"

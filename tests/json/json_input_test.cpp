@@ -120,6 +120,37 @@ TEST(JsonInput, ARepeatedMemberIsRefusedWithBothValuesAndWhere) {
   EXPECT_THROW(parse_json(R"({"a": {"x": 1}, "b": 2, "a": [2]})"), InputError);
 }
 
+// The value said to come after the first is the one that took its place there: the second of a
+// name given three times, and one inside an object that was itself given again (no longer in the
+// document kept).
+TEST(JsonInput, TheValueGivenAfterTheFirstIsTheOneThatReplacedIt) {
+  const auto said = [](const std::string& text) {
+    try {
+      parse_json(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(said(R"({"b": 1, "b": 2, "b": 3})").find("first 1, then 2 (line 1, column 15)"), std::string::npos)
+      << said(R"({"b": 1, "b": 2, "b": 3})");
+  const std::string nested = R"({"s": {"a": {}, "a": {"t": 1}}, "s": {"x": 1}})";
+  EXPECT_NE(
+      said(nested).find("member \"a\" given twice in the object at /s: first {}, then {\"t\":1} (line 1, column 22)"),
+      std::string::npos)
+      << said(nested);
+  // Each listed member, in the document read.
+  const auto document = mcp_hints::parse_json_document(
+      R"({"s": {"a": {"p": {"q": 1, "q": 2}}, "a": 3, "s2": [{"k": true, "k": false}]}, "s": {"a": {"q": 4}}, "z": 5, "z": 6})");
+  const auto& d = document.duplicates;
+  ASSERT_EQ(d.size(), 5u);
+  std::vector<std::string> after;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    after.push_back(d[i].pointer + "=" + mcp_hints::given_after(document.value, d, i).dump());
+  EXPECT_EQ(after,
+            (std::vector<std::string>{"/s/a/p/q=2", "/s/a=3", "/s/s2/0/k=false", "/s={\"a\":{\"q\":4}}", "/z=6"}));
+}
+
 TEST(JsonInput, TheSameNameInSiblingObjectsIsNoRepetition) {
   EXPECT_NO_THROW(parse_json(R"({"a": {"n": 1}, "b": {"n": 2}, "c": [{"n": 3}, {"n": 4}], "n": {"n": {"n": 5}}})"));
 }

@@ -96,6 +96,22 @@ std::string DuplicateMember::describe(const nlohmann::json& later) const {
          where(earlier_at) + ", then " + shown(later) + where(later_at);
 }
 
+nlohmann::json given_after(const nlohmann::json& root, std::span<const DuplicateMember> duplicates, std::size_t i) {
+  // The members given twice are listed as each one's name is given again: the first listed after
+  // this one at its pointer, or at an object holding it, replaced the value given after.
+  const std::string& pointer = duplicates[i].pointer;
+  const auto inside = [](const nlohmann::json& value, std::string_view below) {
+    const nlohmann::json::json_pointer at{std::string(below)};
+    return value.contains(at) ? value.at(at) : nlohmann::json();
+  };
+  for (const auto& later : duplicates.subspan(i + 1)) {
+    if (later.pointer == pointer) return later.earlier;
+    if (pointer.starts_with(later.pointer) && pointer[later.pointer.size()] == '/')
+      return inside(later.earlier, std::string_view(pointer).substr(later.pointer.size()));
+  }
+  return inside(root, pointer);
+}
+
 nlohmann::json* JsonBuilder::scalar_place(TextPosition at) {
   if (!stack_.empty()) return place(at).first;
   spare_root_ = nullptr;
@@ -367,11 +383,9 @@ nlohmann::json parse_json(std::string_view text, const InputLimits& limits) {
   JsonDocument document = parse_json_document(text, limits);
   if (!document.duplicates.empty()) {
     const auto& first = document.duplicates.front();
-    const nlohmann::json::json_pointer pointer(first.pointer);
-    // The value kept may have been replaced in turn (a name given three times): shown as kept.
-    const nlohmann::json later = document.value.contains(pointer) ? document.value.at(pointer) : nlohmann::json();
-    throw InputError(first.describe(later) + "; which one counts is undefined (RFC 8259, 4)", first.pointer,
-                     first.later_at.line);
+    throw InputError(first.describe(given_after(document.value, document.duplicates, 0)) +
+                         "; which one counts is undefined (RFC 8259, 4)",
+                     first.pointer, first.later_at.line);
   }
   return std::move(document.value);
 }

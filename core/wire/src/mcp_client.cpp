@@ -288,7 +288,9 @@ ToolListing McpClientSession::list_tools() {
     ++listing.page_count;
     const std::string where = "page " + std::to_string(page);
     // "/tools/3/annotations/x" is the fourth tool's "/annotations/x".
-    for (auto d : result_duplicates()) {
+    const auto& duplicates = result_duplicates();
+    for (std::size_t i = 0; i < duplicates.size(); ++i) {
+      DuplicateMember d = duplicates[i];
       const std::size_t slash = d.pointer.find('/', std::string_view("/tools/").size());
       if (d.pointer.starts_with("/tools/") && slash != std::string::npos && result.contains("tools") &&
           result["tools"].is_array()) {
@@ -296,8 +298,7 @@ ToolListing McpClientSession::list_tools() {
         d.pointer.erase(0, slash);
         listing.tool_duplicates[listing.tools.size() + index].push_back(std::move(d));
       } else {
-        const json::json_pointer at(d.pointer);
-        listing.page_errors.push_back(where + ": " + d.describe(result.contains(at) ? result.at(at) : json()));
+        listing.page_errors.push_back(where + ": " + d.describe(given_after(result, duplicates, i)));
       }
     }
     if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) {

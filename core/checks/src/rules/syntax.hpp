@@ -16,10 +16,9 @@ namespace mcp_hints::rules::syntax {
 // first-wins client shows a read-only tool. An error, not a warning: the tool's hints cannot be
 // judged at all, whichever value counts.
 inline void duplicate_member(const ToolContext& ctx, const FindingSink& sink) {
-  for (const auto& d : ctx.duplicates) {
-    const json::json_pointer pointer(d.pointer);
-    const json later = ctx.tool.contains(pointer) ? ctx.tool.at(pointer) : json();
-    sink.report(d.pointer, d.describe(later) +
+  for (std::size_t i = 0; i < ctx.duplicates.size(); ++i) {
+    const auto& d = ctx.duplicates[i];
+    sink.report(d.pointer, d.describe(given_after(ctx.tool, ctx.duplicates, i)) +
                                "; lint judged the last value, a client that keeps the first (or refuses the tool) "
                                "sees another tool: give each name once");
   }

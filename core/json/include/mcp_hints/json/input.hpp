@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <istream>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -61,6 +62,11 @@ struct DuplicateMember {
   std::string name() const;
   std::string describe(const nlohmann::json& later) const;
 };
+
+// The value given after duplicates[i]'s earlier one, which took its place: in `root`, the value read
+// with those members given twice, unless it was replaced in turn (the name given a third time, or
+// an object holding it given again), then as it was when replaced. Null if there is none.
+nlohmann::json given_after(const nlohmann::json& root, std::span<const DuplicateMember> duplicates, std::size_t i);
 
 // Builds one JSON value from SAX events, remembering where it is so a caller can say where a
 // problem was. Nothing here recurses, so any depth the caller allows is safe to build.
