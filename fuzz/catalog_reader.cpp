@@ -1,15 +1,18 @@
 // Any bytes, saved as a catalog: read from the file (the fast reader first, nlohmann's parser
-// where it gives up, the tools it handed on passed over) and through a stream that cannot be read
-// again (nlohmann's parser alone): the same tools, with the same lines, positions and repeated
-// members, then the same summary or the same error. A difference aborts.
+// where it gives up, the tools it handed on passed over), from the file on two threads (each
+// tool's text found by following its strings and brackets, then read on its own), and through a
+// stream that cannot be read again (nlohmann's parser alone): the same tools, with the same lines,
+// positions and repeated members, then the same summary or the same error. A difference aborts.
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <streambuf>
 #include <string>
 
 #include "fuzz_support.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
+#include "mcp_hints/json/parallel_catalog.hpp"
 
 namespace {
 
@@ -23,13 +26,14 @@ class OnceThroughBuffer : public std::streambuf {
   std::string text_;
 };
 
-std::string everything_read(std::istream& in) {
+// `threads`: read by read_catalog_in_parallel on that many, each tool handed back as read.
+std::string everything_read(std::istream& in, std::size_t threads = 0) {
   mcp_hints::InputLimits limits;
   limits.max_depth = 24;
   limits.max_string = 256;
   std::string out;
   try {
-    const auto summary = mcp_hints::read_catalog(in, limits, [&](mcp_hints::CatalogTool&& t) {
+    const std::function<void(mcp_hints::CatalogTool &&)> keep = [&](mcp_hints::CatalogTool&& t) {
       const auto cbor = nlohmann::json::to_cbor(t.tool);
       out += t.pointer + " " + std::to_string(t.index) + " " + std::to_string(t.line) + " " +
              std::string(cbor.begin(), cbor.end());
@@ -39,7 +43,12 @@ std::string everything_read(std::istream& in) {
         out += " " + d.pointer + "@" + std::to_string(d.later_at.line) + ":" + std::to_string(d.later_at.column) + "/" +
                std::to_string(d.earlier_at.line) + ":" + std::to_string(d.earlier_at.column);
       out += "\n";
-    });
+    };
+    const std::function<mcp_hints::CatalogTool(mcp_hints::CatalogTool &&)> as_read = [](mcp_hints::CatalogTool&& t) {
+      return std::move(t);
+    };
+    const auto summary = threads > 0 ? mcp_hints::read_catalog_in_parallel(in, limits, threads, as_read, keep)
+                                     : mcp_hints::read_catalog(in, limits, keep);
     out += "read " + std::to_string(summary.tool_count);
   } catch (const mcp_hints::InputError& e) {
     out += std::string("error: ") + e.what() + " " + e.pointer() + " " + std::to_string(e.line());
@@ -54,8 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto text = mcp_hints::fuzz::text_of(data, size);
   file.write(text);
   std::ifstream from_file(file.path(), std::ios::binary);
+  std::ifstream on_two_threads(file.path(), std::ios::binary);
   OnceThroughBuffer buffer{std::string(text)};
   std::istream from_pipe(&buffer);
-  if (everything_read(from_file) != everything_read(from_pipe)) std::abort();
+  const std::string piped = everything_read(from_pipe);
+  if (everything_read(from_file) != piped || everything_read(on_two_threads, 2) != piped) std::abort();
   return 0;
 }
