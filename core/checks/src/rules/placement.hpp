@@ -50,6 +50,12 @@ inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
   if (!annotations || !annotations->is_object()) return;
   // The specification's ToolAnnotations keys: its hint fields in the crosswalk, and title.
   const auto spec = ctx.vocabulary.vocabulary_fields("spec");
+  const auto in_spec = [&](std::string_view key) {
+    return key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; });
+  };
+  const auto& given = annotations->get_ref<const json::object_t&>();
+  // Most tools give only the specification's keys: their _meta is then not read.
+  if (std::all_of(given.begin(), given.end(), [&](const auto& member) { return in_spec(member.first); })) return;
   // What each _meta key under a prefix names after its last slash: a mirror of that annotation.
   // (The objects' members are walked as the map they are: every tool is read here.)
   std::vector<std::string_view> mirrors;
@@ -58,12 +64,8 @@ inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
       if (const auto slash = name.rfind('/'); slash != std::string::npos)
         mirrors.push_back(std::string_view(name).substr(slash + 1));
   std::vector<std::string> dropped;
-  for (const auto& [name, value] : annotations->get_ref<const json::object_t&>()) {
-    const std::string_view key = name;
-    if (key == "title" || std::any_of(spec.begin(), spec.end(), [&](const Field* f) { return f->key == key; }))
-      continue;
-    if (std::find(mirrors.begin(), mirrors.end(), key) == mirrors.end()) dropped.emplace_back(key);
-  }
+  for (const auto& [name, value] : given)
+    if (!in_spec(name) && std::find(mirrors.begin(), mirrors.end(), name) == mirrors.end()) dropped.emplace_back(name);
   if (dropped.empty()) return;
   std::string list;
   for (const auto& k : dropped) list += (list.empty() ? "" : ", ") + k;
