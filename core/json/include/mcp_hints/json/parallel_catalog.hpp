@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <stop_token>
+#include <streambuf>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -213,15 +214,31 @@ class OrderedCatalogWork {
   std::vector<std::jthread> workers_;  // last: stopped and joined before the rest is destroyed
 };
 
-}  // namespace detail
+// A stream's bytes from where it stands, read once through and never sought: read_catalog reads
+// them with nlohmann's parser alone, as it reads a pipe.
+class ReadOnceThrough : public std::streambuf {
+ public:
+  explicit ReadOnceThrough(std::streambuf& from) : from_(from) {}
 
-namespace detail {
+ protected:
+  int_type underflow() override {
+    const std::streamsize got = from_.sgetn(buffer_, sizeof buffer_);
+    if (got <= 0) return traits_type::eof();
+    setg(buffer_, buffer_, buffer_ + got);
+    return traits_type::to_int_type(buffer_[0]);
+  }
+
+ private:
+  std::streambuf& from_;
+  char buffer_[1 << 16];
+};
 
 // read_catalog_in_parallel over a seekable input: the reading thread only finds where each tool's
 // text ends (read_catalog_texts), and the thread that works on a tool reads it (read_tool), into
 // a tree it built and worked on before. Where the fast reader gives up, on the document or on a
-// tool's text, the document is read again by read_catalog from `start`, one thread passing over
-// the tools whose results were kept.
+// tool's text, the document is read again from `start` by nlohmann's parser (which the fast reader
+// would hand it to at the same place), on one thread, passing over the tools whose results were
+// kept.
 template <class Result>
 CatalogSummary read_catalog_texts_in_parallel(std::istream& in, std::streampos start, const InputLimits& limits,
                                               std::size_t threads, const std::function<Result(CatalogTool&&)>& work,
@@ -269,8 +286,10 @@ CatalogSummary read_catalog_texts_in_parallel(std::istream& in, std::streampos s
   parallel.reset();
   in.clear();
   if (!in.seekg(start)) throw InputError("the input could not be read a second time");
+  ReadOnceThrough once(*in.rdbuf());
+  std::istream piped(&once);
   std::size_t passed = 0;
-  CatalogSummary summary = read_catalog(in, limits, [&](CatalogTool&& tool) {
+  CatalogSummary summary = read_catalog(piped, limits, [&](CatalogTool&& tool) {
     if (passed++ >= kept) keep(work(std::move(tool)));
   });
   summary.read_fast = false;  // not as the fast reader first read it
