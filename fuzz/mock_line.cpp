@@ -21,16 +21,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string context = spec.authorizations.empty()
                                     ? std::string()
                                     : server.authorization_context("Bearer " + spec.authorizations.begin()->second);
+    // One reader for the lines, as the stdio front keeps: a line that repeats the one before but
+    // for its id is read as that.
+    MessageReader requests = mock::MockServer::request_reader();
     for (std::size_t start = 0; start <= input.size();) {
       std::size_t end = input.find('\n', start);
       if (end == std::string_view::npos) end = input.size();
       // The stdio front catches nothing here: a line must be answered, never thrown.
-      nlohmann::json parsed;
-      for (const auto& out : server.handle_text(input.substr(start, end - start), &parsed, context)) {
+      for (const auto& out : server.handle_text(input.substr(start, end - start), &requests, context)) {
         std::string line;  // written as the stdio front writes it
         out.append_text(line);
       }
-      (void)mock::MockServer::cancelled_request(parsed);
+      (void)mock::MockServer::cancelled_request(requests.message());
       start = end + 1;
     }
   }

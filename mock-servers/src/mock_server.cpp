@@ -104,18 +104,18 @@ const std::vector<json>& MockServer::catalog_for(const std::string& context) con
   return own == spec_.tools_by_authorization.end() ? tools_ : own->second;
 }
 
-std::vector<Outgoing> MockServer::handle_text(std::string_view text, json* parsed, const std::string& context,
+std::vector<Outgoing> MockServer::handle_text(std::string_view text, MessageReader* reader, const std::string& context,
                                               bool batches) {
-  json local;
-  json& message = parsed ? *parsed : local;  // read where the caller keeps it, not copied there
+  // A repeated member keeps its last value: the judge reads the record.
+  std::optional<MessageReader> local;
+  MessageReader& in = reader ? *reader : local.emplace(request_reader());
+  const json* message;
   try {
-    // A repeated member keeps its last value: the judge reads the record. The message the caller
-    // kept from the line before is built into: a client's messages mostly share their shape.
-    message = parse_json_document(text, {}, JsonReader::fastest, &message).value;
+    message = &in.read(text);
   } catch (const InputError& e) {
     return only(Outgoing{rpc::error(nullptr, rpc::parse_error, std::string("Parse error: ") + e.what())});
   }
-  return handle(message, context, batches);
+  return handle(*message, context, batches);
 }
 
 std::vector<Outgoing> MockServer::handle(const json& message, const std::string& context, bool batches) {

@@ -62,7 +62,8 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
   std::vector<Pending> pending;  // in the order they were produced
   std::string agreed;            // the revision initialize agreed on (one process, one session)
   std::string buffer, line_out;
-  json parsed;  // the message read last: the next one is built into its tree
+  MessageReader requests = MockServer::request_reader();  // the next message is built into the last
+  const json& parsed = requests.message();
   char chunk[65536];
   auto finish = [&](const char* why, int code) {
     if (rec) rec->event(connection, why);
@@ -129,7 +130,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
       const bool batches = MockServer::takes_batches(agreed);
-      auto outs = server.handle_text(line, &parsed, context, batches);
+      auto outs = server.handle_text(line, &requests, context, batches);
       if (const std::string version = MockServer::agreed_version(parsed, outs); !version.empty()) agreed = version;
       if (rec) {
         if (parsed.is_null())

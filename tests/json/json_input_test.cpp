@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -196,11 +197,12 @@ TEST(JsonInput, ReadTextStopsOneBytePastTheLimit) {
   EXPECT_EQ(mcp_hints::read_text(exact, limits).size(), limits.max_bytes);
 }
 
-// The span of a leading member's value: found behind members of every scalar kind, with any
-// space; not followed past a container, an escape in a name, or a text that breaks off.
-TEST(JsonInput, ALeadingMemberValueIsFoundBehindScalarsOnly) {
+// The span of a member's value: found behind members of every kind, with any space, and the
+// object's own member only (not one of that name deeper in); not under a name written with an
+// escape, nor in a text that breaks off first.
+TEST(JsonInput, AMemberValueIsFoundBehindMembersOfEveryKind) {
   const auto value_of = [](std::string_view text, std::string_view name) -> std::string {
-    const auto span = mcp_hints::leading_member_value(text, name);
+    const auto span = mcp_hints::member_value_span(text, name);
     return span ? std::string(text.substr(span->first, span->second - span->first)) : "(none)";
   };
   EXPECT_EQ(value_of(R"({"jsonrpc":"2.0","id":12,"result":{"tools":[]}})", "id"), "12");
@@ -208,16 +210,148 @@ TEST(JsonInput, ALeadingMemberValueIsFoundBehindScalarsOnly) {
   EXPECT_EQ(value_of(" {\n \"a\" : true , \"b\":null,\"c\":-1.5e3,\t\"d\":\"x\\\\\",\"id\" : 7 }", "id"), "7");
   EXPECT_EQ(value_of(R"({"id":7})", "id"), "7");
   EXPECT_EQ(value_of(R"({"jsonrpc":"2.0","id":null})", "id"), "null");
-  EXPECT_EQ(value_of(R"({"id":{"x":1}})", "id"), "(none)");        // a container
-  EXPECT_EQ(value_of(R"({"result":{},"id":1})", "id"), "(none)");  // behind a container
-  EXPECT_EQ(value_of(R"({"\u0069d":1,"id":2})", "id"), "(none)");  // an escape in a name
-  EXPECT_EQ(value_of(R"({"idx":1,"i":2,"id":3})", "id"), "3");     // only the name itself
+  EXPECT_EQ(value_of(R"({"id":{"x":[1,{}]},"y":2})", "id"), R"({"x":[1,{}]})");    // a container
+  EXPECT_EQ(value_of(R"({"result":{},"id":1})", "id"), "1");                       // behind a container
+  EXPECT_EQ(value_of(R"({"result":{"id":0,"s":"}]\"{[\\"},"id":1})", "id"), "1");  // not the one deeper in
+  EXPECT_EQ(value_of(R"({"r":[[],{"a":[{}]}],"k":"[","id" : 2 })", "id"), "2");
+  EXPECT_EQ(value_of(R"({"r":[{"id":3}]})", "id"), "(none)");
+  EXPECT_EQ(value_of(R"({"\u0069d":1,"id":2})", "id"), "2");  // a name with an escape is not taken
+  EXPECT_EQ(value_of(R"({"\u0069d":1})", "id"), "(none)");
+  EXPECT_EQ(value_of(R"({"i\"d":1,"id":2})", "id"), "2");
+  EXPECT_EQ(value_of(R"({"idx":1,"i":2,"id":3})", "id"), "3");  // only the name itself
   EXPECT_EQ(value_of(R"({"jsonrpc":"2.0"})", "id"), "(none)");
   EXPECT_EQ(value_of(R"({"jsonrpc":"2.0" "id":1})", "id"), "(none)");  // no comma
   EXPECT_EQ(value_of(R"({"id":)", "id"), "(none)");                    // broken off
   EXPECT_EQ(value_of(R"({"a":"unterminated,"id":1)", "id"), "(none)");
+  EXPECT_EQ(value_of(R"({"a":{"b":[1,2},"id":1)", "id"), "(none)");  // a bracket short
+  EXPECT_EQ(value_of(R"({"a":"x\)", "id"), "(none)");
+  EXPECT_EQ(value_of(R"({"id":"x\)", "id"), "(none)");
   EXPECT_EQ(value_of(R"([{"id":1}])", "id"), "(none)");
+  EXPECT_EQ(value_of("{}", "id"), "(none)");
   EXPECT_EQ(value_of("", "id"), "(none)");
+}
+
+// A reader's message is the tree its text reads as, whether the text repeats the one before but
+// for its id or not: every id that can stand in place of another (all JSON kinds, numbers at the
+// edges of what nlohmann reads as unsigned, strings with escapes), and every one that cannot (not
+// one value, not JSON, over a limit), in messages whose id stands first, last, behind containers
+// or beside one of its name deeper in. The repeat is taken exactly where the id reads alone as a
+// value of the same type, and never after a message that gave a member twice or named its id with an escape.
+TEST(MessageReader, ReadsARepeatAsItsTextReadsWhole) {
+  struct Base {
+    std::string text;
+    bool repeatable;
+  };
+  const std::vector<Base> bases = {
+      {R"({"id":7,"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{},"name":"echo"}})", true},
+      {R"({"method":"tools/call","params":{"name":"a","x":[1,{"id":5}]},"jsonrpc":"2.0","id":7})", true},
+      {R"({ "jsonrpc" : "2.0" , "id" : "abc" , "method" : "x" })", true},
+      {R"({"params":{"s":"}]\"{["},"id":-3,"method":"m"})", true},
+      {R"({"id":null,"method":"m"})", true},
+      {R"({"id":1.5,"method":"m"})", true},
+      {R"({"id":{"a":[1]},"method":"m"})", true},
+      {R"({"id":1,"id":2,"method":"m"})", false},
+      {R"({"\u0069d":4,"method":"m","id":5})", false},
+  };
+  const std::vector<std::string> ids = {"0",
+                                        "1",
+                                        "7",
+                                        "42",
+                                        "1234567",
+                                        "007",
+                                        "01",
+                                        "-1",
+                                        "-0",
+                                        "18446744073709551615",
+                                        "18446744073709551616",
+                                        "99999999999999999999999",
+                                        "1e2",
+                                        "1.0",
+                                        "-1.5",
+                                        "\"x\"",
+                                        "\"\"",
+                                        "\"a\\\"b\"",
+                                        "\"\\u00e9\"",
+                                        "\"bad\\x\"",
+                                        "\"\xff\"",
+                                        "\"123456789012\"",
+                                        "null",
+                                        "true",
+                                        "false",
+                                        "[]",
+                                        "{}",
+                                        "{\"a\":[1]}",
+                                        "",
+                                        " 5",
+                                        "5 ",
+                                        "\t\"y\"\n",
+                                        "5,\"k\":1",
+                                        "\"7",
+                                        "7x",
+                                        "nul",
+                                        "+1",
+                                        "0x10",
+                                        "[1,"};
+  for (const bool tight : {false, true}) {
+    for (const auto& base : bases) {
+      InputLimits limits;
+      if (tight) {
+        limits.max_string = 10;                   // the bases' longest string; the id "123456789012" passes it
+        limits.max_bytes = base.text.size() + 4;  // a longer id passes it
+      }
+      const auto span = mcp_hints::member_value_span(base.text, "id");
+      ASSERT_TRUE(span) << base.text;
+      const nlohmann::json base_id = mcp_hints::parse_json_document(base.text).value["id"];
+      for (const auto& id : ids) {
+        const std::string other = base.text.substr(0, span->first) + id + base.text.substr(span->second);
+        mcp_hints::MessageReader reader("id", limits);
+        ASSERT_EQ(reader.read(base.text), mcp_hints::parse_json_document(base.text, limits).value) << base.text;
+        EXPECT_FALSE(reader.repeated());
+        std::optional<nlohmann::json> whole;
+        try {
+          whole = mcp_hints::parse_json_document(other, limits).value;
+        } catch (const InputError&) {
+        }
+        if (!whole) {
+          EXPECT_THROW(reader.read(other), InputError) << other;
+          EXPECT_TRUE(reader.message().is_null());
+          continue;
+        }
+        EXPECT_EQ(reader.read(other), *whole) << other;
+        EXPECT_EQ(reader.message(), *whole) << other;
+        bool alone_of_its_kind = false;  // the id read alone, as the repeat reads it
+        try {
+          alone_of_its_kind = mcp_hints::parse_json_document(id, limits).value.type() == base_id.type();
+        } catch (const InputError&) {
+        }
+        EXPECT_EQ(reader.repeated(), base.repeatable && alone_of_its_kind) << other;
+      }
+    }
+  }
+}
+
+// A reader takes repeats of the last text it read whole, one after another; after a text that
+// does not read, nothing is a repeat until one reads again.
+TEST(MessageReader, TakesRepeatsOfTheLastTextReadWholeOnly) {
+  mcp_hints::MessageReader reader("id");
+  const auto with_id = [](const std::string& id) { return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"ping"})"; };
+  const auto read = [&](const std::string& text) {
+    const nlohmann::json message = reader.read(text);
+    EXPECT_EQ(message, mcp_hints::parse_json_document(text).value) << text;
+    return reader.repeated();
+  };
+  EXPECT_FALSE(read(with_id("1")));
+  EXPECT_TRUE(read(with_id("2")));
+  EXPECT_TRUE(read(with_id("3")));
+  EXPECT_FALSE(read(with_id("\"s\"")));  // another type: read whole, and the new reference
+  EXPECT_TRUE(read(with_id("\"t\"")));
+  EXPECT_FALSE(read(R"({"jsonrpc":"2.0","id":"t","method":"pong"})"));
+  EXPECT_THROW(reader.read(with_id("4x")), InputError);
+  EXPECT_TRUE(reader.message().is_null());
+  EXPECT_FALSE(read(R"({"jsonrpc":"2.0","id":"u","method":"pong"})"));  // read whole: the last one did not read
+  EXPECT_TRUE(read(R"({"jsonrpc":"2.0","id":"v","method":"pong"})"));
+  EXPECT_FALSE(read("[1,2]"));  // not an object: no member to take again
+  EXPECT_FALSE(read("[1,3]"));
 }
 
 namespace {

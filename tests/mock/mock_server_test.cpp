@@ -97,6 +97,48 @@ TEST(MockServer, AnswersEachCallWithItsStepInOrder) {
   EXPECT_TRUE(close[0].message().is_null());
 }
 
+// Lines that repeat the one before but for their ids (as a client's calls do) are answered as the
+// same lines are when each is read whole: every step of a script in turn, to the id, whichever
+// member the id is written as (first, last, a string), with the reader taking each repeat.
+TEST(MockServer, AnswersRequestsThatRepeatButForTheirIdsAsItAnswersEachReadWhole) {
+  auto repeats = server_of("mock.script-steps");
+  auto whole = server_of("mock.script-steps");
+  auto reader = mcp_hints::mock::MockServer::request_reader();
+  const std::string first =
+      R"({"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{},"name":"fetch_record"}})";
+  const std::string last =
+      R"({"method":"tools/call","params":{"name":"fetch_record","arguments":{}},"jsonrpc":"2.0","id":1})";
+  const auto with_id = [](std::string text, const std::string& id) {
+    const auto span = *mcp_hints::member_value_span(text, "id");
+    return text.replace(span.first, span.second - span.first, id);
+  };
+  const std::vector<std::pair<std::string, bool>> lines = {{with_id(first, "1"), false},
+                                                           {with_id(first, "2"), true},
+                                                           {with_id(first, "\"c\""), false},
+                                                           {with_id(first, "\"d\""), true},
+                                                           {with_id(last, "5"), false},
+                                                           {with_id(last, "6"), true},
+                                                           {with_id(last, "7"), true},
+                                                           {with_id(last, "{}"), false},
+                                                           {with_id(last, "8"), false},
+                                                           {R"({"jsonrpc":"2.0","id":9,"method":"ping"})", false},
+                                                           {R"({"jsonrpc":"2.0","id":10,"method":"ping"})", true}};
+  for (const auto& [line, repeated] : lines) {
+    const auto answers = repeats.handle_text(line, &reader);
+    EXPECT_EQ(reader.repeated(), repeated) << line;
+    EXPECT_EQ(reader.message(), json::parse(line)) << line;
+    const auto expected = whole.handle_text(line);
+    ASSERT_EQ(answers.size(), expected.size()) << line;
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      std::string text, expected_text;
+      answers[i].append_text(text);
+      expected[i].append_text(expected_text);
+      EXPECT_EQ(text, expected_text) << line;
+      EXPECT_EQ(answers[i].delay, expected[i].delay) << line;
+    }
+  }
+}
+
 TEST(MockServer, SendsProgressOnlyToACallerThatAskedForIt) {
   auto server = server_of("progress.long-running");
   json with_token = call("research_topic", 1);

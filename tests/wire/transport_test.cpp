@@ -83,7 +83,7 @@ TEST(StdioTransport, ALineInPiecesAndLinesThatShareAReadArriveWhole) {
 TEST(ExpectedRepeat, IsTheSameTextButItsIdOfTheSameType) {
   mcp_hints::ExpectedRepeat first;
   first.text = R"({"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"a"}],"x":1}})";
-  first.id_span = *mcp_hints::leading_member_value(first.text, "id");
+  first.id_span = *mcp_hints::member_value_span(first.text, "id");
   first.id_type = json::value_t::number_unsigned;
   const mcp_hints::TransportLimits limits;
   const auto with_id = [&](const std::string& id) {
@@ -110,6 +110,25 @@ TEST(ExpectedRepeat, IsTheSameTextButItsIdOfTheSameType) {
   EXPECT_FALSE(first.id_if_repeated(first.text, small));
 }
 
+// Wherever the id stands (last, behind the result, beside an "id" deeper in), a repeat is the same
+// text around it.
+TEST(ExpectedRepeat, IsFoundWhereverTheIdStands) {
+  mcp_hints::ExpectedRepeat first;
+  first.text = R"({"result":{"tools":[{"name":"a","id":3}]},"jsonrpc":"2.0","id":7})";
+  first.id_span = *mcp_hints::member_value_span(first.text, "id");
+  first.id_type = json::value_t::number_unsigned;
+  EXPECT_EQ(first.text.substr(first.id_span.first), "7}");
+  const mcp_hints::TransportLimits limits;
+  const auto with_id = [&](const std::string& id) {
+    return first.text.substr(0, first.id_span.first) + id + first.text.substr(first.id_span.second);
+  };
+  EXPECT_EQ(first.id_if_repeated(with_id("8"), limits), json(8));
+  EXPECT_FALSE(first.id_if_repeated(with_id("\"8\""), limits));
+  std::string changed = with_id("8");
+  changed[changed.find("\"a\"") + 1] = 'b';
+  EXPECT_FALSE(first.id_if_repeated(changed, limits));
+}
+
 // A line that repeats the message expected is not read again: its stand-in comes back with the
 // line's id (and no member given twice, as the message gave none); any other line is read, and so
 // is the repeat once nothing is expected.
@@ -117,7 +136,7 @@ TEST(StdioTransport, TakesAnExpectedRepeatWithoutReadingItAgain) {
   const std::string text = R"({"jsonrpc":"2.0","id":8,"result":{"tools":[{"name":"a"}]}})";
   auto expected = std::make_shared<mcp_hints::ExpectedRepeat>();
   expected->text = text;
-  expected->id_span = *mcp_hints::leading_member_value(text, "id");
+  expected->id_span = *mcp_hints::member_value_span(text, "id");
   expected->id_type = json::value_t::number_unsigned;
   expected->in_place = json{{"jsonrpc", "2.0"}, {"result", {{"stand", "in"}}}};
   const auto with = [&](const std::string& id, std::string_view from, std::string_view to) {

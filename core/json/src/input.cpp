@@ -5,6 +5,8 @@
 #include "mcp_hints/json/text.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <optional>
 
 namespace mcp_hints {
@@ -330,7 +332,7 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
   return JsonDocument{builder.take(), builder.take_duplicates()};
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::string_view text, std::string_view name) {
+std::optional<std::pair<std::size_t, std::size_t>> member_value_span(std::string_view text, std::string_view name) {
   std::size_t i = 0;
   const auto space = [&] {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
@@ -341,23 +343,45 @@ std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::str
     ++i;
     return true;
   };
+  // Past the string whose opening quote is at i; false where it is not closed.
+  const auto pass_string = [&] {
+    for (++i; i < text.size(); ++i) {
+      if (text[i] == '\\')
+        ++i;
+      else if (text[i] == '"')
+        return ++i, true;
+    }
+    return false;
+  };
   if (!take('{')) return std::nullopt;
   for (;;) {
-    if (!take('"')) return std::nullopt;
-    const std::size_t name_begin = i;
-    while (i < text.size() && text[i] != '"' && text[i] != '\\') ++i;
-    if (i >= text.size() || text[i] != '"') return std::nullopt;  // an escape in a name: not followed
-    const std::string_view member = text.substr(name_begin, i - name_begin);
-    ++i;
+    space();
+    if (i >= text.size() || text[i] != '"') return std::nullopt;
+    const std::size_t name_begin = i + 1;
+    if (!pass_string()) return std::nullopt;
+    const std::string_view member = text.substr(name_begin, i - 1 - name_begin);
     if (!take(':')) return std::nullopt;
     space();
     const std::size_t begin = i;
-    if (i >= text.size() || text[i] == '{' || text[i] == '[') return std::nullopt;  // a container: not followed
+    if (i >= text.size()) return std::nullopt;
     if (text[i] == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      if (i >= text.size()) return std::nullopt;
-      ++i;
+      if (!pass_string()) return std::nullopt;
+    } else if (text[i] == '{' || text[i] == '[') {  // passed by its brackets, strings and all
+      std::size_t depth = 0;
+      while (i < text.size()) {
+        const char c = text[i];
+        if (c == '"') {
+          if (!pass_string()) return std::nullopt;
+          continue;
+        }
+        ++i;
+        if (c == '{' || c == '[') {
+          ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+          break;
+        }
+      }
+      if (depth > 0) return std::nullopt;
     } else {
       while (i < text.size() && std::string_view(",} \t\r\n").find(text[i]) == std::string_view::npos) ++i;
       if (i == begin) return std::nullopt;
@@ -365,6 +389,67 @@ std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::str
     if (member == name) return std::pair{begin, i};
     if (!take(',')) return std::nullopt;
   }
+}
+
+std::optional<nlohmann::json> value_in_place(std::string_view text, std::pair<std::size_t, std::size_t> span,
+                                             nlohmann::json::value_t type, std::string_view other,
+                                             const InputLimits& limits) {
+  const auto [begin, end] = span;
+  const std::size_t after = text.size() - end;
+  if (other.size() > limits.max_bytes || other.size() < begin + after ||
+      other.substr(0, begin) != text.substr(0, begin) || other.substr(other.size() - after) != text.substr(end))
+    return std::nullopt;
+  const std::string_view given = other.substr(begin, other.size() - after - begin);
+  // Digits alone, without a leading zero, that fit: the unsigned integer nlohmann reads them as
+  // (a request's id, mostly), without a reader.
+  if (type == nlohmann::json::value_t::number_unsigned && !given.empty() && given[0] >= '0' && given[0] <= '9' &&
+      (given[0] != '0' || given.size() == 1)) {
+    std::uint64_t number = 0;
+    const auto [end_of_number, error] = std::from_chars(given.data(), given.data() + given.size(), number);
+    if (error == std::errc() && end_of_number == given.data() + given.size()) return nlohmann::json(number);
+  }
+  try {
+    // Outside the value the text is one that was read: with a value that reads, it reads alike.
+    nlohmann::json value = parse_json_document(given, limits).value;
+    if (value.type() == type) return value;
+  } catch (const InputError&) {
+    // Not one JSON value: the whole text is read as any other, which says what is wrong with it.
+  }
+  return std::nullopt;
+}
+
+MessageReader::MessageReader(std::string name, InputLimits limits, JsonReader reader)
+    : name_(std::move(name)), limits_(limits), reader_(reader) {}
+
+nlohmann::json& MessageReader::read(std::string_view text) {
+  repeated_ = false;
+  if (span_ && message_.is_object()) {
+    if (auto value = value_in_place(text_, *span_, type_, text, limits_)) {
+      message_[name_] = std::move(*value);
+      repeated_ = true;
+      return message_;
+    }
+  }
+  span_.reset();
+  JsonDocument document;
+  try {
+    document = parse_json_document(text, limits_, reader_, &message_);
+  } catch (const InputError&) {
+    message_ = nullptr;
+    throw;
+  }
+  message_ = std::move(document.value);
+  if (document.duplicates.empty() && message_.is_object()) {
+    span_ = member_value_span(text, name_);
+    const auto member = span_ ? message_.find(name_) : message_.end();
+    if (member == message_.end()) {
+      span_.reset();
+    } else {
+      type_ = member->type();
+      text_.assign(text);
+    }
+  }
+  return message_;
 }
 
 std::string read_text(std::istream& in, const InputLimits& limits) {

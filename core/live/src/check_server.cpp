@@ -868,14 +868,15 @@ class Run {
 
   // Whether an answer to tools/list is session 1's first listing again, but for its id: a single
   // page, in the revision that one was read in, of the same JSON to the last tool.
-  // Read from the texts where both are kept and their ids stand first (as most servers write
-  // them): the same bytes around ids of one type, which the spans hold. Else from the trees.
+  // Read from the texts where both are kept: the same bytes around ids of one type. Else from the
+  // trees.
   bool repeats_first_answer(const json& message, const std::string& revision, std::string_view text) const {
     if (!first_answer_ || !first_tools_ || first_pages_.size() != 1 || revision != first_answer_->revision ||
         !message.contains("id") || message["id"].type() != first_answer_->id_type)
       return false;
-    if (first_answer_->repeat)
-      if (const auto id = id_span(text, message)) return first_answer_->repeat->same_but_id(text, *id);
+    if (first_answer_->repeat && !text.empty())  // the text was read: its size is within the limit
+      if (const auto id = first_answer_->repeat->id_if_repeated(text, {text.size()}))
+        return same_json(*id, message["id"]);
     const json& result = message["result"];
     const json* tools = result.is_object() ? find_member(result, {"tools"}) : nullptr;
     if (!tools || !tools->is_array() || tools->size() != first_tools_->size()) return false;
@@ -887,10 +888,10 @@ class Run {
     return true;
   }
 
-  // Where a message's id stands in its text: a leading member whose value reads as the id the
-  // message was read with; nullopt where the text is not kept or the id is not found so.
+  // Where a message's id stands in its text: a member whose value reads as the id the message was
+  // read with; nullopt where the text is not kept or the id is not found so.
   static std::optional<std::pair<std::size_t, std::size_t>> id_span(std::string_view text, const json& message) {
-    const auto id = text.empty() ? std::nullopt : leading_member_value(text, "id");
+    const auto id = text.empty() ? std::nullopt : member_value_span(text, "id");
     if (!id || !message.contains("id")) return std::nullopt;
     const json id_read = json::parse(text.substr(id->first, id->second - id->first), nullptr, false);
     return same_json(id_read, message["id"]) ? id : std::nullopt;

@@ -16,30 +16,22 @@ std::string excerpt(std::string_view line) { return printable(line, 80); }
 
 }  // namespace
 
+namespace {
+
+// A message is read within the transport's limit, its depth within the reader's.
+InputLimits message_limits(const TransportLimits& limits) {
+  return {limits.max_message, InputLimits{}.max_depth, limits.max_message};
+}
+
+}  // namespace
+
 Transport::Received Transport::read_message(std::string_view text, const TransportLimits& limits) {
-  JsonDocument document = parse_json_document(text, {limits.max_message, InputLimits{}.max_depth, limits.max_message});
+  JsonDocument document = parse_json_document(text, message_limits(limits));
   return {std::move(document.value), std::move(document.duplicates)};
 }
 
-bool ExpectedRepeat::same_but_id(std::string_view other, std::pair<std::size_t, std::size_t> other_id) const {
-  const auto [begin, end] = id_span;
-  return other_id.first == begin && other.size() - other_id.second == text.size() - end &&
-         other.substr(0, begin) == std::string_view(text).substr(0, begin) &&
-         other.substr(other_id.second) == std::string_view(text).substr(end);
-}
-
 std::optional<json> ExpectedRepeat::id_if_repeated(std::string_view other, const TransportLimits& limits) const {
-  if (other.size() > limits.max_message) return std::nullopt;
-  const auto id = leading_member_value(other, "id");
-  if (!id || !same_but_id(other, *id)) return std::nullopt;
-  try {
-    // Outside its id the text is one that was read: with an id that reads, it reads alike.
-    json value = Transport::read_message(other.substr(id->first, id->second - id->first), limits).message;
-    if (value.type() == id_type) return value;
-  } catch (const InputError&) {
-    // Not a JSON value: the line is read as any other, which says what is wrong with it.
-  }
-  return std::nullopt;
+  return value_in_place(text, id_span, id_type, other, message_limits(limits));
 }
 
 StdioTransport::StdioTransport(const ProcessOptions& process, TransportLimits limits)

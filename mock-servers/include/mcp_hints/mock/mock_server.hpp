@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcp_hints/json/input.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/protocol.hpp"
@@ -64,11 +65,14 @@ class MockServer {
   // scenario; empty: none); what to send back. A batch is taken when `batches` says the session
   // agreed on a revision that has them (takes_batches), and refused otherwise. Thread-safe.
   std::vector<Outgoing> handle(const nlohmann::json& message, const std::string& context = {}, bool batches = false);
-  // One line or body of text: a parse error is answered with -32700. parsed (if given) gets
-  // the message when the text was JSON (else null), for the record; what it held (the message
-  // before) is built into rather than freed.
-  std::vector<Outgoing> handle_text(std::string_view text, nlohmann::json* parsed = nullptr,
+  // One line or body of text: a parse error is answered with -32700. `reader` (if given) reads
+  // it and keeps the message when the text was JSON (else null), for the record: one reader for
+  // a connection's messages builds each into the one before, and reads a request that repeats
+  // the one before but for its id as that (MessageReader).
+  std::vector<Outgoing> handle_text(std::string_view text, MessageReader* reader = nullptr,
                                     const std::string& context = {}, bool batches = false);
+  // A reader for one connection's messages, as handle_text takes it: requests repeat but for their id.
+  static MessageReader request_reader() { return MessageReader("id"); }
   // A JSON-RPC batch, which only 2025-03-26 has (a server MUST accept one, and initialize MUST NOT
   // be in one): each element handled in turn, the answers sent back as one array once the last is
   // due (an empty array, or one of nothing but notifications, is answered as JSON-RPC says).

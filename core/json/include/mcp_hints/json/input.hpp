@@ -173,11 +173,47 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
 // member is an InputError too, since which value counts would be a guess.
 nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {});
 
-// Where the value of the member `name` of an object's text stands ([first, second) bytes), found
-// when every member before it (as a JSON-RPC message's "jsonrpc" before its "id") holds a string,
-// number, true, false or null and no name up to it has an escape; nullopt otherwise. Nothing else
-// of the text is read: a caller holds it to a text that parsed.
-std::optional<std::pair<std::size_t, std::size_t>> leading_member_value(std::string_view text, std::string_view name);
+// Where the value of the member `name` of an object's text stands ([first, second) bytes): the
+// first member so named as the text spells it (a name written with an escape is not taken for it),
+// behind members of any kind; nullopt where there is none or the text breaks off first. Nothing
+// else of the text is checked: a caller holds it to a text that parsed.
+std::optional<std::pair<std::size_t, std::size_t>> member_value_span(std::string_view text, std::string_view name);
+
+// The value `other` holds where `text` holds the one at `span`: when `other` is `text` to the byte
+// outside that span, and what stands there in `other` reads (within the limits) as one JSON value
+// of type `type`; nullopt otherwise. `other` then reads as the document `text` reads as, with that
+// value in its place (as long as `text` gave no member twice).
+std::optional<nlohmann::json> value_in_place(std::string_view text, std::pair<std::size_t, std::size_t> span,
+                                             nlohmann::json::value_t type, std::string_view other,
+                                             const InputLimits& limits);
+
+// Reads a peer's messages one after another, each into the tree of the one before
+// (parse_json_document). A message that is the last one read whole, to the byte, but for the value
+// of its member `name` (a client's requests that differ in their ids) is not read again: that
+// value alone is (value_in_place), and takes the member's place in the tree.
+class MessageReader {
+ public:
+  explicit MessageReader(std::string name, InputLimits limits = {}, JsonReader reader = JsonReader::fastest);
+  // The message `text` reads as: the tree parse_json_document(text) gives. Throws InputError as that
+  // does, and the message is null then.
+  nlohmann::json& read(std::string_view text);
+  // The message read last (null before the first and after one that did not read).
+  nlohmann::json& message() { return message_; }
+  // Whether the last read took the message before with a new value rather than reading it whole.
+  bool repeated() const { return repeated_; }
+
+ private:
+  std::string name_;
+  InputLimits limits_;
+  JsonReader reader_;
+  nlohmann::json message_;
+  bool repeated_ = false;
+  // The last text read whole, where its tree may be taken again: it gave no member twice, and the
+  // value of `name_` stands at span_ with the type type_.
+  std::string text_;
+  std::optional<std::pair<std::size_t, std::size_t>> span_;
+  nlohmann::json::value_t type_ = nlohmann::json::value_t::null;
+};
 
 // The text of a stream, read no further than one byte past limits.max_bytes: enough for
 // parse_json to refuse it by its size, so a huge file is never held whole.

@@ -41,11 +41,8 @@ struct ExpectedRepeat {
   nlohmann::json::value_t id_type = nlohmann::json::value_t::null;  // the type of that value
   nlohmann::json in_place;
 
-  // Whether `other`, whose id's value stands at `other_id`, is `text` to the byte outside the ids.
-  bool same_but_id(std::string_view other, std::pair<std::size_t, std::size_t> other_id) const;
-  // The id `other` came with where it repeats the message: the same text outside the ids (each a
-  // leading member's value, leading_member_value) and an id of the same type that reads as JSON
-  // within the limits; nullopt otherwise.
+  // The id `other` came with where it repeats the message: the same text outside the ids and an
+  // id of the same type that reads as JSON within the limits (value_in_place); nullopt otherwise.
   std::optional<nlohmann::json> id_if_repeated(std::string_view other, const TransportLimits& limits) const;
 };
 
