@@ -253,45 +253,59 @@ TEST(MessageReader, ReadsARepeatAsItsTextReadsWhole) {
       {R"({"id":1,"id":2,"method":"m"})", false},
       {R"({"\u0069d":4,"method":"m","id":5})", false},
   };
-  const std::vector<std::string> ids = {"0",
-                                        "1",
-                                        "7",
-                                        "42",
-                                        "1234567",
-                                        "007",
-                                        "01",
-                                        "-1",
-                                        "-0",
-                                        "18446744073709551615",
-                                        "18446744073709551616",
-                                        "99999999999999999999999",
-                                        "1e2",
-                                        "1.0",
-                                        "-1.5",
-                                        "\"x\"",
-                                        "\"\"",
-                                        "\"a\\\"b\"",
-                                        "\"\\u00e9\"",
-                                        "\"bad\\x\"",
-                                        "\"\xff\"",
-                                        "\"123456789012\"",
-                                        "null",
-                                        "true",
-                                        "false",
-                                        "[]",
-                                        "{}",
-                                        "{\"a\":[1]}",
-                                        "",
-                                        " 5",
-                                        "5 ",
-                                        "\t\"y\"\n",
-                                        "5,\"k\":1",
-                                        "\"7",
-                                        "7x",
-                                        "nul",
-                                        "+1",
-                                        "0x10",
-                                        "[1,"};
+  std::vector<std::string> ids = {"0",
+                                  "1",
+                                  "7",
+                                  "42",
+                                  "1234567",
+                                  "007",
+                                  "01",
+                                  "-1",
+                                  "-0",
+                                  "18446744073709551615",
+                                  "18446744073709551616",
+                                  "99999999999999999999999",
+                                  "1e2",
+                                  "1.0",
+                                  "-1.5",
+                                  "\"x\"",
+                                  "\"\"",
+                                  "\"a\\\"b\"",
+                                  "\"\\u00e9\"",
+                                  "\"bad\\x\"",
+                                  "\"\xff\"",
+                                  "\"123456789012\"",
+                                  "null",
+                                  "true",
+                                  "false",
+                                  "[]",
+                                  "{}",
+                                  "{\"a\":[1]}",
+                                  "",
+                                  " 5",
+                                  "5 ",
+                                  "\t\"y\"\n",
+                                  "5,\"k\":1",
+                                  "\"7",
+                                  "7x",
+                                  "nul",
+                                  "+1",
+                                  "0x10",
+                                  "[1,"};
+  // Read alone, a value is read as no member's is: past a byte order mark, up to a NUL byte, a
+  // level shallower. None of these is a repeat.
+  ids.push_back(std::string("8\0 garbage ]]}{", 15));
+  ids.push_back(std::string("\"b\"\0xx", 6));
+  ids.push_back(
+      "\xEF\xBB\xBF"
+      "8");
+  ids.push_back("\xEF\xBB\xBF\"s\"");
+  ids.push_back("{\"a\":1,\"a\":2}");                // a member given twice inside the id
+  for (const std::size_t depth : {254, 255, 256}) {  // the id's own nesting: the message's is one more
+    std::string nested;
+    for (std::size_t i = 0; i < depth; ++i) nested += "{\"a\":";
+    ids.push_back(nested + "1" + std::string(depth, '}'));
+  }
   for (const bool tight : {false, true}) {
     for (const auto& base : bases) {
       InputLimits limits;
@@ -319,9 +333,12 @@ TEST(MessageReader, ReadsARepeatAsItsTextReadsWhole) {
         }
         EXPECT_EQ(reader.read(other), *whole) << other;
         EXPECT_EQ(reader.message(), *whole) << other;
-        bool alone_of_its_kind = false;  // the id read alone, as the repeat reads it
+        bool alone_of_its_kind = false;  // the id read alone as a member's value, as the repeat reads it
         try {
-          alone_of_its_kind = mcp_hints::parse_json_document(id, limits).value.type() == base_id.type();
+          InputLimits member_limits = limits;
+          --member_limits.max_depth;
+          const auto alone = mcp_hints::parse_json_document(id, member_limits);
+          alone_of_its_kind = alone.value.type() == base_id.type() && alone.duplicates.empty();
         } catch (const InputError&) {
         }
         EXPECT_EQ(reader.repeated(), base.repeatable && alone_of_its_kind) << other;

@@ -408,10 +408,16 @@ std::optional<nlohmann::json> value_in_place(std::string_view text, std::pair<st
     const auto [end_of_number, error] = std::from_chars(given.data(), given.data() + given.size(), number);
     if (error == std::errc() && end_of_number == given.data() + given.size()) return nlohmann::json(number);
   }
+  // Read alone, a text is read as no member's value is: nlohmann's parser passes over a byte order
+  // mark that begins it, and takes a NUL byte for its end (in a member's place, both are errors).
+  if (given.starts_with("\xEF\xBB\xBF") || given.find('\0') != std::string_view::npos) return std::nullopt;
   try {
-    // Outside the value the text is one that was read: with a value that reads, it reads alike.
-    nlohmann::json value = parse_json_document(given, limits).value;
-    if (value.type() == type) return value;
+    // Outside the value the text is one that was read: with a value that reads as the member's
+    // would (one level deeper, no member given twice), it reads alike.
+    InputLimits member_limits = limits;
+    member_limits.max_depth = limits.max_depth == 0 ? 0 : limits.max_depth - 1;
+    JsonDocument value = parse_json_document(given, member_limits);
+    if (value.value.type() == type && value.duplicates.empty()) return std::move(value.value);
   } catch (const InputError&) {
     // Not one JSON value: the whole text is read as any other, which says what is wrong with it.
   }

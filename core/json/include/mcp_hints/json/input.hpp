@@ -179,10 +179,11 @@ nlohmann::json parse_json(std::string_view text, const InputLimits& limits = {})
 // else of the text is checked: a caller holds it to a text that parsed.
 std::optional<std::pair<std::size_t, std::size_t>> member_value_span(std::string_view text, std::string_view name);
 
-// The value `other` holds where `text` holds the one at `span`: when `other` is `text` to the byte
-// outside that span, and what stands there in `other` reads (within the limits) as one JSON value
-// of type `type`; nullopt otherwise. `other` then reads as the document `text` reads as, with that
-// value in its place (as long as `text` gave no member twice).
+// The value `other` holds where `text` holds the one at `span` (a member's of the object `text`
+// is: member_value_span): when `other` is `text` to the byte outside that span, and what stands
+// there in `other` reads (within the limits, as a member's value: a level deeper) as one JSON value
+// of type `type` that gives no member twice; nullopt otherwise. `other` then reads as the document
+// `text` reads as, with that value in its place (as long as `text` gave no member twice).
 std::optional<nlohmann::json> value_in_place(std::string_view text, std::pair<std::size_t, std::size_t> span,
                                              nlohmann::json::value_t type, std::string_view other,
                                              const InputLimits& limits);
