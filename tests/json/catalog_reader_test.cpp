@@ -171,6 +171,17 @@ TEST(CatalogReader, StopsAtTheByteLimit) {
   EXPECT_EQ(error_of(R"({"tools":[]})", limits), "no error");
 }
 
+// A NUL byte ends no catalog: after one, between tools or inside one, the reader says where it is.
+TEST(CatalogReader, RejectsANulByteWhereverItStands) {
+  using namespace std::string_literals;
+  EXPECT_EQ(error_of("{\"tools\":[{\"name\":\"a\"}]}\0tail"s),
+            "not valid JSON: a NUL byte at line 1, column 25 (JSON has none outside a string) @");
+  EXPECT_EQ(error_of("{\"tools\":[{\"name\":\"a\"},\n\0{\"name\":\"b\"}]}"s),
+            "not valid JSON: a NUL byte at line 2, column 1 (JSON has none outside a string) @/tools/1");
+  EXPECT_EQ(error_of("{\"tools\":[{\"name\":\0\"a\"}]}"s),
+            "not valid JSON: a NUL byte at line 1, column 19 (JSON has none outside a string) @/tools/0");
+}
+
 TEST(CatalogReader, StreamsOneToolAtATime) {
   // The callback sees each tool as soon as it closes, before the rest is read: a broken tail
   // still leaves the earlier tools delivered.

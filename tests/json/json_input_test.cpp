@@ -31,6 +31,34 @@ TEST(JsonInput, RejectsTextThatIsNotJsonWithLineAndColumn) {
   }
 }
 
+// A NUL byte is no end of a document (nlohmann's parser would take it for one): after a whole
+// value, between members, before anything; in a string it is a control character. Each reader
+// says so, where it stands.
+TEST(JsonInput, RejectsANulByteWhereverItStands) {
+  using namespace std::string_literals;
+  const auto error_of = [](const std::string& text, mcp_hints::JsonReader reader) -> std::string {
+    try {
+      mcp_hints::parse_json_document(text, {}, reader);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  for (const auto reader : {mcp_hints::JsonReader::fastest, mcp_hints::JsonReader::nlohmann_only}) {
+    EXPECT_EQ(error_of("{\"a\":1}\0garbage"s, reader),
+              "not valid JSON: a NUL byte at line 1, column 8 (JSON has none outside a string)");
+    EXPECT_EQ(error_of("{\"a\":1}\n\0"s, reader),
+              "not valid JSON: a NUL byte at line 2, column 1 (JSON has none outside a string)");
+    EXPECT_EQ(error_of("{\"a\":1,\0\"b\":2}"s, reader),
+              "not valid JSON: a NUL byte at line 1, column 8 (JSON has none outside a string)");
+    EXPECT_EQ(error_of("\0{}"s, reader),
+              "not valid JSON: a NUL byte at line 1, column 1 (JSON has none outside a string)");
+    EXPECT_NE(error_of("{\"a\":\"x\0\"}"s, reader).find("control character U+0000"), std::string::npos);
+    EXPECT_EQ(error_of("{\"a\":\"\\u0000\"}"s, reader), "no error");
+  }
+  EXPECT_THROW(parse_json("[1]\0"s), InputError);
+}
+
 TEST(JsonInput, StopsNestingDeeperThanTheLimitWithoutCrashing) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   try {

@@ -572,7 +572,7 @@ CatalogSummary read_catalog(std::istream& in, const InputLimits& limits,
   ChunkedInput input(in, limits);
   CatalogHandler handler(limits, input, given == 0 ? on_tool : after_given, PlacedValues::as_read, spare_trees);
   const bool ok = nlohmann::json::sax_parse(ChunkedIterator(&input), ChunkedIterator(), &handler);
-  input.throw_if_over_limit(limits, handler.location());
+  input.throw_if_stopped(limits, handler.location());
   if (!ok) throw InputError(handler.error(), handler.error_pointer(), input.line());
   return summary_of(handler);
 }

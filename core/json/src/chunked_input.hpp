@@ -14,8 +14,8 @@
 
 namespace mcp_hints::detail {
 
-// Reports the end of input once the byte limit or the string length limit is passed (the reader
-// then says why the input ended: throw_if_over_limit).
+// Reports the end of input once the byte limit or the string length limit is passed, or at a NUL
+// byte outside a string (the reader then says why the input ended: throw_if_stopped).
 class ChunkedInput {
  public:
   ChunkedInput(std::istream& in, const InputLimits& limits)
@@ -31,7 +31,14 @@ class ChunkedInput {
     }
   }
 
-  bool at_end() { return string_too_long_ || (pos_ == end_ && !refill()); }
+  bool at_end() {
+    if (string_too_long_ || nul_ || (pos_ == end_ && !refill())) return true;
+    // nlohmann's parser takes a NUL byte for the end of input, as a C string's; JSON has none
+    // outside a string (in one, the parser words it as a control character): the input ends
+    // there, and the reader says why (throw_if_stopped).
+    if (data_[pos_] == '\0' && !in_string_) nul_ = true;
+    return nul_;
+  }
   char peek() const { return data_[pos_]; }
   void advance() {
     const char c = data_[pos_++];
@@ -66,11 +73,15 @@ class ChunkedInput {
   std::size_t line() const { return line_; }
   // Where the last token (the value just reported) started.
   TextPosition token_start() const { return token_start_; }
-  // Throws the InputError of the limit that ended the input, if one did; `pointer` says where
-  // the reader was.
-  void throw_if_over_limit(const InputLimits& limits, const std::string& pointer) const {
+  // Throws the InputError of what ended the input early, if anything did: a limit passed, or a NUL
+  // byte; `pointer` says where the reader was.
+  void throw_if_stopped(const InputLimits& limits, const std::string& pointer) const {
     if (over_limit_) throw limit_error(InputLimit::bytes, limits);
     if (string_too_long_) throw limit_error(InputLimit::string, limits, pointer, token_start_);
+    if (nul_)
+      throw InputError("not valid JSON: a NUL byte at line " + std::to_string(line_) + ", column " +
+                           std::to_string(column_) + " (JSON has none outside a string)",
+                       pointer, line_);
   }
 
  private:
@@ -100,7 +111,7 @@ class ChunkedInput {
   const char* data_ = nullptr;
   std::size_t pos_ = 0, end_ = 0, consumed_ = 0, line_ = 1, column_ = 1, string_length_ = 0;
   TextPosition token_start_;
-  bool over_limit_ = false, in_string_ = false, escaped_ = false, string_too_long_ = false;
+  bool over_limit_ = false, in_string_ = false, escaped_ = false, string_too_long_ = false, nul_ = false;
   bool after_delimiter_ = true;
 };
 

@@ -327,7 +327,7 @@ JsonDocument parse_json_document(std::string_view text, const InputLimits& limit
   JsonBuilder builder;
   BoundedDomParser parser(limits, input, builder);
   const bool ok = nlohmann::json::sax_parse(detail::ChunkedIterator(&input), detail::ChunkedIterator(), &parser);
-  input.throw_if_over_limit(limits, builder.path());
+  input.throw_if_stopped(limits, builder.path());
   if (!ok || !builder.done()) throw parser.error.value_or(InputError("not valid JSON"));
   return JsonDocument{builder.take(), builder.take_duplicates()};
 }
