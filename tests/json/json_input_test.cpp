@@ -320,8 +320,8 @@ TEST(MessageReader, ReadsARepeatAsItsTextReadsWhole) {
                                   "+1",
                                   "0x10",
                                   "[1,"};
-  // Read alone, a value is read as no member's is: past a byte order mark, up to a NUL byte, a
-  // level shallower. None of these is a repeat.
+  // Read alone, a value is read as no member's is: past a byte order mark, a level shallower. None
+  // of these is a repeat; nor is a NUL byte, in no place JSON.
   ids.push_back(std::string("8\0 garbage ]]}{", 15));
   ids.push_back(std::string("\"b\"\0xx", 6));
   ids.push_back(

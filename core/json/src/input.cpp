@@ -409,8 +409,8 @@ std::optional<nlohmann::json> value_in_place(std::string_view text, std::pair<st
     if (error == std::errc() && end_of_number == given.data() + given.size()) return nlohmann::json(number);
   }
   // Read alone, a text is read as no member's value is: nlohmann's parser passes over a byte order
-  // mark that begins it, and takes a NUL byte for its end (in a member's place, both are errors).
-  if (given.starts_with("\xEF\xBB\xBF") || given.find('\0') != std::string_view::npos) return std::nullopt;
+  // mark that begins it (in a member's place, an error).
+  if (given.starts_with("\xEF\xBB\xBF")) return std::nullopt;
   try {
     // Outside the value the text is one that was read: with a value that reads as the member's
     // would (one level deeper, no member given twice), it reads alike.
