@@ -446,11 +446,10 @@ nlohmann::json& MessageReader::read(std::string_view text) {
   }
   message_ = std::move(document.value);
   if (document.duplicates.empty() && message_.is_object()) {
-    span_ = member_value_span(text, name_);
-    const auto member = span_ ? message_.find(name_) : message_.end();
-    if (member == message_.end()) {
-      span_.reset();
-    } else {
+    // A message without the member (a notification's id) is not scanned for it.
+    const auto member = message_.find(name_);
+    if (member != message_.end()) span_ = member_value_span(text, name_);
+    if (span_) {
       type_ = member->type();
       text_.assign(text);
     }
