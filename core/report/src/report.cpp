@@ -8,6 +8,7 @@
 #include <set>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 
 #include "mcp_hints/checks/checks.hpp"
 #include "mcp_hints/checks/suppressions.hpp"
@@ -186,6 +187,27 @@ std::vector<std::string> revision_refs(std::uint32_t bits) {
   return out;
 }
 
+// A file's tools' revisions, a list of references a tool (FileResult::tool_revisions): a catalog's
+// tools share a few sets of revisions, each spelled once.
+void write_tool_revisions(JsonStreamWriter& w, const FileResult& file) {
+  std::unordered_map<std::uint32_t, std::vector<std::string>> spelled;
+  w.begin_array();
+  for (const auto bits : file.tool_revisions) {
+    auto it = spelled.find(bits);
+    if (it == spelled.end()) it = spelled.emplace(bits, revision_refs(bits)).first;
+    w.begin_array();
+    for (const auto& ref : it->second) w.text(ref);
+    w.end();
+  }
+  w.end();
+}
+
+void write_tool_names(JsonStreamWriter& w, const FileResult& file) {
+  w.begin_array();
+  for (const auto& name : file.tool_names) w.text(name);
+  w.end();
+}
+
 // Tools per revision, in the crosswalk's order.
 std::vector<std::pair<std::string, std::size_t>> revision_counts(const FileResult& file) {
   std::vector<std::pair<std::string, std::size_t>> out;
@@ -320,19 +342,9 @@ void write_report_json(std::ostream& out, const LintReport& report, const Report
                                                [&] {
                                                  w.begin_array();
                                                  for (const auto& f : report.files)
-                                                   w.object(file_head_json(f), {{"toolVocabularies",
-                                                                                 [&] {
-                                                                                   w.begin_array();
-                                                                                   for (auto bits : f.tool_revisions)
-                                                                                     w.value(revision_refs(bits));
-                                                                                   w.end();
-                                                                                 }},
-                                                                                {"tools", [&] {
-                                                                                   w.begin_array();
-                                                                                   for (const auto& name : f.tool_names)
-                                                                                     w.value(name);
-                                                                                   w.end();
-                                                                                 }}});
+                                                   w.object(file_head_json(f),
+                                                            {{"toolVocabularies", [&] { write_tool_revisions(w, f); }},
+                                                             {"tools", [&] { write_tool_names(w, f); }}});
                                                  w.end();
                                                }},
                                               {"findings", [&] {
