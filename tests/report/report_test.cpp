@@ -80,6 +80,12 @@ TEST(Report, StreamedJsonIsTheDocumentsDump) {
   report.protocol_version = "2026-07-28";
   report.protocol_era = "stateless";
   report.diagnostics = "server said\nthis";
+  // Tools' names and revisions as a catalog may give them: names to escape or to replace, a set of
+  // revisions again after others, none, and every one.
+  auto& file = report.files.front();
+  file.tool_names.insert(file.tool_names.end(),
+                         {"quote\"and\\slash", std::string("bad\xff", 4), "tab\there", "", "caf\u00e9 \u2713"});
+  file.tool_revisions.insert(file.tool_revisions.end(), {0b101u, 0u, 0b10u, 0b101u, ~0u});
   expect_same(report, {});
   expect_same(mcp_hints::LintReport{}, {});
 }
