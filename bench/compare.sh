@@ -185,6 +185,15 @@ for n in 100000 3300; do
   row "work=$work_name" "peer=python3-jsonschema (bench/jsonschema_lint.py)" "target=—"
 done
 
+# A pipe (lint -), which the command keeps in a temporary file as it reads it, beside the same file.
+file=$(catalog 100000)
+# shellcheck disable=SC2016 # the inner shell expands them
+ours=(lint_clean 100000 sh -c 'cat "$1" | "$2" lint --format json -' sh "$file" "$bin/mcp-hints")
+peer=(lint_clean 100000 "${lint[@]}" "$file")
+pair
+row "work=lint 100,000 tools ($(megabytes "$file")) from a pipe (lint -)" "peer=mcp-hints lint of the same file" \
+  "target=—"
+
 # check-server against the sample server serving 3,300 tools, and the Inspector CLI listing it.
 file=$(catalog 3300)
 server=("$bin/sample_server" --catalog "$file")

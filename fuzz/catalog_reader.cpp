@@ -1,11 +1,14 @@
 // Any bytes, saved as a catalog: read from the file (the fast reader first, nlohmann's parser
 // where it gives up, the tools it handed on passed over), from the file on two threads (each
-// tool's text found by following its strings and brackets, then read on its own), and through a
-// stream that cannot be read again (nlohmann's parser alone): the same tools, with the same lines,
-// positions and repeated members, then the same summary or the same error. A difference aborts.
+// tool's text found by following its strings and brackets, then read on its own), through a
+// stream that cannot be read again, recorded as it is read (as a command reads a pipe: the fast
+// reader first, read again from the recording where it gives up), and through a stream that
+// cannot be read again (nlohmann's parser alone): the same tools, with the same lines, positions
+// and repeated members, then the same summary or the same error. A difference aborts.
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -13,6 +16,7 @@
 #include "fuzz_support.hpp"
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/json/parallel_catalog.hpp"
+#include "mcp_hints/json/recorded_input.hpp"
 
 namespace {
 
@@ -64,9 +68,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   file.write(text);
   std::ifstream from_file(file.path(), std::ios::binary);
   std::ifstream on_two_threads(file.path(), std::ios::binary);
-  OnceThroughBuffer buffer{std::string(text)};
-  std::istream from_pipe(&buffer);
+  OnceThroughBuffer buffer{std::string(text)}, recorded_buffer{std::string(text)};
+  std::istream from_pipe(&buffer), once(&recorded_buffer);
+  std::unique_ptr<mcp_hints::RecordedStream> recording;
+  std::istream& recorded = mcp_hints::seekable(once, recording);
   const std::string piped = everything_read(from_pipe);
-  if (everything_read(from_file) != piped || everything_read(on_two_threads, 2) != piped) std::abort();
+  if (everything_read(from_file) != piped || everything_read(on_two_threads, 2) != piped ||
+      everything_read(recorded) != piped)
+    std::abort();
   return 0;
 }

@@ -100,6 +100,48 @@ TEST_F(ParallelLint, TheCommandWritesTheSameBytesWithAnyJobs) {
   }
 }
 
+// A catalog piped in ("-", kept in a temporary file as it is read, so that the fast reader reads it)
+// gives the bytes the same file gives, whole and cut part way, on one thread and on several; and
+// so do the commands that read one catalog.
+TEST_F(ParallelLint, TheCommandReadsAPipeAsItReadsAFile) {
+  const auto piped = [](const std::string& file, const std::vector<std::string>& args) {
+    std::string command = "cat \"$0\" | \"$1\"";
+    for (std::size_t i = 0; i < args.size(); ++i) command += " \"$" + std::to_string(i + 2) + "\"";
+    std::vector<std::string> argv = {"sh", "-c", command, file, MCP_HINTS_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test_support::run_command(argv);
+  };
+  // What a file's run says, with the file's name where a pipe's says "-".
+  const auto as_piped = [](std::string text, const std::string& file) {
+    for (auto at = text.find(file); at != std::string::npos; at = text.find(file, at + 1))
+      text.replace(at, file.size(), "-");
+    return text;
+  };
+  for (const std::string& file : {whole_, truncated_}) {
+    for (const char* jobs : {"1", "2", "3"}) {
+      const auto from_file = test_support::run_cli({"lint", "--jobs", jobs, "--format", "json", file});
+      const auto from_pipe = piped(file, {"lint", "--jobs", jobs, "--format", "json", "-"});
+      EXPECT_EQ(from_pipe.exit_code, from_file.exit_code) << file << " " << jobs << ": " << from_pipe.err;
+      EXPECT_GT(from_pipe.out.size(), 100000u) << file;
+      EXPECT_TRUE(from_pipe.out == as_piped(from_file.out, file)) << file << " " << jobs << ": the outputs differ";
+      EXPECT_EQ(from_pipe.err, as_piped(from_file.err, file)) << file << " " << jobs;
+    }
+    for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+             {"report"}, {"translate", "--to", "risk-metadata@sep-2793"}, {"infer", "--all", "--format", "json"}}) {
+      std::vector<std::string> with_file = command, with_pipe = command;
+      with_file.push_back(file);
+      with_pipe.push_back("-");
+      const auto from_file = test_support::run_cli(with_file);
+      const auto from_pipe = piped(file, with_pipe);
+      EXPECT_EQ(from_pipe.exit_code, from_file.exit_code) << command[0] << " " << file << ": " << from_pipe.err;
+      EXPECT_GT(from_pipe.out.size() + from_pipe.err.size(), 100u) << command[0] << " " << file;
+      EXPECT_TRUE(from_pipe.out == as_piped(from_file.out, file))
+          << command[0] << " " << file << ": the outputs differ";
+      EXPECT_EQ(from_pipe.err, as_piped(from_file.err, file)) << command[0] << " " << file;
+    }
+  }
+}
+
 TEST(ParallelLintCommand, RefusesABadJobsCount) {
   for (const char* jobs : {"0", "-1", "two", "257"})
     test_support::expect_usage_error({"lint", "--jobs", jobs, "x.json"}, "--jobs");

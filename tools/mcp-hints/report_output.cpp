@@ -233,7 +233,10 @@ void Progress::line(const std::string& text) {
   shown_ = false;
 }
 
-std::istream& CatalogInput::get() const { return stream ? static_cast<std::istream&>(*stream) : std::cin; }
+std::istream& CatalogInput::get() const {
+  if (stream) return *stream;
+  return recorded ? recorded->stream : std::cin;
+}
 
 std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, const std::string& command) {
   auto fail = [&](const std::string& why) -> std::optional<CatalogInput> {
@@ -242,8 +245,11 @@ std::optional<CatalogInput> open_single_catalog(const po::variables_map& vm, con
   };
   if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1)
     return fail("give one catalog FILE (or - for stdin)");
-  CatalogInput input{vm["file"].as<std::vector<std::string>>().front(), nullptr};
-  if (input.file == "-") return input;
+  CatalogInput input{vm["file"].as<std::vector<std::string>>().front(), nullptr, nullptr};
+  if (input.file == "-") {
+    seekable(std::cin, input.recorded);  // a pipe is then read by the fast reader too
+    return input;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(input.file, ec)) return fail(input.file + ": is a directory, not a file");
   input.stream = std::make_unique<std::ifstream>(input.file, std::ios::binary);

@@ -15,6 +15,7 @@
 #include "mcp_hints/checks/suppressions.hpp"
 #include "mcp_hints/json/error.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/recorded_input.hpp"
 #include "mcp_hints/report/report.hpp"
 
 namespace mcp_hints::cli {
@@ -112,7 +113,8 @@ class Progress {
 // The single catalog FILE a command takes (positional "file"; '-' is standard input), opened.
 struct CatalogInput {
   std::string file;
-  std::unique_ptr<std::ifstream> stream;  // null for standard input
+  std::unique_ptr<std::ifstream> stream;     // null for standard input
+  std::unique_ptr<RecordedStream> recorded;  // standard input kept as it is read, where it is a pipe
   std::istream& get() const;
 };
 // nullopt after a one-line usage error (none given, several, a folder, unreadable).

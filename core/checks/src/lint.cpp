@@ -8,6 +8,7 @@
 #include "mcp_hints/json/catalog_reader.hpp"
 #include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/parallel_catalog.hpp"
+#include "mcp_hints/json/recorded_input.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
@@ -149,7 +150,8 @@ LintReport Linter::lint_files(const std::vector<std::string>& paths) const {
   report.spec_revision = options_.spec_revision;
   for (const auto& path : paths) {
     if (path == "-") {
-      report.files.push_back(lint_stream(std::cin, "-", report.findings));
+      std::unique_ptr<RecordedStream> recorded;  // a pipe, kept as it is read: the fast reader reads it
+      report.files.push_back(lint_stream(seekable(std::cin, recorded), "-", report.findings));
       continue;
     }
     std::error_code ec;
