@@ -66,6 +66,7 @@ Linter::Linter(LintOptions options) : options_(std::move(options)) {
                                            "' (known: " + join(revisions) + ")");
   }
   const auto& vocabulary = Vocabulary::builtin();
+  spec_ = &vocabulary.active_revision("spec", options_.spec_revision);  // looked up once, not once a tool
   for (const auto& ref : options_.pinned) {
     const auto* rev = vocabulary.find(ref);
     if (!rev || rev->id == "spec" || rev->scope == "message") {
@@ -85,10 +86,10 @@ std::uint32_t Linter::lint_tool(const nlohmann::json& tool, const std::string& f
                                 std::span<const DuplicateMember> duplicates) const {
   const auto& vocabulary = Vocabulary::builtin();
   const LocatedFields located = vocabulary.locate(tool);
-  const ToolHints hints = read_tool_hints(located, vocabulary, options_.spec_revision);
+  const ToolHints hints = read_tool_hints(located, vocabulary, *spec_);
   const auto detected = vocabulary.detect(located);
-  const ToolContext ctx{tool,     located, hints,     vocabulary, published_schemas(), options_.spec_revision,
-                        detected, pinned_, duplicates};
+  const ToolContext ctx{tool,   located,  hints,   vocabulary, published_schemas(), options_.spec_revision,
+                        *spec_, detected, pinned_, duplicates};
   const std::string* name = string_member(tool, "name");  // copied into a finding, if any
   const FindingSink::Emit emit = [&](const CheckInfo& check, const std::string& relative, std::string message) {
     const TextPosition at = positions ? positions->at(relative) : TextPosition{};

@@ -99,10 +99,12 @@ ToolHints read_tool_hints(const json& tool, const Vocabulary& vocabulary, std::s
 }
 
 ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, std::string_view spec_revision) {
+  return read_tool_hints(tool, vocabulary, vocabulary.active_revision("spec", spec_revision));
+}
+
+ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, const VocabularyRevision& spec) {
   ToolHints hints;
   hints.claims.reserve(16);  // a tool's claims, defaults among them: room made once, not grown
-  // Looked up once a tool, not once a field: a catalog's tools all read the same revision.
-  const VocabularyRevision& spec = vocabulary.active_revision("spec", spec_revision);
   for (const auto& field : vocabulary.fields()) {
     if (field.is_message_field) continue;
     HintSource source{&field, field.vocabulary == "spec" ? &spec : field.latest, nullptr};

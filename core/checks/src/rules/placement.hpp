@@ -26,7 +26,7 @@ inline bool is_vocabulary_key(const Vocabulary& vocabulary, const std::string& k
 inline void meta_reserved_prefix(const ToolContext& ctx, const FindingSink& sink) {
   const json* meta = member(ctx.tool, "_meta");
   if (!meta || !meta->is_object()) return;
-  const auto& rule = ctx.vocabulary.active_revision("spec", ctx.spec_revision).meta_reservation;
+  const auto& rule = ctx.spec.meta_reservation;
   for (const auto& [key, value] : meta->items()) {
     if (!meta_key_reserved(rule, key)) continue;
     // MCP's own extensions live under its reserved prefix by right.

@@ -15,7 +15,7 @@ namespace mcp_hints::rules::schema {
 // revision explains (inputMetadata with unknown members), the vocabulary's only tool revision.
 inline std::vector<const VocabularyRevision*> revisions_to_validate(const ToolContext& ctx,
                                                                     std::string_view vocabulary) {
-  if (vocabulary == "spec") return {&ctx.vocabulary.active_revision("spec", ctx.spec_revision)};
+  if (vocabulary == "spec") return {&ctx.spec};
   // Whether the tool mentions the vocabulary is asked only where the answer depends on it: a
   // catalog's every tool asks this of every vocabulary.
   const auto mentioned = [&] { return ctx.vocabulary.mentions(ctx.located, vocabulary); };

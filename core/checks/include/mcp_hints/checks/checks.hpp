@@ -45,6 +45,7 @@ struct ToolContext {
   const Vocabulary& vocabulary;
   const SchemaRegistry& schemas;
   std::string_view spec_revision;
+  const VocabularyRevision& spec;                          // the specification's revision spec_revision names
   const std::vector<const VocabularyRevision*>& detected;  // the revisions whose keys the tool carries
   const std::vector<const VocabularyRevision*>& pinned;    // --vocab NAME@REV: the revisions a catalog must use
   std::span<const DuplicateMember> duplicates;             // members the tool's text gives twice (pointers below it)

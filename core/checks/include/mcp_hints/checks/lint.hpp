@@ -107,6 +107,7 @@ class Linter {
  private:
   LintOptions options_;
   std::vector<const VocabularyRevision*> pinned_;
+  const VocabularyRevision* spec_ = nullptr;  // the specification's revision the options name
 };
 
 }  // namespace mcp_hints

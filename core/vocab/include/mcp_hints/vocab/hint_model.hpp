@@ -60,6 +60,9 @@ class ToolHints {
 ToolHints read_tool_hints(const nlohmann::json& tool, const Vocabulary& vocabulary, std::string_view spec_revision);
 // The same, of a tool the vocabulary has located.
 ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, std::string_view spec_revision);
+// The same, the specification's revision looked up before (Vocabulary::active_revision("spec", ...)):
+// a linter reads every tool of a catalog under one.
+ToolHints read_tool_hints(const LocatedFields& tool, const Vocabulary& vocabulary, const VocabularyRevision& spec);
 
 // How one facet's resolved value differs between two readings of a tool.
 struct HintChange {
