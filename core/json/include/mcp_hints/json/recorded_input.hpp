@@ -2,7 +2,7 @@
 // A stream read once through (a pipe) made one that a reader can go back in. The catalog readers
 // read a document with the fast reader only where they can read it again from its start (where
 // the fast reader gives up, nlohmann's parser reads it again and says what is wrong): a pipe read
-// as it comes goes through nlohmann's parser alone, some four times slower.
+// as it comes goes through nlohmann's parser alone, three to four times slower.
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -39,13 +39,15 @@ class RecordedInput : public std::streambuf {
   std::unique_ptr<char[]> buffer_;  // not cleared: only what is read into it is read from it
 };
 
-// `in` itself where it can seek (a file); else `in` read through a RecordedInput, made in `holder`.
-// Where no temporary file can be made, `in` itself: it is then read as it comes.
+// A stream's bytes read through a RecordedInput, as a stream.
 struct RecordedStream {
   explicit RecordedStream(std::istream& in);
   RecordedInput buffer;
   std::istream stream;
 };
+
+// `in` itself where it can seek (a file); else `in` read through a RecordedInput, made in `holder`.
+// Where no temporary file can be made, `in` itself: it is then read as it comes.
 std::istream& seekable(std::istream& in, std::unique_ptr<RecordedStream>& holder);
 
 }  // namespace mcp_hints
