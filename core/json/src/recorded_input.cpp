@@ -7,15 +7,7 @@
 
 namespace mcp_hints {
 
-namespace {
-
-// Reads of a pipe this large cost few system calls, and the file takes them in few writes.
-constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
-
-}  // namespace
-
-RecordedInput::RecordedInput(std::streambuf& from)
-    : from_(from), buffer_size_(kBufferBytes), buffer_(new char[kBufferBytes]) {
+RecordedInput::RecordedInput(std::streambuf& from) : from_(from), buffer_(new char[kBufferBytes]) {
   setg(buffer_.get(), buffer_.get(), buffer_.get());
 }
 
@@ -25,9 +17,9 @@ RecordedInput::int_type RecordedInput::underflow() {
   std::size_t got = 0;
   if (next < taken_) {  // gone back: read again from the file, up to what was taken
     got = kept_.read_at(next, buffer_.get(),
-                        static_cast<std::size_t>(std::min<std::uint64_t>(buffer_size_, taken_ - next)));
+                        static_cast<std::size_t>(std::min<std::uint64_t>(kBufferBytes, taken_ - next)));
   } else {
-    const std::streamsize n = from_.sgetn(buffer_.get(), static_cast<std::streamsize>(buffer_size_));
+    const std::streamsize n = from_.sgetn(buffer_.get(), static_cast<std::streamsize>(kBufferBytes));
     got = n > 0 ? static_cast<std::size_t>(n) : 0;
     if (got > 0 && kept_whole_) {
       try {

@@ -35,7 +35,8 @@ class RecordedInput : public std::streambuf {
   bool kept_whole_ = true;   // every byte taken from `from_` is in kept_
   std::uint64_t taken_ = 0;  // bytes taken from `from_`
   std::uint64_t start_ = 0;  // the position of the buffer's first byte
-  const std::size_t buffer_size_;
+  // Reads of a pipe this large cost few system calls, and the file takes them in few writes.
+  static constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
   std::unique_ptr<char[]> buffer_;  // not cleared: only what is read into it is read from it
 };
 
