@@ -40,7 +40,7 @@ std::string judge_call(const RunRecord& record, const WireLine& call, std::strin
   std::string other;
   for (const auto& line : record.wire) {
     if (line.time > call.time) break;
-    if (line.server != call.server || !record.is_request_in(line) || line.message["method"] != "tools/list") continue;
+    if (line.server != call.server || !record.is_request_in(line) || method_of(line) != "tools/list") continue;
     const WireLine* answer = record.answer_to(line);
     if (!answer || !answer->message.contains("result") || answer->time > call.time) continue;
     if (line.authorization == call.authorization) {
@@ -69,7 +69,7 @@ Observation judge_cache_scope(const CacheScope& check, const RunRecord& record) 
   for (const auto& line : record.wire) {
     const bool judged = check.servers.empty() ||
                         std::find(check.servers.begin(), check.servers.end(), line.server) != check.servers.end();
-    if (!judged || line.authorization.empty() || !record.is_request_in(line) || line.message["method"] != "tools/call")
+    if (!judged || line.authorization.empty() || !record.is_request_in(line) || method_of(line) != "tools/call")
       continue;
     std::string why;
     const std::string outcome = judge_call(record, line, why);

@@ -26,8 +26,10 @@ std::string text_or(const json& object, const char* key, const std::string& fall
   return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : fallback;
 }
 
+std::string method_of(const WireLine& line) { return text_or(line.message, "method", ""); }
+
 bool is_call_of(const RunRecord& record, const WireLine& line, const std::string& server, const std::string& tool) {
-  if (line.server != server || !record.is_request_in(line) || line.message["method"] != "tools/call") return false;
+  if (line.server != server || !record.is_request_in(line) || method_of(line) != "tools/call") return false;
   const json* name = member(line.message, {"params", "name"});
   return name && *name == tool;
 }
@@ -38,7 +40,7 @@ bool is_out_notification(const WireLine& line, const std::string& method) {
 }
 
 bool is_handshake(const WireLine& line) {
-  const std::string method = line.message.is_object() ? line.message.value("method", "") : "";
+  const std::string method = method_of(line);
   return method == "initialize" || method == "server/discover";
 }
 

@@ -18,6 +18,8 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 // The value at path inside value, or nullptr.
 const nlohmann::json* member(const nlohmann::json& value, std::initializer_list<const char*> path);
 std::string text_or(const nlohmann::json& object, const char* key, const std::string& fallback);
+// The method of a request or notification; empty for anything else.
+std::string method_of(const WireLine& line);
 
 bool is_call_of(const RunRecord& record, const WireLine& line, const std::string& server, const std::string& tool);
 // A notification the server sent.

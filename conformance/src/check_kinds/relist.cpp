@@ -45,7 +45,7 @@ Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
   const WireLine* stale_call = nullptr;
   for (const auto& line : record.wire) {
     if (line.server != check.server || !record.is_request_in(line)) continue;
-    const std::string method = line.message["method"].get<std::string>();  // a request: a string
+    const std::string method = method_of(line);
     if (method == "tools/list") {
       const WireLine* answer = record.answer_to(line);
       const json* ttl = answer ? member(answer->message, {"result", "ttlMs"}) : nullptr;
@@ -85,7 +85,7 @@ Observation judge_new_sessions(const Relist& check, const RunRecord& record) {
     if (line.server != check.server || line.session < 2 || !record.is_request_in(line)) continue;
     auto [it, added] = by_session.emplace(line.session, "not-reached");
     if (it->second != "not-reached" && it->second != "relisted") continue;
-    const std::string method = line.message["method"].get<std::string>();  // a request: a string
+    const std::string method = method_of(line);
     if (method == "tools/list") it->second = "relisted";
     if (method == "tools/call") {
       if (it->second == "relisted") {
@@ -123,12 +123,12 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
     for (std::size_t j = i + 1; j < record.wire.size(); ++j) {
       const auto& line = record.wire[j];
       if (line.server != check.server || line.connection != notice.connection || !record.is_request_in(line)) continue;
-      const std::string method = line.message["method"].get<std::string>();  // a request: a string
+      const std::string method = method_of(line);
       if (method == "tools/list") {
         here = "relisted";
         for (std::size_t k = j + 1; k < record.wire.size(); ++k)
           if (record.wire[k].connection == notice.connection && record.is_request_in(record.wire[k]) &&
-              record.wire[k].message["method"] == "tools/call")
+              method_of(record.wire[k]) == "tools/call")
             here = "relisted-before-call";
         break;
       }
