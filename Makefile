@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
-DEB_PACKAGES := cmake g++ make pkg-config nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev nettle-dev libjemalloc-dev libgtest-dev libgmock-dev curl clang-format
+DEB_PACKAGES := cmake g++ make pkg-config python3 nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev nettle-dev libjemalloc-dev libgtest-dev libgmock-dev curl clang-format
 # Extra packages only the tests need: headless Chromium renders every HTML report (label browser);
 # python3-yaml reads action.yml and .pre-commit-hooks.yaml (label packaging).
 TEST_PACKAGES := chromium python3-yaml
@@ -28,6 +28,14 @@ VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+# Profile-guided optimization of make build (GCC; CMakeLists.txt): an instrumented mcp-hints built
+# in $(PGO_BUILD) and trained by cmake/pgo_train.sh, again whenever it or the training changed; its
+# counts in $(PGO_PROFILE) guide the build of $(BUILD). PGO=off builds without; make command
+# trains nothing (a folder make build made keeps its profile).
+PGO ?= on
+PGO_BUILD := $(BUILD)/pgo/instrumented
+PGO_PROFILE := $(abspath $(BUILD))/pgo/profile
+PGO_TRAINED := $(BUILD)/pgo/trained
 
 .PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
 
@@ -59,7 +67,18 @@ deps-node:
 	else echo "deps: npm not found; the ajv cross-check and interop tests will report themselves skipped"; fi
 
 build: deps
-	@$(CONFIGURE)
+ifeq ($(PGO),on)
+	@cmake -S . -B $(PGO_BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include \
+	  -DMCP_HINTS_PROFILE_GENERATE=$(PGO_PROFILE) >/dev/null
+	@cmake --build $(PGO_BUILD) -j $(JOBS) --target mcp-hints
+	@if [ ! -f $(PGO_TRAINED) ] || [ $(PGO_BUILD)/bin/mcp-hints -nt $(PGO_TRAINED) ] || \
+	    [ cmake/pgo_train.sh -nt $(PGO_TRAINED) ]; then \
+	  echo "pgo: training the instrumented build (cmake/pgo_train.sh)"; rm -rf $(PGO_PROFILE) $(PGO_TRAINED) && \
+	  bash cmake/pgo_train.sh $(abspath $(PGO_BUILD))/bin $(CURDIR) $(abspath $(BUILD))/pgo/work && touch $(PGO_TRAINED); fi
+	@$(CONFIGURE) -DMCP_HINTS_PROFILE_USE=$(PGO_PROFILE)
+else
+	@$(CONFIGURE) -DMCP_HINTS_PROFILE_USE=
+endif
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The command alone, without the tests' programs: what the GitHub Action (action.yml) builds.

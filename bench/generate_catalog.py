@@ -7,8 +7,11 @@ With --all-findings every tool carries findings instead (short tools, one a line
 command costs comes from the findings more than from the input): hints that contradict each other
 and the tool's name, and in turn a risk level outside its enum, a _meta key that breaks the
 specification's key pattern, or a proposal effect that contradicts readOnlyHint.
-Usage: generate_catalog.py [--all-findings] N OUTPUT
+--seed picks other field counts, types and lengths (make build trains its profile on another seed
+than the benchmarks read).
+Usage: generate_catalog.py [--all-findings] [--seed S] N OUTPUT
 """
+import argparse
 import json
 import random
 import sys
@@ -70,21 +73,23 @@ def tool_with_findings(i):
 
 
 def main():
-    all_findings = sys.argv[1] == "--all-findings"
-    args = sys.argv[2:] if all_findings else sys.argv[1:]
-    n, out = int(args[0]), args[1]
-    with open(out, "w") as f:
-        if all_findings:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--all-findings", action="store_true")
+    parser.add_argument("--seed", type=int, default=20261122)
+    parser.add_argument("n", type=int)
+    parser.add_argument("output")
+    args = parser.parse_args()
+    with open(args.output, "w") as f:
+        if args.all_findings:
             # One tool a line, written as it is made: hundreds of thousands of tools never in memory.
             f.write('{"tools": [\n')
-            for i in range(n):
+            for i in range(args.n):
                 f.write(("," if i else "") + json.dumps(tool_with_findings(i)) + "\n")
             f.write("]}\n")
         else:
-            rng = random.Random(20261122)
-            json.dump({"tools": [tool(i, rng) for i in range(n)]}, f, indent=1)
+            rng = random.Random(args.seed)
+            json.dump({"tools": [tool(i, rng) for i in range(args.n)]}, f, indent=1)
             f.write("\n")
-
 
 if __name__ == "__main__":
     main()

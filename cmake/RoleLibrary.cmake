@@ -7,6 +7,7 @@ include(GNUInstallDirs)
 function(mcp_hints_role name)
   cmake_parse_arguments(ARG "" "" "SOURCES;ROLES;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
   add_library(mcp_hints_${name} STATIC ${ARG_SOURCES})
+  mcp_hints_profile_guided(mcp_hints_${name})
   # Installed as mcp_hints::NAME (find_package(mcp_hints), cmake/Packaging.cmake); the same name
   # works in the build tree.
   add_library(mcp_hints::${name} ALIAS mcp_hints_${name})
