@@ -27,15 +27,18 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initializatio
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
-CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include
 # Profile-guided optimization of make build (GCC; CMakeLists.txt): an instrumented mcp-hints built
-# in $(PGO_BUILD) and trained by cmake/pgo_train.sh, again whenever it or the training changed; its
-# counts in $(PGO_PROFILE) guide the build of $(BUILD). PGO=off builds without; make command
-# trains nothing (a folder make build made keeps its profile).
+# in $(PGO_BUILD) and trained by cmake/pgo_train.sh, again whenever it (the command or its HTTP
+# module) or the training changed; its counts in $(PGO_PROFILE) guide the build of $(BUILD). A
+# training that fails leaves no profile; one that ends writes $(PGO_TRAINED), which the guided
+# objects depend on. PGO=off builds without; make command trains nothing (a folder make build made
+# keeps its profile).
 PGO ?= on
 PGO_BUILD := $(BUILD)/pgo/instrumented
 PGO_PROFILE := $(abspath $(BUILD))/pgo/profile
-PGO_TRAINED := $(BUILD)/pgo/trained
+PGO_TRAINED := $(PGO_PROFILE)/trained
+PGO_INPUTS := $(PGO_BUILD)/bin/mcp-hints $(PGO_BUILD)/bin/mcp-hints-http.so cmake/pgo_train.sh bench/generate_catalog.py
 
 .PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
 
@@ -71,19 +74,20 @@ ifeq ($(PGO),on)
 	@cmake -S . -B $(PGO_BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include \
 	  -DMCP_HINTS_PROFILE_GENERATE=$(PGO_PROFILE) >/dev/null
 	@cmake --build $(PGO_BUILD) -j $(JOBS) --target mcp-hints
-	@if [ ! -f $(PGO_TRAINED) ] || [ $(PGO_BUILD)/bin/mcp-hints -nt $(PGO_TRAINED) ] || \
-	    [ cmake/pgo_train.sh -nt $(PGO_TRAINED) ]; then \
-	  echo "pgo: training the instrumented build (cmake/pgo_train.sh)"; rm -rf $(PGO_PROFILE) $(PGO_TRAINED) && \
-	  bash cmake/pgo_train.sh $(abspath $(PGO_BUILD))/bin $(CURDIR) $(abspath $(BUILD))/pgo/work && touch $(PGO_TRAINED); fi
-	@$(CONFIGURE) -DMCP_HINTS_PROFILE_USE=$(PGO_PROFILE)
+	@stale=$$([ -f $(PGO_TRAINED) ] || echo yes); for input in $(PGO_INPUTS); do [ $$input -nt $(PGO_TRAINED) ] && stale=yes; done; \
+	if [ -n "$$stale" ]; then \
+	  echo "pgo: training the instrumented build (cmake/pgo_train.sh)"; rm -rf $(PGO_PROFILE); \
+	  bash cmake/pgo_train.sh $(abspath $(PGO_BUILD))/bin $(CURDIR) $(abspath $(BUILD))/pgo/work || { rm -rf $(PGO_PROFILE); exit 1; }; \
+	  touch $(PGO_TRAINED); fi
+	@$(CONFIGURE) -DMCP_HINTS_PROFILE_USE=$(PGO_PROFILE) >/dev/null
 else
-	@$(CONFIGURE) -DMCP_HINTS_PROFILE_USE=
+	@$(CONFIGURE) -DMCP_HINTS_PROFILE_USE= >/dev/null
 endif
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The command alone, without the tests' programs: what the GitHub Action (action.yml) builds.
 command: deps-debian $(VALIJSON_STAMP)
-	@$(CONFIGURE)
+	@$(CONFIGURE) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target mcp-hints
 
 test: build
@@ -132,8 +136,11 @@ mutation: build
 tidy: build
 	@dpkg-query -W -f='$${Status}\n' clang-tidy 2>/dev/null | grep -q '^install ok installed' || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends clang-tidy; }
 	@cmake -S . -B $(BUILD) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	@# clang-tidy reads the compile commands as clang: the profile's GCC-only flags are left out.
+	@mkdir -p $(BUILD)/tidy && sed -E 's/ -(fprofile-[a-z-]+(=[^ "]*)?|Wno-missing-profile|Wno-coverage-mismatch)//g' \
+	  $(BUILD)/compile_commands.json >$(BUILD)/tidy/compile_commands.json
 	@git ls-files 'core/*.cpp' 'mock-servers/*.cpp' 'conformance/*.cpp' 'tools/*.cpp' 'examples/*.cpp' | \
-	  xargs -P $(JOBS) -n 4 clang-tidy -p $(BUILD) --quiet 2>/dev/null | grep -E 'warning:|error:' && exit 1 || echo "tidy: clean"
+	  xargs -P $(JOBS) -n 4 clang-tidy -p $(BUILD)/tidy --quiet 2>/dev/null | grep -E 'warning:|error:' && exit 1 || echo "tidy: clean"
 
 # Every libFuzzer harness of fuzz/ (clang 16, AddressSanitizer and UndefinedBehaviorSanitizer, in
 # $(FUZZ_BUILD)), each run for FUZZ_SECONDS over its corpus; a crash, hang or leak fails it (not part
