@@ -27,7 +27,8 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initializatio
 VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
-CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include
+RELEASE := -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include
+CONFIGURE := cmake -S . -B $(BUILD) $(RELEASE)
 # Profile-guided optimization of make build (GCC; CMakeLists.txt): an instrumented mcp-hints built
 # in $(PGO_BUILD) and trained by cmake/pgo_train.sh, again whenever it (the command or its HTTP
 # module) or the training changed; its counts in $(PGO_PROFILE) guide the build of $(BUILD). A
@@ -71,8 +72,7 @@ deps-node:
 
 build: deps
 ifeq ($(PGO),on)
-	@cmake -S . -B $(PGO_BUILD) -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include \
-	  -DMCP_HINTS_PROFILE_GENERATE=$(PGO_PROFILE) >/dev/null
+	@cmake -S . -B $(PGO_BUILD) $(RELEASE) -DMCP_HINTS_PROFILE_GENERATE=$(PGO_PROFILE) >/dev/null
 	@cmake --build $(PGO_BUILD) -j $(JOBS) --target mcp-hints
 	@stale=$$([ -f $(PGO_TRAINED) ] || echo yes); for input in $(PGO_INPUTS); do [ $$input -nt $(PGO_TRAINED) ] && stale=yes; done; \
 	if [ -n "$$stale" ]; then \

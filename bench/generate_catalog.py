@@ -14,7 +14,6 @@ Usage: generate_catalog.py [--all-findings] [--seed S] N OUTPUT
 import argparse
 import json
 import random
-import sys
 
 VERBS = [("get", "read"), ("list", "read"), ("search", "read"), ("create", "write"), ("update", "write"),
          ("delete", "delete"), ("send", "external"), ("sync", "external")]
@@ -90,6 +89,7 @@ def main():
             rng = random.Random(args.seed)
             json.dump({"tools": [tool(i, rng) for i in range(args.n)]}, f, indent=1)
             f.write("\n")
+
 
 if __name__ == "__main__":
     main()

@@ -19,22 +19,16 @@ trap '[ -z "$mock_pid" ] || kill "$mock_pid" 2>/dev/null || true' EXIT
 
 # run CODES COMMAND...: runs a command for its counts; it must end with one of CODES, digits (0
 # pass, 1 findings, 2 bad input), else the build stops: a crash, or a step that trains nothing.
-run() {
-  local codes=$1 rc=0
-  shift
-  "$@" >/dev/null 2>"$work/stderr" </dev/null || rc=$?
-  check "$codes" "$rc" "$*"
-}
+run() { run_from /dev/null "$@"; }
 # run_from FILE CODES COMMAND...: run, with FILE on standard input.
 run_from() {
-  local file=$1 codes=$2 rc=0
+  local file=$1 codes=$2 rc=0 shown
   shift 2
   "$@" <"$file" >/dev/null 2>"$work/stderr" || rc=$?
-  check "$codes" "$rc" "$* < $file"
-}
-check() {
-  if [[ ${#2} -ne 1 || $1 != *"$2"* ]]; then
-    echo "pgo: '$3' ended with status $2 (expected one of $1): $(tail -n 1 "$work/stderr")" >&2
+  shown="$*"
+  [ "$file" = /dev/null ] || shown+=" < $file"
+  if [[ ${#rc} -ne 1 || $codes != *"$rc"* ]]; then
+    echo "pgo: '$shown' ended with status $rc (expected one of $codes): $(tail -n 1 "$work/stderr")" >&2
     exit 1
   fi
 }
