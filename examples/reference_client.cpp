@@ -53,7 +53,6 @@ flags (each breaks one behaviour, for negative controls):
   --ignore-list-changed   keeps the first tool listing after tools/list_changed (and, in the
                           stateless era, after the listing's ttlMs)
   --trust-missing-hints   treats a tool without readable effect hints as safe
-  --prompt-always         asks the user before every call, read-only ones too
   --leak-across-sessions  keeps the session's trust annotations in a new session
   --taint-high-only       treats only sensitiveHint high as sensitive data in the context
   --silent-retries        retries as the policy allows, but reports no retry event
@@ -79,6 +78,12 @@ flags (each breaks one behaviour, for negative controls):
                           it reads as agentic (asking is allowed; the assumption is not)
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
+
+careful flags (stricter local policies, which the texts allow: "Clients MAY apply stricter local
+policies regardless of hints"; a client with one must keep every conformance tier):
+  --prompt-always         asks the user before every call, read-only ones too
+  --refuse-confirmable    refuses on its own (a blocked event) every call its policy would ask the
+                          user about, and asks nothing
 )";
 
 struct Flags {
@@ -87,7 +92,7 @@ struct Flags {
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
        nag_after_denial = false, auto_answer_input = false, keep_first_hints = false, ttl_in_seconds = false,
        latest_level = false, per_server_propagation = false, malformed_cancel = false, share_private_cache = false,
-       absence_as_false = false, agency_when_missing = false;
+       absence_as_false = false, agency_when_missing = false, refuse_confirmable = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -441,6 +446,10 @@ class Client {
       decision.confirmations = 1;
       decision.reasons.push_back("it may be agentic (no agencyHint says otherwise)");
     }
+    if (flags_.refuse_confirmable && decision.action == Decision::Action::confirm) {
+      decision.action = Decision::Action::block;
+      decision.reasons.push_back("this client refuses what it would otherwise ask about");
+    }
     if (decision.action == Decision::Action::block) {
       events_.emit({{"type", "blocked"},
                     {"server", server},
@@ -591,6 +600,8 @@ int main(int argc, char** argv) {
       flags.malformed_cancel = true;
     else if (a == "--share-private-cache")
       flags.share_private_cache = true;
+    else if (a == "--refuse-confirmable")
+      flags.refuse_confirmable = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

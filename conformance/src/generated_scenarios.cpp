@@ -26,10 +26,49 @@ json neutral_tool(const std::string& name, const std::string& description) {
           {"annotations", {{"readOnlyHint", false}, {"destructiveHint", false}, {"openWorldHint", false}}}};
 }
 
-void place(json& tool, const semantics::FieldValue& fv) {
+void place(json& tool, const Field& field, const json& value) {
   json* at = &tool;
-  for (const auto& token : fv.field->tokens) at = &(*at)[token];
-  *at = fv.field->set_valued ? json::array({fv.value}) : fv.value;
+  for (const auto& token : field.tokens) at = &(*at)[token];
+  *at = field.set_valued ? json::array({value}) : value;
+}
+
+// The value a companion field takes when the object a tested value stands in must name it too
+// (action security's inputMetadata and returnMetadata: "The proposal's interface declares all
+// three fields, none optional"): one that asks for nothing, taints nothing and sends nothing out.
+const std::map<std::string, json>& neutral_facet_values() {
+  static const std::map<std::string, json> values = {{"destination", "internal"},
+                                                     {"input-data", "none"},
+                                                     {"outcome", "consequential"},
+                                                     {"result-source", "internal"},
+                                                     {"result-data", "none"}};
+  return values;
+}
+
+// The tested value on the neutral base, kept as consistent as a server's own catalog must be (the
+// suite's lint holds every scenario's catalogs to it): its object's other fields get neutral
+// values, and the specification's hints do not contradict it: a value that says the tool deletes
+// makes it destructive by them too, one that says its input leaves opens its world.
+void place(json& tool, const semantics::FieldValue& fv, const Vocabulary& vocabulary) {
+  place(tool, *fv.field, fv.value);
+  const auto& tokens = fv.field->tokens;
+  for (const auto& sibling : vocabulary.fields()) {
+    if (&sibling == fv.field || sibling.is_message_field || sibling.vocabulary != fv.field->vocabulary ||
+        sibling.tokens.size() != tokens.size() ||
+        !std::equal(tokens.begin(), tokens.end() - 1, sibling.tokens.begin()) || find_member(tool, sibling.tokens))
+      continue;
+    for (const auto& [key, asserts] : sibling.map) {
+      const auto neutral =
+          asserts.size() == 1 ? neutral_facet_values().find(asserts[0].facet) : neutral_facet_values().end();
+      if (neutral != neutral_facet_values().end() && neutral->second == asserts[0].value) {
+        place(tool, sibling, semantics::written_value(key));
+        break;
+      }
+    }
+  }
+  for (const auto& v : fv.asserts) {
+    if (v.facet == "effect" && v.value == "delete") tool["annotations"]["destructiveHint"] = true;
+    if (semantics::leaves(v)) tool["annotations"]["openWorldHint"] = true;
+  }
 }
 
 // "riskLevel-critical", "inputMetadata-outcomes-irreversible", "minTrustLevel-4".
@@ -51,12 +90,16 @@ using Expectation = semantics::CallNeeds;
 
 json gate_check(const std::string& id, const std::string& title, const std::string& tool, const Expectation& e) {
   json check = {{"id", id}, {"title", title}, {"kind", "gate"}, {"tool", tool}};
+  // Refusing on its own, or asking where nothing asks for it, is a stricter local policy: never a
+  // failure (the gate kind refuses a check that grades it so).
   if (e.confirmation) {
     if (e.confirmations > 1) check["confirmations"] = e.confirmations;
-    check["traces"] = {{"confirmed-called", "pass"}, {"blocked", "warning"}};
+    check["traces"] = {{"confirmed-called", "pass"}, {"blocked", "pass"}};
   } else {
-    check["traces"] = {
-        {"called-unprompted", "pass"}, {"confirmed-called", e.read_only ? "warning" : "info"}, {"blocked", "warning"}};
+    check["traces"] = {{"called-unprompted", "pass"},
+                       {"confirmed-called", "info"},
+                       {"denied-not-called", "info"},
+                       {"blocked", "info"}};
   }
   return check;
 }
@@ -87,7 +130,7 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
       const std::string name = "t" + std::to_string(i + 1) + "_" + slug(fv);
       json tool =
           neutral_tool(name, "Acts on a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
-      place(tool, fv);
+      place(tool, fv, vocabulary);
       const Expectation e = semantics::call_needs(tool, vocabulary, semantics::kDefaultTrustLevel);
       const std::string what = fv.field->key + " " + fv.value.dump();
       expect.push_back(gate_check(
@@ -102,8 +145,9 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
         "Each value of each " + vocabulary_id +
             " key on an otherwise harmless tool: the values that ask for confirmation (destructive, a server's "
             "confirmation preference, an irreversible outcome, critical risk, a minimum trust above the client's "
-            "3) are confirmed before the call, approvalRecommendation multi twice; their neighbours are called "
-            "without a prompt (a prompt on a read-only tool warns). Generated from the crosswalk.",
+            "3) are confirmed before the call (or refused), approvalRecommendation multi twice; their neighbours "
+            "are called without a prompt (a prompt there is the client's stricter policy: info). Generated from the "
+            "crosswalk.",
         proposals, tools, task, expect));
   }
   // Absence: the specification's defaults decide (destructiveHint true, readOnlyHint false).
@@ -160,8 +204,9 @@ std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
       json source_tool =
           neutral_tool(source, "Reads a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
       source_tool["annotations"] = {{"readOnlyHint", true}, {"openWorldHint", false}};
-      place(source_tool, fv);
+      place(source_tool, fv, vocabulary);
       json sink_tool = neutral_tool(sink, "Sends a message to an outside address");
+      sink_tool["annotations"]["openWorldHint"] = true;  // what it reaches is outside: the world is open
       sink_tool["_meta"] = {{"mcp.dev/effect", "external"}};
       const bool sensitive = std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::makes_sensitive);
       Expectation e;
@@ -171,7 +216,6 @@ std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
                                   (sensitive ? ": the send is confirmed or blocked" : ": the send needs no prompt"),
                               sink, e);
       check["requires"] = {{"tool", source}};
-      if (sensitive) check["traces"]["blocked"] = "pass";
       expect.push_back(std::move(check));
       tools.push_back(std::move(source_tool));
       tools.push_back(std::move(sink_tool));

@@ -25,8 +25,6 @@ bool makes_sensitive(const FacetValue& v) {
   return false;
 }
 
-bool read_only(const FacetValue& v) { return v.facet == "effect" && v.value == "read"; }
-
 bool leaves(const FacetValue& v) {
   return (v.facet == "effect" && v.value == "external") || (v.facet == "destination" && v.value == "public") ||
          (v.facet == "open-world" && v.value == true);
@@ -58,19 +56,13 @@ std::string level_cap(const json& tool, const Vocabulary& vocabulary, int trust_
   return cap;
 }
 
-namespace {
-
-// A map key as the JSON value a server writes: "true" -> true, "read" -> "read";
-// "{regulated}" -> {"regulated": {}} (SEP-1913's object form).
 json written_value(const std::string& key) {
   if (key == "true") return true;
   if (key == "false") return false;
-  if (key.size() > 2 && key.front() == '{' && key.back() == '}')
-    return {{key.substr(1, key.size() - 2), json::object()}};
+  if (key.size() > 2 && key.front() == '{' && key.back() == '}')  // SEP-1913 requires at least one scope
+    return {{key.substr(1, key.size() - 2), {{"scopes", json::array({"gdpr"})}}}};
   return key;
 }
-
-}  // namespace
 
 std::vector<FieldValue> field_values(const Vocabulary& vocabulary, const std::vector<std::string>& facets) {
   std::vector<FieldValue> out;
@@ -130,7 +122,6 @@ CallNeeds call_needs(const json& tool, const Vocabulary& vocabulary, int trust_l
     const FacetValue fv{facet, *value};
     if (asks_confirmation(fv, trust_level)) needs.confirmation = true;
     if (fv.facet == "confirmation" && *value == "multi") needs.confirmations = 2;
-    if (fv.facet == "effect") needs.read_only = read_only(fv);
   }
   // The specification: destructiveHint "Default: true", meaningful when readOnlyHint is false.
   const json* read_only_hint = find_member(tool, {"annotations", "readOnlyHint"});

@@ -36,9 +36,6 @@ bool asks_confirmation(const FacetValue& value, int trust_level);
 // (action security: silent data exfiltration), and confidential or restricted results
 // (proposal 1 resultSensitivity).
 bool makes_sensitive(const FacetValue& value);
-// Over-prompting is a fault only for what every reading says is read-only (proposal 1: "confirmation
-// dialogs only for mutating tools").
-bool read_only(const FacetValue& value);
 
 // One value a tool-level field can take, and what it asserts.
 struct FieldValue {
@@ -46,6 +43,11 @@ struct FieldValue {
   nlohmann::json value;             // as a server writes it (an element, for set-valued fields)
   std::vector<FacetValue> asserts;  // the facet values it means ("*" resolved)
 };
+
+// A crosswalk map key as the JSON value a server writes: "true" -> true, "read" -> "read";
+// "{regulated}" -> {"regulated": {"scopes": ["gdpr"]}} (SEP-1913's object form, with the scope it
+// requires).
+nlohmann::json written_value(const std::string& key);
 
 // Every value of every tool-level field whose facets are in `facets`: the map's values, and for
 // integer facets every integer of the facet's range.
@@ -70,8 +72,7 @@ std::string weaker_level(const std::string& a, const std::string& b);
 // included, for what it leaves absent).
 struct CallNeeds {
   bool confirmation = false;
-  int confirmations = 1;   // approvalRecommendation multi: 2
-  bool read_only = false;  // every reading says read-only: a prompt is a fault
+  int confirmations = 1;  // approvalRecommendation multi: 2
 };
 CallNeeds call_needs(const nlohmann::json& tool, const Vocabulary& vocabulary, int trust_level);
 

@@ -227,12 +227,45 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
 const std::vector<std::string> kVariants = {
-    "--never-prompt",           "--ignore-denial",       "--drop-propagation",    "--retry-anything",
-    "--ignore-list-changed",    "--trust-missing-hints", "--prompt-always",       "--leak-across-sessions",
-    "--taint-high-only",        "--silent-retries",      "--reuse-listing",       "--nag-after-denial",
-    "--auto-answer-input",      "--keep-first-hints",    "--ttl-in-seconds",      "--latest-level",
-    "--per-server-propagation", "--malformed-cancel",    "--share-private-cache", "--absence-as-false",
-    "--agency-when-missing"};
+    "--never-prompt",        "--ignore-denial",       "--drop-propagation",     "--retry-anything",
+    "--ignore-list-changed", "--trust-missing-hints", "--leak-across-sessions", "--taint-high-only",
+    "--silent-retries",      "--reuse-listing",       "--nag-after-denial",     "--auto-answer-input",
+    "--keep-first-hints",    "--ttl-in-seconds",      "--latest-level",         "--per-server-propagation",
+    "--malformed-cancel",    "--share-private-cache", "--absence-as-false",     "--agency-when-missing"};
+
+// Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"
+// (proposal 1), and "Clients should never make tool use decisions based on ToolAnnotations received
+// from untrusted servers" (every schema.json since 2025-03-26). A client that asks before every
+// call, and one that refuses on its own every call it would ask about, keep the strict tier in both
+// eras, their caution seen (info where nothing asked for it) and never graded above info.
+TEST(Certify, CarefulClientsKeepTheStrictTierInBothEras) {
+  const std::vector<std::pair<std::string, std::string>> careful = {
+      {"--prompt-always", "confirm.no-over-prompting:spec-read-only"},
+      {"--refuse-confirmable", "confirm.risk-critical:approved-called"}};
+  for (const auto& [variant, shows] : careful)
+    for (const char* protocol : {"2025-11-25", "2026-07-28"}) {
+      test_support::TempDir dir;
+      HarnessOptions options;
+      options.client_command = kReference + " " + variant;
+      options.transport = "stdio";
+      options.mock_command = {MCP_HINTS_BIN, "mock"};
+      options.work_dir = dir.path();
+      options.protocol = protocol;
+      std::vector<ScenarioRun> runs;
+      bool caution_seen = false;
+      for (const auto& s : certification_scenarios()) {
+        if (!applies_under(s, protocol)) continue;
+        runs.push_back(run_scenario(s, options));
+        for (const auto& c : runs.back().checks) {
+          EXPECT_FALSE(blocks(c.verdict, true)) << variant << " " << protocol << " " << s.id << ":" << c.spec.id << " "
+                                                << verdict_name(c.verdict) << " " << c.outcome << ": " << c.detail;
+          if (s.id + ":" + c.spec.id == shows)
+            caution_seen = c.outcome == (variant == "--prompt-always" ? "confirmed-called" : "blocked");
+        }
+      }
+      EXPECT_TRUE(caution_seen) << variant << " " << protocol << ": " << shows << " saw no caution";
+    }
+}
 
 TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   std::map<std::string, std::set<std::string>> caught_by;  // scenario:check -> variants whose verdict is not pass
@@ -268,7 +301,6 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
   EXPECT_TRUE(caught_by["retry.non-idempotent-not-retried:spec-not-idempotent"].count("--retry-anything"));
   EXPECT_TRUE(caught_by["rugpull.read-only-turns-destructive:relisted"].count("--ignore-list-changed"));
   EXPECT_TRUE(caught_by["robustness.no-hints:approved-called"].count("--trust-missing-hints"));
-  EXPECT_TRUE(caught_by["confirm.no-over-prompting:spec-read-only"].count("--prompt-always"));
   EXPECT_TRUE(caught_by["propagation.new-session-clean:clean-start"].count("--leak-across-sessions"));
   EXPECT_TRUE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--never-prompt"));
   EXPECT_TRUE(
@@ -750,45 +782,46 @@ TEST(CertifyCli, EachRunsLineIsWrittenAsItEnds) {
   EXPECT_LT(lines[0].second + 2.0, ended) << "the first line waited for the end of the run";
 }
 
-// The tiers: a client that only over-prompts (SHOULD warnings) is certified but not strict, and
-// --strict fails it; a MUST failure is not certified; each report names what blocks the next tier.
+// The tiers: a client that misses only SHOULDs (it never asks before critical-risk tools) is
+// certified but not strict, and --strict fails it; a MUST failure is not certified; each report
+// names what blocks the next tier.
 TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
   test_support::TempDir dir;
-  const std::string prompting = kReference + " --prompt-always";
-  auto lenient = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "l").string(),
-                                        "--scenario", "confirm.no-over-prompting", "--format", "json"});
+  const std::string unprompting = kReference + " --never-prompt";
+  auto lenient = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "l").string(),
+                                        "--scenario", "confirm.risk-critical", "--format", "json"});
   EXPECT_EQ(lenient.exit_code, 0) << lenient.out << lenient.err;
   const json lenient_results = json::parse(lenient.out);
   EXPECT_EQ(lenient_results["tier"], "certified");
   EXPECT_EQ(lenient_results["strict"], false);
   // Each era's run (certify runs both by default) names its own blockers.
-  ASSERT_EQ(lenient_results["blockingNextTier"].size(), 6u) << lenient_results["blockingNextTier"];
+  ASSERT_EQ(lenient_results["blockingNextTier"].size(), 4u) << lenient_results["blockingNextTier"];
   EXPECT_EQ(lenient_results["blockingNextTier"][0],
-            "confirm.no-over-prompting@2026-07-28:spec-read-only [SHOULD] warning: confirmed-called");
-  EXPECT_EQ(lenient_results["blockingNextTier"][3],
-            "confirm.no-over-prompting@2025-11-25:spec-read-only [SHOULD] warning: confirmed-called");
+            "confirm.risk-critical@2026-07-28:approved-called [SHOULD] warning: called-unprompted");
+  EXPECT_EQ(lenient_results["blockingNextTier"][2],
+            "confirm.risk-critical@2025-11-25:approved-called [SHOULD] warning: called-unprompted");
 
-  auto strict = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "s").string(),
-                                       "--scenario", "confirm.no-over-prompting", "--strict"});
+  auto strict = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "s").string(),
+                                       "--scenario", "confirm.risk-critical", "--strict"});
   EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
   EXPECT_NE(
-      strict.out.find("tier: certified; certified, strict is blocked by 6:\n"
-                      "    confirm.no-over-prompting@2026-07-28:spec-read-only [SHOULD] warning: confirmed-called\n"),
+      strict.out.find("tier: certified; certified, strict is blocked by 4:\n"
+                      "    confirm.risk-critical@2026-07-28:approved-called [SHOULD] warning: called-unprompted\n"),
       std::string::npos)
       << strict.out;
-  auto markdown = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "m").string(),
-                                         "--scenario", "confirm.no-over-prompting", "--format", "markdown"});
-  EXPECT_NE(markdown.out.find("**tier: certified; certified, strict is blocked by 6:**"), std::string::npos)
+  auto markdown = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "m").string(),
+                                         "--scenario", "confirm.risk-critical", "--format", "markdown"});
+  EXPECT_NE(markdown.out.find("**tier: certified; certified, strict is blocked by 4:**"), std::string::npos)
       << markdown.out;
-  auto html = test_support::run_cli({"certify", "--client", prompting, "--output", (dir.path() / "h").string(),
-                                     "--scenario", "confirm.no-over-prompting", "--format", "html"});
+  auto html = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "h").string(),
+                                     "--scenario", "confirm.risk-critical", "--format", "html"});
   EXPECT_NE(
-      html.out.find("<li>confirm.no-over-prompting@2025-11-25:policy-read [SHOULD] warning: confirmed-called</li>"),
+      html.out.find("<li>confirm.risk-critical@2025-11-25:denied-not-called [SHOULD] warning: called-unprompted</li>"),
       std::string::npos);
 
   // The reference client reaches the strict tier on the same scenario: --strict passes it.
   auto careful = test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "c").string(),
-                                        "--scenario", "confirm.no-over-prompting", "--strict"});
+                                        "--scenario", "confirm.risk-critical", "--strict"});
   EXPECT_EQ(careful.exit_code, 0) << careful.out;
 
   // A MUST failure: not certified, and an expected failure keeps the run green but not the tier.

@@ -124,6 +124,8 @@ json scenario_with(const json& expect,
 CheckSpec check(const std::string& kind, json members = json::object()) {
   members.update({{"id", "c"}, {"title", "t"}, {"kind", kind}, {"level", "MUST"}});
   if (!members.contains("traces")) members["traces"] = json::object();
+  // A gate must grade a refusal the client made on its own (caution) at pass or info.
+  if (kind == "gate" && !members["traces"].contains("blocked")) members["traces"]["blocked"] = "pass";
   json tools = json::array();
   for (const auto& tool : {json::json_pointer("/tool"), json::json_pointer("/requires/tool")})
     if (members.contains(tool)) tools.push_back({{"name", members[tool]}, {"inputSchema", {{"type", "object"}}}});
@@ -660,6 +662,18 @@ TEST(Judge, RelistOnceTheListingsTtlRunsOut) {
     listing(r, 100, 300).wait(0.35).call("a");
     EXPECT_EQ(outcome(relist, r), "not-reached");
   }
+  {
+    Record r;  // listed again once the listing ran out, then refused the call: relisted, no call to judge
+    listing(r, 100, 300).call("a").wait(0.5);
+    listing(r, 101, 300).event("blocked", {{"tool", "a"}});
+    EXPECT_EQ(outcome(relist, r), "relisted");
+  }
+  {
+    Record r;  // listed again while the first listing was fresh: no relist after expiry
+    listing(r, 100, 300).call("a").wait(0.1);
+    listing(r, 101, 300);
+    EXPECT_EQ(outcome(relist, r), "not-reached");
+  }
 }
 
 TEST(Judge, InputRequestOutcomes) {
@@ -836,7 +850,8 @@ TEST(Judge, ProgressOutcomes) {
 }
 
 TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
-  auto gate = check("gate", {{"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}, {"blocked", "warning"}}}});
+  auto gate =
+      check("gate", {{"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}, {"prompt-unanswered", "warning"}}}});
   Record unprompted;
   unprompted.call("rm");
   EXPECT_EQ(judge_check(gate, unprompted.get(), "stdio").verdict, Verdict::fail);  // not listed: fail
@@ -845,9 +860,9 @@ TEST(Judge, VerdictsFollowTheTracesAndTheLevel) {
   gate.level = "MAY";
   EXPECT_EQ(judge_check(gate, unprompted.get(), "stdio").verdict, Verdict::info);
   gate.level = "MUST";
-  Record blocked;
-  blocked.event("blocked", {{"tool", "rm"}});
-  EXPECT_EQ(judge_check(gate, blocked.get(), "stdio").verdict, Verdict::warning);
+  Record unanswered;  // a listed warning stays a warning under MUST
+  unanswered.event("confirmation_requested", {{"tool", "rm"}});
+  EXPECT_EQ(judge_check(gate, unanswered.get(), "stdio").verdict, Verdict::warning);
   Record good;
   good.prompt("rm", "approve").call("rm");
   EXPECT_EQ(judge_check(gate, good.get(), "stdio").verdict, Verdict::pass);
@@ -881,8 +896,11 @@ mock::Scenario unchecked_scenario_with(const json& expect) {
 }
 
 TEST(Judge, ChecksNameWhatTheScenarioHas) {
-  const json gate = {
-      {"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "rm"}, {"traces", {{"confirmed-called", "pass"}}}};
+  const json gate = {{"id", "g"},
+                     {"title", "t"},
+                     {"kind", "gate"},
+                     {"tool", "rm"},
+                     {"traces", {{"confirmed-called", "pass"}, {"blocked", "pass"}}}};
   const auto checks = read_checks(mock::parse_scenario(scenario_with(json::array({gate})), "t.json"));
   ASSERT_EQ(checks.size(), 1u);
   Record unprompted;
@@ -899,7 +917,7 @@ TEST(Judge, ChecksNameWhatTheScenarioHas) {
   EXPECT_EQ(read_error(scenario_with(json::array({unknown_server}))),
             "t.json: /expect/0/server: no server 'other' in this scenario");
   json wrong_outcome = gate;
-  wrong_outcome["traces"] = {{"carried", "pass"}};
+  wrong_outcome["traces"]["carried"] = "pass";
   EXPECT_EQ(read_error(scenario_with(json::array({wrong_outcome}))),
             "t.json: /expect/0/traces/carried: a gate check cannot observe 'carried'");
   EXPECT_EQ(read_error(scenario_with(json::array({gate, gate}))), "t.json: /expect/1/id: the id 'g' is used twice");
@@ -907,6 +925,50 @@ TEST(Judge, ChecksNameWhatTheScenarioHas) {
                             {"b", {{"tools", json::array()}}}};
   EXPECT_EQ(read_error(scenario_with(json::array({gate}), two_servers)),
             "t.json: /expect/0/server: the scenario has several servers: name one");
+}
+
+// Caution is never a failure ("Clients MAY apply stricter local policies regardless of hints"): a
+// gate that grades a refusal the client made on its own above info, or, where the tool needs no
+// prompt (called-unprompted passes), asking or heeding a denial above info, is refused when read,
+// and so is one that leaves them out (an unlisted outcome fails).
+TEST(Judge, AGateThatGradesCautionAboveInfoIsRefused) {
+  auto gate = [](const json& traces) {
+    return json{{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "rm"}, {"traces", traces}};
+  };
+  auto error = [&](const json& traces) { return read_error(scenario_with(json::array({gate(traces)}))); };
+  EXPECT_EQ(error({{"confirmed-called", "pass"}, {"blocked", "pass"}}), "");
+  EXPECT_EQ(error({{"confirmed-called", "pass"}, {"blocked", "info"}}), "");
+  EXPECT_EQ(error({{"called-unprompted", "pass"},
+                   {"confirmed-called", "info"},
+                   {"denied-not-called", "pass"},
+                   {"blocked", "info"}}),
+            "");
+  const std::string why =
+      ", but caution is never a failure: \"Clients MAY apply stricter local policies regardless of hints\" (list it "
+      "as \"pass\" or \"info\")";
+  EXPECT_EQ(error({{"confirmed-called", "pass"}, {"blocked", "warning"}}),
+            "t.json: /expect/0/traces/blocked: a gate grades 'blocked' \"warning\"" + why);
+  EXPECT_EQ(error({{"confirmed-called", "pass"}, {"blocked", "fail"}}),
+            "t.json: /expect/0/traces/blocked: a gate grades 'blocked' \"fail\"" + why);
+  EXPECT_EQ(error({{"confirmed-called", "pass"}}),
+            "t.json: /expect/0/traces/blocked: a gate grades 'blocked' as a failure (unlisted)" + why);
+  const json no_prompt_needed = {{"called-unprompted", "pass"}, {"blocked", "info"}, {"denied-not-called", "info"}};
+  json over = no_prompt_needed;
+  over["confirmed-called"] = "warning";
+  EXPECT_EQ(error(over),
+            "t.json: /expect/0/traces/confirmed-called: a gate grades 'confirmed-called' \"warning\"" + why);
+  EXPECT_EQ(
+      error(no_prompt_needed),
+      "t.json: /expect/0/traces/confirmed-called: a gate grades 'confirmed-called' as a failure (unlisted)" + why);
+  json denied = no_prompt_needed;
+  denied["confirmed-called"] = "info";
+  denied.erase("denied-not-called");
+  EXPECT_EQ(
+      error(denied),
+      "t.json: /expect/0/traces/denied-not-called: a gate grades 'denied-not-called' as a failure (unlisted)" + why);
+  // Where a prompt is needed, asking is what passes: a called-unprompted that does not pass lets
+  // confirmed-called be graded by the scenario.
+  EXPECT_EQ(error({{"called-unprompted", "warning"}, {"blocked", "pass"}}), "");
 }
 
 // alike: two tools' gates against each other. Both asked, or neither: alike, whatever each gate
@@ -1233,6 +1295,7 @@ namespace {
 // A scenario with two authorization contexts, alice and bob, and the check (its kind and members).
 CheckSpec check_with_authorizations(const std::string& kind, json members) {
   members.update({{"id", "c"}, {"title", "t"}, {"kind", kind}, {"level", "MUST"}, {"traces", json::object()}});
+  if (kind == "gate") members["traces"]["blocked"] = "pass";  // caution: never a failure
   json document = scenario_with(json::array());
   document["authorizations"] = {{"alice", {{"token", "a"}}}, {"bob", {{"token", "b"}}}};
   auto scenario = mock::parse_scenario(document, "t.json");

@@ -41,12 +41,15 @@ Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
   };
   std::vector<Listing> listings;
   std::size_t judged = 0;
+  bool relisted = false;  // a tools/list came once an earlier listing of its session ran out
   std::string stale;
   const WireLine* stale_call = nullptr;
   for (const auto& line : record.wire) {
     if (line.server != check.server || !record.is_request_in(line)) continue;
     const std::string method = method_of(line);
     if (method == "tools/list") {
+      for (const auto& l : listings)
+        relisted = relisted || (l.session == line.session && line.time > l.time + l.ttl_seconds + kTtlSlackSeconds);
       const WireLine* answer = record.answer_to(line);
       const json* ttl = answer ? member(answer->message, {"result", "ttlMs"}) : nullptr;
       if (ttl && ttl->is_number_integer()) listings.push_back({line.session, answer->time, ttl->get<double>() / 1000});
@@ -70,7 +73,13 @@ Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
               std::to_string(static_cast<long long>(under->ttl_seconds * 1000));
     }
   }
-  if (judged == 0) return {"not-reached", "no call of " + check.server + " came after a listing's ttlMs ran out"};
+  if (judged == 0)
+    return relisted
+               ? Observation{"relisted",
+                             "the client listed tools again once its listing's ttlMs ran out, and made "
+                             "no call of " +
+                                 check.server + " after"}
+               : Observation{"not-reached", "no call of " + check.server + " came after a listing's ttlMs ran out"};
   return {stale.empty() ? "relisted-before-call" : "called-without-relist",
           std::to_string(judged) + " call(s) to " + check.server + " after a listing's ttlMs ran out" + stale,
           stale_call};
@@ -159,7 +168,9 @@ CheckKind relist_kind() {
       {{"relisted-before-call",
         "after tools/list_changed (or in a new session, or once its listing's ttlMs ran out) the client listed tools "
         "again before its next call"},
-       {"relisted", "after tools/list_changed (or in a new session) the client listed tools again and made no call"},
+       {"relisted",
+        "after tools/list_changed (or in a new session, or once its listing's ttlMs ran out) the client listed tools "
+        "again and made no call"},
        {"called-without-relist",
         "after tools/list_changed (or in a new session, or once its listing's ttlMs ran out) the client called a tool "
         "without listing again"},
