@@ -123,9 +123,53 @@ std::string decider_anchor(const ScenarioRun& run, const json& item) {
 
 std::map<std::string, std::size_t> Certification::counts() const {
   std::map<std::string, std::size_t> counts;
-  for (const auto& run : runs)
-    for (const auto& check : run.checks) ++counts[effective(check)];
+  for (const auto& run : runs) {
+    const bool spoken = counted(run);
+    for (const auto& check : run.checks) ++counts[spoken ? effective(check) : "not spoken"];
+  }
   return counts;
+}
+
+namespace {
+
+// The tier of some runs: not certified when none, or one could not run or has a failure.
+Tier tier_of(const std::vector<const ScenarioRun*>& runs) {
+  Tier reached = runs.empty() ? Tier::not_certified : Tier::strict;
+  for (const ScenarioRun* run : runs) {
+    if (run->could_not_run) return Tier::not_certified;
+    for (const auto& check : run->checks) {
+      if (is_failure(check.verdict)) return Tier::not_certified;
+      if (check.verdict == Verdict::warning) reached = Tier::certified;
+    }
+  }
+  return reached;
+}
+
+}  // namespace
+
+std::vector<EraVerdict> Certification::eras() const {
+  std::vector<EraVerdict> eras;
+  std::vector<std::vector<const ScenarioRun*>> by_era;
+  for (const auto& run : runs) {
+    auto it = std::find_if(eras.begin(), eras.end(), [&](const EraVerdict& e) { return e.protocol == run.protocol; });
+    if (it == eras.end()) {
+      eras.push_back({run.protocol, run.era_not_spoken, Tier::not_certified});
+      by_era.emplace_back();
+      it = eras.end() - 1;
+    }
+    by_era[static_cast<std::size_t>(it - eras.begin())].push_back(&run);
+    // One run that spoke the era (or could not run) and the client speaks it, badly or not.
+    if (run.era_not_spoken.empty() || run.could_not_run) it->not_spoken.clear();
+  }
+  for (std::size_t i = 0; i < eras.size(); ++i)
+    if (eras[i].not_spoken.empty()) eras[i].tier = tier_of(by_era[i]);
+  return eras;
+}
+
+bool Certification::counted(const ScenarioRun& run) const {
+  for (const auto& era : eras())
+    if (era.protocol == run.protocol) return era.not_spoken.empty();
+  return true;
 }
 
 bool Certification::failed() const { return !list_problems.empty() || !failing_checks().empty(); }
@@ -140,15 +184,10 @@ std::string_view tier_name(Tier tier) {
 }
 
 Tier Certification::tier() const {
-  Tier reached = runs.empty() ? Tier::not_certified : Tier::strict;
-  for (const auto& run : runs) {
-    if (run.could_not_run) return Tier::not_certified;
-    for (const auto& check : run.checks) {
-      if (is_failure(check.verdict)) return Tier::not_certified;
-      if (check.verdict == Verdict::warning) reached = Tier::certified;
-    }
-  }
-  return reached;
+  std::vector<const ScenarioRun*> spoken;
+  for (const auto& run : runs)
+    if (counted(run)) spoken.push_back(&run);
+  return tier_of(spoken);
 }
 
 std::vector<std::string> Certification::blocking_next_tier() const {
@@ -156,8 +195,13 @@ std::vector<std::string> Certification::blocking_next_tier() const {
   std::vector<std::string> blocking;
   if (reached == Tier::strict) return blocking;
   if (runs.empty()) return {"no scenario was run"};
+  if (std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& run) { return counted(run); })) {
+    for (const auto& era : eras()) blocking.push_back(era.protocol + " not spoken: " + era.not_spoken);
+    return blocking;
+  }
   const bool strict_next = reached == Tier::certified;
   for (const auto& run : runs) {
+    if (!counted(run)) continue;
     if (run.could_not_run) blocking.push_back(run.run_id() + ": could not run");
     for (const auto& check : run.checks)
       if (strict_next ? check.verdict == Verdict::warning : is_failure(check.verdict))
@@ -177,6 +221,7 @@ bool Certification::incomplete() const {
 std::string_view overall_name(Overall overall) {
   switch (overall) {
     case Overall::certified: return "CERTIFIED";
+    case Overall::no_new_failure: return "NO NEW FAILURE";
     case Overall::not_certified: return "NOT CERTIFIED";
     case Overall::incomplete: return "INCOMPLETE";
   }
@@ -187,12 +232,16 @@ Overall Certification::overall() const {
   if (runs.empty() || !run_problems.empty() ||
       std::any_of(runs.begin(), runs.end(), [](const ScenarioRun& r) { return r.could_not_run; }))
     return Overall::incomplete;
-  return failed() ? Overall::not_certified : Overall::certified;
+  if (failed() || std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& run) { return counted(run); }))
+    return Overall::not_certified;
+  // Listed failures alone keep the client from the tier: nothing regressed, nothing certified.
+  return tier() == Tier::not_certified ? Overall::no_new_failure : Overall::certified;
 }
 
 std::vector<std::pair<const ScenarioRun*, const CheckResult*>> Certification::failing_checks() const {
   std::vector<std::pair<const ScenarioRun*, const CheckResult*>> out;
   for (const auto& run : runs) {
+    if (!counted(run)) continue;
     if (run.could_not_run) out.emplace_back(&run, nullptr);
     for (const auto& check : run.checks)
       if (blocks(check.verdict, strict) && !check.expected_failure) out.emplace_back(&run, &check);
@@ -211,9 +260,23 @@ std::string run_line(const ScenarioRun& run, std::size_t number, std::size_t tot
   for (const auto& check : run.checks)
     if (blocks(check.verdict, strict) && !check.expected_failure) failed.push_back(visible(check.spec.id));
   if (run.could_not_run) line += "  could not run";
+  if (!run.era_not_spoken.empty()) line += "  era not spoken";
   if (!failed.empty()) line += "  failed: " + join(failed);
   return line;
 }
+
+namespace {
+
+json eras_json(const Certification& c) {
+  json eras = json::array();
+  for (const auto& era : c.eras())
+    eras.push_back({{"protocol", era.protocol.empty() ? json() : json(era.protocol)},
+                    {"tier", era.not_spoken.empty() ? std::string(tier_name(era.tier)) : std::string("not spoken")},
+                    {"notSpoken", era.not_spoken.empty() ? json() : json(era.not_spoken)}});
+  return eras;
+}
+
+}  // namespace
 
 json certification_json(const Certification& c) {
   json scenarios = json::array();
@@ -252,6 +315,7 @@ json certification_json(const Certification& c) {
                          {"proposals", run.scenario.document["proposals"]},
                          {"verdict", scenario_verdict(run)},
                          {"couldNotRun", run.could_not_run},
+                         {"eraNotSpoken", run.era_not_spoken.empty() ? json() : json(run.era_not_spoken)},
                          {"seconds", run.seconds},
                          {"client",
                           {{"exit", run.client.how},
@@ -277,6 +341,7 @@ json certification_json(const Certification& c) {
           {"runProblems", c.run_problems},
           {"strict", c.strict},
           {"tier", std::string(tier_name(c.tier()))},
+          {"eras", eras_json(c)},
           {"blockingNextTier", c.blocking_next_tier()},
           {"scenarios", scenarios}};
 }
@@ -304,11 +369,15 @@ std::string certification_junit(const Certification& c) {
       }
       suite_skipped += never_ran;
     }
+    const bool counted = c.counted(run);
     for (const auto& check : run.checks) {
       const std::string message =
           "[" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " + check.outcome;
       std::string inner;
-      if (is_failure(check.verdict) && !check.expected_failure) {
+      if (!counted) {  // an era the client does not speak: its checks say nothing of the client
+        ++suite_skipped;
+        inner = "<skipped message=\"" + html_escape("era not spoken: " + run.era_not_spoken) + "\"/>";
+      } else if (is_failure(check.verdict) && !check.expected_failure) {
         ++suite_failures;
         inner = "<failure message=\"" + html_escape(message) + "\">" + html_escape(check.detail) + "</failure>";
       } else if (check.verdict == Verdict::not_applicable || check.expected_failure) {
@@ -367,6 +436,30 @@ std::string summary_line(const Certification& c) {
          "; checks: " + (counts.empty() ? "none" : counts);
 }
 
+// "eras: 2026-07-28 not spoken: the client sent initialize ...; 2025-11-25 certified, strict";
+// empty when one era was run and spoken.
+std::string eras_line(const Certification& c) {
+  const auto eras = c.eras();
+  if (eras.empty() || (eras.size() == 1 && eras[0].not_spoken.empty())) return {};
+  std::vector<std::string> parts;
+  for (const auto& era : eras)
+    parts.push_back((era.protocol.empty() ? std::string("the scenarios' own revisions") : era.protocol) + " " +
+                    (era.not_spoken.empty() ? std::string(tier_name(era.tier)) : "not spoken: " + era.not_spoken));
+  return "eras: " + join(parts, "; ");
+}
+
+// "OVERALL: CERTIFIED", and where the client does not speak an era run, which eras the verdict is
+// for: "OVERALL: CERTIFIED in 2025-11-25 (2026-07-28 not spoken)".
+std::string overall_words(const Certification& c) {
+  const Overall overall = c.overall();
+  std::string words = "OVERALL: " + std::string(overall_name(overall));
+  if (overall != Overall::certified && overall != Overall::no_new_failure) return words;
+  std::vector<std::string> spoken, unspoken;
+  for (const auto& era : c.eras()) (era.not_spoken.empty() ? spoken : unspoken).push_back(era.protocol);
+  if (!unspoken.empty()) words += " in " + join(spoken, ", ") + " (" + join(unspoken, ", ") + " not spoken)";
+  return words;
+}
+
 // "tier: certified; certified, strict needs: ..." in one line per blocker.
 std::vector<std::string> tier_lines(const Certification& c) {
   const Tier reached = c.tier();
@@ -393,9 +486,15 @@ std::string certification_text(const Certification& c, bool colour) {
   std::string out = "mcp-hints certify: " + visible(c.client_command) + " over " + c.transport + "\n";
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
-    const std::string label = scenario_verdict(run) == "expected failure" ? "XFAIL" : title_case(verdict_name(v));
-    out += paint(pad(label, 13), v) + pad(visible(run.run_id()), 44) + seconds_text(run.seconds) + "\n";
+    const bool counted = c.counted(run);
+    const std::string label = !counted                                      ? "NOT SPOKEN"
+                              : scenario_verdict(run) == "expected failure" ? "XFAIL"
+                                                                            : title_case(verdict_name(v));
+    out += paint(pad(label, 13), counted ? v : Verdict::not_applicable) + pad(visible(run.run_id()), 44) +
+           seconds_text(run.seconds) + "\n";
     for (const auto& note : run.notes) out += "    note: " + visible(note) + "\n";
+    if (!run.era_not_spoken.empty()) out += "    era: " + visible(run.era_not_spoken) + "\n";
+    if (!counted) continue;  // its checks say nothing of the client
     for (const auto& check : run.checks) {
       if (check.verdict == Verdict::pass || check.verdict == Verdict::not_applicable) continue;
       out +=
@@ -412,6 +511,7 @@ std::string certification_text(const Certification& c, bool colour) {
                                                             : Verdict::fail;
   out += paint(visible(tier.front()), tier_colour) + "\n";
   for (std::size_t i = 1; i < tier.size(); ++i) out += "    " + visible(tier[i]) + "\n";
+  if (const std::string eras = eras_line(c); !eras.empty()) out += visible(eras) + "\n";
   // The recap: each check that keeps the client from certification, what was acceptable, what
   // was seen, and the proposal's words it enforces.
   const auto failing = c.failing_checks();
@@ -445,8 +545,9 @@ std::string certification_text(const Certification& c, bool colour) {
   for (const auto& p : c.run_problems) out += "  " + paint("run", Verdict::fail) + ": " + visible(p) + "\n";
   const Overall overall = c.overall();
   out += "\n" +
-         paint("OVERALL: " + std::string(overall_name(overall)),
-               overall == Overall::certified ? Verdict::pass : Verdict::fail) +
+         paint(visible(overall_words(c)), overall == Overall::certified        ? Verdict::pass
+                                          : overall == Overall::no_new_failure ? Verdict::warning
+                                                                               : Verdict::fail) +
          " (" + summary_line(c) + ")\n";
   return out;
 }
@@ -454,13 +555,14 @@ std::string certification_text(const Certification& c, bool colour) {
 std::string certification_markdown(const Certification& c) {
   std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " +
                     c.transport + ". " + summary_line(c) + ".\n\n";
-  out += "**OVERALL: " + std::string(overall_name(c.overall())) + "**\n\n";
+  out += "**" + markdown_cell(overall_words(c)) + "**\n\n";
   for (const auto& p : c.run_problems) out += "- **run:** " + markdown_cell(p) + "\n";
   const auto tier = tier_lines(c);
   out += "**" + markdown_cell(tier.front()) + "**\n\n";
   for (std::size_t i = 1; i < tier.size(); ++i) out += "- " + markdown_cell(tier[i]) + "\n";
-  out += (tier.size() > 1 ? "\n" : "") +
-         std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
+  out += tier.size() > 1 ? "\n" : "";
+  if (const std::string eras = eras_line(c); !eras.empty()) out += markdown_cell(eras) + "\n\n";
+  out += std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
   for (const auto& run : c.runs) {
     if (run.could_not_run) out += "| " + run.run_id() + " | (run) | | could not run | not testable |\n";
     for (const auto& check : run.checks)
@@ -480,8 +582,10 @@ std::string certification_html(const Certification& c) {
   };
   const Overall overall = c.overall();
   std::string out = "<h1>mcp-hints certification</h1>\n<p id=\"verdict\" class=\"" +
-                    std::string(overall == Overall::certified ? "pass" : "fail") +
-                    "\"><strong>OVERALL: " + std::string(overall_name(overall)) + "</strong></p>\n";
+                    std::string(overall == Overall::certified        ? "pass"
+                                : overall == Overall::no_new_failure ? "warning"
+                                                                     : "fail") +
+                    "\"><strong>" + html_escape(overall_words(c)) + "</strong></p>\n";
   for (const auto& p : c.run_problems) out += "<p class=\"fail\">Run: " + html_escape(p) + "</p>\n";
   out += "<p>Client <code>" + html_escape(c.client_command) + "</code> over " + html_escape(c.transport) + ": " +
          html_escape(summary_line(c)) + ".</p>\n";
@@ -496,6 +600,7 @@ std::string certification_html(const Certification& c) {
     for (std::size_t i = 1; i < tier.size(); ++i) out += "<li>" + html_escape(tier[i]) + "</li>";
     out += "</ul>\n";
   }
+  if (const std::string eras = eras_line(c); !eras.empty()) out += "<p>" + html_escape(eras) + "</p>\n";
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
   // Failures first: what a reader came for.
   std::vector<const ScenarioRun*> ordered;
@@ -609,9 +714,10 @@ std::vector<std::pair<std::string, std::vector<OfficialCheck>>> certification_of
   std::vector<std::pair<std::string, std::vector<OfficialCheck>>> out;
   for (const auto& run : certification.runs) {
     std::vector<OfficialCheck> checks;
+    const bool counted = certification.counted(run);
     for (const auto& check : run.checks) {
       const char* status = "FAILURE";
-      switch (check.verdict) {
+      switch (counted ? check.verdict : Verdict::not_applicable) {
         case Verdict::pass: status = "SUCCESS"; break;
         case Verdict::info: status = "INFO"; break;
         case Verdict::warning: status = "WARNING"; break;

@@ -151,8 +151,34 @@ ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& o
   return run;
 }
 
+std::string era_not_spoken(const RunRecord& record, const std::string& protocol) {
+  if (protocol.empty()) return {};
+  bool initialize = false, stateless = false;
+  for (const auto& line : record.wire) {
+    if (!record.is_request_in(line)) continue;
+    const json* method = find_member(line.message, {"method"});
+    if (method && *method == "initialize") {
+      initialize = true;
+      continue;
+    }
+    const json* meta = find_member(line.message, {"params", "_meta"});
+    if ((method && *method == "server/discover") || (meta && meta->is_object() && meta->contains(kProtocolVersionMeta)))
+      stateless = true;
+  }
+  if (is_stateless_revision(protocol))
+    return initialize && !stateless ? "the client sent initialize to servers of the stateless era (" + protocol +
+                                          ") and no request of that era: it speaks the session era only"
+                                    : std::string();
+  return stateless && !initialize
+             ? "the client sent only requests of the stateless era (server/discover, or the protocol version in "
+               "_meta) to servers of the session era (" +
+                   protocol + ") and never initialize: it speaks the stateless era only"
+             : std::string();
+}
+
 void judge_run(ScenarioRun& run, const mock::Scenario& scenario) {
   const auto started = Clock::now();
+  if (!run.could_not_run) run.era_not_spoken = era_not_spoken(run.record, run.protocol);
   if (!run.could_not_run)
     for (const auto& check : run_checks(scenario, run.scenario))
       run.checks.push_back(judge_check(check, run.record, run.transport));

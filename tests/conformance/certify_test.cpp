@@ -179,6 +179,99 @@ TEST(Certify, WithoutNewSessionEventsTheStatelessEraHasOneSession) {
   EXPECT_EQ(record.wire[1].session, 2u);
 }
 
+// Whether the client spoke the run's era, from its requests alone: initialize only, to servers of
+// the stateless era, is a client of the session era; server/discover or the version in _meta only,
+// to servers of the session era, one of the stateless era. A client that probes and falls back
+// speaks it; one that sent nothing is not testable, not of another era.
+TEST(Certify, TheEraNotSpokenIsSeenOnTheWire) {
+  auto record_of = [](const std::vector<json>& requests) {
+    RunRecord record;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      WireLine line;
+      line.server = "main";
+      line.connection = "stdio:1";
+      line.direction = "in";
+      line.time = 100.0 + static_cast<double>(i);
+      line.message = requests[i];
+      line.message["jsonrpc"] = "2.0";
+      line.message["id"] = i;
+      record.wire.push_back(line);
+    }
+    record.index();
+    return record;
+  };
+  const json initialize = {{"method", "initialize"}, {"params", json::object()}};
+  const json discover = {{"method", "server/discover"}, {"params", json::object()}};
+  const json stateless_list = {{"method", "tools/list"},
+                               {"params", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}}}};
+  const json plain_list = {{"method", "tools/list"}, {"params", json::object()}};
+  EXPECT_NE(era_not_spoken(record_of({initialize, plain_list}), "2026-07-28")
+                .find("the client sent initialize to servers of the stateless era (2026-07-28)"),
+            std::string::npos);
+  EXPECT_EQ(era_not_spoken(record_of({discover, initialize, plain_list}), "2026-07-28"), "");  // probed, fell back
+  EXPECT_EQ(era_not_spoken(record_of({stateless_list}), "2026-07-28"), "");
+  EXPECT_EQ(era_not_spoken(record_of({}), "2026-07-28"), "");  // nothing sent: not testable
+  EXPECT_NE(era_not_spoken(record_of({stateless_list}), "2025-11-25")
+                .find("to servers of the session era (2025-11-25) and never initialize"),
+            std::string::npos);
+  EXPECT_NE(era_not_spoken(record_of({discover}), "2025-06-18").find("it speaks the stateless era only"),
+            std::string::npos);
+  EXPECT_EQ(era_not_spoken(record_of({discover, initialize, plain_list}), "2025-11-25"), "");
+  EXPECT_EQ(era_not_spoken(record_of({}), "2025-11-25"), "");
+  EXPECT_EQ(era_not_spoken(record_of({stateless_list}), ""), "");  // no revision pinned: the scenario's own
+}
+
+// An era is "not spoken" only when every run of it says so: a client that speaks it in one run
+// and not in another is judged there, failures and all. A run list of one era the client does not
+// speak certifies nothing; listed failures alone give "no new failure", never "certified".
+TEST(Certify, AnEraIsNotSpokenOnlyWhenEveryRunOfItSaysSo) {
+  auto run_of = [](const std::string& protocol, Verdict verdict, const std::string& not_spoken) {
+    ScenarioRun run;
+    run.scenario.id = "s.x";
+    run.protocol = protocol;
+    run.era_not_spoken = not_spoken;
+    CheckResult check;
+    check.spec.id = "c";
+    check.spec.level = "MUST";
+    check.outcome = "o";
+    check.verdict = verdict;
+    run.checks.push_back(check);
+    return run;
+  };
+  Certification both;
+  both.runs = {run_of("2026-07-28", Verdict::not_testable, "session era only"),
+               run_of("2026-07-28", Verdict::not_testable, "session era only"),
+               run_of("2025-11-25", Verdict::pass, "")};
+  ASSERT_EQ(both.eras().size(), 2u);
+  EXPECT_EQ(both.eras()[0].not_spoken, "session era only");
+  EXPECT_EQ(both.eras()[1].tier, Tier::strict);
+  EXPECT_EQ(both.tier(), Tier::strict);
+  EXPECT_EQ(both.overall(), Overall::certified);
+  EXPECT_EQ(both.counts().at("not spoken"), 2u);
+  EXPECT_TRUE(both.failing_checks().empty());
+
+  Certification mixed = both;  // one run of 2026-07-28 spoke it: the era counts, its failure too
+  mixed.runs[1].era_not_spoken.clear();
+  EXPECT_EQ(mixed.eras()[0].not_spoken, "");
+  EXPECT_EQ(mixed.eras()[0].tier, Tier::not_certified);
+  EXPECT_EQ(mixed.overall(), Overall::not_certified);
+  EXPECT_EQ(mixed.failing_checks().size(), 2u);
+
+  Certification none;  // pinned to the era it does not speak
+  none.runs = {run_of("2026-07-28", Verdict::not_testable, "session era only")};
+  EXPECT_EQ(none.tier(), Tier::not_certified);
+  EXPECT_EQ(none.overall(), Overall::not_certified);
+  EXPECT_EQ(none.blocking_next_tier(), std::vector<std::string>{"2026-07-28 not spoken: session era only"});
+
+  Certification expected;  // a listed failure alone
+  expected.runs = {run_of("2025-11-25", Verdict::fail, "")};
+  expected.runs[0].checks[0].expected_failure = true;
+  EXPECT_FALSE(expected.failed());
+  EXPECT_EQ(expected.tier(), Tier::not_certified);
+  EXPECT_EQ(expected.overall(), Overall::no_new_failure);
+  EXPECT_EQ(overall_name(expected.overall()), "NO NEW FAILURE");
+}
+
 // A client that discovers on a connection of its own (the TypeScript SDK v2 over stdio starts the
 // server once for server/discover, then again for its session) has one session, not two.
 TEST(Certify, ADiscoverOnlyConnectionJoinsTheNextSession) {
@@ -833,8 +926,76 @@ TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
   EXPECT_EQ(failing.exit_code, 0) << failing.out;
   const json failing_results = json::parse(failing.out);
   EXPECT_EQ(failing_results["tier"], "not certified");
+  // What the run proved, apart from the tier: no new failure, not a certificate.
+  EXPECT_EQ(failing_results["verdict"], "no new failure");
+  expect_valid_results(failing_results, "expected failures");
   EXPECT_EQ(failing_results["blockingNextTier"][0],
             "propagation.sensitive-carried@2026-07-28:carried [MUST] expected failure: dropped");
+  auto failing_text =
+      test_support::run_cli({"certify", "--client", dropping, "--output", (dir.path() / "t").string(), "--scenario",
+                             "propagation.sensitive-carried", "--expected-failures", expected.string()});
+  EXPECT_EQ(failing_text.exit_code, 0) << failing_text.out;
+  EXPECT_NE(failing_text.out.find("tier: not certified"), std::string::npos) << failing_text.out;
+  EXPECT_NE(failing_text.out.find("\nOVERALL: NO NEW FAILURE ("), std::string::npos) << failing_text.out;
+  EXPECT_EQ(failing_text.out.find("OVERALL: CERTIFIED"), std::string::npos) << failing_text.out;
+}
+
+// A client of one protocol era: the other era is "not spoken" (seen on the wire), its runs count
+// for nothing, and the verdict says which era was certified; pinned to the era it does not speak,
+// it is not certified. The reference client told which revision to speak is such a client.
+TEST(CertifyCli, AClientOfOneEraIsCertifiedInItsEraAndTheOtherIsNotSpoken) {
+  test_support::TempDir dir;
+  auto certify_as = [&](const std::string& revision, const std::string& folder, std::vector<std::string> more) {
+    std::vector<std::string> args = {"certify",
+                                     "--client",
+                                     "env MCP_CONFORMANCE_PROTOCOL_VERSION=" + revision + " " + kReference,
+                                     "--output",
+                                     (dir.path() / folder).string(),
+                                     "--scenario",
+                                     "confirm.risk-critical",
+                                     "--scenario",
+                                     "propagation.sensitive-carried"};
+    args.insert(args.end(), more.begin(), more.end());
+    return test_support::run_cli(args);
+  };
+  const auto session_only = certify_as("2025-11-25", "s", {});
+  EXPECT_EQ(session_only.exit_code, 0) << session_only.out;
+  EXPECT_NE(session_only.out.find("\nOVERALL: CERTIFIED in 2025-11-25 (2026-07-28 not spoken) ("), std::string::npos)
+      << session_only.out;
+  EXPECT_NE(session_only.out.find("NOT SPOKEN   confirm.risk-critical@2026-07-28"), std::string::npos)
+      << session_only.out;
+  EXPECT_NE(session_only.out.find("eras: 2026-07-28 not spoken: the client sent initialize to servers of the "
+                                  "stateless era (2026-07-28) and no request of that era: it speaks the session era "
+                                  "only; 2025-11-25 certified, strict"),
+            std::string::npos)
+      << session_only.out;
+  const json results = test_support::read_json(dir.path() / "s" / "results.json");
+  expect_valid_results(results, "session era only");
+  EXPECT_EQ(results["verdict"], "certified");
+  EXPECT_EQ(results["tier"], "certified, strict");
+  ASSERT_EQ(results["eras"].size(), 2u);
+  EXPECT_EQ(results["eras"][0]["tier"], "not spoken");
+  EXPECT_EQ(results["eras"][1],
+            (json{{"protocol", "2025-11-25"}, {"tier", "certified, strict"}, {"notSpoken", nullptr}}));
+  EXPECT_GT(results["counts"].value("not spoken", 0), 0);
+  EXPECT_FALSE(results["counts"].contains("not testable")) << results["counts"];
+  const std::string junit = test_support::read_file(dir.path() / "s" / "junit.xml");
+  EXPECT_NE(junit.find("<skipped message=\"era not spoken: the client sent initialize"), std::string::npos);
+  EXPECT_EQ(junit.find("<failure"), std::string::npos) << junit;
+
+  // The other way round: a client of the stateless era alone.
+  const auto stateless_only = certify_as("2026-07-28", "x", {});
+  EXPECT_EQ(stateless_only.exit_code, 0) << stateless_only.out;
+  EXPECT_NE(stateless_only.out.find("\nOVERALL: CERTIFIED in 2026-07-28 (2025-11-25 not spoken) ("), std::string::npos)
+      << stateless_only.out;
+
+  // Pinned to the era it does not speak: nothing is certified.
+  const auto pinned = certify_as("2025-11-25", "p", {"--protocol", "2026-07-28"});
+  EXPECT_EQ(pinned.exit_code, 1) << pinned.out;
+  EXPECT_NE(pinned.out.find("\nOVERALL: NOT CERTIFIED ("), std::string::npos) << pinned.out;
+  EXPECT_NE(pinned.out.find("tier: not certified; certified is blocked by 1:\n    2026-07-28 not spoken: "),
+            std::string::npos)
+      << pinned.out;
 }
 
 // A client that speaks only the stateless era gets nowhere with a session-era mock server; the

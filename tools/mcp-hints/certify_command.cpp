@@ -79,15 +79,19 @@ not applicable (the check does not apply on this transport, or the scenario not 
 protocol era: the client is not run).
 
 tiers: "certified" when no check failed and every check was testable; "certified, strict" when
-no check warned either. The report names the tier reached and what blocks the next one.
+no check warned either. The report names the tier reached and what blocks the next one, and the
+tier per protocol era: an era whose every run shows a client of the other era on the wire is "not
+spoken", left out of the tier.
 
 output: each run's line on stderr as it ends; the report in --format on stdout, the text one ending
-with a recap of every failing check and OVERALL: CERTIFIED, NOT CERTIFIED or INCOMPLETE.
+with a recap of every failing check and OVERALL: CERTIFIED (naming the eras when one was not
+spoken), NO NEW FAILURE (only expected failures keep the client from the tier), NOT CERTIFIED or
+INCOMPLETE.
 
-exit codes: 0 certified (with --strict: certified, strict), 1 not certified: a failure, a
-not-testable check, a stale expected failure or, with --strict, a warning; 2 usage error or bad
-input; 3 incomplete: a run could not start (the client or a mock server) or an output could not
-be written.
+exit codes: 0 certified (with --strict: certified, strict) or no new failure, 1 not certified: a
+failure, a not-testable check, a stale expected failure, no era spoken or, with --strict, a
+warning; 2 usage error or bad input; 3 incomplete: a run could not start (the client or a mock
+server) or an output could not be written.
 )";
 
 // One row per scenario and, under it, one per check, the level and title in a column of their
@@ -288,7 +292,8 @@ int certify_command(const std::vector<std::string>& args) {
               << (certification.runs.front().notes.empty() ? "" : visible(certification.runs.front().notes.back()))
               << "\n";
   switch (certification.overall()) {
-    case Overall::certified: return pass;
+    case Overall::certified:
+    case Overall::no_new_failure: return pass;
     case Overall::not_certified: return findings;
     case Overall::incomplete: return incomplete;
   }

@@ -20,10 +20,22 @@ std::string_view tier_name(Tier tier);  // "not certified", "certified", "certif
 
 // The one verdict every output leads with, worst first: INCOMPLETE (a scenario could not run, or
 // an output could not be written: nothing can be said of what did not happen), NOT CERTIFIED (a
-// check failed or was not testable, the expected-failures list is wrong, or under --strict a check
-// warned), CERTIFIED. Exit codes 3, 1, 0.
-enum class Overall { certified, not_certified, incomplete };
-std::string_view overall_name(Overall overall);  // "CERTIFIED", "NOT CERTIFIED", "INCOMPLETE"
+// check failed or was not testable, the expected-failures list is wrong, under --strict a check
+// warned, or the client speaks none of the protocol eras run), NO NEW FAILURE (only listed
+// expected failures keep the client from the tier: the run proves nothing regressed, not a
+// certificate), CERTIFIED. Exit codes 3, 1, 0, 0.
+enum class Overall { certified, no_new_failure, not_certified, incomplete };
+// "CERTIFIED", "NO NEW FAILURE", "NOT CERTIFIED", "INCOMPLETE"
+std::string_view overall_name(Overall overall);
+
+// One protocol era's part of a certification: the revision its runs' mock servers spoke, and the
+// tier the client reached there, or why it does not speak that era (every run of it shows so on
+// the wire: ScenarioRun::era_not_spoken).
+struct EraVerdict {
+  std::string protocol;  // empty: the scenarios' own revisions
+  std::string not_spoken;
+  Tier tier = Tier::not_certified;
+};
 
 struct Certification {
   std::string client_command, transport;
@@ -33,12 +45,20 @@ struct Certification {
   double seconds = 0;
   bool strict = false;  // the run passes only at the strict tier
 
-  // Checks by verdict name ("pass", "not testable" ...), plus "expected failure".
+  // Checks by verdict name ("pass", "not testable" ...), plus "expected failure" and "not spoken"
+  // (the checks of an era the client does not speak).
   std::map<std::string, std::size_t> counts() const;
+  // Per protocol revision run, in the order of the runs: its tier, or why the client does not
+  // speak its era.
+  std::vector<EraVerdict> eras() const;
+  // Whether a run counts toward the tier and the verdict: not when its era is one the client does
+  // not speak (a run that fails in an era the client speaks elsewhere counts).
+  bool counted(const ScenarioRun& run) const;
   // Any failure or not-testable check (under strict, any warning) not listed as expected, or a
   // problem with the list.
   bool failed() const;
-  // The tier the client reached, expected failures counted as what they are: failures.
+  // The tier the client reached in the eras it speaks, expected failures counted as what they
+  // are: failures; not certified when it speaks none.
   Tier tier() const;
   // What keeps the client from the next tier ("scenario:check [level] verdict: outcome"); empty at
   // the strict tier.

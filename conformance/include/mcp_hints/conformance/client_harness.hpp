@@ -46,6 +46,9 @@ struct ScenarioRun {
   RunRecord record;
   nlohmann::json context;  // what the client was given
   double seconds = 0;
+  // Why the wire shows a client that does not speak the protocol era the mock servers spoke
+  // (era_not_spoken); empty when it spoke it. Set by judge_run.
+  std::string era_not_spoken;
 
   // The worst verdict of the run: not testable when the client could not run, not applicable when
   // no check applies.
@@ -77,6 +80,14 @@ std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Sc
 ScenarioRun run_scenario(const mock::Scenario& scenario, const HarnessOptions& options);
 // The run alone: the mock servers and the client, and the record they leave; nothing is judged.
 ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOptions& options);
+// Whether the client spoke the protocol era of `protocol`, as its requests show: a client of the
+// session era alone sends initialize to servers of the stateless era and no request of that era
+// (server/discover, or the protocol version in a request's _meta); a client of the stateless era
+// alone sends those to servers of the session era and never initialize. Says why when it did not;
+// empty when it did, when it sent no request at all (a client that does nothing is not testable,
+// not of another era), and when no revision was pinned.
+std::string era_not_spoken(const RunRecord& record, const std::string& protocol);
+
 // Judges a performed run: every check of run_checks (none when the run could not run); the time
 // it takes is added to the run's.
 void judge_run(ScenarioRun& run, const mock::Scenario& scenario);
