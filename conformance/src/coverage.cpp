@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 
 #include "mcp_hints/json/text.hpp"
@@ -97,21 +96,12 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       if (!check.contains("requires")) {
         // Confirmation: the value alone decides whether the call needs a prompt.
         if (semantics::call_needs(*tool, vocabulary, scenario_trust).confirmation != demands) continue;
-        // What asks, as facet values: a consistent catalog says "deletes" in the specification's
-        // hints too (destructiveHint true beside mcp.dev/effect delete), one meaning said twice, not
-        // a second trigger.
-        std::set<std::string> asking;
-        for (const auto& fv : values)
-          for (const auto& v : fv.asserts)
-            if (semantics::asks_confirmation(v, scenario_trust)) asking.insert(v.facet + "=" + v.value.dump());
+        const auto asking = std::count_if(values.begin(), values.end(),
+                                          [&](const semantics::FieldValue& fv) { return asks({fv}, scenario_trust); });
         for (const auto& fv : values) {
           if (!touches(fv, semantics::confirmation_facets())) continue;
           const bool this_asks = asks({fv}, scenario_trust);
-          const bool alone = std::all_of(asking.begin(), asking.end(), [&](const std::string& a) {
-            return std::any_of(fv.asserts.begin(), fv.asserts.end(),
-                               [&](const FacetValue& v) { return v.facet + "=" + v.value.dump() == a; });
-          });
-          if (demands && (!this_asks || !alone)) continue;
+          if (demands && (!this_asks || asking != 1)) continue;
           // minTrustLevel rows are per value at the default trust level: judge others by distance.
           json value = fv.value;
           if (fv.asserts.size() == 1 && fv.asserts[0].facet == "min-trust" && value.is_number_integer())
@@ -130,7 +120,7 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
         if (!other_effect && !has_read_only && !has_destructive && demands && values.empty())
           table.exercise({"absent hints", "spec readOnlyHint, destructiveHint", "both absent", "asks"}, name);
         if (!other_effect && has_read_only && annotations["readOnlyHint"] == false && !has_destructive && demands &&
-            asking.empty())
+            asking == 0)
           table.exercise({"absent hints", "spec destructiveHint", "absent, readOnlyHint false", "asks"}, name);
         if (!other_effect && !has_read_only && has_destructive && annotations["destructiveHint"] == false && !demands)
           table.exercise({"absent hints", "spec readOnlyHint", "absent, destructiveHint false", "does not ask"}, name);

@@ -44,16 +44,14 @@ const std::map<std::string, json>& neutral_facet_values() {
   return values;
 }
 
-// The tested value on the neutral base, kept as consistent as a server's own catalog must be (the
-// suite's lint holds every scenario's catalogs to it): its object's other fields get neutral
-// values, and the specification's hints do not contradict it: a value that says the tool deletes
-// makes it destructive by them too, one that says its input leaves opens its world.
+// The tested value on the neutral base, its object's other fields given neutral values (the
+// suite's lint holds every scenario's catalogs to the vocabularies' schemas).
 void place(json& tool, const semantics::FieldValue& fv, const Vocabulary& vocabulary) {
   place(tool, *fv.field, fv.value);
   const auto& tokens = fv.field->tokens;
   for (const auto& sibling : vocabulary.fields()) {
     if (&sibling == fv.field || sibling.is_message_field || sibling.vocabulary != fv.field->vocabulary ||
-        sibling.tokens.size() != tokens.size() ||
+        tokens.empty() || sibling.tokens.size() != tokens.size() ||
         !std::equal(tokens.begin(), tokens.end() - 1, sibling.tokens.begin()) || find_member(tool, sibling.tokens))
       continue;
     for (const auto& [key, asserts] : sibling.map) {
@@ -65,10 +63,20 @@ void place(json& tool, const semantics::FieldValue& fv, const Vocabulary& vocabu
       }
     }
   }
+}
+
+// What a tested value contradicts on the neutral base ("writes, not destructively, in a closed
+// world"), as the lint checks that say so: the value alone decides the call, so a client is judged
+// on honouring it over the specification's hints, and the scenario declares the contradiction it
+// tests (catalogErrors).
+std::set<std::string> contradictions_on_base(const semantics::FieldValue& fv) {
+  std::set<std::string> checks;
+  if (fv.field->vocabulary == "spec") return checks;  // it takes the place of the base's own hint
   for (const auto& v : fv.asserts) {
-    if (v.facet == "effect" && v.value == "delete") tool["annotations"]["destructiveHint"] = true;
-    if (semantics::leaves(v)) tool["annotations"]["openWorldHint"] = true;
+    if (v.facet == "effect" && v.value == "delete") checks.insert("hints.destructive-contradiction");
+    if (semantics::leaves(v)) checks.insert("open-world.contradiction");
   }
+  return checks;
 }
 
 // "riskLevel-critical", "inputMetadata-outcomes-irreversible", "minTrustLevel-4".
@@ -106,12 +114,14 @@ json gate_check(const std::string& id, const std::string& title, const std::stri
 
 json scenario_document(const std::string& id, const std::string& title, const std::string& checks,
                        const std::set<std::pair<std::string, std::string>>& proposals, const json& tools,
-                       const json& task, const json& expect) {
+                       const json& task, const json& expect, const std::set<std::string>& catalog_errors = {}) {
   json cited = json::array();
   for (const auto& [proposal, section] : proposals) cited.push_back({{"proposal", proposal}, {"section", section}});
-  return {{"id", id},           {"title", title},    {"checks", checks},
-          {"proposals", cited}, {"level", "SHOULD"}, {"servers", {{"main", {{"tools", tools}}}}},
-          {"task", task},       {"expect", expect}};
+  json document = {{"id", id},           {"title", title},    {"checks", checks},
+                   {"proposals", cited}, {"level", "SHOULD"}, {"servers", {{"main", {{"tools", tools}}}}},
+                   {"task", task},       {"expect", expect}};
+  if (!catalog_errors.empty()) document["catalogErrors"] = catalog_errors;
+  return document;
 }
 
 std::string proposal_of(const Field& field) { return field.latest ? field.latest->title : field.vocabulary; }
@@ -125,9 +135,11 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
   for (const auto& [vocabulary_id, values] : by_vocabulary) {
     json tools = json::array(), task = json::array(), expect = json::array();
     std::set<std::pair<std::string, std::string>> proposals;
+    std::set<std::string> contradictions;
     for (std::size_t i = 0; i < values.size(); ++i) {
       const auto& fv = values[i];
       const std::string name = "t" + std::to_string(i + 1) + "_" + slug(fv);
+      contradictions.merge(contradictions_on_base(fv));
       json tool =
           neutral_tool(name, "Acts on a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
       place(tool, fv, vocabulary);
@@ -148,7 +160,7 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
             "3) are confirmed before the call (or refused), approvalRecommendation multi twice; their neighbours "
             "are called without a prompt (a prompt there is the client's stricter policy: info). Generated from the "
             "crosswalk.",
-        proposals, tools, task, expect));
+        proposals, tools, task, expect, contradictions));
   }
   // Absence: the specification's defaults decide (destructiveHint true, readOnlyHint false).
   json tools = json::array(), task = json::array(), expect = json::array();

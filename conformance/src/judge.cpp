@@ -142,6 +142,16 @@ std::string CheckReader::authorization(std::string_view path) {
   return name;
 }
 
+void hold_caution_harmless(CheckReader& in, const std::string& outcome) {
+  const json* verdict = in.find("traces/" + outcome);
+  if (!verdict || (*verdict != "pass" && *verdict != "info"))
+    in.fail("traces/" + outcome,
+            "a " + in.text("kind") + " check grades '" + outcome + "' " +
+                (verdict ? verdict->dump() : std::string("as a failure (unlisted)")) +
+                ", but caution is never a failure: \"Clients MAY apply stricter local policies regardless of "
+                "hints\" (list it as \"pass\" or \"info\")");
+}
+
 namespace {
 
 Verdict verdict_from_name(const std::string& name) {
@@ -206,6 +216,7 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
         check.traces[outcome] = verdict_from_name(verdict.get<std::string>());
       }
     }
+    if (find_outcome(check.kind, "blocked")) hold_caution_harmless(in, "blocked");
     // The schema allows every kind's members on any check: refuse those this kind does not read.
     for (const auto& [name, value] : c.items())
       if (!in.read_members().count(name))

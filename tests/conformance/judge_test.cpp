@@ -124,8 +124,11 @@ json scenario_with(const json& expect,
 CheckSpec check(const std::string& kind, json members = json::object()) {
   members.update({{"id", "c"}, {"title", "t"}, {"kind", kind}, {"level", "MUST"}});
   if (!members.contains("traces")) members["traces"] = json::object();
-  // A gate must grade a refusal the client made on its own (caution) at pass or info.
-  if (kind == "gate" && !members["traces"].contains("blocked")) members["traces"]["blocked"] = "pass";
+  // A check must grade a refusal the client made on its own (caution) at pass or info.
+  const auto& outcomes = outcomes_by_kind().at(kind);
+  if (std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.name == "blocked"; }) &&
+      !members["traces"].contains("blocked"))
+    members["traces"]["blocked"] = "pass";
   json tools = json::array();
   for (const auto& tool : {json::json_pointer("/tool"), json::json_pointer("/requires/tool")})
     if (members.contains(tool)) tools.push_back({{"name", members[tool]}, {"inputSchema", {{"type", "object"}}}});
@@ -471,6 +474,12 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
   {
     Record r;
     EXPECT_EQ(outcome(retry, r), "not-reached");
+    r.event("blocked", {{"tool", "put"}});  // another tool's refusal says nothing of this one
+    EXPECT_EQ(outcome(retry, r), "not-reached");
+    r.event("blocked", {{"tool", "get"}});  // refused on its own, never called: nothing to retry
+    EXPECT_EQ(outcome(retry, r), "blocked");
+    r.call("get").transient_failure();  // ... but a call after all is judged as a call
+    EXPECT_EQ(outcome(retry, r), "not-retried");
   }
   {
     Record r;
@@ -699,6 +708,13 @@ TEST(Judge, InputRequestOutcomes) {
     Record r;
     r.call("archive").result();
     EXPECT_EQ(outcome(input, r), "not-reached");
+    r.event("blocked", {{"tool", "archive"}});  // a refusal after a call is no refusal of the call
+    EXPECT_EQ(outcome(input, r), "not-reached");
+  }
+  {
+    Record r;  // refused on its own, never called: no input request to show
+    r.event("blocked", {{"tool", "archive"}});
+    EXPECT_EQ(outcome(input, r), "blocked");
   }
   {
     Record r;
@@ -947,28 +963,43 @@ TEST(Judge, AGateThatGradesCautionAboveInfoIsRefused) {
       ", but caution is never a failure: \"Clients MAY apply stricter local policies regardless of hints\" (list it "
       "as \"pass\" or \"info\")";
   EXPECT_EQ(error({{"confirmed-called", "pass"}, {"blocked", "warning"}}),
-            "t.json: /expect/0/traces/blocked: a gate grades 'blocked' \"warning\"" + why);
+            "t.json: /expect/0/traces/blocked: a gate check grades 'blocked' \"warning\"" + why);
   EXPECT_EQ(error({{"confirmed-called", "pass"}, {"blocked", "fail"}}),
-            "t.json: /expect/0/traces/blocked: a gate grades 'blocked' \"fail\"" + why);
+            "t.json: /expect/0/traces/blocked: a gate check grades 'blocked' \"fail\"" + why);
   EXPECT_EQ(error({{"confirmed-called", "pass"}}),
-            "t.json: /expect/0/traces/blocked: a gate grades 'blocked' as a failure (unlisted)" + why);
+            "t.json: /expect/0/traces/blocked: a gate check grades 'blocked' as a failure (unlisted)" + why);
   const json no_prompt_needed = {{"called-unprompted", "pass"}, {"blocked", "info"}, {"denied-not-called", "info"}};
   json over = no_prompt_needed;
   over["confirmed-called"] = "warning";
   EXPECT_EQ(error(over),
-            "t.json: /expect/0/traces/confirmed-called: a gate grades 'confirmed-called' \"warning\"" + why);
+            "t.json: /expect/0/traces/confirmed-called: a gate check grades 'confirmed-called' \"warning\"" + why);
   EXPECT_EQ(
       error(no_prompt_needed),
-      "t.json: /expect/0/traces/confirmed-called: a gate grades 'confirmed-called' as a failure (unlisted)" + why);
+      "t.json: /expect/0/traces/confirmed-called: a gate check grades 'confirmed-called' as a failure (unlisted)" +
+          why);
   json denied = no_prompt_needed;
   denied["confirmed-called"] = "info";
   denied.erase("denied-not-called");
   EXPECT_EQ(
       error(denied),
-      "t.json: /expect/0/traces/denied-not-called: a gate grades 'denied-not-called' as a failure (unlisted)" + why);
-  // Where a prompt is needed, asking is what passes: a called-unprompted that does not pass lets
+      "t.json: /expect/0/traces/denied-not-called: a gate check grades 'denied-not-called' as a failure (unlisted)" +
+          why);
+  // A call without a prompt that only informs needs no prompt either.
+  EXPECT_EQ(error({{"called-unprompted", "info"}, {"confirmed-called", "fail"}, {"blocked", "info"}}),
+            "t.json: /expect/0/traces/confirmed-called: a gate check grades 'confirmed-called' \"fail\"" + why);
+  // Where a prompt is needed, asking is what passes: a called-unprompted that warns lets
   // confirmed-called be graded by the scenario.
   EXPECT_EQ(error({{"called-unprompted", "warning"}, {"blocked", "pass"}}), "");
+  // Every kind that can see a refusal holds it so: retry and input-request too.
+  for (const char* kind : {"retry", "input-request"}) {
+    json other = gate({{"blocked", "warning"}});
+    other["kind"] = kind;
+    if (std::string(kind) == "retry") other["maxAttempts"] = 2;
+    EXPECT_EQ(read_error(scenario_with(json::array({other}))),
+              "t.json: /expect/0/traces/blocked: a " + std::string(kind) + " check grades 'blocked' \"warning\"" + why);
+    other["traces"]["blocked"] = "info";
+    EXPECT_EQ(read_error(scenario_with(json::array({other}))), "") << kind;
+  }
 }
 
 // alike: two tools' gates against each other. Both asked, or neither: alike, whatever each gate

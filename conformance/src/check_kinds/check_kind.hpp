@@ -64,6 +64,13 @@ class CheckReader {
 struct ToolOnServer {
   std::string server, tool;
 };
+// Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"
+// (proposal 1), and every revision's schema.json: "Clients should never make tool use decisions
+// based on ToolAnnotations received from untrusted servers". Refuses a check that grades the
+// outcome (a careful one: a refusal, or asking where nothing asks for it) above info, or leaves it
+// out (an unlisted outcome fails).
+void hold_caution_harmless(CheckReader& in, const std::string& outcome);
+
 inline ToolOnServer read_tool_on_server(CheckReader& in) {
   ToolOnServer check;
   check.server = in.server("server");

@@ -21,32 +21,14 @@ struct Gate {
   std::string authorization;                   // judge only the calls under this context; empty: every call
 };
 
-// Caution is never penalised: "Clients MAY apply stricter local policies regardless of hints"
-// (proposal 1), and every revision's schema.json: "Clients should never make tool use decisions
-// based on ToolAnnotations received from untrusted servers". A gate grades a refusal the client
-// made on its own, and, where the tool needs no prompt, asking (and then heeding a denial), at
-// info or pass; an outcome a check leaves out is a failure, so these must be listed.
-void hold_caution_harmless(CheckReader& in) {
-  const nlohmann::json* traces = in.find("traces");
-  auto verdict_of = [&](const char* outcome) -> const nlohmann::json* {
-    if (!traces || !traces->is_object()) return nullptr;
-    const auto it = traces->find(outcome);
-    return it == traces->end() ? nullptr : &*it;
-  };
-  auto harmless = [&](const char* outcome) {
-    const nlohmann::json* verdict = verdict_of(outcome);
-    if (!verdict || (*verdict != "pass" && *verdict != "info"))
-      in.fail(std::string("traces/") + outcome,
-              std::string("a gate grades '") + outcome + "' " +
-                  (verdict ? verdict->dump() : "as a failure (unlisted)") +
-                  ", but caution is never a failure: \"Clients MAY apply stricter local policies regardless of "
-                  "hints\" (list it as \"pass\" or \"info\")");
-  };
-  harmless("blocked");
-  if (const nlohmann::json* unprompted = verdict_of("called-unprompted"); unprompted && *unprompted == "pass") {
-    harmless("confirmed-called");
-    harmless("denied-not-called");
-  }
+// Where the tool needs no prompt (called-unprompted passes, or only informs), asking, and then
+// heeding the user's denial, is the client's stricter policy: never graded above info. (A refusal
+// the client made on its own, blocked, is held so for every kind, in read_checks.)
+void hold_asking_harmless(CheckReader& in) {
+  const nlohmann::json* unprompted = in.find("traces/called-unprompted");
+  if (!unprompted || (*unprompted != "pass" && *unprompted != "info")) return;
+  hold_caution_harmless(in, "confirmed-called");
+  hold_caution_harmless(in, "denied-not-called");
 }
 
 Gate read_gate(CheckReader& in) {
@@ -61,7 +43,7 @@ Gate read_gate(CheckReader& in) {
     gate.requires_server = in.server("requires/server");
     gate.requires_tool = in.tool("requires/tool", gate.requires_server);
   }
-  hold_caution_harmless(in);
+  hold_asking_harmless(in);
   return gate;
 }
 

@@ -99,8 +99,16 @@ Observation judge_input_request(const InputRequest& check, const RunRecord& reco
       detail = "; the " + ordinal(asked) + ": " + here_detail;
     }
   }
-  if (asked == 0)
+  if (asked == 0) {
+    const bool called = std::any_of(record.wire.begin(), record.wire.end(), [&](const WireLine& line) {
+      return is_call_of(record, line, check.server, check.tool);
+    });
+    if (const ClientEvent* block = called ? nullptr : first_block_of(record, check.server, check.tool))
+      return {"blocked",
+              check.tool + " was refused by the client on its own and never called: no input request to show", nullptr,
+              block};
     return {"not-reached", "no call of " + check.tool + " on " + check.server + " was answered input_required"};
+  }
   return {worst, std::to_string(asked) + " input_required answer(s) to " + check.tool + detail, worst_line};
 }
 
@@ -117,6 +125,7 @@ CheckKind input_request_kind() {
        {"not-shown", "the client neither showed an input request to the user nor answered it"},
        {"retry-incomplete", "the retry lacked an answer to an input request, or the requestState"},
        {"approved-not-retried", "the user approved, but the client never retried the call with the answer"},
+       {"blocked", "the client refused the tool on its own (a blocked event) and never called it: nothing to show"},
        {"not-reached", "no call of the tool was answered with input_required", true}},
       read_tool_on_server, judge_input_request);
 }

@@ -115,4 +115,10 @@ std::string AnnotationExpectation::judge(const std::string& key, const json* car
   return field && claim_rank(vocabulary, *field, *carried) >= rank ? "" : "weakened";
 }
 
+const ClientEvent* first_block_of(const RunRecord& record, const std::string& server, const std::string& tool) {
+  for (const auto& e : record.events)
+    if (e.type == "blocked" && event_is_for(e, server, tool)) return &e;
+  return nullptr;
+}
+
 }  // namespace mcp_hints::conformance

@@ -37,6 +37,8 @@ double first_list_changed(const RunRecord& record, const std::string& server);
 std::string describe_request(const WireLine& line);
 // An event about the tool on the server (an event naming no server concerns every server).
 bool event_is_for(const ClientEvent& event, const std::string& server, const std::string& tool);
+// The client's first refusal of the tool on its own (a blocked event), or null.
+const ClientEvent* first_block_of(const RunRecord& record, const std::string& server, const std::string& tool);
 std::string ordinal(std::size_t n);  // "1st", "2nd" ...
 
 // #711 annotations: what a result set and what a request carried.

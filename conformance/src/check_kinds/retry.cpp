@@ -47,7 +47,12 @@ Observation judge_retry(const Retry& check, const RunRecord& record) {
     }
     calls.push_back(call);
   }
-  if (calls.empty()) return {"not-reached", check.tool + " was never called"};
+  if (calls.empty()) {
+    if (const ClientEvent* block = first_block_of(record, check.server, check.tool))
+      return {"blocked", check.tool + " was refused by the client on its own and never called: nothing to retry",
+              nullptr, block};
+    return {"not-reached", check.tool + " was never called"};
+  }
   if (std::none_of(calls.begin(), calls.end(), [](const Call& c) { return c.failed; }))
     return {"no-failure", "no call of " + check.tool + " was answered with a transient failure"};
   std::string detail = std::to_string(calls.size()) + " call(s) of " + check.tool + " (at most " +
@@ -105,6 +110,7 @@ CheckKind retry_kind() {
        {"retried-beyond-bound", "the client retried more often than the bound allows"},
        {"retried-too-soon", "the client retried sooner than the failure asked (error.data.retryAfterMs)"},
        {"retried-unreported", "the client retried, within the bound, without reporting each retry (a retry event)"},
+       {"blocked", "the client refused the tool on its own (a blocked event) and never called it: nothing to retry"},
        {"no-failure", "no transient failure was sent (the tool was not called as scripted)", true},
        {"not-reached", "the tool was never called", true}},
       read_retry, judge_retry);
