@@ -26,6 +26,10 @@ std::string overall_json_name(Overall overall) {
   return name;
 }
 
+std::string era_name(const EraVerdict& era) {
+  return era.protocol.empty() ? std::string("the scenarios' own revisions") : era.protocol;
+}
+
 std::string effective(const CheckResult& check) {
   return check.expected_failure ? "expected failure" : std::string(verdict_name(check.verdict));
 }
@@ -148,29 +152,24 @@ Tier tier_of(const std::vector<const ScenarioRun*>& runs) {
 }  // namespace
 
 std::vector<EraVerdict> Certification::eras() const {
+  const auto unspoken = unspoken_protocols(runs);
   std::vector<EraVerdict> eras;
   std::vector<std::vector<const ScenarioRun*>> by_era;
   for (const auto& run : runs) {
     auto it = std::find_if(eras.begin(), eras.end(), [&](const EraVerdict& e) { return e.protocol == run.protocol; });
     if (it == eras.end()) {
-      eras.push_back({run.protocol, run.era_not_spoken, Tier::not_certified});
+      eras.push_back({run.protocol, unspoken.count(run.protocol) ? run.era_not_spoken : "", Tier::not_certified});
       by_era.emplace_back();
       it = eras.end() - 1;
     }
     by_era[static_cast<std::size_t>(it - eras.begin())].push_back(&run);
-    // One run that spoke the era (or could not run) and the client speaks it, badly or not.
-    if (run.era_not_spoken.empty() || run.could_not_run) it->not_spoken.clear();
   }
   for (std::size_t i = 0; i < eras.size(); ++i)
     if (eras[i].not_spoken.empty()) eras[i].tier = tier_of(by_era[i]);
   return eras;
 }
 
-bool Certification::counted(const ScenarioRun& run) const {
-  for (const auto& era : eras())
-    if (era.protocol == run.protocol) return era.not_spoken.empty();
-  return true;
-}
+bool Certification::counted(const ScenarioRun& run) const { return !unspoken_protocols(runs).count(run.protocol); }
 
 bool Certification::failed() const { return !list_problems.empty() || !failing_checks().empty(); }
 
@@ -196,7 +195,7 @@ std::vector<std::string> Certification::blocking_next_tier() const {
   if (reached == Tier::strict) return blocking;
   if (runs.empty()) return {"no scenario was run"};
   if (std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& run) { return counted(run); })) {
-    for (const auto& era : eras()) blocking.push_back(era.protocol + " not spoken: " + era.not_spoken);
+    for (const auto& era : eras()) blocking.push_back(era_name(era) + " not spoken: " + era.not_spoken);
     return blocking;
   }
   const bool strict_next = reached == Tier::certified;
@@ -234,8 +233,10 @@ Overall Certification::overall() const {
     return Overall::incomplete;
   if (failed() || std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& run) { return counted(run); }))
     return Overall::not_certified;
-  // Listed failures alone keep the client from the tier: nothing regressed, nothing certified.
-  return tier() == Tier::not_certified ? Overall::no_new_failure : Overall::certified;
+  // Listed failures (or, under strict, listed warnings) alone keep the client from the tier asked
+  // for: nothing regressed, nothing certified.
+  const Tier asked = strict ? Tier::strict : Tier::certified;
+  return static_cast<int>(tier()) < static_cast<int>(asked) ? Overall::no_new_failure : Overall::certified;
 }
 
 std::vector<std::pair<const ScenarioRun*, const CheckResult*>> Certification::failing_checks() const {
@@ -313,7 +314,7 @@ json certification_json(const Certification& c) {
                          {"checks", run.scenario.checks},
                          {"level", run.scenario.level},
                          {"proposals", run.scenario.document["proposals"]},
-                         {"verdict", scenario_verdict(run)},
+                         {"verdict", c.counted(run) ? scenario_verdict(run) : std::string("not spoken")},
                          {"couldNotRun", run.could_not_run},
                          {"eraNotSpoken", run.era_not_spoken.empty() ? json() : json(run.era_not_spoken)},
                          {"seconds", run.seconds},
@@ -443,7 +444,7 @@ std::string eras_line(const Certification& c) {
   if (eras.empty() || (eras.size() == 1 && eras[0].not_spoken.empty())) return {};
   std::vector<std::string> parts;
   for (const auto& era : eras)
-    parts.push_back((era.protocol.empty() ? std::string("the scenarios' own revisions") : era.protocol) + " " +
+    parts.push_back(era_name(era) + " " +
                     (era.not_spoken.empty() ? std::string(tier_name(era.tier)) : "not spoken: " + era.not_spoken));
   return "eras: " + join(parts, "; ");
 }
@@ -455,7 +456,7 @@ std::string overall_words(const Certification& c) {
   std::string words = "OVERALL: " + std::string(overall_name(overall));
   if (overall != Overall::certified && overall != Overall::no_new_failure) return words;
   std::vector<std::string> spoken, unspoken;
-  for (const auto& era : c.eras()) (era.not_spoken.empty() ? spoken : unspoken).push_back(era.protocol);
+  for (const auto& era : c.eras()) (era.not_spoken.empty() ? spoken : unspoken).push_back(era_name(era));
   if (!unspoken.empty()) words += " in " + join(spoken, ", ") + " (" + join(unspoken, ", ") + " not spoken)";
   return words;
 }
@@ -565,9 +566,10 @@ std::string certification_markdown(const Certification& c) {
   out += std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
   for (const auto& run : c.runs) {
     if (run.could_not_run) out += "| " + run.run_id() + " | (run) | | could not run | not testable |\n";
+    const bool counted = c.counted(run);
     for (const auto& check : run.checks)
       out += "| " + run.run_id() + " | " + check.spec.id + " | " + check.spec.level + " | " +
-             markdown_cell(check.outcome) + " | " + effective(check) + " |\n";
+             markdown_cell(check.outcome) + " | " + (counted ? effective(check) : std::string("not spoken")) + " |\n";
   }
   for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
   return out;
@@ -603,21 +605,22 @@ std::string certification_html(const Certification& c) {
   if (const std::string eras = eras_line(c); !eras.empty()) out += "<p>" + html_escape(eras) + "</p>\n";
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
   // Failures first: what a reader came for.
+  const auto unspoken = unspoken_protocols(c.runs);
+  auto fails = [&](const ScenarioRun& run) { return !unspoken.count(run.protocol) && is_failure(run.verdict()); };
   std::vector<const ScenarioRun*> ordered;
   for (const auto& run : c.runs) ordered.push_back(&run);
-  std::stable_sort(ordered.begin(), ordered.end(), [](const ScenarioRun* a, const ScenarioRun* b) {
-    return is_failure(a->verdict()) && !is_failure(b->verdict());
-  });
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [&](const ScenarioRun* a, const ScenarioRun* b) { return fails(*a) && !fails(*b); });
   std::vector<std::vector<std::string>> summary_rows;
   for (const auto* run : ordered) {
-    const std::string v = scenario_verdict(*run);
+    const std::string v = unspoken.count(run->protocol) ? std::string("not spoken") : scenario_verdict(*run);
     summary_rows.push_back({"<a href=\"#" + html_escape(run->run_id()) + "\">" + html_escape(run->run_id()) + "</a>",
                             "<span class=\"" + cls(v) + "\">" + v + "</span>", seconds_text(run->seconds)});
   }
   out += html_table("Scenarios, failures first", {"scenario", "verdict", "time"}, summary_rows);
   for (const auto* run_pointer : ordered) {
     const ScenarioRun& run = *run_pointer;
-    const bool failing = is_failure(run.verdict());
+    const bool failing = fails(run);
     out += "<h2 id=\"" + html_escape(run.run_id()) + "\">" + html_escape(run.run_id()) + " — " +
            html_escape(run.scenario.title) + "</h2>\n<p>" + html_escape(run.scenario.checks) + " <em>" +
            html_escape(run.scenario.level) + "</em>; client " + html_escape(run.client.how) + ".</p>\n";
@@ -704,7 +707,7 @@ std::string certification_html(const Certification& c) {
   return html_page(
       "mcp-hints certification", out,
       ".pass{background:#dfd}.fail,.not-testable{background:#fdd}.warning{background:#ffd}"
-      ".info,.not-applicable,.expected-failure{background:#def}"
+      ".info,.not-applicable,.not-spoken,.expected-failure{background:#def}"
       "pre{overflow:auto;max-height:30em;font-size:85%}details{margin:.5em 0}#verdict{font-size:120%;padding:.25em}"
       "mark{background:#fd8;outline:2px solid #c60}mark:target{outline-width:4px}");
 }
@@ -731,10 +734,12 @@ std::vector<std::pair<std::string, std::vector<OfficialCheck>>> certification_of
       if (!check.spec.proposal.empty()) entry.spec_references.push_back(reference);
       entry.details = {{"level", check.spec.level},
                        {"outcome", check.outcome},
-                       {"verdict", verdict_name(check.verdict)},
+                       {"verdict", counted ? std::string(verdict_name(check.verdict)) : std::string("not spoken")},
                        {"expectedFailure", check.expected_failure}};
       if (!check.detail.empty()) entry.details["detail"] = check.detail;
-      if (check.verdict != Verdict::pass)
+      if (!counted)
+        entry.error_message = "era not spoken: " + run.era_not_spoken;
+      else if (check.verdict != Verdict::pass)
         entry.error_message = std::string(verdict_name(check.verdict)) + ": " + check.outcome +
                               (check.detail.empty() ? "" : " (" + check.detail + ")");
       checks.push_back(std::move(entry));

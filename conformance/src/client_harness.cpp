@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -155,10 +156,16 @@ std::string era_not_spoken(const RunRecord& record, const std::string& protocol)
   if (protocol.empty()) return {};
   bool initialize = false, stateless = false;
   for (const auto& line : record.wire) {
+    // A request refused at the HTTP level before its body was read (a wrong Accept or
+    // Content-Type) says nothing of its era: the run is judged.
+    if (line.event.rfind("refused", 0) == 0 && !record.is_request_in(line)) return {};
     if (!record.is_request_in(line)) continue;
     const json* method = find_member(line.message, {"method"});
     if (method && *method == "initialize") {
-      initialize = true;
+      // An initialize that asks for a revision of the stateless era is an attempt at that era.
+      const json* version = find_member(line.message, {"params", "protocolVersion"});
+      (version && version->is_string() && is_stateless_revision(version->get<std::string>()) ? stateless : initialize) =
+          true;
       continue;
     }
     const json* meta = find_member(line.message, {"params", "_meta"});
@@ -174,6 +181,19 @@ std::string era_not_spoken(const RunRecord& record, const std::string& protocol)
                "_meta) to servers of the session era (" +
                    protocol + ") and never initialize: it speaks the stateless era only"
              : std::string();
+}
+
+std::set<std::string> unspoken_protocols(const std::vector<ScenarioRun>& runs) {
+  std::map<std::string, bool> unspoken;  // by protocol: every run so far unspoken
+  for (const auto& run : runs) {
+    const bool this_one = !run.era_not_spoken.empty() && !run.could_not_run;
+    const auto [it, added] = unspoken.emplace(run.protocol, this_one);
+    if (!added) it->second = it->second && this_one;
+  }
+  std::set<std::string> out;
+  for (const auto& [protocol, all] : unspoken)
+    if (all) out.insert(protocol);
+  return out;
 }
 
 void judge_run(ScenarioRun& run, const mock::Scenario& scenario) {

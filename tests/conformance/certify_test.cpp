@@ -219,6 +219,19 @@ TEST(Certify, TheEraNotSpokenIsSeenOnTheWire) {
   EXPECT_EQ(era_not_spoken(record_of({discover, initialize, plain_list}), "2025-11-25"), "");
   EXPECT_EQ(era_not_spoken(record_of({}), "2025-11-25"), "");
   EXPECT_EQ(era_not_spoken(record_of({stateless_list}), ""), "");  // no revision pinned: the scenario's own
+  // An initialize that asks for a revision of the stateless era is an attempt at that era, badly.
+  const json initialize_2026 = {{"method", "initialize"}, {"params", {{"protocolVersion", "2026-07-28"}}}};
+  EXPECT_EQ(era_not_spoken(record_of({initialize_2026, plain_list}), "2026-07-28"), "");
+  // A request refused at the HTTP level before its body was read could be of either era: judged.
+  RunRecord refused = record_of({initialize, plain_list});
+  WireLine unread;
+  unread.server = "main";
+  unread.connection = "http:-";
+  unread.time = 99;
+  unread.event = "refused: HTTP 406 Not Acceptable";
+  refused.wire.insert(refused.wire.begin(), unread);
+  refused.index();
+  EXPECT_EQ(era_not_spoken(refused, "2026-07-28"), "");
 }
 
 // An era is "not spoken" only when every run of it says so: a client that speaks it in one run
@@ -270,6 +283,23 @@ TEST(Certify, AnEraIsNotSpokenOnlyWhenEveryRunOfItSaysSo) {
   EXPECT_EQ(expected.tier(), Tier::not_certified);
   EXPECT_EQ(expected.overall(), Overall::no_new_failure);
   EXPECT_EQ(overall_name(expected.overall()), "NO NEW FAILURE");
+
+  Certification strict_listed;  // under strict, a listed warning alone: no new failure, not certified
+  strict_listed.strict = true;
+  strict_listed.runs = {run_of("2025-11-25", Verdict::warning, "")};
+  strict_listed.runs[0].checks[0].expected_failure = true;
+  EXPECT_EQ(strict_listed.tier(), Tier::certified);
+  EXPECT_EQ(strict_listed.overall(), Overall::no_new_failure);
+  strict_listed.strict = false;  // ... and without strict, the warning is no failure: certified
+  EXPECT_EQ(strict_listed.overall(), Overall::certified);
+
+  // An entry whose check passes in a run of an era the client does not speak is not stale there.
+  std::vector<ScenarioRun> listed = {run_of("2026-07-28", Verdict::pass, "session era only"),
+                                     run_of("2025-11-25", Verdict::fail, "")};
+  EXPECT_EQ(apply_expected_failures({{"s.x", "c", "known", 1}}, listed), std::vector<std::string>{});
+  EXPECT_TRUE(listed[1].checks[0].expected_failure);
+  listed[0].era_not_spoken.clear();  // spoken there after all: the entry is stale in that run
+  ASSERT_EQ(apply_expected_failures({{"s.x", "c", "known", 1}}, listed).size(), 1u);
 }
 
 // A client that discovers on a connection of its own (the TypeScript SDK v2 over stdio starts the

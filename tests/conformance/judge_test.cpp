@@ -482,6 +482,13 @@ TEST(Judge, CleanStartRelistEscalationRetry) {
     EXPECT_EQ(outcome(retry, r), "not-retried");
   }
   {
+    Record r;  // called on another server, refused by a block naming no server: no refusal here
+    r.call("get", json(), "other").result().event("blocked", {{"tool", "get"}});
+    EXPECT_EQ(outcome(retry, r), "not-reached");
+    r.event("blocked", {{"tool", "get"}, {"server", "main"}});  // one naming this server is
+    EXPECT_EQ(outcome(retry, r), "blocked");
+  }
+  {
     Record r;
     r.call("get").result();
     EXPECT_EQ(outcome(retry, r), "no-failure");

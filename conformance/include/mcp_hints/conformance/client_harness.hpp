@@ -5,6 +5,7 @@
 // deadline, then judges the record. Nothing is taken from the client but its events file.
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,9 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
 // empty when it did, when it sent no request at all (a client that does nothing is not testable,
 // not of another era), and when no revision was pinned.
 std::string era_not_spoken(const RunRecord& record, const std::string& protocol);
+// The revisions whose runs all show a client that does not speak their era (era_not_spoken on
+// every one, none that could not run): their runs say nothing of the client.
+std::set<std::string> unspoken_protocols(const std::vector<ScenarioRun>& runs);
 
 // Judges a performed run: every check of run_checks (none when the run could not run); the time
 // it takes is added to the run's.
