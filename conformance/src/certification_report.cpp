@@ -26,6 +26,25 @@ std::string overall_json_name(Overall overall) {
   return name;
 }
 
+// A run's or a check's verdict where its era is one the client does not speak.
+constexpr const char* kNotSpoken = "not spoken";
+
+// The verdict's colour: pass, warning (no new failure, no certificate) or fail.
+Verdict overall_verdict(Overall overall) {
+  return overall == Overall::certified        ? Verdict::pass
+         : overall == Overall::no_new_failure ? Verdict::warning
+                                              : Verdict::fail;
+}
+
+// The runs that count: those of the eras the client speaks.
+std::vector<const ScenarioRun*> counted_runs(const std::vector<ScenarioRun>& runs) {
+  const auto unspoken = unspoken_protocols(runs);
+  std::vector<const ScenarioRun*> counted;
+  for (const auto& run : runs)
+    if (!unspoken.count(run.protocol)) counted.push_back(&run);
+  return counted;
+}
+
 std::string era_name(const EraVerdict& era) {
   return era.protocol.empty() ? std::string("the scenarios' own revisions") : era.protocol;
 }
@@ -127,9 +146,10 @@ std::string decider_anchor(const ScenarioRun& run, const json& item) {
 
 std::map<std::string, std::size_t> Certification::counts() const {
   std::map<std::string, std::size_t> counts;
+  const auto unspoken = unspoken_protocols(runs);
   for (const auto& run : runs) {
-    const bool spoken = counted(run);
-    for (const auto& check : run.checks) ++counts[spoken ? effective(check) : "not spoken"];
+    const bool spoken = !unspoken.count(run.protocol);
+    for (const auto& check : run.checks) ++counts[spoken ? effective(check) : kNotSpoken];
   }
   return counts;
 }
@@ -169,8 +189,6 @@ std::vector<EraVerdict> Certification::eras() const {
   return eras;
 }
 
-bool Certification::counted(const ScenarioRun& run) const { return !unspoken_protocols(runs).count(run.protocol); }
-
 bool Certification::failed() const { return !list_problems.empty() || !failing_checks().empty(); }
 
 std::string_view tier_name(Tier tier) {
@@ -182,25 +200,21 @@ std::string_view tier_name(Tier tier) {
   return "not certified";
 }
 
-Tier Certification::tier() const {
-  std::vector<const ScenarioRun*> spoken;
-  for (const auto& run : runs)
-    if (counted(run)) spoken.push_back(&run);
-  return tier_of(spoken);
-}
+Tier Certification::tier() const { return tier_of(counted_runs(runs)); }
 
 std::vector<std::string> Certification::blocking_next_tier() const {
   const Tier reached = tier();
   std::vector<std::string> blocking;
   if (reached == Tier::strict) return blocking;
   if (runs.empty()) return {"no scenario was run"};
-  if (std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& run) { return counted(run); })) {
+  const auto counted = counted_runs(runs);
+  if (counted.empty()) {
     for (const auto& era : eras()) blocking.push_back(era_name(era) + " not spoken: " + era.not_spoken);
     return blocking;
   }
   const bool strict_next = reached == Tier::certified;
-  for (const auto& run : runs) {
-    if (!counted(run)) continue;
+  for (const ScenarioRun* counted_run : counted) {
+    const ScenarioRun& run = *counted_run;
     if (run.could_not_run) blocking.push_back(run.run_id() + ": could not run");
     for (const auto& check : run.checks)
       if (strict_next ? check.verdict == Verdict::warning : is_failure(check.verdict))
@@ -231,8 +245,7 @@ Overall Certification::overall() const {
   if (runs.empty() || !run_problems.empty() ||
       std::any_of(runs.begin(), runs.end(), [](const ScenarioRun& r) { return r.could_not_run; }))
     return Overall::incomplete;
-  if (failed() || std::none_of(runs.begin(), runs.end(), [&](const ScenarioRun& run) { return counted(run); }))
-    return Overall::not_certified;
+  if (failed() || counted_runs(runs).empty()) return Overall::not_certified;
   // Listed failures (or, under strict, listed warnings) alone keep the client from the tier asked
   // for: nothing regressed, nothing certified.
   const Tier asked = strict ? Tier::strict : Tier::certified;
@@ -241,11 +254,10 @@ Overall Certification::overall() const {
 
 std::vector<std::pair<const ScenarioRun*, const CheckResult*>> Certification::failing_checks() const {
   std::vector<std::pair<const ScenarioRun*, const CheckResult*>> out;
-  for (const auto& run : runs) {
-    if (!counted(run)) continue;
-    if (run.could_not_run) out.emplace_back(&run, nullptr);
-    for (const auto& check : run.checks)
-      if (blocks(check.verdict, strict) && !check.expected_failure) out.emplace_back(&run, &check);
+  for (const ScenarioRun* run : counted_runs(runs)) {
+    if (run->could_not_run) out.emplace_back(run, nullptr);
+    for (const auto& check : run->checks)
+      if (blocks(check.verdict, strict) && !check.expected_failure) out.emplace_back(run, &check);
   }
   return out;
 }
@@ -272,7 +284,7 @@ json eras_json(const Certification& c) {
   json eras = json::array();
   for (const auto& era : c.eras())
     eras.push_back({{"protocol", era.protocol.empty() ? json() : json(era.protocol)},
-                    {"tier", era.not_spoken.empty() ? std::string(tier_name(era.tier)) : std::string("not spoken")},
+                    {"tier", era.not_spoken.empty() ? std::string(tier_name(era.tier)) : std::string(kNotSpoken)},
                     {"notSpoken", era.not_spoken.empty() ? json() : json(era.not_spoken)}});
   return eras;
 }
@@ -281,6 +293,7 @@ json eras_json(const Certification& c) {
 
 json certification_json(const Certification& c) {
   json scenarios = json::array();
+  const auto unspoken = unspoken_protocols(c.runs);
   for (const auto& run : c.runs) {
     json checks = json::array();
     for (const auto& check : run.checks) {
@@ -314,7 +327,7 @@ json certification_json(const Certification& c) {
                          {"checks", run.scenario.checks},
                          {"level", run.scenario.level},
                          {"proposals", run.scenario.document["proposals"]},
-                         {"verdict", c.counted(run) ? scenario_verdict(run) : std::string("not spoken")},
+                         {"verdict", unspoken.count(run.protocol) ? std::string(kNotSpoken) : scenario_verdict(run)},
                          {"couldNotRun", run.could_not_run},
                          {"eraNotSpoken", run.era_not_spoken.empty() ? json() : json(run.era_not_spoken)},
                          {"seconds", run.seconds},
@@ -350,6 +363,7 @@ json certification_json(const Certification& c) {
 std::string certification_junit(const Certification& c) {
   std::string body;
   std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  const auto unspoken = unspoken_protocols(c.runs);
   for (const auto& run : c.runs) {
     std::size_t suite_failures = 0, suite_skipped = 0;
     std::string cases;
@@ -370,7 +384,7 @@ std::string certification_junit(const Certification& c) {
       }
       suite_skipped += never_ran;
     }
-    const bool counted = c.counted(run);
+    const bool counted = !unspoken.count(run.protocol);
     for (const auto& check : run.checks) {
       const std::string message =
           "[" + check.spec.level + "] " + std::string(verdict_name(check.verdict)) + ": " + check.outcome;
@@ -485,9 +499,10 @@ std::string certification_text(const Certification& c, bool colour) {
     return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " ";
   };
   std::string out = "mcp-hints certify: " + visible(c.client_command) + " over " + c.transport + "\n";
+  const auto unspoken = unspoken_protocols(c.runs);
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
-    const bool counted = c.counted(run);
+    const bool counted = !unspoken.count(run.protocol);
     const std::string label = !counted                                      ? "NOT SPOKEN"
                               : scenario_verdict(run) == "expected failure" ? "XFAIL"
                                                                             : title_case(verdict_name(v));
@@ -545,11 +560,7 @@ std::string certification_text(const Certification& c, bool colour) {
     out += "  " + paint("expected-failures list", Verdict::fail) + ": " + visible(p) + "\n";
   for (const auto& p : c.run_problems) out += "  " + paint("run", Verdict::fail) + ": " + visible(p) + "\n";
   const Overall overall = c.overall();
-  out += "\n" +
-         paint(visible(overall_words(c)), overall == Overall::certified        ? Verdict::pass
-                                          : overall == Overall::no_new_failure ? Verdict::warning
-                                                                               : Verdict::fail) +
-         " (" + summary_line(c) + ")\n";
+  out += "\n" + paint(visible(overall_words(c)), overall_verdict(overall)) + " (" + summary_line(c) + ")\n";
   return out;
 }
 
@@ -564,12 +575,13 @@ std::string certification_markdown(const Certification& c) {
   out += tier.size() > 1 ? "\n" : "";
   if (const std::string eras = eras_line(c); !eras.empty()) out += markdown_cell(eras) + "\n\n";
   out += std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
+  const auto unspoken = unspoken_protocols(c.runs);
   for (const auto& run : c.runs) {
     if (run.could_not_run) out += "| " + run.run_id() + " | (run) | | could not run | not testable |\n";
-    const bool counted = c.counted(run);
+    const bool counted = !unspoken.count(run.protocol);
     for (const auto& check : run.checks)
       out += "| " + run.run_id() + " | " + check.spec.id + " | " + check.spec.level + " | " +
-             markdown_cell(check.outcome) + " | " + (counted ? effective(check) : std::string("not spoken")) + " |\n";
+             markdown_cell(check.outcome) + " | " + (counted ? effective(check) : std::string(kNotSpoken)) + " |\n";
   }
   for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
   return out;
@@ -584,10 +596,8 @@ std::string certification_html(const Certification& c) {
   };
   const Overall overall = c.overall();
   std::string out = "<h1>mcp-hints certification</h1>\n<p id=\"verdict\" class=\"" +
-                    std::string(overall == Overall::certified        ? "pass"
-                                : overall == Overall::no_new_failure ? "warning"
-                                                                     : "fail") +
-                    "\"><strong>" + html_escape(overall_words(c)) + "</strong></p>\n";
+                    std::string(verdict_name(overall_verdict(overall))) + "\"><strong>" +
+                    html_escape(overall_words(c)) + "</strong></p>\n";
   for (const auto& p : c.run_problems) out += "<p class=\"fail\">Run: " + html_escape(p) + "</p>\n";
   out += "<p>Client <code>" + html_escape(c.client_command) + "</code> over " + html_escape(c.transport) + ": " +
          html_escape(summary_line(c)) + ".</p>\n";
@@ -613,7 +623,7 @@ std::string certification_html(const Certification& c) {
                    [&](const ScenarioRun* a, const ScenarioRun* b) { return fails(*a) && !fails(*b); });
   std::vector<std::vector<std::string>> summary_rows;
   for (const auto* run : ordered) {
-    const std::string v = unspoken.count(run->protocol) ? std::string("not spoken") : scenario_verdict(*run);
+    const std::string v = unspoken.count(run->protocol) ? std::string(kNotSpoken) : scenario_verdict(*run);
     summary_rows.push_back({"<a href=\"#" + html_escape(run->run_id()) + "\">" + html_escape(run->run_id()) + "</a>",
                             "<span class=\"" + cls(v) + "\">" + v + "</span>", seconds_text(run->seconds)});
   }
@@ -715,9 +725,10 @@ std::string certification_html(const Certification& c) {
 std::vector<std::pair<std::string, std::vector<OfficialCheck>>> certification_official_checks(
     const Certification& certification, const std::string& timestamp) {
   std::vector<std::pair<std::string, std::vector<OfficialCheck>>> out;
+  const auto unspoken = unspoken_protocols(certification.runs);
   for (const auto& run : certification.runs) {
     std::vector<OfficialCheck> checks;
-    const bool counted = certification.counted(run);
+    const bool counted = !unspoken.count(run.protocol);
     for (const auto& check : run.checks) {
       const char* status = "FAILURE";
       switch (counted ? check.verdict : Verdict::not_applicable) {
@@ -734,7 +745,7 @@ std::vector<std::pair<std::string, std::vector<OfficialCheck>>> certification_of
       if (!check.spec.proposal.empty()) entry.spec_references.push_back(reference);
       entry.details = {{"level", check.spec.level},
                        {"outcome", check.outcome},
-                       {"verdict", counted ? std::string(verdict_name(check.verdict)) : std::string("not spoken")},
+                       {"verdict", counted ? std::string(verdict_name(check.verdict)) : std::string(kNotSpoken)},
                        {"expectedFailure", check.expected_failure}};
       if (!check.detail.empty()) entry.details["detail"] = check.detail;
       if (!counted)

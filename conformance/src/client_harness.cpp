@@ -198,10 +198,11 @@ std::set<std::string> unspoken_protocols(const std::vector<ScenarioRun>& runs) {
 
 void judge_run(ScenarioRun& run, const mock::Scenario& scenario) {
   const auto started = Clock::now();
-  if (!run.could_not_run) run.era_not_spoken = era_not_spoken(run.record, run.protocol);
-  if (!run.could_not_run)
+  if (!run.could_not_run) {
+    run.era_not_spoken = era_not_spoken(run.record, run.protocol);
     for (const auto& check : run_checks(scenario, run.scenario))
       run.checks.push_back(judge_check(check, run.record, run.transport));
+  }
   run.seconds += std::chrono::duration<double>(Clock::now() - started).count();
 }
 

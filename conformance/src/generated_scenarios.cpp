@@ -99,7 +99,7 @@ using Expectation = semantics::CallNeeds;
 json gate_check(const std::string& id, const std::string& title, const std::string& tool, const Expectation& e) {
   json check = {{"id", id}, {"title", title}, {"kind", "gate"}, {"tool", tool}};
   // Refusing on its own, or asking where nothing asks for it, is a stricter local policy: never a
-  // failure (the gate kind refuses a check that grades it so).
+  // failure (read_checks refuses a check that grades it so).
   if (e.confirmation) {
     if (e.confirmations > 1) check["confirmations"] = e.confirmations;
     check["traces"] = {{"confirmed-called", "pass"}, {"blocked", "pass"}};

@@ -30,13 +30,22 @@ namespace fs = std::filesystem;
 
 const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
 
-std::vector<ScenarioRun> certify(const std::string& client, const std::string& transport, const fs::path& dir,
-                                 std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+// The harness's options for a client against the mock, as certify sets them (protocol empty:
+// each scenario's own revisions).
+HarnessOptions options_for(const std::string& client, const std::string& transport, const fs::path& dir,
+                           const std::string& protocol = {}) {
   HarnessOptions options;
   options.client_command = client;
   options.transport = transport;
   options.mock_command = {MCP_HINTS_BIN, "mock"};
   options.work_dir = dir;
+  options.protocol = protocol;
+  return options;
+}
+
+std::vector<ScenarioRun> certify(const std::string& client, const std::string& transport, const fs::path& dir,
+                                 std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+  HarnessOptions options = options_for(client, transport, dir);
   options.timeout = timeout;
   std::vector<ScenarioRun> runs;
   for (const auto& s : certification_scenarios()) runs.push_back(run_scenario(s, options));
@@ -95,12 +104,7 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
 TEST(Certify, TheReferenceClientPassesEveryScenarioInTheStatelessEra) {
   for (const char* transport : {"stdio", "http"}) {
     test_support::TempDir dir;
-    HarnessOptions options;
-    options.client_command = kReference;
-    options.transport = transport;
-    options.mock_command = {MCP_HINTS_BIN, "mock"};
-    options.work_dir = dir.path();
-    options.protocol = "2026-07-28";
+    const HarnessOptions options = options_for(kReference, transport, dir.path(), "2026-07-28");
     std::vector<ScenarioRun> runs;
     for (const auto& s : certification_scenarios()) {
       runs.push_back(run_scenario(s, options));
@@ -140,12 +144,7 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
   for (const auto& [variant, check] : expected)
     for (const char* transport : {"http", "stdio"}) {
       test_support::TempDir dir;
-      HarnessOptions options;
-      options.client_command = kReference + " " + variant;
-      options.transport = transport;
-      options.mock_command = {MCP_HINTS_BIN, "mock"};
-      options.work_dir = dir.path();
-      options.protocol = "2026-07-28";
+      const HarnessOptions options = options_for(kReference + " " + variant, transport, dir.path(), "2026-07-28");
       const auto scenario = load_certification_scenario(check.substr(0, check.find(':')));
       const auto run = run_scenario(scenario, options);
       const auto it = std::find_if(run.checks.begin(), run.checks.end(), [&](const CheckResult& c) {
@@ -368,12 +367,7 @@ TEST(Certify, CarefulClientsKeepTheStrictTierInBothEras) {
   for (const auto& [variant, shows] : careful)
     for (const char* protocol : {"2025-11-25", "2026-07-28"}) {
       test_support::TempDir dir;
-      HarnessOptions options;
-      options.client_command = kReference + " " + variant;
-      options.transport = "stdio";
-      options.mock_command = {MCP_HINTS_BIN, "mock"};
-      options.work_dir = dir.path();
-      options.protocol = protocol;
+      const HarnessOptions options = options_for(kReference + " " + variant, "stdio", dir.path(), protocol);
       std::vector<ScenarioRun> runs;
       bool caution_seen = false;
       for (const auto& s : certification_scenarios()) {

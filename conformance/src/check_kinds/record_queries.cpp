@@ -119,12 +119,8 @@ const ClientEvent* first_block_of(const RunRecord& record, const std::string& se
   // A refusal that names no server is this server's only while no server was called with the tool:
   // a client that called it elsewhere and refused it there has not refused it here.
   const auto called_anywhere = [&] {
-    return std::any_of(record.wire.begin(), record.wire.end(), [&](const WireLine& line) {
-      if (!record.is_request_in(line)) return false;
-      const json* method = member(line.message, {"method"});
-      const json* name = member(line.message, {"params", "name"});
-      return method && *method == "tools/call" && name && *name == tool;
-    });
+    return std::any_of(record.wire.begin(), record.wire.end(),
+                       [&](const WireLine& line) { return is_call_of(record, line, line.server, tool); });
   };
   for (const auto& e : record.events) {
     if (e.type != "blocked" || !event_is_for(e, server, tool)) continue;

@@ -49,11 +49,9 @@ struct Certification {
   // (the checks of an era the client does not speak).
   std::map<std::string, std::size_t> counts() const;
   // Per protocol revision run, in the order of the runs: its tier, or why the client does not
-  // speak its era.
+  // speak its era. Runs of an era the client does not speak (unspoken_protocols) count toward
+  // nothing: not the tier, the verdict, the failing checks nor the blockers.
   std::vector<EraVerdict> eras() const;
-  // Whether a run counts toward the tier and the verdict: not when its era is one the client does
-  // not speak (a run that fails in an era the client speaks elsewhere counts).
-  bool counted(const ScenarioRun& run) const;
   // Any failure or not-testable check (under strict, any warning) not listed as expected, or a
   // problem with the list.
   bool failed() const;
