@@ -305,6 +305,7 @@ json certification_json(const Certification& c) {
            {"kind", check.spec.kind},
            {"level", check.spec.level},
            {"levelReason", check.spec.level_reason},
+           {"basis", check.spec.basis},
            {"proposal", check.spec.proposal},
            {"section", check.spec.section},
            {"outcome", check.outcome},
@@ -553,7 +554,7 @@ std::string certification_text(const Certification& c, bool colour) {
     out += "      enforces: " + visible(check->spec.proposal + ", " + check->spec.section) + ": " +
            visible(check->spec.title) + "\n";
     // Last, the sentence itself, as h2spec quotes the MUST a failure broke.
-    if (const auto sentence = scenario_sentence_text(run->scenario.id, check->spec.proposal); !sentence.empty())
+    if (const auto sentence = basis_sentence_text(check->spec.basis); !sentence.empty())
       out += "      -> " + visible(sentence) + "\n";
   }
   for (const auto& p : c.list_problems)
@@ -685,7 +686,7 @@ std::string certification_html(const Certification& c) {
           {html_escape(check.spec.id) + "<br><small>" + html_escape(check.spec.title) + "</small>",
            html_escape(check.spec.level),
            html_escape(check.spec.proposal + ", " + check.spec.section) +
-               sentence_html(scenario_sentence_text(run.scenario.id, check.spec.proposal)),
+               sentence_html(basis_sentence_text(check.spec.basis)),
            "<b>" + html_escape(check.outcome) + "</b><br><small>" + html_escape(check.detail) + "</small>" + decided,
            "<span class=\"" + cls(v) + "\">" + v + "</span>",
            "<details><summary>" + std::to_string(check.spec.traces.size()) + " listed</summary><ul>" + traces +

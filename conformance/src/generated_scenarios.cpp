@@ -117,9 +117,18 @@ json scenario_document(const std::string& id, const std::string& title, const st
                        const json& task, const json& expect, const std::set<std::string>& catalog_errors = {}) {
   json cited = json::array();
   for (const auto& [proposal, section] : proposals) cited.push_back({{"proposal", proposal}, {"section", section}});
-  json document = {{"id", id},           {"title", title},    {"checks", checks},
-                   {"proposals", cited}, {"level", "SHOULD"}, {"servers", {{"main", {{"tools", tools}}}}},
-                   {"task", task},       {"expect", expect}};
+  // The proposals say which calls are sensitive; the prompt is the specification's SHOULD.
+  cited.push_back(
+      {{"proposal", "specification 2025-11-25"}, {"section", "Server features: Tools, Security considerations"}});
+  json document = {{"id", id},
+                   {"title", title},
+                   {"checks", checks},
+                   {"proposals", cited},
+                   {"level", "SHOULD"},
+                   {"basis", "spec/prompt-sensitive"},
+                   {"servers", {{"main", {{"tools", tools}}}}},
+                   {"task", task},
+                   {"expect", expect}};
   if (!catalog_errors.empty()) document["catalogErrors"] = catalog_errors;
   return document;
 }

@@ -9,6 +9,7 @@
 #include "check_kinds/check_kind.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/traceability.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -168,13 +169,40 @@ void hold_to_level_rule(CheckSpec& check, const mock::Scenario& scenario, const 
   const json* tool =
       semantics::scenario_tool(scenario, c.value("server", ""), c.value("tool", ""), c.value("authorization", ""));
   if (!tool) return;  // read_checks refuses it with the pointer
-  std::string why;
+  std::string why, basis;
   const std::string cap =
-      semantics::level_cap(*tool, Vocabulary::builtin(), semantics::scenario_trust_level(scenario), &why);
+      semantics::level_cap(*tool, Vocabulary::builtin(), semantics::scenario_trust_level(scenario), &why, &basis);
   if (cap.empty() || semantics::weaker_level(check.level, cap) == check.level) return;
   check.level_reason =
       "no stronger than " + cap + " (the scenario says " + check.level + "): the call is decided by " + why;
   check.level = cap;
+  if (!basis.empty()) check.basis = basis;
+}
+
+// The level a basis grounds in a certification: its force, but the suite's own rules only inform.
+std::string grounded_level(const TraceRef& basis) {
+  return basis.document->kind == "own" ? "MAY" : std::string(basis_force(basis));
+}
+
+// The check's basis (its own, else the scenario's), which must be a sentence of the data, and its
+// level, which must not be above what that sentence grounds; without a level, the basis sets it.
+void hold_to_basis(CheckReader& in, CheckSpec& check, const mock::Scenario& scenario) {
+  const std::string scenario_basis = scenario.document.value("basis", "");
+  check.basis = in.text_or("basis", scenario_basis);
+  if (check.basis.empty())
+    in.fail("basis",
+            "a check needs a basis: the sentence its level rests on (DOCUMENT/ID, as `mcp-hints vocab trace` lists "
+            "them), given on the check or the scenario");
+  const auto ref = Traceability::builtin().sentence(check.basis);
+  if (!ref)
+    in.fail("basis", "no sentence '" + check.basis + "' in the traceability data (`mcp-hints vocab trace` lists them)");
+  const std::string grounded = grounded_level(*ref);
+  const std::string stated = in.text_or("level", scenario.document.value("level", grounded));
+  if (semantics::weaker_level(stated, grounded) != stated)
+    in.fail("level", "level " + stated + " is above its basis, which grounds at most " + grounded + " (" +
+                         (ref->document->kind == "own" ? "the suite's own rule: " : ref->sentence->level + ": ") +
+                         quoted(*ref) + ")");
+  check.level = stated;
 }
 
 std::string known_kinds() {
@@ -202,7 +230,7 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
     check.kind = in.text("kind");
     const CheckKind* kind = find_check_kind(check.kind);
     if (!kind || kind->implicit) in.fail("kind", "no check kind '" + check.kind + "' (known: " + known_kinds() + ")");
-    check.level = in.text_or("level", scenario.level);
+    hold_to_basis(in, check, scenario);
     if (check.kind == "gate") hold_to_level_rule(check, scenario, c);
     check.proposal = in.text_or("proposal", proposals[0]["proposal"].get<std::string>());
     check.section = in.text_or("section", proposals[0]["section"].get<std::string>());
@@ -217,6 +245,8 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
       }
     }
     if (find_outcome(check.kind, "blocked")) hold_caution_harmless(in, "blocked");
+    // Leaving an input request unfulfilled is a refusal too (the 2026-07-28 text allows it).
+    if (find_outcome(check.kind, "not-fulfilled")) hold_caution_harmless(in, "not-fulfilled");
     // The schema allows every kind's members on any check: refuse those this kind does not read.
     for (const auto& [name, value] : c.items())
       if (!in.read_members().count(name))

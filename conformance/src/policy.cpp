@@ -125,7 +125,8 @@ void SessionPolicy::after_result(const ToolHints& hints, const json& result) {
       if (rank > level_rank(vocabulary_, annotations_.value("sensitiveHint", json())))
         annotations_["sensitiveHint"] = value;
       if (rank >= level_rank(vocabulary_, json(config_.sensitive_from)))
-        sensitive_sources_.push_back("a result marked sensitiveHint " + value.get<std::string>());
+        sensitive_sources_.push_back("a result marked sensitiveHint " +
+                                     (value.is_string() ? value.get<std::string>() : value.dump()));
     } else if (key == "privateHint" || key == "openWorldHint") {
       if (value == true) annotations_[key] = true;
     } else if (key == "maliciousActivityHint") {

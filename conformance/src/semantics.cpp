@@ -38,7 +38,8 @@ int level_rank(const std::string& level) { return level == "MUST" ? 2 : level ==
 
 std::string weaker_level(const std::string& a, const std::string& b) { return level_rank(a) <= level_rank(b) ? a : b; }
 
-std::string level_cap(const json& tool, const Vocabulary& vocabulary, int trust_level, std::string* why) {
+std::string level_cap(const json& tool, const Vocabulary& vocabulary, int trust_level, std::string* why,
+                      std::string* basis) {
   std::string cap;
   for (const auto& fv : asserted_values(tool, vocabulary)) {
     const bool decides = std::any_of(fv.asserts.begin(), fv.asserts.end(), [&](const FacetValue& v) {
@@ -51,6 +52,7 @@ std::string level_cap(const json& tool, const Vocabulary& vocabulary, int trust_
       if (why)
         *why = field_name(*fv.field) + " " + fv.value.dump() + " (" + revision.title + ": " + revision.client_level +
                ", '" + revision.client_words + "')";
+      if (basis) *basis = revision.client_basis;
     }
   }
   return cap;

@@ -63,8 +63,10 @@ bool leaves(const FacetValue& value);
 // The level a check on a call of this tool can have under one rule: no stronger than the
 // strongest client obligation among the vocabularies whose values make the call need a prompt or
 // send data outside (VocabularyRevision::client_level). Empty when no value of the tool does
-// (the check rests on absence, or on what results said). `why` names the values and the words.
-std::string level_cap(const nlohmann::json& tool, const Vocabulary& vocabulary, int trust_level, std::string* why);
+// (the check rests on absence, or on what results said). `why` names the values and the words,
+// `basis` the sentence that sets the cap (VocabularyRevision::client_basis).
+std::string level_cap(const nlohmann::json& tool, const Vocabulary& vocabulary, int trust_level, std::string* why,
+                      std::string* basis = nullptr);
 // The weaker of two levels ("MUST" > "SHOULD" > "MAY").
 std::string weaker_level(const std::string& a, const std::string& b);
 

@@ -33,6 +33,19 @@ std::vector<std::string> scenario_trace_problems(const Traceability& trace,
         out.push_back("scenario " + scenario.id + " is listed by " + ref.document->id + "/" + ref.sentence->id +
                       ", a document its proposals do not cite");
     }
+    // Each basis the scenario declares (its own and its checks') is a sentence that lists it.
+    std::set<std::string> bases;
+    if (scenario.document.contains("basis")) bases.insert(scenario.document.value("basis", ""));
+    for (const auto& check : scenario.document.value("expect", nlohmann::json::array()))
+      if (check.contains("basis")) bases.insert(check.value("basis", ""));
+    for (const auto& basis : bases) {
+      const auto ref = trace.sentence(basis);
+      if (!ref)
+        out.push_back("scenario " + scenario.id + " rests on " + basis + ", which is no sentence of the data");
+      else if (std::find(ref->sentence->scenarios.begin(), ref->sentence->scenarios.end(), scenario.id) ==
+               ref->sentence->scenarios.end())
+        out.push_back("scenario " + scenario.id + " rests on " + basis + ", which does not list it in scenarios");
+    }
     for (const auto& quote : scenario.document.value("quotes", nlohmann::json::array()))
       if (!sentences.count(collapse_space(quote.value("text", ""))))
         out.push_back("scenario " + scenario.id +
@@ -47,9 +60,8 @@ std::vector<std::string> scenario_trace_problems(const Traceability& trace,
   return out;
 }
 
-std::string scenario_sentence_text(const std::string& scenario_id, const std::string& proposal,
-                                   const Traceability& trace) {
-  const auto ref = trace.sentence_for(scenario_id, proposal);
+std::string basis_sentence_text(const std::string& basis, const Traceability& trace) {
+  const auto ref = trace.sentence(basis);
   return ref ? quoted(*ref) : std::string();
 }
 

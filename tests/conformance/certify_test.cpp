@@ -429,8 +429,9 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
           caught_by[std::string("exfiltration.after-sensitive-") + level + ":" + check].count("--taint-high-only"))
           << level << " " << check;
   EXPECT_TRUE(failed_by["escalation.malicious-activity:malicious-carried"].count("--drop-propagation"));
-  // A missing agencyHint read as agentic: caught as a MUST; asking before every call is not that.
-  EXPECT_EQ(failed_by["confirm.agency-absent-no-claim:absent-like-false"],
+  // A missing agencyHint read as agentic: caught at SEP-1938's "should"; asking before every call
+  // is not that.
+  EXPECT_EQ(caught_by["confirm.agency-absent-no-claim:absent-like-false"],
             std::set<std::string>{"--agency-when-missing"});
   EXPECT_FALSE(caught_by["exfiltration.after-sensitive-result:public-destination"].count("--taint-high-only"));
   EXPECT_TRUE(caught_by["retry.retry-after-honoured:waited"].count("--retry-anything"));
@@ -1041,16 +1042,20 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   test_support::TempDir dir;
   const auto bad_scenario =
       dir.write("bad.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
-    "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "level":"MUST","basis":"spec/json-rpc","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"g","title":"t","kind":"gate","tool":"mv","traces":{"confirmed-called":"pass"}}]})");
   const auto unknown_kind =
       dir.write("teleport.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
-    "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "level":"MUST","basis":"spec/json-rpc","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"g","title":"t","kind":"teleport","traces":{"arrived":"pass"}}]})");
   const auto unused_member =
       dir.write("unused.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
-    "level":"MUST","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "level":"MUST","basis":"spec/json-rpc","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
     "expect":[{"id":"p","title":"t","kind":"propagation","key":"privateHint","tool":"rm","traces":{"carried":"pass"}}]})");
+  const auto overstated =
+      dir.write("overstated.json", R"({"id":"t.x","title":"t","checks":"c","proposals":[{"proposal":"p","section":"s"}],
+    "level":"MUST","basis":"spec/prompt-sensitive","servers":{"main":{"tools":[{"name":"rm","inputSchema":{"type":"object"}}]}},"task":[],
+    "expect":[{"id":"g","title":"t","kind":"gate","tool":"rm","traces":{"confirmed-called":"pass","blocked":"pass"}}]})");
   const auto no_reason = dir.write("expected.txt", "confirm.spec-destructive\n");
   const std::string out = (dir.path() / "o").string();
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -1067,6 +1072,9 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
       {{"certify", "--client", "x", "--scenario", bad_scenario.string()},
        "/expect/0/tool: server 'main' never lists a tool 'mv'"},
       {{"certify", "--client", "x", "--scenario", unknown_kind.string()}, "/expect/0/kind: expected one of \"gate\""},
+      {{"certify", "--client", "x", "--scenario", overstated.string()},
+       "/expect/0/level: level MUST is above its basis, which grounds at most SHOULD (SHOULD: “Clients SHOULD: Prompt "
+       "for user confirmation on sensitive operations”"},
       {{"certify", "--client", "x", "--scenario", unused_member.string()},
        "/expect/0/tool: a propagation check does not use 'tool'"},
       {{"certify", "--client", "x", "--expected-failures", no_reason.string()}, "has no reason"},

@@ -88,6 +88,7 @@ TEST(Coverage, ACheckThatContradictsTheRuleOrMixesTriggersDoesNotCount) {
         {"checks", "c"},
         {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
         {"level", "SHOULD"},
+        {"basis", "spec/prompt-sensitive"},
         {"servers", {{"main", {{"tools", {tool}}}}}},
         {"task", json::array()},
         {"expect", {{{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"tool", "t"}, {"traces", traces}}}}};

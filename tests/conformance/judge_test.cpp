@@ -113,10 +113,15 @@ class Record {
 json scenario_with(const json& expect,
                    const json& servers = {
                        {"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
-  return {{"id", "t.x"},           {"title", "t"},
-          {"checks", "c"},         {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
-          {"level", "SHOULD"},     {"servers", servers},
-          {"task", json::array()}, {"expect", expect}};
+  return {{"id", "t.x"},
+          {"title", "t"},
+          {"checks", "c"},
+          {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
+          {"level", "SHOULD"},
+          {"basis", "trust-annotations@issue-711/must-include-in-session"},  // a MUST: any level may rest on it
+          {"servers", servers},
+          {"task", json::array()},
+          {"expect", expect}};
 }
 
 // A MUST check of `kind` with `members`, read as read_checks reads a scenario's: the server
@@ -126,9 +131,10 @@ CheckSpec check(const std::string& kind, json members = json::object()) {
   if (!members.contains("traces")) members["traces"] = json::object();
   // A check must grade a refusal the client made on its own (caution) at pass or info.
   const auto& outcomes = outcomes_by_kind().at(kind);
-  if (std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.name == "blocked"; }) &&
-      !members["traces"].contains("blocked"))
-    members["traces"]["blocked"] = "pass";
+  for (const char* caution : {"blocked", "not-fulfilled"})
+    if (std::any_of(outcomes.begin(), outcomes.end(), [&](const Outcome& o) { return o.name == caution; }) &&
+        !members["traces"].contains(caution))
+      members["traces"][caution] = "pass";
   json tools = json::array();
   for (const auto& tool : {json::json_pointer("/tool"), json::json_pointer("/requires/tool")})
     if (members.contains(tool)) tools.push_back({{"name", members[tool]}, {"inputSchema", {{"type", "object"}}}});
@@ -758,13 +764,24 @@ TEST(Judge, InputRequestOutcomes) {
     EXPECT_EQ(outcome(input, r), "answer-not-users");
   }
   {
-    Record r;  // neither shown nor answered: called again as if nothing was asked, or dropped
+    Record r;  // neither shown nor answered: called again as if nothing was asked
     asks(r, 1);
     call(r, 2);
     EXPECT_EQ(outcome(input, r), "not-shown");
+    // Left unshown and not retried: declined, which "Servers MUST NOT assume that clients will
+    // fulfill the inputRequests or retry" allows.
     Record dropped;
     asks(dropped, 1);
-    EXPECT_EQ(outcome(input, dropped), "not-shown");
+    EXPECT_EQ(outcome(input, dropped), "not-fulfilled");
+    // The task's next call, with other arguments, is no retry of the one that was asked about.
+    Record next;
+    asks(next, 1);
+    call(next, 2, {{"arguments", {{"project", "other"}}}});
+    EXPECT_EQ(outcome(input, next), "not-fulfilled");
+    Record next_after_denial;
+    asks(next_after_denial, 1).prompt("archive", "deny");
+    call(next_after_denial, 2, {{"arguments", {{"project", "other"}}}});
+    EXPECT_EQ(outcome(input, next_after_denial), "answered-by-user");
   }
   {
     Record r;
@@ -1005,6 +1022,14 @@ TEST(Judge, AGateThatGradesCautionAboveInfoIsRefused) {
     EXPECT_EQ(read_error(scenario_with(json::array({other}))),
               "t.json: /expect/0/traces/blocked: a " + std::string(kind) + " check grades 'blocked' \"warning\"" + why);
     other["traces"]["blocked"] = "info";
+    if (std::string(kind) == "input-request") {
+      // Leaving an input request unfulfilled is a refusal too.
+      EXPECT_EQ(read_error(scenario_with(json::array({other}))),
+                "t.json: /expect/0/traces/not-fulfilled: a input-request check grades 'not-fulfilled' as a failure "
+                "(unlisted)" +
+                    why);
+      other["traces"]["not-fulfilled"] = "info";
+    }
     EXPECT_EQ(read_error(scenario_with(json::array({other}))), "") << kind;
   }
 }

@@ -179,8 +179,9 @@ TEST(Policy, RetriesOnlyWhatIsSafeToRepeatAndOnlyABoundedNumberOfTimes) {
   EXPECT_FALSE(policy.may_retry(hints(json()), 1));  // no hints: the default is not idempotent
 }
 
-// #711 guards writes "when sensitiveHint is true": every level taints by default; a policy that
-// raises the threshold taints from that level up, and a malformed level never taints.
+// #711 guards writes "when sensitiveHint is true": every level taints by default, true (#711's own
+// spelling) as the lowest; a policy that raises the threshold taints from that level up, and a
+// malformed level never taints.
 TEST(Policy, EverySensitiveHintLevelFromTheThresholdUpTaintsTheContext) {
   const std::vector<std::string> levels = {"low", "medium", "high"};
   for (const std::string threshold : {"low", "medium", "high"}) {
@@ -194,7 +195,14 @@ TEST(Policy, EverySensitiveHintLevelFromTheThresholdUpTaintsTheContext) {
       EXPECT_EQ(policy.sensitive_context(), at_or_above) << "threshold " << threshold << ", level " << levels[i];
     }
   }
-  for (const json& malformed : {json("extreme"), json(true), json(3), json()}) {
+  for (const auto& [value, from_low] : {std::pair{json(true), true}, {json(true), false}}) {
+    mcp_hints::PolicyConfig config;
+    config.sensitive_from = from_low ? "low" : "medium";
+    SessionPolicy policy(config);
+    policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", value}}));
+    EXPECT_EQ(policy.sensitive_context(), from_low) << "true is the lowest level";
+  }
+  for (const json& malformed : {json("extreme"), json(false), json(3), json()}) {
     SessionPolicy policy;
     policy.after_result(hints(kReadOnly), result_with({{"sensitiveHint", malformed}}));
     EXPECT_FALSE(policy.sensitive_context()) << malformed;

@@ -303,7 +303,7 @@ TEST(CheckServer, AHintGivenTwiceInTheLiveListingIsAFinding) {
   for (const auto& f : twice.report["findings"])
     if (f["check"] == "json.duplicate-member") found.push_back(f);
   ASSERT_EQ(found.size(), 1u) << twice.report.dump();
-  EXPECT_EQ(found[0]["level"], "error");
+  EXPECT_EQ(found[0]["level"], "warning");  // the RFC's SHOULD, which fails the run by default
   EXPECT_TRUE(found[0]["pointer"].get<std::string>().starts_with("/tools/")) << found[0];
   EXPECT_TRUE(found[0]["pointer"].get<std::string>().ends_with("/annotations/readOnlyHint")) << found[0];
   EXPECT_NE(found[0]["message"].get<std::string>().find(
@@ -354,7 +354,8 @@ TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
     }
     EXPECT_TRUE(o.checks().count(id)) << id << " did not fire against --misbehave " << it->second.mode
                                       << (it->second.http ? " (http)" : "") << ": " << o.report.dump(1) << o.err;
-    EXPECT_NE(o.exit_code, 3) << id << ": " << o.err;
+    // A revision chosen that mcp-hints cannot speak ends the run, which is then incomplete.
+    EXPECT_EQ(o.exit_code == 3, id == "server.protocol-version") << id << ": " << o.err;
     if (!id.starts_with("stateless.") && !id.starts_with("era.")) continue;
     // An era's control trips its own check and no other of the eras', and says what it expected and saw.
     std::set<std::string> era_checks;
@@ -780,7 +781,9 @@ TEST(CheckServer, EveryReportFormatCarriesServerChecks) {
     a.insert(a.end(), server.begin(), server.end());
     return a;
   }());
-  EXPECT_NE(junit.out.find("name=\"stability.relist\"><system-out>"), std::string::npos) << junit.out.substr(0, 500);
+  // A warning fails the run by default (--fail-on warning).
+  EXPECT_NE(junit.out.find("name=\"stability.relist\"><failure type=\"warning\""), std::string::npos)
+      << junit.out.substr(0, 500);
   EXPECT_NE(junit.out.find("name=\"server.initialize\"/>"), std::string::npos);
   auto sarif = run_cli([&] {
     std::vector<std::string> a = {"check-server", "--format", "sarif", "--observe", "0"};
@@ -998,8 +1001,10 @@ TEST(CheckServer, ABaselineAcceptsALiveServersFindingsAndReportsTheFixedOnesStal
   EXPECT_EQ(from_lint.report["summary"]["baselined"], test_support::read_json(lint_baseline)["entries"].size());
 
   // Fixed: the good catalog leaves the bad one's entries stale.
+  // Stale entries are warnings: the run fails on them by default, not under --fail-on error.
   const auto fixed = live("good-catalog.json", {"--baseline", baseline});
-  EXPECT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_EQ(fixed.exit_code, 1) << fixed.err;
+  EXPECT_EQ(live("good-catalog.json", {"--baseline", baseline, "--fail-on", "error"}).exit_code, 0);
   std::size_t stale = 0;
   for (const auto& f : fixed.report["findings"]) {
     if (f["check"] != "baseline.stale") continue;

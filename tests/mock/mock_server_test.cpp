@@ -844,8 +844,8 @@ TEST(MockServer, CheckServerSpeaksEachEraTheMockSpeaks) {
   };
   const std::vector<Case> cases = {{stateless_only, "auto", "2026-07-28", 0}, {both, "auto", "2026-07-28", 0},
                                    {legacy_only, "auto", "2025-11-25", 0},    {both, "legacy", "2025-11-25", 0},
-                                   {both, "2026-07-28", "2026-07-28", 0},     {legacy_only, "stateless", "", 1},
-                                   {stateless_only, "legacy", "", 1}};
+                                   {both, "2026-07-28", "2026-07-28", 0},     {legacy_only, "stateless", "", 3},
+                                   {stateless_only, "legacy", "", 3}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.scenario + " --protocol " + c.protocol);
     const std::vector<std::string> serve = {MCP_HINTS_BIN, "mock", "--scenario", c.scenario, "--server", "b"};

@@ -50,7 +50,8 @@ runs_anywhere() {
   local mock=$! tries
   for tries in $(seq 200); do [ -s "$elsewhere/url" ] && break; sleep 0.05; done
   [ -s "$elsewhere/url" ] || { cat "$elsewhere/mock.err"; kill "$mock" 2>/dev/null; echo "FAIL: the mock served no HTTP"; exit 1; }
-  expect 0 "1 server, 5 tools" env HOME="$elsewhere" "$bin" check-server --url "$(head -1 "$elsewhere/url")"
+  # mock.basic's irreversible tool declares no confirmation (a warning): the run is held to MUSTs.
+  expect 0 "1 server, 5 tools" env HOME="$elsewhere" "$bin" check-server --fail-on error --url "$(head -1 "$elsewhere/url")"
   kill "$mock" && wait "$mock" 2>/dev/null || true
   popd >/dev/null
   rm -rf "$elsewhere"

@@ -156,14 +156,17 @@ TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
 // fail-on level makes the run exit 1.
 TEST(ReportCommand, FindingsAtTheFailOnLevelExitOne) {
   const std::string bad = (test_support::source_dir() / "examples/catalogs/bad-catalog.json").string();
-  const std::string warnings_only = test_support::fixture("lint/negative/hints.readonly-and-destructive.json").string();
+  const std::string warnings_only = test_support::fixture("lint/negative/placement.annotation-only.json").string();
+  const std::string info_only = test_support::fixture("lint/negative/hints.readonly-and-destructive.json").string();
   const std::vector<std::pair<std::vector<std::string>, int>> cases = {
       {{"report", bad}, 1},
       {{"report", bad, "--fail-on", "never"}, 0},
-      {{"report", warnings_only}, 0},
-      {{"report", warnings_only, "--strict"}, 1},
-      {{"report", warnings_only, "--fail-on", "warning"}, 1},
-      {{"report", warnings_only, "--fail-on", "warning", "--format", "html"}, 1},
+      {{"report", warnings_only}, 1},
+      {{"report", warnings_only, "--fail-on", "error"}, 0},
+      {{"report", info_only}, 0},
+      {{"report", info_only, "--strict"}, 0},
+      {{"report", info_only, "--fail-on", "info"}, 1},
+      {{"report", info_only, "--fail-on", "info", "--format", "html"}, 1},
   };
   for (const auto& [args, code] : cases) {
     const auto r = test_support::run_cli(args);

@@ -44,8 +44,12 @@ TEST(TraceReport, EveryFindingOfTheTextReportEndsWithTheSentenceItEnforces) {
     const auto end = text.find('\n', quote);
     EXPECT_TRUE(text.compare(end, 5, "\n    ") != 0 || text[end + 5] != ' ') << "the sentence ends the finding";
   }
+  // The basis, not the first sentence naming the check: risk.understated is the suite's own rule.
   EXPECT_EQ(enforced_sentence_text("risk.understated"),
-            "“riskLevel: \"low\" | \"medium\" | \"high\" | \"critical\"” — SEP-2793, What it adds");
+            "“Where two vocabularies, or a vocabulary and the specification's hints, describe the same property of "
+            "one tool, they SHOULD NOT say opposite things.” — mcp-hints, Declarations that agree");
+  EXPECT_EQ(enforced_sentence_text("agency.undeclared").rfind("“Tool authors _should_ set", 0), 0u)
+      << enforced_sentence_text("agency.undeclared");
   EXPECT_EQ(enforced_sentence_text("nonesuch.check"), "");
   EXPECT_TRUE(enforced_sentence_json("nonesuch.check").is_null());
 }
@@ -77,7 +81,7 @@ TEST(TraceReport, TheSafetyTableQuotesEachFindingsSentence) {
   const auto file = test_support::fixture("lint/negative/risk.understated.json").string();
   std::ifstream in(file);
   const auto html = safety_table_html(build_safety_table(in, file, {}));
-  EXPECT_NE(html.find("<small class=\"enforces\">→ “riskLevel: &quot;low&quot;"), std::string::npos) << html;
+  EXPECT_NE(html.find("<small class=\"enforces\">→ “Where two vocabularies"), std::string::npos) << html;
 }
 
 TEST(TraceReport, TheMatrixShowsEveryProposalsCoverageAndEverySentence) {

@@ -176,13 +176,16 @@ TEST(Cli, ExitCodesFollowTheFailOnLevel) {
   EXPECT_EQ(run_cli({"lint", fixture("clean.json")}).exit_code, 0);
   EXPECT_EQ(run_cli({"lint", fixture("negative/risk.understated.json")}).exit_code, 1);
   EXPECT_EQ(run_cli({"lint", "--fail-on", "never", fixture("negative/risk.understated.json")}).exit_code, 0);
-  // Only warnings: pass by default, fail with --strict or --fail-on warning.
+  // Only warnings (a SHOULD, or the suite's own rule): fail by default, as with --strict or
+  // --fail-on warning; pass when only a MUST would fail the run.
   const auto warn = fixture("negative/placement.annotation-only.json");
-  EXPECT_EQ(run_cli({"lint", warn}).exit_code, 0);
+  EXPECT_EQ(run_cli({"lint", warn}).exit_code, 1);
   EXPECT_EQ(run_cli({"lint", "--strict", warn}).exit_code, 1);
   EXPECT_EQ(run_cli({"lint", "--fail-on", "warning", warn}).exit_code, 1);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "error", warn}).exit_code, 0);
   // Only info: fails only with --fail-on info.
   const auto info = fixture("negative/agency.destructive-unconfirmed.json");
+  EXPECT_EQ(run_cli({"lint", info}).exit_code, 0);
   EXPECT_EQ(run_cli({"lint", "--strict", info}).exit_code, 0);
   EXPECT_EQ(run_cli({"lint", "--fail-on", "info", info}).exit_code, 1);
 }
@@ -201,7 +204,7 @@ TEST(Cli, EveryFormatIsWellFormed) {
   const auto bad = fixture("negative/risk.understated.json");
   auto j = run_cli({"lint", "--format", "json", bad});
   EXPECT_EQ(j.exit_code, 1);
-  EXPECT_EQ(json::parse(j.out)["summary"]["error"], 2);
+  EXPECT_EQ(json::parse(j.out)["summary"]["warning"], 2);
   auto s = run_cli({"lint", "--format", "sarif", bad});
   EXPECT_EQ(json::parse(s.out)["runs"][0]["results"].size(), 2u);
   auto x = run_cli({"lint", "--format", "junit", bad});
@@ -209,7 +212,7 @@ TEST(Cli, EveryFormatIsWellFormed) {
   auto g = run_cli({"lint", "--format", "github", bad});
   EXPECT_EQ(g.exit_code, 1);
   EXPECT_EQ(test_support::count_lines(g.out), 2u) << g.out;
-  EXPECT_TRUE(g.out.starts_with("::error file=" + bad + ",line=")) << g.out;
+  EXPECT_TRUE(g.out.starts_with("::warning file=" + bad + ",line=")) << g.out;
   auto t = run_cli({"lint", bad});
   EXPECT_NE(t.out.find("risk.understated"), std::string::npos);
   EXPECT_EQ(t.out.find("\033["), std::string::npos);  // not a terminal: no colour
@@ -291,11 +294,11 @@ TEST(Cli, AMegabyteStringUnderAPatternCheckIsAFindingNotACrash) {
 TEST(Cli, LintsSeveralFilesInOneRun) {
   auto r = run_cli({"lint", "--format", "json", fixture("clean.json"), fixture("spec-hints-only.json"),
                     fixture("negative/hints.readonly-and-destructive.json")});
-  EXPECT_EQ(r.exit_code, 0);  // a warning only
+  EXPECT_EQ(r.exit_code, 0);  // a note only (info: the specification's definition)
   const json report = json::parse(r.out);
   EXPECT_EQ(report["files"].size(), 3u);
-  EXPECT_EQ(report["toolCount"], 21);
-  EXPECT_EQ(report["summary"]["warning"], 1);
+  EXPECT_EQ(report["toolCount"], 22);
+  EXPECT_EQ(report["summary"]["info"], 1);
 }
 
 TEST(Cli, TheBundledExamplesGiveTheDemoVerdicts) {

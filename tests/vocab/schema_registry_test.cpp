@@ -57,7 +57,7 @@ TEST(SchemaRegistry, ReportsViolationsAtTheirPointerWithWhatWasExpected) {
   std::map<std::string, std::string> by_pointer;
   for (const auto& x : v) by_pointer[x.pointer] = x.message;
   EXPECT_EQ(by_pointer["/annotations/riskLevel"], R"(expected one of "low", "medium", "high", "critical")");
-  EXPECT_EQ(by_pointer["/annotations/minTrustLevel"], R"(expected type "integer")");
+  EXPECT_EQ(by_pointer["/annotations/minTrustLevel"], R"(expected type "number")");
 }
 
 TEST(SchemaRegistry, ReportsEveryMissingRequiredMemberBesideDeeperErrors) {

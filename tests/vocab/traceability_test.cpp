@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
+#include <sstream>
 
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
@@ -39,10 +41,36 @@ json sentence(const std::string& id, const std::string& level, const std::string
   return s;
 }
 
-// The text a quote is held to: a schema.json's descriptions, one after another; any other file as
-// it is.
+// A specification page as read: its Markdown emphasis (**MUST**) and list markers ("- ", "2. ") left
+// out, so that a quote holds the words a reader sees.
+std::string page_text(const std::string& markdown) {
+  std::string out;
+  std::istringstream lines(markdown);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t at = line.find_first_not_of(' ');
+    if (at == std::string::npos) at = line.size();
+    if (line.compare(at, 2, "- ") == 0) {
+      at += 2;
+    } else {
+      std::size_t digits = at;
+      while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+      if (digits > at && line.compare(digits, 2, ". ") == 0) at = digits + 2;
+    }
+    for (std::size_t i = at; i < line.size(); ++i)
+      if (line.compare(i, 2, "**") == 0)
+        ++i;
+      else
+        out += line[i];
+    out += '\n';
+  }
+  return out;
+}
+
+// The text a quote is held to: a schema.json's descriptions, one after another; a specification
+// page as read; any other file as it is.
 std::string source_text(const std::string& file) {
   const auto text = test_support::read_file(test_support::shared_dir() / file);
+  if (file.ends_with(".mdx")) return page_text(text);
   if (!file.ends_with("schema.json")) return text;
   std::string out;
   std::function<void(const json&)> walk = [&](const json& node) {

@@ -42,7 +42,7 @@ fi
 mkdir -p "$(dirname "$INPUT_SARIF")"
 rm -f "$INPUT_SARIF"
 code=0
-"$MCP_HINTS" "$INPUT_COMMAND" --format sarif --output "$INPUT_SARIF" --fail-on "${INPUT_FAIL_ON:-error}" "${args[@]}" ||
+"$MCP_HINTS" "$INPUT_COMMAND" --format sarif --output "$INPUT_SARIF" --fail-on "${INPUT_FAIL_ON:-warning}" "${args[@]}" ||
   code=$?
 echo "mcp-hints $INPUT_COMMAND: exit $code; SARIF report: $INPUT_SARIF"
 {

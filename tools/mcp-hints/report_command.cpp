@@ -36,9 +36,9 @@ options:
   --vocab NAME@REV       pin a vocabulary revision, as for lint
   --jobs N               threads that make the rows while the file is read (default: the
                          machine's cores); the table does not change
-  --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that
+  --fail-on LEVEL        error, warning (default), info or never: the lowest finding level that
                          fails the run, as for lint
-  --strict               same as --fail-on warning
+  --strict               same as --fail-on warning (the default)
   -h, --help             this text
 
 exit codes: 0 the table was written and no finding is at the fail-on level, 1 the table was written

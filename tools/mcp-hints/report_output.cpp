@@ -24,9 +24,10 @@ const char* kReportOptionsHelp =
     R"(  --format FORMAT        text (default), json, sarif (2.1.0), junit, or github (GitHub Actions
                          workflow commands: each finding annotates its file:line:col)
   --output PATH          write the report to PATH instead of standard output
-  --fail-on LEVEL        error (default), warning, info or never: the lowest finding level that
-                         fails the run
-  --strict               same as --fail-on warning
+  --fail-on LEVEL        error, warning (default), info or never: the lowest finding level that
+                         fails the run (a level is its basis's: error a MUST, warning a SHOULD or
+                         an mcp-hints rule, info a MAY or a definition)
+  --strict               same as --fail-on warning (the default)
   --spec-revision REV    specification revision for the Tool schema and the _meta prefix rule:
                          2025-06-18, 2025-11-25 (default) or 2026-07-28
   --color WHEN           auto (default: only on a terminal, unless NO_COLOR is set), always, never
@@ -49,7 +50,7 @@ const char* kReportOptionsHelp =
 )";
 
 void add_fail_on_options(po::options_description& options) {
-  options.add_options()("fail-on", po::value<std::string>()->default_value("error"), "")("strict", "");
+  options.add_options()("fail-on", po::value<std::string>()->default_value("warning"), "")("strict", "");
 }
 
 void add_report_options(po::options_description& options) {

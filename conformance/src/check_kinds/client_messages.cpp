@@ -137,6 +137,7 @@ CheckSpec client_messages_check(const mock::Scenario& served) {
   check.id = "client-messages";
   check.title = "Every message the client sends holds to its protocol revision's schema.json";
   check.level = "MUST";
+  check.basis = "spec/json-rpc";
   check.proposal = "MCP specification";
   check.section =
       "schema.json of the revision spoken (both eras: the revision initialize agreed, or the one each "

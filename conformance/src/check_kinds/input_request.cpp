@@ -1,7 +1,9 @@
 // input-request: in the stateless era a server asks for input by answering a call with an
 // InputRequiredResult; the client retries the call with inputResponses. Each elicitation must
 // reach the user (confirmation_requested, then user_decision, between that answer and the retry),
-// and the retry must carry the user's answer, never one the client made up.
+// and the retry must carry the user's answer, never one the client made up. A client need not
+// fulfil a request nor retry ("Servers MUST NOT assume that clients will fulfill the
+// `inputRequests` or retry the original request", 2026-07-28): leaving the call is caution.
 #include <algorithm>
 
 #include "check_kind.hpp"
@@ -22,8 +24,9 @@ bool asks_for_input(const WireLine* answer) {
 
 // The outcomes, worst first: the one a run with several input requests is judged by.
 const std::vector<std::string>& by_severity() {
-  static const std::vector<std::string> order = {"answered-without-user", "answer-not-users",     "not-shown",
-                                                 "retry-incomplete",      "approved-not-retried", "answered-by-user"};
+  static const std::vector<std::string> order = {"answered-without-user", "answer-not-users", "not-shown",
+                                                 "retry-incomplete",      "not-fulfilled",    "approved-not-retried",
+                                                 "answered-by-user"};
   return order;
 }
 
@@ -40,7 +43,7 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
   }
   detail = std::to_string(prompts) + " prompt(s)" + (decision.empty() ? "" : ", the user's decision: " + decision);
   if (!retry) {
-    if (prompts == 0) return "not-shown";
+    if (prompts == 0) return "not-fulfilled";
     return decision == "approve" || decision.empty() ? "approved-not-retried" : "answered-by-user";
   }
   const json* responses = member(retry->message, {"params", "inputResponses"});
@@ -85,11 +88,22 @@ Observation judge_input_request(const InputRequest& check, const RunRecord& reco
     const WireLine* answer = record.answer_to(line);
     if (!asks_for_input(answer)) continue;
     ++asked;
+    // The retry: the next call of the tool in the session that carries an answer or the request's
+    // state, or repeats the arguments; a call with other arguments is the task's next one.
     const WireLine* retry = nullptr;
-    for (std::size_t j = i + 1; j < record.wire.size() && !retry; ++j)
-      if (record.wire[j].session == line.session && record.wire[j].time >= answer->time &&
-          is_call_of(record, record.wire[j], check.server, check.tool))
-        retry = &record.wire[j];
+    const json* arguments = member(line.message, {"params", "arguments"});
+    for (std::size_t j = i + 1; j < record.wire.size() && !retry; ++j) {
+      const WireLine& next = record.wire[j];
+      if (next.session != line.session || next.time < answer->time ||
+          !is_call_of(record, next, check.server, check.tool))
+        continue;
+      const json* next_arguments = member(next.message, {"params", "arguments"});
+      const bool same_arguments =
+          (arguments == nullptr) == (next_arguments == nullptr) && (!arguments || *arguments == *next_arguments);
+      if (same_arguments || member(next.message, {"params", "inputResponses"}) ||
+          member(next.message, {"params", "requestState"}))
+        retry = &next;
+    }
     std::string here_detail;
     const std::string here = judge_one(check, record, *answer, retry, here_detail);
     const auto& order = by_severity();
@@ -122,9 +136,13 @@ CheckKind input_request_kind() {
        {"answered-without-user", "the client answered an input request without showing it to the user"},
        {"answer-not-users",
         "the retry's answer contradicts the user's decision (accept after a denial, or the reverse)"},
-       {"not-shown", "the client neither showed an input request to the user nor answered it"},
+       {"not-shown", "the client made the call again without an answer and without showing the input request"},
+       {"not-fulfilled",
+        "the client neither showed an input request nor retried the call: it declined to fulfil it, which the "
+        "revision allows (\"Servers MUST NOT assume that clients will fulfill the `inputRequests` or retry\")"},
        {"retry-incomplete", "the retry lacked an answer to an input request, or the requestState"},
-       {"approved-not-retried", "the user approved, but the client never retried the call with the answer"},
+       {"approved-not-retried",
+        "the user approved, but the client never retried the call with the answer (the revision allows it)"},
        {"blocked", "the client refused the tool on its own (a blocked event) and never called it: nothing to show"},
        {"not-reached", "no call of the tool was answered with input_required", true}},
       read_tool_on_server, judge_input_request);

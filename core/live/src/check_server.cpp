@@ -240,6 +240,13 @@ class Run {
                                                  : server_check("server.initialize");
       emit(check, "", which + ": " + what);
       report_.diagnostics = transport->diagnostics();
+      // A revision the server may choose but mcp-hints does not speak is no fault of the server's
+      // (the client "SHOULD disconnect"): the finding informs, and the run cannot go on.
+      if (version && !discover_versions)
+        incomplete(which +
+                       ": the server chose a protocol version mcp-hints does not speak here; nothing more "
+                       "could be checked",
+                   nullptr);
       return false;
     } catch (const TransportError& e) {
       incomplete(which + ": " + (session->era() == ProtocolEra::stateless ? "server/discover" : "initialize") + ": " +

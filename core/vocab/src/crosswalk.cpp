@@ -73,6 +73,12 @@ std::string describe(Node n, int depth = 0, bool across = true) {
     return join(parts, " or ");
   }
   if (s.contains("const")) return std::string(s["const"].type_name());
+  if (s.contains("type") && s["type"].is_array()) {  // ["string", "boolean"]: one of several types
+    std::vector<std::string> types;
+    for (const auto& t : s["type"])
+      if (t.is_string()) types.push_back(t.get<std::string>());
+    if (!types.empty()) return join(types, " or ");
+  }
   std::string type = s.contains("type") && s["type"].is_string() ? s["type"].get<std::string>() : "";
   if (type.empty() && s.contains("enum") && !s["enum"].empty()) type = s["enum"][0].type_name();
   if (type == "array") {
@@ -82,8 +88,8 @@ std::string describe(Node n, int depth = 0, bool across = true) {
   }
   if (type == "object" && s.contains("required") && s["required"].size() == 1 && s.contains("properties"))
     return "object {" + s["required"][0].get<std::string>() + "}";
-  if (type == "integer" && s.contains("minimum") && s.contains("maximum"))
-    return "integer " + s["minimum"].dump() + "-" + s["maximum"].dump();
+  if ((type == "integer" || type == "number") && s.contains("minimum") && s.contains("maximum"))
+    return type + " " + s["minimum"].dump() + "-" + s["maximum"].dump();
   return type.empty() ? "any" : type;
 }
 

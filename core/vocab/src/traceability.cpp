@@ -60,6 +60,7 @@ Traceability::Traceability(const json& doc) {
                              s.value("note", ""),
                              s.value("checks", std::vector<std::string>{}),
                              s.value("scenarios", std::vector<std::string>{}),
+                             s.value("basisOf", std::vector<std::string>{}),
                              s.value("reason", ""),
                              s.value("gap", "")};
       if (!ids.insert(sentence.id).second)
@@ -118,6 +119,31 @@ std::optional<TraceRef> Traceability::sentence_for(std::string_view id, std::str
   });
 }
 
+std::optional<TraceRef> Traceability::basis_of(std::string_view check_id) const {
+  for (const auto& d : documents_)
+    for (const auto& s : d.sentences)
+      if (std::find(s.basis_of.begin(), s.basis_of.end(), check_id) != s.basis_of.end()) return TraceRef{&d, &s};
+  return std::nullopt;
+}
+
+std::optional<TraceRef> Traceability::sentence(std::string_view full_id) const {
+  for (const auto& d : documents_)
+    for (const auto& s : d.sentences)
+      if (full_id.size() == d.id.size() + 1 + s.id.size() && full_id.starts_with(d.id) && full_id[d.id.size()] == '/' &&
+          full_id.ends_with(s.id))
+        return TraceRef{&d, &s};
+  return std::nullopt;
+}
+
+std::string_view basis_force(const TraceRef& ref) {
+  const std::string& level = ref.sentence->level;
+  const bool must = level == "MUST" || level == "MUST NOT" || level == "REQUIRED";
+  const bool should = level == "SHOULD" || level == "SHOULD NOT" || level == "RECOMMENDED";
+  // The suite's own rules never stand in for the specification's words.
+  if (ref.document->kind == "own") return must || should ? "SHOULD" : "MAY";
+  return must ? "MUST" : should ? "SHOULD" : "MAY";
+}
+
 std::string quoted(const TraceRef& ref) {
   return "“" + ref.sentence->text + "” — " + ref.document->cited_as.front() + ", " + ref.sentence->section;
 }
@@ -138,6 +164,7 @@ json trace_json(const Traceability& trace) {
                            {"party", s.party.empty() ? json() : json(s.party)},
                            {"status", status},
                            {"checks", s.checks},
+                           {"basisOf", s.basis_of},
                            {"scenarios", s.scenarios},
                            {"reason", s.reason.empty() ? json() : json(s.reason)},
                            {"gap", s.gap.empty() ? json() : json(s.gap)},

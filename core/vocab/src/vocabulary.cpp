@@ -132,7 +132,8 @@ Vocabulary::Vocabulary(const json& doc) {
     revisions_.push_back(VocabularyRevision{
         v.at("id"), v.at("revision"), v.at("title"), v.at("status"), v.at("source"), v.at("schema"),
         v.value("metaReservation", ""), v.value("scope", "tool"), v.value("supersedes", std::vector<std::string>{}),
-        v.value("extension", std::string()), v.value("clientLevel", "SHOULD"), v.value("clientWords", std::string())});
+        v.value("extension", std::string()), v.value("clientLevel", "SHOULD"), v.value("clientWords", std::string()),
+        v.value("clientBasis", std::string())});
   }
   for (const auto& f : doc.at("fields")) {
     Field field;

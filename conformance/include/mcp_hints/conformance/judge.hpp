@@ -40,6 +40,10 @@ const Outcome* find_outcome(std::string_view kind, std::string_view name);
 
 struct CheckSpec {
   std::string id, title, level, proposal, section, kind;
+  // The sentence the level rests on and the report quotes (DOCUMENT/ID of the traceability data):
+  // the check's "basis", else its scenario's; when a gate is held weaker by the one rule for
+  // levels, the sentence of the vocabulary that decides the call.
+  std::string basis;
   // Why the level is weaker than the scenario says: the one rule for levels (a gate is no stronger
   // than the vocabularies whose values decide the call); empty when it is not.
   std::string level_reason;
@@ -48,9 +52,12 @@ struct CheckSpec {
   std::any parameters;                    // the kind's own, as its file reads them
 };
 
-// The checks of a scenario (its "expect"), with defaults filled in and levels held to the rule. Throws
-// mock::ScenarioError naming the pointer when a check names a kind there is no table entry for, a server or tool the
-// scenario does not have, a member its kind does not use, or an outcome its kind cannot observe.
+// The checks of a scenario (its "expect"), with defaults filled in and levels held to the rule and
+// to their basis (MUST fails, SHOULD warns, MAY or a definition informs; the suite's own rules only
+// inform, so they never decide a tier). Throws mock::ScenarioError naming the pointer for a basis
+// the data does not hold, a level above its basis, a kind there is no table entry for, a server or
+// tool the scenario does not have, a member its kind does not use, or an outcome its kind cannot
+// observe.
 std::vector<CheckSpec> read_checks(const mock::Scenario& scenario);
 
 struct CheckResult {

@@ -15,10 +15,8 @@ namespace mcp_hints::conformance {
 std::vector<std::string> scenario_trace_problems(const Traceability& trace,
                                                  const std::vector<mock::Scenario>& scenarios);
 
-// The sentence a scenario's check enforces, as the recap of a failed check ends with it
-// (`proposal`: the check's citation): of the sentences naming the scenario, the one of the
-// document the citation names first; empty when no sentence names the scenario.
-std::string scenario_sentence_text(const std::string& scenario_id, const std::string& proposal,
-                                   const Traceability& trace = Traceability::builtin());
+// A check's basis (CheckSpec::basis, DOCUMENT/ID) quoted, as the recap of a check ends with it;
+// empty when the data has no such sentence.
+std::string basis_sentence_text(const std::string& basis, const Traceability& trace = Traceability::builtin());
 
 }  // namespace mcp_hints::conformance

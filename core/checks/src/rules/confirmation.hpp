@@ -39,7 +39,8 @@ inline constexpr auto kChecks = std::to_array<Check>({
       "proposal 1: Use cases (destructive tools declare requiresConfirmation)",
       "a delete effect, destroy category, Irreversible outcome or critical risk comes with a declared confirmation"},
      &confirmation_missing},
-    {{"confirmation.contradiction", Level::error, "proposal 1: requiresConfirmation; SEP-2793: approvalRecommendation",
+    {{"confirmation.contradiction", Level::warning,
+      "mcp-hints rule (declarations agree); proposal 1: requiresConfirmation; SEP-2793: approvalRecommendation",
       "requiresConfirmation and approvalRecommendation agree on whether to confirm"},
      &confirmation_contradiction},
 });

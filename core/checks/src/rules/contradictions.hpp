@@ -28,9 +28,10 @@ inline void destructive_contradiction(const ToolContext& ctx, const FindingSink&
   if (!d || !text_is(d->value, "write")) return;  // destructiveHint false: only additive updates
   for (const auto& c : ctx.hints.claims) {
     if (c.defaulted || is_spec(c)) continue;
-    if ((c.facet == "effect" && text_is(c.value, "delete")) || (c.facet == "reversibility" && text_is(c.value, "none")))
-      sink.report(c.source.pointer(), "destructiveHint is false (only additive updates) but " + said(c) +
-                                          " says the tool deletes or cannot be undone");
+    // Irreversibility alone is no contradiction: an additive update (sending an email) cannot be undone.
+    if (c.facet == "effect" && text_is(c.value, "delete"))
+      sink.report(c.source.pointer(),
+                  "destructiveHint is false (only additive updates) but " + said(c) + " says the tool deletes");
   }
 }
 
@@ -78,16 +79,20 @@ inline void idempotency_meanings_differ(const ToolContext& ctx, const FindingSin
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"hints.readonly-contradiction", Level::error, "MCP specification: ToolAnnotations.readOnlyHint",
+    {{"hints.readonly-contradiction", Level::warning,
+      "mcp-hints rule (declarations agree); MCP specification: ToolAnnotations.readOnlyHint",
       "a read-only tool claims no writing or deleting effect and no consequential or irreversible outcome"},
      &readonly_contradiction},
-    {{"hints.destructive-contradiction", Level::error, "MCP specification: ToolAnnotations.destructiveHint",
-      "a tool with destructiveHint false claims no delete effect or category and no reversibility none"},
+    {{"hints.destructive-contradiction", Level::warning,
+      "mcp-hints rule (declarations agree); MCP specification: ToolAnnotations.destructiveHint",
+      "a tool with destructiveHint false claims no delete effect or category (an additive update that cannot be "
+      "undone, such as sending an email, is consistent)"},
      &destructive_contradiction},
-    {{"hints.readonly-and-destructive", Level::warning, "MCP specification: ToolAnnotations.destructiveHint",
+    {{"hints.readonly-and-destructive", Level::info, "MCP specification: ToolAnnotations.destructiveHint",
       "readOnlyHint and destructiveHint are not both true (the latter would be ignored)"},
      &readonly_and_destructive},
-    {{"idempotency.retry-unsafe", Level::warning, "proposal 1: idempotent; MCP specification: idempotentHint",
+    {{"idempotency.retry-unsafe", Level::warning,
+      "mcp-hints rule (declarations agree); proposal 1: idempotent; MCP specification: idempotentHint",
       "mcp.dev/idempotent is not true where idempotentHint says repeated calls have effects"},
      &idempotency_retry_unsafe},
     {{"idempotency.meanings-differ", Level::info, "proposal 1: idempotent; MCP specification: idempotentHint",

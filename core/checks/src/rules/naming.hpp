@@ -39,7 +39,7 @@ inline void contradicts_name(const ToolContext& ctx, const FindingSink& sink) {
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"infer.contradicts-name", Level::warning, "SEP-2793 reference implementation: inference from verb classes",
+    {{"infer.contradicts-name", Level::info, "SEP-2793 reference implementation: inference from verb classes",
       "a tool whose name's verb (after any vendor prefix, or after the object) deletes, writes or sends is not "
       "declared read-only (nor, for delete, non-destructive)"},
      &contradicts_name},

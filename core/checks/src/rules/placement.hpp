@@ -78,10 +78,11 @@ inline void annotation_only(const ToolContext& ctx, const FindingSink& sink) {
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"meta.reserved-prefix", Level::error, "MCP specification (chosen revision): General fields, _meta",
+    {{"meta.reserved-prefix", Level::info, "MCP specification (chosen revision): General fields, _meta",
       "_meta keys do not use a prefix the chosen revision reserves for MCP (mcp.dev/ under 2025-06-18)"},
      &meta_reserved_prefix},
-    {{"placement.annotation-only", Level::warning, "MCP specification: ToolAnnotations; SDK behaviour",
+    {{"placement.annotation-only", Level::warning,
+      "mcp-hints rule (where SDKs keep hints); MCP specification: ToolAnnotations; SDK behaviour",
       "hints outside the specification's ToolAnnotations keys are mirrored in _meta, where SDK clients keep them"},
      &annotation_only},
 });

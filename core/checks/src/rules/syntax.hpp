@@ -25,7 +25,7 @@ inline void duplicate_member(const ToolContext& ctx, const FindingSink& sink) {
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"json.duplicate-member", Level::error,
+    {{"json.duplicate-member", Level::warning,
       "RFC 8259 (JSON), 4. Objects: \"The names within an object SHOULD be unique\"",
       "no member name is given twice in one object of a tool (parsers disagree on which value counts)"},
      &duplicate_member},

@@ -46,15 +46,17 @@ inline void result_sensitivity_understated(const ToolContext& ctx, const Finding
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"risk.understated", Level::error, "SEP-2793: riskLevel, category, blastRadius",
+    {{"risk.understated", Level::warning,
+      "mcp-hints rule (declarations agree); SEP-2793: riskLevel, category, blastRadius",
       "riskLevel low is not given to a destroy category or an organization or global blast radius"},
      &risk_understated},
-    {{"open-world.contradiction", Level::error,
-      "MCP specification: openWorldHint; proposal 1: effect; Action Security: Destination",
+    {{"open-world.contradiction", Level::warning,
+      "mcp-hints rule (declarations agree); MCP specification: openWorldHint; proposal 1: effect; Action Security: "
+      "Destination",
       "openWorldHint false is not given to a tool with effect external or Destination Public"},
      &open_world_contradiction},
-    {{"sensitivity.result-understated", Level::error,
-      "proposal 1: resultSensitivity; Action Security: returnMetadata.Sensitivity",
+    {{"sensitivity.result-understated", Level::warning,
+      "mcp-hints rule (declarations agree); proposal 1: resultSensitivity; Action Security: returnMetadata.Sensitivity",
       "resultSensitivity public is not given to a tool returning PII, Financial, Credentials or Regulated data"},
      &result_sensitivity_understated},
 });

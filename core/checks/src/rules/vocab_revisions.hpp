@@ -47,7 +47,7 @@ inline void vocab_pinned_revision(const ToolContext& ctx, const FindingSink& sin
 }
 
 inline constexpr auto kChecks = std::to_array<Check>({
-    {{"vocab.mixed-revisions", Level::warning, "SEP-1913 (supersedes #711 and the action security seed)",
+    {{"vocab.mixed-revisions", Level::info, "SEP-1913 (supersedes #711 and the action security seed)",
       "a tool does not mix keys of a revision with those of the revision that replaced it"},
      &vocab_mixed_revisions},
     {{"vocab.pinned-revision", Level::warning, "mcp-hints: a vocabulary revision pinned for the catalog",

@@ -12,15 +12,16 @@ namespace mcp_hints {
 inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
     {"server.initialize", Level::error, "MCP specification: Lifecycle, Initialization",
      "the server answers initialize with a result holding protocolVersion and capabilities", Scope::server},
-    {"server.protocol-version", Level::error, "MCP specification: Lifecycle, Version Negotiation",
+    {"server.protocol-version", Level::info, "MCP specification: Lifecycle, Version Negotiation",
      "the server chooses a protocol version of the legacy era mcp-hints offers or accepts", Scope::server},
     {"server.tools-capability", Level::error, "MCP specification: Server Features, Tools, Capabilities",
      "a server that lists tools declares the tools capability", Scope::server},
     {"server.stdout-protocol-only", Level::error, "MCP specification: Transports, stdio",
      "the server writes nothing but MCP messages to stdout", Scope::server},
-    {"server.list-page", Level::error, "MCP specification: Tools, Listing Tools; Pagination",
+    {"server.list-page", Level::warning,
+     "mcp-hints rule (pages end); MCP specification: Tools, Listing Tools; Pagination",
      "every tools/list page is a result with a tools array and, if any, a string nextCursor", Scope::server},
-    {"server.cursor-terminates", Level::error, "MCP specification: Utilities, Pagination",
+    {"server.cursor-terminates", Level::warning, "mcp-hints rule (pages end); MCP specification: Utilities, Pagination",
      "following nextCursor ends, without repeating a cursor, within the page bound", Scope::server},
     {"protocol.message", Level::error, "MCP specification: schema.json of the revision spoken (JSONRPCMessage)",
      "every message the server sends is a JSON-RPC message of the revision spoken", Scope::server},
@@ -34,8 +35,9 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      Scope::server},
     {"protocol.error", Level::error, "MCP specification: schema.json of the revision spoken",
      "every error response matches the revision's error definitions (e.g. -32022 with data.supported)", Scope::server},
-    {"stateless.discover-versions", Level::error,
-     "MCP specification 2026-07-28: server/discover (DiscoverResult.supportedVersions)",
+    {"stateless.discover-versions", Level::warning,
+     "mcp-hints rule (listed revisions accepted); MCP specification 2026-07-28: server/discover "
+     "(DiscoverResult.supportedVersions)",
      "the server/discover result lists a revision mcp-hints can speak, and every revision it lists that mcp-hints "
      "speaks is accepted when asked (one refused with -32022 is a lie); the result's shape is protocol.result's",
      Scope::server},
@@ -55,8 +57,7 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "over HTTP, a request whose Mcp-Method header is missing or names another method, or a tools/call whose "
      "Mcp-Name is missing or names another tool, is refused with HTTP 400 and error -32020",
      Scope::server},
-    {"stateless.ttl-changed", Level::warning,
-     "MCP specification 2026-07-28: ttlMs; proposal 1: Semantics (stable hints)",
+    {"stateless.ttl-changed", Level::info, "MCP specification 2026-07-28: ttlMs; proposal 1: Semantics (stable hints)",
      "listing tools again within the ttlMs the first listing promised gives every tool the same hints (a cache "
      "would go on serving the old ones)",
      Scope::server},
@@ -64,11 +65,13 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "once the first listing's ttlMs has passed (waited when it fits in the observe window), no tool's hints become "
      "less cautious (a possible rug pull under caching)",
      Scope::server},
-    {"stateless.public-scope", Level::error, "MCP specification 2026-07-28: cacheScope",
+    {"stateless.public-scope", Level::warning,
+     "mcp-hints rule (public means the same for everyone); MCP specification 2026-07-28: cacheScope",
      "a tools/list marked cacheScope public gives every tool the same hints in every authorization context given "
      "(else a shared cache serves one user's hints to another)",
      Scope::server},
-    {"era.mixed", Level::error, "MCP specification: Lifecycle (2025 revisions) and 2026-07-28 Result",
+    {"era.mixed", Level::warning,
+     "mcp-hints rule (one era at a time); MCP specification: Lifecycle (2025 revisions) and 2026-07-28 Result",
      "a result of the legacy era carries none of the stateless era's members (resultType, ttlMs, cacheScope, "
      "supportedVersions): a peer speaks one era at a time",
      Scope::server},
@@ -82,17 +85,18 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      Scope::server},
     {"list-changed.changed", Level::info, "MCP specification: Tools, List Changed Notification",
      "reports hints that changed after notifications/tools/list_changed", Scope::server},
-    {"result.trust-annotations", Level::error,
-     "issue #711 / SEP-1913: trust annotations; interest group extension io.modelcontextprotocol/trust-annotations",
+    {"result.trust-annotations", Level::warning,
+     "mcp-hints rule (well-formed hints); issue #711 / SEP-1913: trust annotations; interest group extension "
+     "io.modelcontextprotocol/trust-annotations",
      "a tools/call result's trust annotations have the types and values of their revision (#711, or the pinned one) "
      "and of the extension",
      Scope::server},
-    {"result.sensitivity-understated", Level::error,
+    {"result.sensitivity-understated", Level::info,
      "issue #711: sensitiveHint, privateHint; extension trust-annotations: sensitive; proposal 1: resultSensitivity",
      "a result is not more sensitive (sensitiveHint, privateHint, the extension's sensitive) than its tool declared "
      "(resultSensitivity)",
      Scope::server},
-    {"result.source-understated", Level::error,
+    {"result.source-understated", Level::info,
      "issue #711 / SEP-1913: openWorldHint on results; extension trust-annotations: untrusted; Action Security / "
      "SEP-1913: returnMetadata source",
      "a result that says its data is untrusted (openWorldHint, the extension's untrusted) comes from a tool whose "

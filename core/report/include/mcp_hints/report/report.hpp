@@ -12,9 +12,9 @@
 namespace mcp_hints {
 
 struct ReportOptions {
-  std::optional<Level> fail_on = Level::error;  // nullopt: findings never fail the run
-  bool color = false;                           // ANSI colour (only for a terminal)
-  bool show_suppressed = false;                 // text: list suppressed findings too (else only counted)
+  std::optional<Level> fail_on = Level::warning;  // nullopt: findings never fail the run
+  bool color = false;                             // ANSI colour (only for a terminal)
+  bool show_suppressed = false;                   // text: list suppressed findings too (else only counted)
 };
 
 // The stable machine interface, described by schemas/lint-report.schema.json.

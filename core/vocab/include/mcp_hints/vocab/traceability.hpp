@@ -1,9 +1,8 @@
 #pragma once
 // Traceability (schemas/traceability.json): each proposal's normative sentences, quoted with their
-// section, each mapped to the checks and scenarios that enforce it, to the reason it is not
-// observable from outside, or marked as a gap; and the coverage figure of each proposal. The data
-// names check and scenario ids as text: the roles that own them hold the names to what exists
-// (tests/checks, tests/conformance).
+// section, each mapped to the checks and scenarios that enforce it (and the checks whose basis it is), to the reason it
+// is not observable from outside, or marked as a gap; and the coverage figure of each proposal. The data names check
+// and scenario ids as text: the roles that own them hold the names to what exists (tests/checks, tests/conformance).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -19,8 +18,9 @@ struct TraceSentence {
   std::string id;  // unique in its document
   std::string section, level, keyword, text, party, file, note;
   std::vector<std::string> checks, scenarios;
-  std::string reason;  // not observable from outside: why
-  std::string gap;     // observable, not yet checked: what a check would do
+  std::vector<std::string> basis_of;  // the checks (of `checks`) whose level this sentence sets
+  std::string reason;                 // not observable from outside: why
+  std::string gap;                    // observable, not yet checked: what a check would do
 
   bool normative() const { return level != "definition"; }
   Status status() const;
@@ -58,6 +58,11 @@ struct TraceRef {
   const TraceSentence* sentence;
 };
 
+// The strongest level a sentence grounds when it is a check's basis: "MUST" (MUST, MUST NOT,
+// REQUIRED), "SHOULD" (SHOULD, SHOULD NOT, RECOMMENDED) or "MAY" (MAY, a definition: what a value
+// means obliges no one). The suite's own rules ground at most "SHOULD", however they are worded.
+std::string_view basis_force(const TraceRef& ref);
+
 class Traceability {
  public:
   // schemas/traceability.json, compiled in.
@@ -74,6 +79,11 @@ class Traceability {
   // the one whose document the id's own citation (`cited`, its proposal and section) names first,
   // in any case; none when no sentence names it.
   std::optional<TraceRef> sentence_for(std::string_view id, std::string_view cited) const;
+  // The sentence that is this check's basis (lists it in basisOf): the one its findings quote and
+  // its level is held to; none when no sentence is.
+  std::optional<TraceRef> basis_of(std::string_view check_id) const;
+  // The sentence named DOCUMENT/ID (e.g. "spec/prompt-sensitive"); none when the data has none.
+  std::optional<TraceRef> sentence(std::string_view full_id) const;
 
  private:
   std::vector<TraceDocument> documents_;

@@ -102,6 +102,7 @@ struct VocabularyRevision {
   // "MAY"), and those words: a check that rests on this revision's values is no stronger.
   std::string client_level = "SHOULD";
   std::string client_words;
+  std::string client_basis;  // the sentence of the traceability data that sets client_level (DOCUMENT/ID)
 
   std::string ref() const { return id + "@" + revision; }
 };
