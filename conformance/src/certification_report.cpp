@@ -45,6 +45,10 @@ std::vector<const ScenarioRun*> counted_runs(const std::vector<ScenarioRun>& run
   return counted;
 }
 
+bool is_required(const Certification& c, const Profile& profile) {
+  return std::find(c.required_profiles.begin(), c.required_profiles.end(), profile.id) != c.required_profiles.end();
+}
+
 std::string era_name(const EraVerdict& era) {
   return era.protocol.empty() ? std::string("the scenarios' own revisions") : era.protocol;
 }
@@ -162,6 +166,7 @@ Tier tier_of(const std::vector<const ScenarioRun*>& runs) {
   for (const ScenarioRun* run : runs) {
     if (run->could_not_run) return Tier::not_certified;
     for (const auto& check : run->checks) {
+      if (!check.spec.conformance) continue;  // a draft's expectation: its profile's, never a tier's
       if (is_failure(check.verdict)) return Tier::not_certified;
       if (check.verdict == Verdict::warning) reached = Tier::certified;
     }
@@ -189,7 +194,33 @@ std::vector<EraVerdict> Certification::eras() const {
   return eras;
 }
 
-bool Certification::failed() const { return !list_problems.empty() || !failing_checks().empty(); }
+std::vector<ProfileVerdict> Certification::profiles() const { return profile_verdicts(counted_runs(runs)); }
+
+std::vector<std::string> Certification::unmet_profiles() const {
+  std::vector<std::string> unmet;
+  if (required_profiles.empty()) return unmet;
+  for (const auto& p : profiles())
+    if (is_required(*this, *p.profile) && p.status != "implemented")
+      unmet.push_back(p.profile->id + " (" + p.status + ")");
+  return unmet;
+}
+
+bool Certification::failed() const {
+  if (!list_problems.empty() || !failing_checks().empty()) return true;
+  // A required profile not implemented fails the run, unless listed expected failures are all its
+  // misses (then the run proves no new failure, and no profile).
+  for (const auto& p : profiles()) {
+    if (!is_required(*this, *p.profile) || p.status == "implemented") continue;
+    if (p.total == 0) return true;
+    for (const ScenarioRun* run : counted_runs(runs))
+      for (const auto& check : run->checks)
+        if (!check.holds && !check.expected_failure && check.verdict != Verdict::not_applicable &&
+            std::find(check.spec.profiles.begin(), check.spec.profiles.end(), p.profile->id) !=
+                check.spec.profiles.end())
+          return true;
+  }
+  return false;
+}
 
 std::string_view tier_name(Tier tier) {
   switch (tier) {
@@ -217,7 +248,7 @@ std::vector<std::string> Certification::blocking_next_tier() const {
     const ScenarioRun& run = *counted_run;
     if (run.could_not_run) blocking.push_back(run.run_id() + ": could not run");
     for (const auto& check : run.checks)
-      if (strict_next ? check.verdict == Verdict::warning : is_failure(check.verdict))
+      if (check.spec.conformance && (strict_next ? check.verdict == Verdict::warning : is_failure(check.verdict)))
         blocking.push_back(run.run_id() + ":" + check.spec.id + " [" + check.spec.level + "] " + effective(check) +
                            ": " + check.outcome);
   }
@@ -249,7 +280,8 @@ Overall Certification::overall() const {
   // Listed failures (or, under strict, listed warnings) alone keep the client from the tier asked
   // for: nothing regressed, nothing certified.
   const Tier asked = strict ? Tier::strict : Tier::certified;
-  return static_cast<int>(tier()) < static_cast<int>(asked) ? Overall::no_new_failure : Overall::certified;
+  return static_cast<int>(tier()) < static_cast<int>(asked) || !unmet_profiles().empty() ? Overall::no_new_failure
+                                                                                         : Overall::certified;
 }
 
 std::vector<std::pair<const ScenarioRun*, const CheckResult*>> Certification::failing_checks() const {
@@ -280,6 +312,24 @@ std::string run_line(const ScenarioRun& run, std::size_t number, std::size_t tot
 
 namespace {
 
+json profiles_json(const Certification& c) {
+  json out = json::array();
+  for (const auto& p : c.profiles()) {
+    json by_semantic = json::object();
+    for (const auto& [semantic, cell] : p.by_semantic)
+      by_semantic[semantic] = {{"held", cell.first}, {"total", cell.second}};
+    out.push_back({{"id", p.profile->id},
+                   {"title", p.profile->title},
+                   {"status", p.status},
+                   {"held", p.held},
+                   {"total", p.total},
+                   {"required", is_required(c, *p.profile)},
+                   {"bySemantic", by_semantic},
+                   {"unmet", p.unmet}});
+  }
+  return out;
+}
+
 json eras_json(const Certification& c) {
   json eras = json::array();
   for (const auto& era : c.eras())
@@ -306,6 +356,10 @@ json certification_json(const Certification& c) {
            {"level", check.spec.level},
            {"levelReason", check.spec.level_reason},
            {"basis", check.spec.basis},
+           {"conformance", check.spec.conformance},
+           {"profiles", check.spec.profiles},
+           {"holds", check.holds},
+           {"semantic", check.spec.semantic},
            {"proposal", check.spec.proposal},
            {"section", check.spec.section},
            {"outcome", check.outcome},
@@ -358,6 +412,8 @@ json certification_json(const Certification& c) {
           {"tier", std::string(tier_name(c.tier()))},
           {"eras", eras_json(c)},
           {"blockingNextTier", c.blocking_next_tier()},
+          {"profiles", profiles_json(c)},
+          {"requiredProfiles", c.required_profiles},
           {"scenarios", scenarios}};
 }
 
@@ -488,6 +544,26 @@ std::vector<std::string> tier_lines(const Certification& c) {
   return lines;
 }
 
+// One line a profile: "risk-metadata  partial  10/12  SEP-2793 (risk metadata), required", then
+// by semantic, then the first unmet expectations.
+std::vector<std::string> profile_lines(const ProfileVerdict& p, const Certification& c, std::size_t unmet_shown) {
+  const bool required = is_required(c, *p.profile);
+  std::vector<std::string> lines = {padded(p.profile->id, 19) + padded(p.status, 17) +
+                                    padded(std::to_string(p.held) + "/" + std::to_string(p.total), 8) +
+                                    p.profile->title + (required ? ", required" : "")};
+  if (p.status == "implemented" || p.status == "not exercised") return lines;
+  std::vector<std::string> cells;
+  for (const auto& [semantic, cell] : p.by_semantic)
+    cells.push_back(semantic + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second));
+  lines.push_back("    " + join(cells, ", "));
+  for (std::size_t i = 0; i < p.unmet.size() && i < unmet_shown; ++i) lines.push_back("    unmet: " + p.unmet[i]);
+  if (p.unmet.size() > unmet_shown)
+    lines.push_back("    and " + std::to_string(p.unmet.size() - unmet_shown) + " more (results.json lists them)");
+  return lines;
+}
+
+constexpr const char* kProfilesHeading = "profiles (what the client does with each proposal; they decide no tier):";
+
 }  // namespace
 
 std::string certification_text(const Certification& c, bool colour) {
@@ -529,12 +605,19 @@ std::string certification_text(const Certification& c, bool colour) {
   out += paint(visible(tier.front()), tier_colour) + "\n";
   for (std::size_t i = 1; i < tier.size(); ++i) out += "    " + visible(tier[i]) + "\n";
   if (const std::string eras = eras_line(c); !eras.empty()) out += visible(eras) + "\n";
+  if (!counted_runs(c.runs).empty()) {
+    out += std::string(kProfilesHeading) + "\n";
+    for (const auto& p : c.profiles())
+      for (const auto& line : profile_lines(p, c, 3)) out += "  " + visible(line) + "\n";
+  }
   // The recap: each check that keeps the client from certification, what was acceptable, what
   // was seen, and the proposal's words it enforces.
   const auto failing = c.failing_checks();
-  if (!failing.empty() || !c.list_problems.empty() || !c.run_problems.empty())
-    out +=
-        "\nFailed checks (" + std::to_string(failing.size() + c.list_problems.size() + c.run_problems.size()) + "):\n";
+  const auto unmet = c.unmet_profiles();
+  if (!failing.empty() || !c.list_problems.empty() || !c.run_problems.empty() || !unmet.empty())
+    out += "\nFailed checks (" +
+           std::to_string(failing.size() + c.list_problems.size() + c.run_problems.size() + unmet.size()) + "):\n";
+  for (const auto& p : unmet) out += "  " + paint("required profile", Verdict::fail) + " " + visible(p) + "\n";
   for (const auto& [run, check] : failing) {
     if (!check) {
       out += "  " + paint(visible(run->run_id()), Verdict::fail) + ": could not run\n";
@@ -565,6 +648,26 @@ std::string certification_text(const Certification& c, bool colour) {
   return out;
 }
 
+namespace {
+
+// The profiles as a table: proposal, status, held, by semantic (Markdown).
+std::string markdown_profiles(const Certification& c) {
+  std::string out =
+      "Profiles (what the client does with each proposal; they decide no tier):\n\n"
+      "| profile | status | held | by semantic |\n|---|---|---|---|\n";
+  for (const auto& p : c.profiles()) {
+    std::vector<std::string> cells;
+    for (const auto& [semantic, cell] : p.by_semantic)
+      cells.push_back(semantic + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second));
+    const bool required = is_required(c, *p.profile);
+    out += "| " + markdown_cell(p.profile->title) + (required ? " (required)" : "") + " | " + p.status + " | " +
+           std::to_string(p.held) + "/" + std::to_string(p.total) + " | " + markdown_cell(join(cells, ", ")) + " |\n";
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
 std::string certification_markdown(const Certification& c) {
   std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " +
                     c.transport + ". " + summary_line(c) + ".\n\n";
@@ -575,6 +678,7 @@ std::string certification_markdown(const Certification& c) {
   for (std::size_t i = 1; i < tier.size(); ++i) out += "- " + markdown_cell(tier[i]) + "\n";
   out += tier.size() > 1 ? "\n" : "";
   if (const std::string eras = eras_line(c); !eras.empty()) out += markdown_cell(eras) + "\n\n";
+  out += markdown_profiles(c);
   out += std::string("| scenario | check | level | outcome | verdict |\n|---|---|---|---|---|\n");
   const auto unspoken = unspoken_protocols(c.runs);
   for (const auto& run : c.runs) {
@@ -587,6 +691,31 @@ std::string certification_markdown(const Certification& c) {
   for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
   return out;
 }
+
+namespace {
+
+std::string html_profiles(const Certification& c) {
+  std::string out =
+      "<h2>Profiles</h2>\n<p>What the client does with each proposal; profiles decide no tier.</p>\n"
+      "<table id=\"profiles\"><tr><th>profile</th><th>status</th><th>held</th><th>by semantic</th>"
+      "<th>unmet</th></tr>\n";
+  for (const auto& p : c.profiles()) {
+    std::string cells, unmet;
+    for (const auto& [semantic, cell] : p.by_semantic)
+      cells += "<li>" + html_escape(semantic) + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second) +
+               "</li>";
+    for (const auto& u : p.unmet) unmet += "<li>" + html_escape(u) + "</li>";
+    const bool required = is_required(c, *p.profile);
+    const std::string status_class = p.status == "implemented" ? "pass" : p.status == "partial" ? "warning" : "fail";
+    out += "<tr><td>" + html_escape(p.profile->title) + (required ? " <strong>(required)</strong>" : "") +
+           "</td><td class=\"" + (p.status == "not exercised" ? std::string("info") : status_class) + "\">" +
+           html_escape(p.status) + "</td><td>" + std::to_string(p.held) + "/" + std::to_string(p.total) +
+           "</td><td><ul>" + cells + "</ul></td><td><ul>" + unmet + "</ul></td></tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+}  // namespace
 
 std::string certification_html(const Certification& c) {
   auto cls = [](const std::string& verdict) {
@@ -615,6 +744,7 @@ std::string certification_html(const Certification& c) {
   }
   if (const std::string eras = eras_line(c); !eras.empty()) out += "<p>" + html_escape(eras) + "</p>\n";
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
+  out += html_profiles(c);
   // Failures first: what a reader came for.
   const auto unspoken = unspoken_protocols(c.runs);
   auto fails = [&](const ScenarioRun& run) { return !unspoken.count(run.protocol) && is_failure(run.verdict()); };

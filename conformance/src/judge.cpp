@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "check_kinds/check_kind.hpp"
+#include "mcp_hints/conformance/profiles.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/traceability.hpp"
@@ -236,6 +237,7 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
     check.section = in.text_or("section", proposals[0]["section"].get<std::string>());
     if (const json* transports = in.find("transports")) check.transports = transports->get<std::vector<std::string>>();
     check.parameters = kind->read(in);
+    place_check(check, scenario, c);
     if (const json* traces = in.find("traces")) {
       for (const auto& [outcome, verdict] : traces->items()) {
         if (!find_outcome(check.kind, outcome))
@@ -301,12 +303,15 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
            seen.event < record.events.data() + record.events.size())
     result.decided_by = CheckResult::Decider{true, static_cast<std::size_t>(seen.event - record.events.data())};
   const Outcome* outcome = find_outcome(check.kind, seen.outcome);
-  if (outcome && outcome->untestable) {
-    result.verdict = Verdict::not_testable;
-    return result;
-  }
   auto it = check.traces.find(seen.outcome);
-  result.verdict = scale(it == check.traces.end() ? Verdict::fail : it->second, check.level);
+  if (outcome && outcome->untestable)
+    result.verdict = Verdict::not_testable;
+  else
+    result.verdict = scale(it == check.traces.end() ? Verdict::fail : it->second, check.level);
+  result.holds = result.verdict == Verdict::pass;
+  result.own_verdict = result.verdict;
+  // A draft's expectation keeps no conformance tier: its profile reports it.
+  if (!check.conformance && !result.holds) result.verdict = Verdict::info;
   return result;
 }
 

@@ -399,7 +399,7 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
         // A variant is caught by what it does, never because it crashed or did nothing.
         EXPECT_NE(c.verdict, Verdict::not_testable) << variant << " " << name << ": " << c.detail;
         caught_by[name].insert(variant);
-        if (is_failure(c.verdict)) failed_by[name].insert(variant);
+        if (is_failure(c.own_verdict)) failed_by[name].insert(variant);  // a draft's MUST too
         ++caught;
       }
     }
@@ -461,9 +461,13 @@ TEST(Certify, AClientThatDoesNothingOrCrashesPassesNothing) {
     test_support::TempDir dir;
     for (const auto& run : certify(client, "stdio", dir.path())) {
       EXPECT_FALSE(run.could_not_run) << client;
-      for (const auto& c : run.checks)
-        EXPECT_EQ(c.verdict, Verdict::not_testable)
+      for (const auto& c : run.checks) {
+        // A draft's expectation is info outside conformance, but holds no more than the rest.
+        EXPECT_EQ(c.own_verdict, Verdict::not_testable)
             << client << " " << run.scenario.id << ":" << c.spec.id << " " << c.outcome;
+        EXPECT_FALSE(c.holds) << client << " " << run.scenario.id << ":" << c.spec.id;
+        EXPECT_TRUE(c.spec.conformance ? c.verdict == Verdict::not_testable : c.verdict == Verdict::info);
+      }
     }
   }
 }
@@ -589,21 +593,22 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   test_support::TempDir dir;
   const auto list = dir.write("expected.txt",
                               "# known problems\n"
-                              "propagation.sensitive-carried:carried   not carried yet\n"
-                              "propagation.cross-server                 not carried yet\n"
-                              "confirm.spec-destructive                 passes, so stale\n"
+                              "propagation.sensitive-carried:client-messages  not valid yet\n"
+                              "propagation.cross-server                 not valid yet\n"
+                              "confirm.spec-destructive:approved-called passes, so stale\n"
                               "retry.idempotent-bounded:no-such-check   a typo\n"
                               "retry.idempotent-bounded:bonded          a typo that is close\n"
                               "confirm.spec-destructiv                  a scenario typo\n"
                               "unknown.scenario                         no such scenario\n");
   const auto entries = load_expected_failures(list.string());
   ASSERT_EQ(entries.size(), 7u);
-  EXPECT_EQ(entries[0].check, "carried");
-  EXPECT_EQ(entries[1].reason, "not carried yet");
-  auto runs = certify(kReference + " --drop-propagation", "stdio", dir.path() / "runs");
+  EXPECT_EQ(entries[0].check, "client-messages");
+  EXPECT_EQ(entries[1].reason, "not valid yet");
+  auto runs = certify(kReference + " --malformed-cancel", "stdio", dir.path() / "runs");
   const auto problems = apply_expected_failures(entries, runs);
   ASSERT_EQ(problems.size(), 5u);
-  EXPECT_NE(problems[0].find("stale expected failure confirm.spec-destructive (line 4)"), std::string::npos)
+  EXPECT_NE(problems[0].find("stale expected failure confirm.spec-destructive:approved-called (line 4)"),
+            std::string::npos)
       << problems[0];
   EXPECT_NE(problems[1].find("retry.idempotent-bounded:no-such-check (line 5): the scenario has no such check"),
             std::string::npos);
@@ -617,8 +622,8 @@ TEST(Certify, ExpectedFailuresAreAppliedAndStaleOnesFail) {
   for (const auto& run : runs)
     for (const auto& c : run.checks)
       if (run.scenario.id == "propagation.sensitive-carried" || run.scenario.id == "propagation.cross-server") {
-        // What passes is not expected to fail (the messages of a client that drops annotations are valid).
-        EXPECT_EQ(c.expected_failure, c.spec.id != "client-messages") << run.scenario.id << ":" << c.spec.id;
+        // What passes is not expected to fail (a client that sends a malformed cancel still carries).
+        EXPECT_EQ(c.expected_failure, c.spec.id == "client-messages") << run.scenario.id << ":" << c.spec.id;
       }
   // Bad lists are refused with the file and line.
   const auto no_reason = dir.write("bad.txt", "confirm.spec-destructive\n");
@@ -693,37 +698,40 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
        {"Observed trace", "Wire log of main", "acceptable traces", "confirmation_requested", "tools/call"})
     EXPECT_NE(html.find(part), std::string::npos) << part;
 
-  // A broken client: findings, in every format.
+  // A broken client, run requiring the profile it breaks (#711's MUST is a draft's, so it decides
+  // no tier, only the profile a run requires): findings, in every format.
   const std::string broken = kReference + " --drop-propagation";
-  auto text =
-      test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "b").string(), "--scenario",
-                             "propagation.sensitive-carried", "--scenario", "confirm.spec-destructive"});
+  const std::vector<std::string> requiring = {"--require-profile", "trust-annotations"};
+  auto cli = [&](std::vector<std::string> args) {
+    args.insert(args.end(), requiring.begin(), requiring.end());
+    return test_support::run_cli(args);
+  };
+  auto text = cli({"certify", "--client", broken, "--output", (dir.path() / "b").string(), "--scenario",
+                   "propagation.sensitive-carried", "--scenario", "confirm.spec-destructive"});
   EXPECT_EQ(text.exit_code, 1) << text.err;
   EXPECT_NE(text.out.find("FAIL         propagation.sensitive-carried"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("carried [MUST] fail: dropped"), std::string::npos) << text.out;
-  auto as_json = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "j").string(),
-                                        "--scenario", "propagation.sensitive-carried", "--format", "json"});
+  auto as_json = cli({"certify", "--client", broken, "--output", (dir.path() / "j").string(), "--scenario",
+                      "propagation.sensitive-carried", "--format", "json"});
   EXPECT_EQ(as_json.exit_code, 1);
   EXPECT_EQ(json::parse(as_json.out)["scenarios"][0]["results"][0]["verdict"], "fail");
-  auto junit_out = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "u").string(),
-                                          "--scenario", "propagation.sensitive-carried", "--format", "junit"});
+  auto junit_out = cli({"certify", "--client", broken, "--output", (dir.path() / "u").string(), "--scenario",
+                        "propagation.sensitive-carried", "--format", "junit"});
   EXPECT_NE(junit_out.out.find("<failure message=\"[MUST] fail: dropped\""), std::string::npos) << junit_out.out;
-  auto markdown = test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "m").string(),
-                                         "--scenario", "propagation.sensitive-carried", "--format", "markdown"});
+  auto markdown = cli({"certify", "--client", broken, "--output", (dir.path() / "m").string(), "--scenario",
+                       "propagation.sensitive-carried", "--format", "markdown"});
   EXPECT_NE(markdown.out.find("| propagation.sensitive-carried@2025-11-25 | carried | MUST | dropped | fail |"),
             std::string::npos)
       << markdown.out;
-  auto html_out =
-      test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "h").string(), "--scenario",
-                             "propagation.sensitive-carried", "--format", "html", "--transport", "http"});
+  auto html_out = cli({"certify", "--client", broken, "--output", (dir.path() / "h").string(), "--scenario",
+                       "propagation.sensitive-carried", "--format", "html", "--transport", "http"});
   EXPECT_EQ(html_out.exit_code, 1);
   EXPECT_NE(html_out.out.find("<!DOCTYPE html>"), std::string::npos);
 
   // Expected failures turn the run green; a stale entry turns it red again.
   const auto expected = dir.write("expected.txt", "propagation.sensitive-carried  not carried yet\n");
-  auto listed =
-      test_support::run_cli({"certify", "--client", broken, "--output", (dir.path() / "x").string(), "--scenario",
-                             "propagation.sensitive-carried", "--expected-failures", expected.string()});
+  auto listed = cli({"certify", "--client", broken, "--output", (dir.path() / "x").string(), "--scenario",
+                     "propagation.sensitive-carried", "--expected-failures", expected.string()});
   EXPECT_EQ(listed.exit_code, 0) << listed.out;
   EXPECT_NE(listed.out.find("expected failure"), std::string::npos);
   auto stale =
@@ -771,10 +779,11 @@ void expect_valid_results(const json& results, const std::string& what) {
 // with the same verdict.
 TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   test_support::TempDir dir;
+  // #711's propagation MUST is a draft's: it decides the run when the run requires its profile.
   auto run = [&](const std::string& client, const std::string& folder, const std::string& format = "text") {
     return test_support::run_cli({"certify", "--client", client, "--scenario", "propagation.sensitive-carried",
                                   "--protocol", "2025-11-25", "--format", format, "--output",
-                                  (dir.path() / folder).string()});
+                                  (dir.path() / folder).string(), "--require-profile", "trust-annotations"});
   };
   const auto good = run(kReference, "good");
   EXPECT_EQ(good.exit_code, 0) << good.err;
@@ -792,7 +801,8 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
   ASSERT_NE(overall, std::string::npos) << out;
   EXPECT_LT(recap, overall);
   const std::string listed = out.substr(recap, overall - recap);
-  for (const char* part : {"Failed checks (1):\n", "propagation.sensitive-carried@2025-11-25:carried [MUST] fail\n",
+  for (const char* part : {"Failed checks (2):\n", "required profile trust-annotations (not implemented)\n",
+                           "propagation.sensitive-carried@2025-11-25:carried [MUST] fail\n",
                            "      expected: carried\n", "      observed: dropped — ",
                            "      enforces: issue #711 (trust annotations), Propagation: Every later request carries "
                            "sensitiveHint at the level seen or higher\n",
@@ -907,7 +917,7 @@ TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
   test_support::TempDir dir;
   const std::string unprompting = kReference + " --never-prompt";
   auto lenient = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "l").string(),
-                                        "--scenario", "confirm.risk-critical", "--format", "json"});
+                                        "--scenario", "confirm.spec-destructive", "--format", "json"});
   EXPECT_EQ(lenient.exit_code, 0) << lenient.out << lenient.err;
   const json lenient_results = json::parse(lenient.out);
   EXPECT_EQ(lenient_results["tier"], "certified");
@@ -915,54 +925,67 @@ TEST(CertifyCli, TiersNameWhatIsReachedAndWhatBlocksTheNext) {
   // Each era's run (certify runs both by default) names its own blockers.
   ASSERT_EQ(lenient_results["blockingNextTier"].size(), 4u) << lenient_results["blockingNextTier"];
   EXPECT_EQ(lenient_results["blockingNextTier"][0],
-            "confirm.risk-critical@2026-07-28:approved-called [SHOULD] warning: called-unprompted");
+            "confirm.spec-destructive@2026-07-28:approved-called [SHOULD] warning: called-unprompted");
   EXPECT_EQ(lenient_results["blockingNextTier"][2],
-            "confirm.risk-critical@2025-11-25:approved-called [SHOULD] warning: called-unprompted");
+            "confirm.spec-destructive@2025-11-25:approved-called [SHOULD] warning: called-unprompted");
 
   auto strict = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "s").string(),
-                                       "--scenario", "confirm.risk-critical", "--strict"});
+                                       "--scenario", "confirm.spec-destructive", "--strict"});
   EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
   EXPECT_NE(
       strict.out.find("tier: certified; certified, strict is blocked by 4:\n"
-                      "    confirm.risk-critical@2026-07-28:approved-called [SHOULD] warning: called-unprompted\n"),
+                      "    confirm.spec-destructive@2026-07-28:approved-called [SHOULD] warning: called-unprompted\n"),
       std::string::npos)
       << strict.out;
   auto markdown = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "m").string(),
-                                         "--scenario", "confirm.risk-critical", "--format", "markdown"});
+                                         "--scenario", "confirm.spec-destructive", "--format", "markdown"});
   EXPECT_NE(markdown.out.find("**tier: certified; certified, strict is blocked by 4:**"), std::string::npos)
       << markdown.out;
   auto html = test_support::run_cli({"certify", "--client", unprompting, "--output", (dir.path() / "h").string(),
-                                     "--scenario", "confirm.risk-critical", "--format", "html"});
-  EXPECT_NE(
-      html.out.find("<li>confirm.risk-critical@2025-11-25:denied-not-called [SHOULD] warning: called-unprompted</li>"),
-      std::string::npos);
+                                     "--scenario", "confirm.spec-destructive", "--format", "html"});
+  EXPECT_NE(html.out.find(
+                "<li>confirm.spec-destructive@2025-11-25:denied-not-called [SHOULD] warning: called-unprompted</li>"),
+            std::string::npos);
 
   // The reference client reaches the strict tier on the same scenario: --strict passes it.
   auto careful = test_support::run_cli({"certify", "--client", kReference, "--output", (dir.path() / "c").string(),
-                                        "--scenario", "confirm.risk-critical", "--strict"});
+                                        "--scenario", "confirm.spec-destructive", "--strict"});
   EXPECT_EQ(careful.exit_code, 0) << careful.out;
 
-  // A MUST failure: not certified, and an expected failure keeps the run green but not the tier.
-  const std::string dropping = kReference + " --drop-propagation";
-  const auto expected = dir.write("expected.txt", "propagation.sensitive-carried  not carried yet\n");
-  auto failing = test_support::run_cli({"certify", "--client", dropping, "--output", (dir.path() / "f").string(),
-                                        "--scenario", "propagation.sensitive-carried", "--expected-failures",
-                                        expected.string(), "--format", "json"});
+  // A MUST failure of the specification (a malformed message): not certified, and an expected
+  // failure keeps the run green but not the tier.
+  const std::string malformed = kReference + " --malformed-cancel";
+  const auto expected = dir.write("expected.txt", "confirm.spec-destructive:client-messages  not valid yet\n");
+  auto failing =
+      test_support::run_cli({"certify", "--client", malformed, "--output", (dir.path() / "f").string(), "--scenario",
+                             "confirm.spec-destructive", "--expected-failures", expected.string(), "--format", "json"});
   EXPECT_EQ(failing.exit_code, 0) << failing.out;
   const json failing_results = json::parse(failing.out);
   EXPECT_EQ(failing_results["tier"], "not certified");
   // What the run proved, apart from the tier: no new failure, not a certificate.
   EXPECT_EQ(failing_results["verdict"], "no new failure");
   expect_valid_results(failing_results, "expected failures");
-  EXPECT_EQ(failing_results["blockingNextTier"][0],
-            "propagation.sensitive-carried@2026-07-28:carried [MUST] expected failure: dropped");
+  EXPECT_EQ(failing_results["blockingNextTier"][0].get<std::string>().rfind(
+                "confirm.spec-destructive@2026-07-28:client-messages [MUST] expected failure: ", 0),
+            0u)
+      << failing_results["blockingNextTier"];
   auto failing_text =
-      test_support::run_cli({"certify", "--client", dropping, "--output", (dir.path() / "t").string(), "--scenario",
-                             "propagation.sensitive-carried", "--expected-failures", expected.string()});
+      test_support::run_cli({"certify", "--client", malformed, "--output", (dir.path() / "t").string(), "--scenario",
+                             "confirm.spec-destructive", "--expected-failures", expected.string()});
   EXPECT_EQ(failing_text.exit_code, 0) << failing_text.out;
   EXPECT_NE(failing_text.out.find("tier: not certified"), std::string::npos) << failing_text.out;
   EXPECT_NE(failing_text.out.find("\nOVERALL: NO NEW FAILURE ("), std::string::npos) << failing_text.out;
   EXPECT_EQ(failing_text.out.find("OVERALL: CERTIFIED"), std::string::npos) << failing_text.out;
+
+  // A required profile whose only misses are listed: no new failure, never CERTIFIED.
+  const auto listed = dir.write("listed.txt", "propagation.sensitive-carried  not carried yet\n");
+  auto profile =
+      test_support::run_cli({"certify", "--client", kReference + " --drop-propagation", "--output",
+                             (dir.path() / "p").string(), "--scenario", "propagation.sensitive-carried",
+                             "--expected-failures", listed.string(), "--require-profile", "trust-annotations"});
+  EXPECT_EQ(profile.exit_code, 0) << profile.out;
+  EXPECT_NE(profile.out.find("tier: certified, strict"), std::string::npos) << profile.out;
+  EXPECT_NE(profile.out.find("\nOVERALL: NO NEW FAILURE ("), std::string::npos) << profile.out;
 }
 
 // A client of one protocol era: the other era is "not spoken" (seen on the wire), its runs count

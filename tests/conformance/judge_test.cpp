@@ -113,15 +113,16 @@ class Record {
 json scenario_with(const json& expect,
                    const json& servers = {
                        {"main", {{"tools", {{{"name", "rm"}, {"inputSchema", {{"type", "object"}}}}}}}}}) {
-  return {{"id", "t.x"},
-          {"title", "t"},
-          {"checks", "c"},
-          {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
-          {"level", "SHOULD"},
-          {"basis", "trust-annotations@issue-711/must-include-in-session"},  // a MUST: any level may rest on it
-          {"servers", servers},
-          {"task", json::array()},
-          {"expect", expect}};
+  return {
+      {"id", "t.x"},
+      {"title", "t"},
+      {"checks", "c"},
+      {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
+      {"level", "SHOULD"},
+      {"basis", "spec/json-rpc"},  // a MUST of the specification: any level may rest on it, and it counts for the tiers
+      {"servers", servers},
+      {"task", json::array()},
+      {"expect", expect}};
 }
 
 // A MUST check of `kind` with `members`, read as read_checks reads a scenario's: the server

@@ -160,6 +160,7 @@ TEST(ParallelRuns, SideBySideRunsJudgeAsOneAtATimeInTheOrderAsked) {
   Certification one, other;
   one.runs = alone;
   other.runs = side;
+  one.required_profiles = other.required_profiles = {"trust-annotations"};  // what the client breaks
   EXPECT_TRUE(one.failed());
   EXPECT_EQ(comparable(certification_json(one)).dump(1), comparable(certification_json(other)).dump(1));
   for (std::size_t i = 0; i < side.size(); ++i) {
@@ -355,7 +356,7 @@ TEST(ParallelRuns, CertifyWritesTheSameReportWithAnyJobs) {
     by_jobs[jobs] = test_support::run_cli(
         {"certify", "--client", client, "--jobs", jobs, "--format", "json", "--output", (dir.path() / jobs).string(),
          "--scenario", "confirm.spec-destructive", "--scenario", "propagation.sensitive-carried", "--scenario",
-         "rugpull.ttl-expiry", "--scenario", "retry.idempotent-bounded"});
+         "rugpull.ttl-expiry", "--scenario", "retry.idempotent-bounded", "--require-profile", "trust-annotations"});
   const auto &one = by_jobs["1"], &four = by_jobs["4"];
   EXPECT_EQ(one.exit_code, 1) << one.err;
   EXPECT_EQ(four.exit_code, 1) << four.err;

@@ -129,13 +129,14 @@ TEST(OfficialChecks, CertifyWritesOneFilePerRunWithTheVerdictsOfResultsJson) {
       {"warning", "WARNING"}, {"info", "INFO"},    {"not applicable", "SKIPPED"}};
   std::map<std::string, std::size_t> seen;  // statuses over both clients
   int runs = 0;
-  // The reference client, and a broken variant that fails one scenario and warns in the other.
+  // The reference client, and a broken variant that fails one scenario (the run requires the
+  // profile it breaks) and warns in the other.
   for (const std::string flags : {"", " --never-prompt --drop-propagation"}) {
     const fs::path out = dir.path() / ("run" + std::to_string(runs++));
-    const auto r =
-        run_cli({"certify", "--client", std::string(MCP_HINTS_REFERENCE_CLIENT) + flags, "--scenario",
-                 "confirm.spec-destructive", "--scenario", "propagation.sensitive-carried", "--protocol", "2025-11-25",
-                 "--output", (out / "out").string(), "--checks-dir", (out / "checks").string()});
+    const auto r = run_cli({"certify", "--client", std::string(MCP_HINTS_REFERENCE_CLIENT) + flags, "--scenario",
+                            "confirm.spec-destructive", "--scenario", "propagation.sensitive-carried", "--protocol",
+                            "2025-11-25", "--output", (out / "out").string(), "--checks-dir", (out / "checks").string(),
+                            "--require-profile", "trust-annotations"});
     ASSERT_LE(r.exit_code, 1) << r.err;
     const json results = test_support::read_json(out / "out" / "results.json");
     const auto v = official(out / "checks");

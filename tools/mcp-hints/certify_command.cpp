@@ -68,6 +68,9 @@ options:
                            is milliseconds)
   --color WHEN             auto (default), always, never (text on a terminal only)
   --strict                 require the strict tier: a warning (a SHOULD not met) fails the run
+  --require-profile NAME   fail the run unless the client implements that proposal (repeatable):
+                           policy-hints, risk-metadata, trust-annotations, action-security,
+                           extensions, agency-hint, or all
   --list                   list the certification scenarios and their checks, then exit
   --coverage               print, per semantic, each key, value and boundary the scenarios exercise
                            and by which checks (text or --format markdown); exit 1 if one is not
@@ -79,9 +82,16 @@ not applicable (the check does not apply on this transport, or the scenario not 
 protocol era: the client is not run).
 
 tiers: "certified" when no check failed and every check was testable; "certified, strict" when
-no check warned either. The report names the tier reached and what blocks the next one, and the
-tier per protocol era: an era whose every run shows a client of the other era on the wire is "not
-spoken", left out of the tier.
+no check warned either. Tiers judge the specification's own sentences and hints only: a check a
+draft's value or sentence decides counts toward that proposal's profile instead (a miss is info).
+The report names the tier reached and what blocks the next one, and the tier per protocol era: an
+era whose every run shows a client of the other era on the wire is "not spoken", left out of the
+tier.
+
+profiles: per proposal, "implemented" (every expectation held: asking where it marks danger, not
+asking where it marks safety, carrying what must be carried), "partial", "not implemented" (the
+client acts on none of it: asking before every call ignores the values that mark safety) or "not
+exercised". They decide no tier; --require-profile makes them decide the run.
 
 output: each run's line on stderr as it ends; the report in --format on stdout, the text one ending
 with a recap of every failing check and OVERALL: CERTIFIED (naming the eras when one was not
@@ -89,9 +99,9 @@ spoken), NO NEW FAILURE (only expected failures keep the client from the tier), 
 INCOMPLETE.
 
 exit codes: 0 certified (with --strict: certified, strict) or no new failure, 1 not certified: a
-failure, a not-testable check, a stale expected failure, no era spoken or, with --strict, a
-warning; 2 usage error or bad input; 3 incomplete: a run could not start (the client or a mock
-server) or an output could not be written.
+failure, a not-testable check, a stale expected failure, no era spoken, a required profile not
+implemented or, with --strict, a warning; 2 usage error or bad input; 3 incomplete: a run could
+not start (the client or a mock server) or an output could not be written.
 )";
 
 // One row per scenario and, under it, one per check, the level and title in a column of their
@@ -135,6 +145,7 @@ int certify_command(const std::vector<std::string>& args) {
       "checks-dir", po::value<std::string>(), "")("expected-failures", po::value<std::string>(), "")(
       "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
+      "require-profile", po::value<std::vector<std::string>>()->composing(), "")(
       "protocol", po::value<std::string>()->default_value("all"), "")("jobs",
                                                                       po::value<Jobs>()->default_value(Jobs(), ""), "");
   po::variables_map vm;
@@ -193,6 +204,9 @@ int certify_command(const std::vector<std::string>& args) {
     }
   std::vector<ExpectedFailure> expected;
   if (vm.count("expected-failures")) expected = load_expected_failures(vm["expected-failures"].as<std::string>());
+  const std::vector<std::string> required =
+      vm.count("require-profile") ? required_profiles(vm["require-profile"].as<std::vector<std::string>>())
+                                  : std::vector<std::string>{};
   const fs::path output = vm["output"].as<std::string>();
   std::error_code ec;
   fs::create_directories(output, ec);
@@ -220,6 +234,7 @@ int certify_command(const std::vector<std::string>& args) {
   certification.client_command = harness.client_command;
   certification.transport = transport;
   certification.strict = vm.count("strict") > 0;
+  certification.required_profiles = required;
   const auto started = std::chrono::steady_clock::now();
   {
     std::vector<RunRequest> requests;
@@ -240,10 +255,13 @@ int certify_command(const std::vector<std::string>& args) {
     // Each run's line as it ends, so a long run is never silent (a CI log shows it as it goes),
     // numbered by its place in the report, whichever order the runs end in.
     watch.ended = [&](std::size_t index, const ScenarioRun& run) {
-      progress.line(run_line(run, index + 1, requests.size(), certification.strict));
+      ScenarioRun shown = run;  // as the report will judge it: a required profile's misses count
+      require_profiles(shown, required);
+      progress.line(run_line(shown, index + 1, requests.size(), certification.strict));
     };
     certification.runs = run_scenarios(requests, jobs, watch);
   }
+  for (auto& run : certification.runs) require_profiles(run, required);
   certification.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   certification.list_problems = apply_expected_failures(expected, certification.runs, certification.strict);
 

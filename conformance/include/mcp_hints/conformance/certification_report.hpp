@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/conformance/client_harness.hpp"
+#include "mcp_hints/conformance/profiles.hpp"
 #include "mcp_hints/report/official_checks.hpp"
 
 namespace mcp_hints::conformance {
@@ -21,9 +22,9 @@ std::string_view tier_name(Tier tier);  // "not certified", "certified", "certif
 // The one verdict every output leads with, worst first: INCOMPLETE (a scenario could not run, or
 // an output could not be written: nothing can be said of what did not happen), NOT CERTIFIED (a
 // check failed or was not testable, the expected-failures list is wrong, under --strict a check
-// warned, or the client speaks none of the protocol eras run), NO NEW FAILURE (only listed
-// expected failures keep the client from the tier: the run proves nothing regressed, not a
-// certificate), CERTIFIED. Exit codes 3, 1, 0, 0.
+// warned, a required profile is not implemented, or the client speaks none of the protocol eras
+// run), NO NEW FAILURE (only listed expected failures keep the client from the tier or a required
+// profile: the run proves nothing regressed, not a certificate), CERTIFIED. Exit codes 3, 1, 0, 0.
 enum class Overall { certified, no_new_failure, not_certified, incomplete };
 // "CERTIFIED", "NO NEW FAILURE", "NOT CERTIFIED", "INCOMPLETE"
 std::string_view overall_name(Overall overall);
@@ -44,6 +45,8 @@ struct Certification {
   std::vector<std::string> run_problems;   // what kept the run from finishing (an output not written)
   double seconds = 0;
   bool strict = false;  // the run passes only at the strict tier
+  // The proposal profiles the run must find implemented (--require-profile), checked ids.
+  std::vector<std::string> required_profiles;
 
   // Checks by verdict name ("pass", "not testable" ...), plus "expected failure" and "not spoken"
   // (the checks of an era the client does not speak).
@@ -52,8 +55,12 @@ struct Certification {
   // speak its era. Runs of an era the client does not speak (unspoken_protocols) count toward
   // nothing: not the tier, the verdict, the failing checks nor the blockers.
   std::vector<EraVerdict> eras() const;
-  // Any failure or not-testable check (under strict, any warning) not listed as expected, or a
-  // problem with the list.
+  // What the client did with each proposal, over the eras it speaks (profiles.hpp).
+  std::vector<ProfileVerdict> profiles() const;
+  // The required profiles that are not implemented: "risk-metadata (partial)".
+  std::vector<std::string> unmet_profiles() const;
+  // Any failure or not-testable check (under strict, any warning) not listed as expected, a
+  // problem with the list, or a required profile not implemented.
   bool failed() const;
   // The tier the client reached in the eras it speaks, expected failures counted as what they
   // are: failures; not certified when it speaks none.

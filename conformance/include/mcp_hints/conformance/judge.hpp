@@ -47,6 +47,13 @@ struct CheckSpec {
   // Why the level is weaker than the scenario says: the one rule for levels (a gate is no stronger
   // than the vocabularies whose values decide the call); empty when it is not.
   std::string level_reason;
+  // Where it counts (profiles.hpp, place_check): toward the conformance tiers, or only as an
+  // expectation of the proposals whose values or sentences decide it; for a gate, whether the value
+  // marks safety (the client must not ask) rather than danger; what it checks, in a few words.
+  bool conformance = true;
+  std::vector<std::string> profiles;
+  bool refrains = false;
+  std::string semantic;
   std::vector<std::string> transports;    // where it applies; empty: every transport
   std::map<std::string, Verdict> traces;  // outcome -> verdict
   std::any parameters;                    // the kind's own, as its file reads them
@@ -66,6 +73,12 @@ struct CheckResult {
   Verdict verdict = Verdict::fail;
   std::string detail;             // what was seen, in words: counts, times, the offending request
   bool expected_failure = false;  // listed in the expected-failures file
+  // The scenario graded the observed trace "pass": what a profile counts as the expectation held.
+  // A check outside conformance that does not hold is info (it keeps no tier; its profiles say so).
+  bool holds = false;
+  // The verdict its level gives the observed trace, before a draft's miss was made info: what the
+  // check says once a run requires one of its profiles (require_profiles).
+  Verdict own_verdict = Verdict::fail;
   // The wire line or client event that decided the outcome, when one did: its index in the run
   // record's wire or events (a report links "observed" to it and highlights it in the trace).
   struct Decider {
