@@ -209,17 +209,10 @@ bool Certification::failed() const {
   if (!list_problems.empty() || !failing_checks().empty()) return true;
   // A required profile not implemented fails the run, unless listed expected failures are all its
   // misses (then the run proves no new failure, and no profile).
-  for (const auto& p : profiles()) {
-    if (!is_required(*this, *p.profile) || p.status == "implemented") continue;
-    if (p.total == 0) return true;
-    for (const ScenarioRun* run : counted_runs(runs))
-      for (const auto& check : run->checks)
-        if (!check.holds && !check.expected_failure && check.verdict != Verdict::not_applicable &&
-            std::find(check.spec.profiles.begin(), check.spec.profiles.end(), p.profile->id) !=
-                check.spec.profiles.end())
-          return true;
-  }
-  return false;
+  const auto all = profiles();
+  return std::any_of(all.begin(), all.end(), [&](const ProfileVerdict& p) {
+    return is_required(*this, *p.profile) && p.status != "implemented" && (p.total == 0 || p.unlisted > 0);
+  });
 }
 
 std::string_view tier_name(Tier tier) {
@@ -552,10 +545,7 @@ std::vector<std::string> profile_lines(const ProfileVerdict& p, const Certificat
                                     padded(std::to_string(p.held) + "/" + std::to_string(p.total), 8) +
                                     p.profile->title + (required ? ", required" : "")};
   if (p.status == "implemented" || p.status == "not exercised") return lines;
-  std::vector<std::string> cells;
-  for (const auto& [semantic, cell] : p.by_semantic)
-    cells.push_back(semantic + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second));
-  lines.push_back("    " + join(cells, ", "));
+  lines.push_back("    " + join(semantic_cells(p), ", "));
   for (std::size_t i = 0; i < p.unmet.size() && i < unmet_shown; ++i) lines.push_back("    unmet: " + p.unmet[i]);
   if (p.unmet.size() > unmet_shown)
     lines.push_back("    and " + std::to_string(p.unmet.size() - unmet_shown) + " more (results.json lists them)");
@@ -656,12 +646,10 @@ std::string markdown_profiles(const Certification& c) {
       "Profiles (what the client does with each proposal; they decide no tier):\n\n"
       "| profile | status | held | by semantic |\n|---|---|---|---|\n";
   for (const auto& p : c.profiles()) {
-    std::vector<std::string> cells;
-    for (const auto& [semantic, cell] : p.by_semantic)
-      cells.push_back(semantic + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second));
     const bool required = is_required(c, *p.profile);
     out += "| " + markdown_cell(p.profile->title) + (required ? " (required)" : "") + " | " + p.status + " | " +
-           std::to_string(p.held) + "/" + std::to_string(p.total) + " | " + markdown_cell(join(cells, ", ")) + " |\n";
+           std::to_string(p.held) + "/" + std::to_string(p.total) + " | " +
+           markdown_cell(join(semantic_cells(p), ", ")) + " |\n";
   }
   return out + "\n";
 }
@@ -701,9 +689,7 @@ std::string html_profiles(const Certification& c) {
       "<th>unmet</th></tr>\n";
   for (const auto& p : c.profiles()) {
     std::string cells, unmet;
-    for (const auto& [semantic, cell] : p.by_semantic)
-      cells += "<li>" + html_escape(semantic) + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second) +
-               "</li>";
+    for (const auto& cell : semantic_cells(p)) cells += "<li>" + html_escape(cell) + "</li>";
     for (const auto& u : p.unmet) unmet += "<li>" + html_escape(u) + "</li>";
     const bool required = is_required(c, *p.profile);
     const std::string status_class = p.status == "implemented" ? "pass" : p.status == "partial" ? "warning" : "fail";

@@ -31,11 +31,17 @@ const Profile* find_profile(std::string_view id) {
   return nullptr;
 }
 
-std::string profile_names() {
-  std::vector<std::string> names;
-  for (const auto& p : profiles()) names.push_back(p.id);
-  return join(names, ", ");
+namespace {
+
+std::vector<std::string> profile_ids() {
+  std::vector<std::string> ids;
+  for (const auto& p : profiles()) ids.push_back(p.id);
+  return ids;
 }
+
+}  // namespace
+
+std::string profile_names() { return join(profile_ids(), ", "); }
 
 std::vector<std::string> required_profiles(const std::vector<std::string>& names) {
   std::vector<std::string> out;
@@ -45,9 +51,7 @@ std::vector<std::string> required_profiles(const std::vector<std::string>& names
       continue;
     }
     if (!find_profile(name)) {
-      std::vector<std::string> known;
-      for (const auto& p : profiles()) known.push_back(p.id);
-      throw OptionError("require-profile", "no profile '" + name + "'" + did_you_mean(name, known) +
+      throw OptionError("require-profile", "no profile '" + name + "'" + did_you_mean(name, profile_ids()) +
                                                " (there are: all, " + profile_names() + ")");
     }
     out.push_back(name);
@@ -176,6 +180,13 @@ void require_profiles(ScenarioRun& run, const std::vector<std::string>& required
   }
 }
 
+std::vector<std::string> semantic_cells(const ProfileVerdict& verdict) {
+  std::vector<std::string> cells;
+  for (const auto& [semantic, cell] : verdict.by_semantic)
+    cells.push_back(semantic + " " + std::to_string(cell.first) + "/" + std::to_string(cell.second));
+  return cells;
+}
+
 std::vector<ProfileVerdict> profile_verdicts(const std::vector<const ScenarioRun*>& runs) {
   std::vector<ProfileVerdict> out;
   for (const auto& profile : profiles()) {
@@ -196,6 +207,7 @@ std::vector<ProfileVerdict> profile_verdicts(const std::vector<const ScenarioRun
           ++cell.first;
           (check.spec.refrains ? refrains_held : acts_held) += 1;
         } else {
+          if (!check.expected_failure) ++verdict.unlisted;
           verdict.unmet.push_back(run->run_id() + ":" + check.spec.id + " (" + check.spec.semantic +
                                   "): " + check.outcome);
         }

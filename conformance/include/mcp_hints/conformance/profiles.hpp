@@ -45,9 +45,12 @@ struct ProfileVerdict {
   std::string status = "not exercised";
   std::size_t held = 0, total = 0;
   std::vector<std::string> unmet;  // "run:check (semantic): outcome"
+  std::size_t unlisted = 0;        // of those, the misses no expected-failures entry lists
   // By semantic ("asks where it marks danger" ...): expectations held, and in all.
   std::map<std::string, std::pair<std::size_t, std::size_t>> by_semantic;
 };
+// "asks where it marks danger 3/4" per semantic, as every report writes the matrix's cells.
+std::vector<std::string> semantic_cells(const ProfileVerdict& verdict);
 // Every profile's verdict over these runs (those of the eras the client speaks).
 std::vector<ProfileVerdict> profile_verdicts(const std::vector<const ScenarioRun*>& runs);
 
