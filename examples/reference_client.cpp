@@ -76,6 +76,30 @@ flags (each breaks one behaviour, for negative controls):
                           declared it returns
   --agency-when-missing   reads a tool without agencyHint as agentic, and asks before calling a tool
                           it reads as agentic (asking is allowed; the assumption is not)
+  --relist-first-page     lists every page at first, but after tools/list_changed (or ttlMs) asks
+                          for the first page only and keeps the earlier entries of the rest
+  --tools-by-name         keeps one table of tools by name for every server: the server listed
+                          last decides the hints of a name two servers share
+  --merge-relisted-hints  merges a relisted tool's hints into those it had, so a hint the new
+                          listing withdraws is kept
+  --skip-error-results    reads no trust annotation from a result with isError true
+  --clear-sensitivity-only
+                          a new session drops the carried sensitiveHint but keeps the session's
+                          other trust annotations
+  --bare-relist           sends the relist after tools/list_changed (or ttlMs) without the
+                          session's trust annotations
+  --closed-world-by-default
+                          reads a tool that leaves openWorldHint out as a closed world (the
+                          specification's default is open)
+  --carry-from-medium     does not carry sensitiveHint low (only medium and high)
+  --reuse-input-answer    asks the user about the first input request of an input_required result
+                          and gives that answer to the others too
+  --bare-input-retry      retries a call after input_required without the session's trust
+                          annotations
+  --ttl-from-use          counts a listing's ttlMs from its last use instead of its receipt, so a
+                          listing used often never goes stale
+  --first-member-only     reads only the first member of a list-valued hint (sideEffects,
+                          outcomes, sensitivity sets)
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 
@@ -92,7 +116,10 @@ struct Flags {
        taint_high_only = false, events_in_ms = false, silent_retries = false, reuse_listing = false,
        nag_after_denial = false, auto_answer_input = false, keep_first_hints = false, ttl_in_seconds = false,
        latest_level = false, per_server_propagation = false, malformed_cancel = false, share_private_cache = false,
-       absence_as_false = false, agency_when_missing = false, refuse_confirmable = false;
+       absence_as_false = false, agency_when_missing = false, refuse_confirmable = false, relist_first_page = false,
+       tools_by_name = false, merge_relisted_hints = false, skip_error_results = false, clear_sensitivity_only = false,
+       bare_relist = false, first_member_only = false, closed_world_by_default = false, carry_from_medium = false,
+       reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -149,6 +176,7 @@ struct Connection {
   std::string authorization;   // the authorization context it acts for (the context's name); empty: none
   // Stateless era: when the listing stops being fresh (its ttlMs; no list_changed comes then).
   std::optional<std::chrono::steady_clock::time_point> stale_at;
+  std::chrono::milliseconds ttl{0};  // the listing's ttlMs; --ttl-from-use only
 };
 
 class Client {
@@ -172,6 +200,10 @@ class Client {
         connections_.clear();                     // closing ends each session (stdio: the server exits)
         shared_listings_.clear();                 // a listing never outlives the session it came from
         events_.emit({{"type", "new_session"}});  // the stateless era has no protocol session to end
+        if (flags_.clear_sensitivity_only) {      // broken: only sensitiveHint is left behind
+          leaked_annotations_ = policy_->request_annotations();
+          leaked_annotations_.erase("sensitiveHint");
+        }
         if (!flags_.leak_across_sessions) policy_ = std::make_unique<SessionPolicy>(config_);
         continue;
       }
@@ -308,27 +340,67 @@ class Client {
     if (is_public || flags_.share_private_cache) shared_listings_[c.server] = {c.tools, c.stale_at};
   }
 
-  void list(Connection& c) {
-    sync_annotations(c);
+  // `relist`: listed again because the catalog changed or went stale.
+  void list(Connection& c, bool relist = false) {
+    if (relist && flags_.bare_relist)
+      c.session->set_request_meta(json::object());  // broken: the relist goes without the annotations
+    else
+      sync_annotations(c);
     if (flags_.reuse_listing && !c.listed_before && first_listings_.count(c.server)) {
       c.tools = first_listings_[c.server];  // broken: an earlier session's listing, without asking this one
       c.listed_before = true;
       return;
     }
     c.listed_before = true;
-    c.tools.clear();
-    auto listing = c.session->list_tools();
+    const bool first_page_only = relist && flags_.relist_first_page;
+    const std::map<std::string, json> previous = c.tools;
+    if (!first_page_only) c.tools.clear();  // --relist-first-page keeps the later pages' tools (broken)
+    auto listing = first_page_only ? first_page(c) : c.session->list_tools();
     for (auto& tool : listing.tools)
       if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
     if (flags_.keep_first_hints) keep_first_hints(c);
+    if (flags_.merge_relisted_hints) merge_hints(c, previous);
+    for (const auto& [name, tool] : c.tools) tools_by_name_[name] = tool;  // --tools-by-name only
     // In the stateless era a listing is fresh for its ttlMs (none: not at all).
     c.stale_at.reset();
-    if (c.session->era() == ProtocolEra::stateless)
-      c.stale_at = std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(listing.ttl_ms().value_or(0)) * (flags_.ttl_in_seconds ? 1000 : 1);
+    c.ttl = std::chrono::milliseconds(listing.ttl_ms().value_or(0)) * (flags_.ttl_in_seconds ? 1000 : 1);
+    if (c.session->era() == ProtocolEra::stateless) c.stale_at = std::chrono::steady_clock::now() + c.ttl;
     c.list_changes_seen = c.session->notification_count("notifications/tools/list_changed");
     share_listing(c, listing);
     if (flags_.reuse_listing) first_listings_.emplace(c.server, c.tools);
+  }
+
+  // --relist-first-page: the first page alone, its nextCursor ignored (broken).
+  static ToolListing first_page(Connection& c) {
+    ToolListing listing;
+    json page = c.session->request("tools/list", json::object());
+    if (page.is_object() && page.contains("tools") && page["tools"].is_array())
+      listing.tools = page["tools"].get<std::vector<json>>();
+    if (page.is_object()) page.erase("tools");
+    listing.pages.push_back(std::move(page));
+    return listing;
+  }
+
+  // --merge-relisted-hints: a relisted tool's hints laid over those it had (broken).
+  static void merge_hints(Connection& c, const std::map<std::string, json>& previous) {
+    for (auto& [name, tool] : c.tools) {
+      const auto before = previous.find(name);
+      if (before == previous.end()) continue;
+      for (const char* where : {"annotations", "_meta"}) {
+        if (!before->second.contains(where) || !before->second[where].is_object()) continue;
+        json merged = before->second[where];
+        if (tool.contains(where) && tool[where].is_object()) merged.update(tool[where]);
+        tool[where] = merged;
+      }
+    }
+  }
+
+  // --first-member-only: each list-valued hint cut to its first member (broken).
+  static json first_members(json value) {
+    if (value.is_array() && value.size() > 1) value.erase(value.begin() + 1, value.end());
+    if (value.is_object() || value.is_array())
+      for (auto& member : value) member = first_members(member);
+    return value;
   }
 
   // --keep-first-hints: each tool keeps the hints it was first listed with (broken).
@@ -352,7 +424,11 @@ class Client {
     if (flags_.latest_level && annotations.contains("sensitiveHint") && !latest_sensitivity_.is_null())
       annotations["sensitiveHint"] = latest_sensitivity_;  // broken: the latest, not the highest
     if (flags_.per_server_propagation && !annotating_servers_.count(c.server))
-      annotations = json::object();  // broken: only the servers whose results set them
+      annotations = json::object();                               // broken: only the servers whose results set them
+    for (const auto& [key, value] : leaked_annotations_.items())  // --clear-sensitivity-only
+      if (!annotations.contains(key)) annotations[key] = value;
+    if (flags_.carry_from_medium && annotations.value("sensitiveHint", json()) == "low")
+      annotations.erase("sensitiveHint");  // broken: the lowest level goes uncarried
     if (!flags_.drop_propagation && !annotations.empty()) meta["annotations"] = annotations;
     if (!progress_token.is_null()) meta["progressToken"] = progress_token;
     c.session->set_request_meta(meta);
@@ -383,8 +459,12 @@ class Client {
         if (!request.is_object() || request.value("method", "") != "elicitation/create")
           throw std::runtime_error(tool + " asks for " + request.value("method", std::string("?")) +
                                    ", which this client cannot answer");
-        responses[key] = answer_elicitation(server, tool, key, request.value("params", json::object()));
+        // --reuse-input-answer: the first answer given for every request (broken)
+        responses[key] = flags_.reuse_input_answer && !responses.empty()
+                             ? responses.begin().value()
+                             : answer_elicitation(server, tool, key, request.value("params", json::object()));
       }
+      if (flags_.bare_input_retry) c.session->set_request_meta(json::object());  // broken: no annotations
       params = {{"name", tool}, {"arguments", arguments}};
       if (!responses.empty()) params["inputResponses"] = responses;
       if (result.contains("requestState")) params["requestState"] = result["requestState"];
@@ -467,10 +547,19 @@ class Client {
     if (!flags_.ignore_list_changed &&
         (c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen ||
          (c.stale_at && std::chrono::steady_clock::now() >= *c.stale_at)))
-      list(c);
+      list(c, true);
+    if (flags_.ttl_from_use && c.stale_at)
+      c.stale_at = std::chrono::steady_clock::now() + c.ttl;  // broken: fresh again on every use
     auto it = c.tools.find(tool);
     if (it == c.tools.end()) throw std::runtime_error("the server lists no tool " + tool);
-    const json tool_json = it->second;  // a relist below must not pull it from under us
+    json tool_json = it->second;                                 // a relist below must not pull it from under us
+    if (flags_.tools_by_name) tool_json = tools_by_name_[tool];  // broken: whichever server was listed last
+    if (flags_.closed_world_by_default && tool_json.contains("annotations") && tool_json["annotations"].is_object() &&
+        !tool_json["annotations"].contains("openWorldHint"))
+      tool_json["annotations"]["openWorldHint"] = false;  // broken: the default is open world
+    if (flags_.first_member_only)
+      for (const char* where : {"annotations", "_meta"})
+        if (tool_json.contains(where)) tool_json[where] = first_members(tool_json[where]);
     // Hints are read the same whatever revision the session negotiated: the tool annotations are
     // the same in every revision that has them, and a server of an older revision that sends
     // hints anyway is taken at its word.
@@ -489,8 +578,11 @@ class Client {
         // asserted false, so the tool's own declaration of what it returns no longer counts.
         const json* trust = find_member(result, {"_meta", std::string(kTrustAnnotationsExtension)});
         const bool claims_nothing = trust && trust->is_object() && !trust->contains("sensitive");
-        policy_->after_result(flags_.absence_as_false && claims_nothing ? ToolHints{} : hints, result);
-        note_result_annotations(server, result);
+        const bool skipped = flags_.skip_error_results && result.is_object() && result.value("isError", false);
+        if (!skipped) {  // --skip-error-results: an error's annotations go unread (broken)
+          policy_->after_result(flags_.absence_as_false && claims_nothing ? ToolHints{} : hints, result);
+          note_result_annotations(server, result);
+        }
         for (const auto& why : policy_->take_escalations())
           if (!flags_.never_prompt)
             events_.emit({{"type", "escalated"},
@@ -540,9 +632,11 @@ class Client {
   };
   std::map<std::string, SharedListing> shared_listings_;  // by server: listings any context may use
   long long calls_ = 0;
-  std::map<std::string, json> first_hints_;   // by server and tool; --keep-first-hints only
-  json latest_sensitivity_;                   // --latest-level only
-  std::set<std::string> annotating_servers_;  // --per-server-propagation only
+  std::map<std::string, json> first_hints_;    // by server and tool; --keep-first-hints only
+  json latest_sensitivity_;                    // --latest-level only
+  std::set<std::string> annotating_servers_;   // --per-server-propagation only
+  std::map<std::string, json> tools_by_name_;  // the last listing of each name; --tools-by-name only
+  json leaked_annotations_ = json::object();   // --clear-sensitivity-only
 };
 
 }  // namespace
@@ -602,6 +696,30 @@ int main(int argc, char** argv) {
       flags.share_private_cache = true;
     else if (a == "--refuse-confirmable")
       flags.refuse_confirmable = true;
+    else if (a == "--relist-first-page")
+      flags.relist_first_page = true;
+    else if (a == "--tools-by-name")
+      flags.tools_by_name = true;
+    else if (a == "--merge-relisted-hints")
+      flags.merge_relisted_hints = true;
+    else if (a == "--skip-error-results")
+      flags.skip_error_results = true;
+    else if (a == "--clear-sensitivity-only")
+      flags.clear_sensitivity_only = true;
+    else if (a == "--bare-relist")
+      flags.bare_relist = true;
+    else if (a == "--first-member-only")
+      flags.first_member_only = true;
+    else if (a == "--closed-world-by-default")
+      flags.closed_world_by_default = true;
+    else if (a == "--carry-from-medium")
+      flags.carry_from_medium = true;
+    else if (a == "--reuse-input-answer")
+      flags.reuse_input_answer = true;
+    else if (a == "--bare-input-retry")
+      flags.bare_input_retry = true;
+    else if (a == "--ttl-from-use")
+      flags.ttl_from_use = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "mcp_hints/json/text.hpp"
@@ -35,6 +36,8 @@ bool asks(const std::vector<semantics::FieldValue>& values, int trust) {
   });
 }
 
+bool asks_at(const FacetValue& v, int trust) { return semantics::asks_confirmation(v, trust); }
+
 bool taints(const semantics::FieldValue& fv) {
   return std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::makes_sensitive);
 }
@@ -47,6 +50,80 @@ bool touches(const semantics::FieldValue& fv, const std::vector<std::string>& fa
             const auto own = fv.field->facets();
             return std::find(own.begin(), own.end(), f) != own.end();
           }));
+}
+
+// The dimensions beyond values: shapes of the catalogue, of a value, of failures and of scope that
+// clients get wrong though they read every value right.
+const char* const kLaterPage = "new hints on a later page of a relist";
+const char* const kSharedName = "one tool name on two servers, with different hints";
+const char* const kWithdrawn = "a relist that withdraws a hint (its default applies)";
+const char* const kSeveralMembers = "several members, the deciding one not first";
+const char* const kErrorResult = "set by a result with isError true";
+const char* const kAcrossListChanged = "set with tools/list_changed, carried on the relist";
+const char* const kOpenWorldDefault = "openWorldHint absent on a writer (open world by default)";
+const char* const kDefaults = "defaults";
+const char* const kSeveralInputs = "several input requests in one input_required result, each answered apart";
+const char* const kInputRetry = "carried on the retry after input_required";
+const char* const kUsedWithinTtl = "a listing used again within its ttlMs, then called after it";
+const char* const kStateless = "stateless era";
+const char* const kCatalogue = "catalogue shape";
+const char* const kFailure = "failure events";
+const char* const kScope = "scope";
+
+// A set-valued field whose value in `tool` lists several members and decides (by `decides`) only
+// through a member that is not the first: a client reading the first member alone misses it.
+template <class Decides>
+std::vector<const Field*> decided_behind_first(const json& tool, const std::vector<semantics::FieldValue>& values,
+                                               Decides decides) {
+  std::vector<const Field*> fields;
+  for (const auto& fv : values) {
+    if (!fv.field->set_valued || std::find(fields.begin(), fields.end(), fv.field) != fields.end()) continue;
+    const json* written = find_member(tool, fv.field->tokens);
+    if (!written || !written->is_array() || written->size() < 2) continue;
+    std::vector<bool> deciding;
+    for (const auto& member : *written) {
+      const auto asserts = fv.field->facet_values(member);
+      deciding.push_back(asserts && std::any_of(asserts->begin(), asserts->end(), decides));
+    }
+    if (!deciding.front() && std::find(deciding.begin() + 1, deciding.end(), true) != deciding.end())
+      fields.push_back(fv.field);
+  }
+  return fields;
+}
+
+// A hint `before` has that `after` leaves out (in annotations or _meta).
+bool withdraws_a_hint(const json& before, const json& after) {
+  for (const char* where : {"annotations", "_meta"}) {
+    const json was = before.value(where, json::object()), is = after.value(where, json::object());
+    if (!was.is_object()) continue;
+    for (const auto& [key, value] : was.items())
+      if (!is.is_object() || !is.contains(key)) return true;
+  }
+  return false;
+}
+
+// The most input requests one input_required step of the scenario asks at once (of `tool`; empty:
+// of any tool).
+std::size_t most_input_requests(const mock::Scenario& scenario, const std::string& tool = {}) {
+  std::size_t most = 0;
+  for (const auto& [name, server] : scenario.servers)
+    for (const auto& [called, script] : server.scripts)
+      for (const auto& step : script)
+        if (step.kind == mock::Step::Kind::input_required && (tool.empty() || called == tool))
+          most = std::max(most, step.payload.value("inputRequests", json::object()).size());
+  return most;
+}
+
+// The steps of every server whose result sets the #711 annotation `key`.
+std::vector<const mock::Step*> steps_setting(const mock::Scenario& scenario, const std::string& key) {
+  std::vector<const mock::Step*> steps;
+  for (const auto& [name, server] : scenario.servers)
+    for (const auto& [tool, script] : server.scripts)
+      for (const auto& step : script)
+        if (step.kind == mock::Step::Kind::result && step.payload.is_object() &&
+            step.payload.value("_meta", json::object()).value("annotations", json::object()).contains(key))
+          steps.push_back(&step);
+  return steps;
 }
 
 // The verdict a check gives a call made without any prompt: "pass" means no prompt is owed.
@@ -72,8 +149,35 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
                  taints(fv) ? "taints" : "does not taint");
   for (const auto& field : vocabulary.fields())
     if (field.is_message_field && field.vocabulary == "trust-annotations" &&
-        field.pointer_text.rfind("/_meta/annotations/", 0) == 0)
+        field.pointer_text.rfind("/_meta/annotations/", 0) == 0) {
       table.define("propagation", "trust-annotations " + field.key, "set by a result", "carried");
+      table.define("propagation", "trust-annotations " + field.key, "set by a result", "cleared by a new session");
+    }
+  table.define("confirmation", kCatalogue, kLaterPage, "asks");
+  table.define("confirmation", kCatalogue, kSharedName, "asks");
+  table.define("confirmation", kCatalogue, kWithdrawn, "asks");
+  // Every set-valued field with a member that decides, with a quiet member before it.
+  for (const auto& fv : semantics::field_values(vocabulary, semantics::confirmation_facets()))
+    if (fv.field->set_valued && asks({fv}, trust))
+      table.define("confirmation", semantics::field_name(*fv.field), kSeveralMembers, "asks");
+  for (const auto& fv : semantics::field_values(vocabulary, semantics::sensitivity_facets()))
+    if (fv.field->set_valued && taints(fv))
+      table.define("sensitive data", semantics::field_name(*fv.field), kSeveralMembers, "taints");
+  table.define("sensitive data", kDefaults, kOpenWorldDefault, "asks");
+  // Every level of a levelled annotation, set alone: a client that carries only the upper levels
+  // is caught where the lowest is the only one seen.
+  for (const auto& field : vocabulary.fields())
+    if (field.is_message_field && field.vocabulary == "trust-annotations" && field.propagation &&
+        field.propagation->rule == "same-or-higher" && field.pointer_text.rfind("/_meta/annotations/", 0) == 0)
+      for (const auto& [level, asserts] : field.map)
+        if (level != "true" && level != "false")
+          table.define("propagation", "trust-annotations " + field.key, "set at " + json(level).dump() + " alone",
+                       "carried");
+  table.define("propagation", kFailure, kErrorResult, "carried");
+  table.define("confirmation", kStateless, kSeveralInputs, "asks");
+  table.define("confirmation", kStateless, kUsedWithinTtl, "asks");
+  table.define("propagation", kStateless, kInputRetry, "carried");
+  table.define("propagation", kScope, kAcrossListChanged, "carried");
 
   for (const auto& scenario : scenarios) {
     const json& doc = scenario.document;
@@ -81,21 +185,76 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
     for (const auto& check : doc.value("expect", json::array())) {
       const std::string name = scenario.id + ":" + check.value("id", "");
       const std::string kind = check.value("kind", "");
-      if (kind == "propagation" || kind == "clean-start") {
-        table.exercise({"propagation", "trust-annotations " + check.value("key", ""), "set by a result", "carried"},
+      const std::string key = check.value("key", "");
+      if (kind == "clean-start") {
+        table.exercise({"propagation", "trust-annotations " + key, "set by a result", "cleared by a new session"},
                        name);
         continue;
       }
-      if (kind != "gate" || check.contains("after")) continue;
+      if (kind == "propagation") {
+        table.exercise({"propagation", "trust-annotations " + key, "set by a result", "carried"}, name);
+        std::set<std::string> levels;
+        for (const mock::Step* step : steps_setting(scenario, key))
+          levels.insert(step->payload["_meta"]["annotations"][key].dump());
+        if (most_input_requests(scenario) > 0)
+          table.exercise({"propagation", kStateless, kInputRetry, "carried"}, name);
+        if (levels.size() == 1)
+          table.exercise({"propagation", "trust-annotations " + key, "set at " + *levels.begin() + " alone", "carried"},
+                         name);
+        for (const mock::Step* step : steps_setting(scenario, key)) {
+          if (step->payload.value("isError", false) == true)
+            table.exercise({"propagation", kFailure, kErrorResult, "carried"}, name);
+          if (step->list_changed) table.exercise({"propagation", kScope, kAcrossListChanged, "carried"}, name);
+        }
+        continue;
+      }
+      if (kind == "input-request" && most_input_requests(scenario, check.value("tool", "")) > 1)
+        table.exercise({"confirmation", kStateless, kSeveralInputs, "asks"}, name);
+      if (kind != "gate") continue;
       const std::string verdict = unprompted_verdict(check);
       const bool demands = verdict != "pass" && verdict != "info";
-      const json* tool = semantics::scenario_tool(scenario, check.value("server", ""), check.value("tool", ""),
-                                                  check.value("authorization", ""));
+      const std::string server = check.value("server", "");
+      if (check.contains("after")) {
+        // After tools/list_changed: the announced catalogue decides, against the one it replaced.
+        const json* before = semantics::scenario_tool(scenario, server, check.value("tool", ""));
+        const json* after = semantics::checked_tool(scenario, check);
+        std::size_t step = 0;
+        const auto* announced = semantics::announced_catalog(scenario, server, &step);
+        if (!before || !after || !demands || !semantics::call_needs(*after, vocabulary, scenario_trust).confirmation)
+          continue;
+        const auto& spec = server.empty() ? scenario.servers.begin()->second : scenario.servers.at(server);
+        const auto index = static_cast<std::size_t>(after - announced->data());  // its place in the catalogue
+        if (spec.page_size && index >= spec.page_size)
+          table.exercise({"confirmation", kCatalogue, kLaterPage, "asks"}, name);
+        // The change comes with a later answer than the first: the listing was used before it.
+        if (spec.ttl_ms.value_or(0) > 0 && step > 0)
+          table.exercise({"confirmation", kStateless, kUsedWithinTtl, "asks"}, name);
+        if (!semantics::call_needs(*before, vocabulary, scenario_trust).confirmation &&
+            withdraws_a_hint(*before, *after))
+          table.exercise({"confirmation", kCatalogue, kWithdrawn, "asks"}, name);
+        continue;
+      }
+      const json* tool =
+          semantics::scenario_tool(scenario, server, check.value("tool", ""), check.value("authorization", ""));
       if (!tool) continue;
       const auto values = semantics::asserted_values(*tool, vocabulary);
       if (!check.contains("requires")) {
         // Confirmation: the value alone decides whether the call needs a prompt.
         if (semantics::call_needs(*tool, vocabulary, scenario_trust).confirmation != demands) continue;
+        if (demands) {
+          for (const auto& [other, spec] : scenario.servers) {
+            const json* namesake =
+                other == server ? nullptr : semantics::scenario_tool(scenario, other, check.value("tool", ""));
+            if (namesake && !semantics::call_needs(*namesake, vocabulary, scenario_trust).confirmation)
+              table.exercise({"confirmation", kCatalogue, kSharedName, "asks"}, name);
+          }
+          const auto decides = [&](const FacetValue& v) { return asks_at(v, scenario_trust); };
+          if (std::none_of(values.begin(), values.end(), [&](const semantics::FieldValue& fv) {
+                return !fv.field->set_valued && asks({fv}, scenario_trust);
+              }))
+            for (const Field* field : decided_behind_first(*tool, values, decides))
+              table.exercise({"confirmation", semantics::field_name(*field), kSeveralMembers, "asks"}, name);
+        }
         const auto asking = std::count_if(values.begin(), values.end(),
                                           [&](const semantics::FieldValue& fv) { return asks({fv}, scenario_trust); });
         for (const auto& fv : values) {
@@ -134,6 +293,16 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       if (!source) continue;
       const auto sources = semantics::asserted_values(*source, vocabulary);
       const auto tainting = std::count_if(sources.begin(), sources.end(), taints);
+      // Only the specification's default sends the sink's input outside.
+      if (demands && !tool->value("annotations", json::object()).contains("openWorldHint") &&
+          std::none_of(values.begin(), values.end(), [](const semantics::FieldValue& fv) {
+            return std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::leaves);
+          }))
+        table.exercise({"sensitive data", kDefaults, kOpenWorldDefault, "asks"}, name);
+      if (demands && std::none_of(sources.begin(), sources.end(),
+                                  [](const semantics::FieldValue& fv) { return !fv.field->set_valued && taints(fv); }))
+        for (const Field* field : decided_behind_first(*source, sources, semantics::makes_sensitive))
+          table.exercise({"sensitive data", semantics::field_name(*field), kSeveralMembers, "taints"}, name);
       for (const auto& fv : sources) {
         if (!touches(fv, semantics::sensitivity_facets())) continue;
         if (demands ? !(taints(fv) && tainting == 1) : tainting != 0) continue;

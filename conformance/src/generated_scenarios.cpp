@@ -4,7 +4,9 @@
 // its neighbours, every integer of a range, a hint left absent) are all exercised, so a client that
 // honours one comfortable value and not its neighbours is caught.
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "mcp_hints/conformance/coverage.hpp"
@@ -65,6 +67,39 @@ void place(json& tool, const semantics::FieldValue& fv, const Vocabulary& vocabu
   }
 }
 
+// Several members, the deciding one last: for a value of a set-valued field that decides (asks, or
+// taints), the same field with a quiet member first (one that decides nothing, preferably the
+// neutral one, never "none" beside a data class). A client that reads only the first member of a
+// list is caught; nullopt when the field is not set-valued or has no quiet member.
+std::optional<semantics::FieldValue> behind_quiet_member(
+    const semantics::FieldValue& fv, const std::vector<semantics::FieldValue>& all,
+    const std::function<bool(const semantics::FieldValue&)>& decides) {
+  if (!fv.field->set_valued || !decides(fv)) return std::nullopt;
+  const semantics::FieldValue* quiet = nullptr;
+  for (const auto& other : all) {
+    if (other.field != fv.field || decides(other) || other.asserts.size() != 1 || other.asserts[0].value == "none")
+      continue;
+    const auto neutral = neutral_facet_values().find(other.asserts[0].facet);
+    if (!quiet || (neutral != neutral_facet_values().end() && neutral->second == other.asserts[0].value))
+      quiet = &other;
+  }
+  if (!quiet) return std::nullopt;
+  semantics::FieldValue several = fv;
+  several.value = json::array({quiet->value, fv.value});
+  return several;
+}
+
+// The tested value on the neutral base, as place() writes it, or as the list `several` names.
+void place_members(json& tool, const semantics::FieldValue& fv, const Vocabulary& vocabulary) {
+  if (!fv.value.is_array()) return place(tool, fv, vocabulary);
+  semantics::FieldValue last = fv;
+  last.value = fv.value.back();
+  place(tool, last, vocabulary);
+  json* at = &tool;
+  for (const auto& token : fv.field->tokens) at = &(*at)[token];
+  *at = fv.value;
+}
+
 // What a tested value contradicts on the neutral base ("writes, not destructively, in a closed
 // world"), as the lint checks that say so: the value alone decides the call, so a client is judged
 // on honouring it over the specification's hints, and the scenario declares the contradiction it
@@ -81,9 +116,14 @@ std::set<std::string> contradictions_on_base(const semantics::FieldValue& fv) {
 
 // "riskLevel-critical", "inputMetadata-outcomes-irreversible", "minTrustLevel-4".
 std::string slug(const semantics::FieldValue& fv) {
-  std::string value = fv.value.is_object() && !fv.value.empty() ? fv.value.begin().key()
-                      : fv.value.is_string()                    ? fv.value.get<std::string>()
-                                                                : fv.value.dump();
+  auto text = [](const json& v) {
+    return v.is_object() && !v.empty() ? v.begin().key() : v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  std::string value;
+  if (fv.value.is_array())
+    for (const auto& member : fv.value) value += (value.empty() ? "" : "-") + text(member);
+  else
+    value = text(fv.value);
   std::string out;
   for (char c : fv.field->key + "-" + value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
   return out;
@@ -138,8 +178,15 @@ std::string proposal_of(const Field& field) { return field.latest ? field.latest
 // confirm.triggers.<vocabulary>: one tool and one gate per value of each field.
 std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
   std::map<std::string, std::vector<semantics::FieldValue>> by_vocabulary;
-  for (auto& fv : semantics::field_values(vocabulary, semantics::confirmation_facets()))
-    by_vocabulary[fv.field->vocabulary].push_back(std::move(fv));
+  const auto all = semantics::field_values(vocabulary, semantics::confirmation_facets());
+  const auto asks = [](const semantics::FieldValue& fv) {
+    return std::any_of(fv.asserts.begin(), fv.asserts.end(), [](const FacetValue& v) {
+      return semantics::asks_confirmation(v, semantics::kDefaultTrustLevel);
+    });
+  };
+  for (const auto& fv : all) by_vocabulary[fv.field->vocabulary].push_back(fv);
+  for (const auto& fv : all)
+    if (auto several = behind_quiet_member(fv, all, asks)) by_vocabulary[fv.field->vocabulary].push_back(*several);
   std::vector<json> documents;
   for (const auto& [vocabulary_id, values] : by_vocabulary) {
     json tools = json::array(), task = json::array(), expect = json::array();
@@ -151,7 +198,7 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
       contradictions.merge(contradictions_on_base(fv));
       json tool =
           neutral_tool(name, "Acts on a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
-      place(tool, fv, vocabulary);
+      place_members(tool, fv, vocabulary);
       const Expectation e = semantics::call_needs(tool, vocabulary, semantics::kDefaultTrustLevel);
       const std::string what = fv.field->key + " " + fv.value.dump();
       expect.push_back(gate_check(
@@ -211,9 +258,16 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
 // runs in its own session, so one case never taints the next.
 std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
   std::map<std::string, std::vector<semantics::FieldValue>> by_vocabulary;
-  for (auto& fv : semantics::field_values(vocabulary, semantics::sensitivity_facets()))
-    by_vocabulary[fv.field->vocabulary + (fv.field->latest ? "." + fv.field->latest->revision : "")].push_back(
-        std::move(fv));
+  const auto all = semantics::field_values(vocabulary, semantics::sensitivity_facets());
+  const auto taints = [](const semantics::FieldValue& fv) {
+    return std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::makes_sensitive);
+  };
+  const auto group_of = [](const semantics::FieldValue& fv) {
+    return fv.field->vocabulary + (fv.field->latest ? "." + fv.field->latest->revision : "");
+  };
+  for (const auto& fv : all) by_vocabulary[group_of(fv)].push_back(fv);
+  for (const auto& fv : all)
+    if (auto several = behind_quiet_member(fv, all, taints)) by_vocabulary[group_of(fv)].push_back(*several);
   std::vector<json> documents;
   for (const auto& [group, values] : by_vocabulary) {
     json tools = json::array(), task = json::array(), expect = json::array();
@@ -225,7 +279,7 @@ std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
       json source_tool =
           neutral_tool(source, "Reads a record (" + semantics::field_name(*fv.field) + " " + fv.value.dump() + ")");
       source_tool["annotations"] = {{"readOnlyHint", true}, {"openWorldHint", false}};
-      place(source_tool, fv, vocabulary);
+      place_members(source_tool, fv, vocabulary);
       json sink_tool = neutral_tool(sink, "Sends a message to an outside address");
       sink_tool["annotations"]["openWorldHint"] = true;  // what it reaches is outside: the world is open
       sink_tool["_meta"] = {{"mcp.dev/effect", "external"}};

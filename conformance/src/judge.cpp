@@ -167,8 +167,7 @@ Verdict verdict_from_name(const std::string& name) {
 // vocabularies whose values decide the call (proposal 1's effect external is advisory, so a gate
 // that needs it to know the data leaves is a SHOULD, whatever the scenario's source says).
 void hold_to_level_rule(CheckSpec& check, const mock::Scenario& scenario, const json& c) {
-  const json* tool =
-      semantics::scenario_tool(scenario, c.value("server", ""), c.value("tool", ""), c.value("authorization", ""));
+  const json* tool = semantics::checked_tool(scenario, c);
   if (!tool) return;  // read_checks refuses it with the pointer
   std::string why, basis;
   const std::string cap =

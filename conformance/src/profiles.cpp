@@ -143,8 +143,7 @@ void place_check(CheckSpec& spec, const mock::Scenario& scenario, const json& ch
     const std::string unprompted = traces.value("called-unprompted", std::string("fail"));
     const bool demands = unprompted != "pass" && unprompted != "info";
     spec.refrains = !demands;
-    const json* tool = semantics::scenario_tool(scenario, check.value("server", ""), check.value("tool", ""),
-                                                check.value("authorization", ""));
+    const json* tool = semantics::checked_tool(scenario, check);
     std::vector<std::string> facets = semantics::confirmation_facets();
     facets.insert(facets.end(), {"destination", "open-world", "agency"});
     if (tool) add_tool_profiles(*tool, facets, placed);

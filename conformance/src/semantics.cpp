@@ -148,6 +148,30 @@ const json* scenario_tool(const mock::Scenario& scenario, const std::string& ser
   return nullptr;
 }
 
+const std::vector<json>* announced_catalog(const mock::Scenario& scenario, const std::string& server,
+                                           std::size_t* step_index) {
+  const auto it =
+      server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
+  if (it == scenario.servers.end()) return nullptr;
+  for (const auto& [tool, steps] : it->second.scripts)
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      if (steps[i].list_changed) {
+        if (step_index) *step_index = i;
+        return &*steps[i].list_changed;
+      }
+  return nullptr;
+}
+
+const json* checked_tool(const mock::Scenario& scenario, const json& check) {
+  const std::string server = check.value("server", ""), name = check.value("tool", "");
+  if (!check.contains("after")) return scenario_tool(scenario, server, name, check.value("authorization", ""));
+  const auto* announced = announced_catalog(scenario, server);
+  if (!announced) return nullptr;
+  for (const auto& tool : *announced)
+    if (tool.value("name", "") == name) return &tool;
+  return nullptr;
+}
+
 std::string field_name(const Field& field) { return field.vocabulary + " " + field.key; }
 
 }  // namespace mcp_hints::conformance::semantics

@@ -25,6 +25,14 @@ int scenario_trust_level(const mock::Scenario& scenario);
 // nullptr when there is no such server or tool.
 const nlohmann::json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name,
                                     const std::string& authorization = {});
+// The catalogue a server announces with tools/list_changed (the first step of its scripts that
+// does), and the step's index in its tool's script; nullptr when none does.
+const std::vector<nlohmann::json>* announced_catalog(const mock::Scenario& scenario, const std::string& server,
+                                                     std::size_t* step_index = nullptr);
+// The tool a check's calls are of (its server, tool and authorization): for a gate judged after
+// tools/list_changed ("after"), as the announced catalogue lists it, the hints the calls it
+// judges are made under. nullptr when there is none.
+const nlohmann::json* checked_tool(const mock::Scenario& scenario, const nlohmann::json& check);
 
 // Confirmation: the specification's destructive tools ("clients SHOULD ... confirm"), a
 // server's confirmation preference (proposal 1 requiresConfirmation, SEP-2793

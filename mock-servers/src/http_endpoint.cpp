@@ -261,9 +261,12 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
   std::vector<const Outgoing*> send;
   // A session deleted while this request waits (a DELETE racing it) takes its answers with it.
   auto session_gone = [&] { return !stateless && !initialize && !session.empty() && !session_open(session); };
+  // Each answer's delay counts from the request's arrival, as over stdio: a list_changed note or
+  // progress before the result does not push the result later.
+  const auto arrived = Clock::now();
   for (const auto& out : outs) {
     // A delayed answer waits here, in its own request, unless the client cancels it.
-    const auto due = Clock::now() + (keep_time_ ? out.delay : std::chrono::milliseconds(0));
+    const auto due = arrived + (keep_time_ ? out.delay : std::chrono::milliseconds(0));
     while (Clock::now() < due && !(!out.answers.is_null() && cancelled(out.answers)) && !session_gone())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (session_gone()) {

@@ -140,7 +140,17 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       {"--ttl-in-seconds", "rugpull.ttl-expiry:relisted-after-expiry"},
       {"--keep-first-hints", "rugpull.ttl-expiry:new-hints-applied"},
       {"--share-private-cache", "gateway.cache-scope-per-context:cache-per-context"},
-      {"--share-private-cache", "gateway.cache-scope-per-context:bob-confirmed"}};
+      {"--share-private-cache", "gateway.cache-scope-per-context:bob-confirmed"},
+      {"--relist-first-page", "rugpull.later-page-relisted:later-page-hints-applied"},
+      {"--tools-by-name", "confirm.same-name-two-servers:destructive-sync-confirmed"},
+      {"--merge-relisted-hints", "rugpull.hint-withdrawn:withdrawn-hint-defaulted"},
+      {"--skip-error-results", "propagation.error-result:carried-after-error"},
+      {"--clear-sensitivity-only", "propagation.new-session-clears-every-key:clean-start-attribution"},
+      {"--bare-relist", "propagation.across-list-changed:carried-on-relist"},
+      {"--reuse-input-answer", "confirm.input-required-several:each-answered-apart"},
+      {"--bare-input-retry", "propagation.input-required-retry:carried-on-retry"},
+      {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:new-hints-applied"},
+      {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:relisted-after-expiry"}};
   for (const auto& [variant, check] : expected)
     for (const char* transport : {"http", "stdio"}) {
       test_support::TempDir dir;
@@ -349,11 +359,33 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
 const std::vector<std::string> kVariants = {
-    "--never-prompt",        "--ignore-denial",       "--drop-propagation",     "--retry-anything",
-    "--ignore-list-changed", "--trust-missing-hints", "--leak-across-sessions", "--taint-high-only",
-    "--silent-retries",      "--reuse-listing",       "--nag-after-denial",     "--auto-answer-input",
-    "--keep-first-hints",    "--ttl-in-seconds",      "--latest-level",         "--per-server-propagation",
-    "--malformed-cancel",    "--share-private-cache", "--absence-as-false",     "--agency-when-missing"};
+    "--never-prompt",           "--ignore-denial",       "--drop-propagation",     "--retry-anything",
+    "--ignore-list-changed",    "--trust-missing-hints", "--leak-across-sessions", "--taint-high-only",
+    "--silent-retries",         "--reuse-listing",       "--nag-after-denial",     "--auto-answer-input",
+    "--keep-first-hints",       "--ttl-in-seconds",      "--latest-level",         "--per-server-propagation",
+    "--malformed-cancel",       "--share-private-cache", "--absence-as-false",     "--agency-when-missing",
+    "--relist-first-page",      "--tools-by-name",       "--merge-relisted-hints", "--skip-error-results",
+    "--clear-sensitivity-only", "--bare-relist",         "--first-member-only",    "--closed-world-by-default",
+    "--carry-from-medium",      "--reuse-input-answer",  "--bare-input-retry",     "--ttl-from-use"};
+
+// The variants that break one dimension beyond values (issue 44, part 3), each caught by the
+// scenarios of its dimension and by nothing else: a catalogue paged, shared or thinned, an
+// annotated error, a new session's every key, the relist after list_changed, a list of several.
+const std::map<std::string, std::set<std::string>> kDimensionVariants = {
+    {"--relist-first-page", {"rugpull.later-page-relisted:later-page-hints-applied"}},
+    {"--tools-by-name", {"confirm.same-name-two-servers:destructive-sync-confirmed"}},
+    {"--merge-relisted-hints", {"rugpull.hint-withdrawn:withdrawn-hint-defaulted"}},
+    {"--skip-error-results", {"propagation.error-result:carried-after-error"}},
+    {"--clear-sensitivity-only",
+     {"propagation.new-session-clears-every-key:clean-start-private",
+      "propagation.new-session-clears-every-key:clean-start-open-world",
+      "propagation.new-session-clears-every-key:clean-start-malicious-activity",
+      "propagation.new-session-clears-every-key:clean-start-attribution"}},
+    {"--bare-relist", {"propagation.across-list-changed:carried-on-relist"}},
+    {"--closed-world-by-default",
+     {"exfiltration.after-sensitive-result:open-world-default",
+      "exfiltration.after-sensitive-medium:open-world-default", "exfiltration.after-sensitive-low:open-world-default"}},
+    {"--carry-from-medium", {"exfiltration.after-sensitive-low:carried"}}};
 
 // Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"
 // (proposal 1), and "Clients should never make tool use decisions based on ToolAnnotations received
@@ -405,6 +437,21 @@ TEST(Certify, EveryCheckFailsAgainstSomeBrokenVariant) {
     }
     EXPECT_GT(caught, 0u) << variant << " is caught by no check";
   }
+  for (const auto& [variant, checks] : kDimensionVariants) {
+    std::set<std::string> caught;
+    for (const auto& [name, variants] : caught_by)
+      if (variants.count(variant)) caught.insert(name);
+    EXPECT_EQ(caught, checks) << variant;
+  }
+  // A list read to its first member only: caught by every generated case whose deciding member is
+  // not first, and by nothing else.
+  std::size_t several = 0;
+  for (const auto& [name, variants] : caught_by) {
+    if (!variants.count("--first-member-only")) continue;
+    EXPECT_TRUE(name.starts_with("confirm.triggers.") || name.starts_with("exfiltration.sources.")) << name;
+    ++several;
+  }
+  EXPECT_GE(several, 10u);
   ASSERT_FALSE(levels.empty());
   for (const auto& [name, level] : levels) {
     EXPECT_FALSE(caught_by[name].empty()) << name << " is not shown to fail against any broken variant";

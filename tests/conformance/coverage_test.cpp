@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "mcp_hints/conformance/client_harness.hpp"
@@ -111,6 +112,83 @@ TEST(Coverage, ACheckThatContradictsTheRuleOrMixesTriggersDoesNotCount) {
   // Two triggers on one tool: a client honouring either passes, so neither is exercised alone.
   critical["approvalRecommendation"] = "single";
   EXPECT_FALSE(exercised(scenario_with({{"annotations", critical}}, asks), "risk-metadata riskLevel", "\"critical\""));
+}
+
+// The dimensions beyond values each have a row, exercised by their scenarios alone: without
+// them the rows are reported, and a scenario whose shape does not reach the dimension (the changed
+// tool on the first page; a second server whose namesake asks too) does not count.
+TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario) {
+  const std::vector<std::string> expected = {
+      "confirmation: catalogue shape new hints on a later page of a relist (asks)",
+      "confirmation: catalogue shape one tool name on two servers, with different hints (asks)",
+      "confirmation: catalogue shape a relist that withdraws a hint (its default applies) (asks)",
+      "propagation: failure events set by a result with isError true (carried)",
+      "propagation: scope set with tools/list_changed, carried on the relist (carried)",
+      "propagation: trust-annotations attribution set by a result (cleared by a new session)",
+      "propagation: trust-annotations privateHint set by a result (cleared by a new session)",
+      "confirmation: trust-annotations inputMetadata.outcomes several members, the deciding one not first (asks)",
+      "sensitive data: action-security returnMetadata.Sensitivity several members, the deciding one not first "
+      "(taints)",
+      "sensitive data: defaults openWorldHint absent on a writer (open world by default) (asks)",
+      "propagation: trust-annotations sensitiveHint set at \"low\" alone (carried)",
+      "confirmation: stateless era several input requests in one input_required result, each answered apart (asks)",
+      "confirmation: stateless era a listing used again within its ttlMs, then called after it (asks)",
+      "propagation: stateless era carried on the retry after input_required (carried)"};
+  const auto all = coverage(certification_scenarios());
+  // Every level of sensitiveHint, each set alone somewhere (medium also by propagation.cross-server).
+  for (const char* level : {"low", "medium", "high"}) {
+    const auto* r = row(all, "trust-annotations sensitiveHint", std::string("set at \"") + level + "\" alone");
+    ASSERT_NE(r, nullptr) << level;
+    EXPECT_FALSE(r->exercised_by.empty()) << level;
+  }
+  for (const auto& text : expected)
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const CoverageRow& r) {
+      return r.semantic + ": " + r.key + " " + r.value + " (" + r.role + ")" == text && !r.exercised_by.empty();
+    })) << text;
+  auto scenarios = certification_scenarios();
+  const std::set<std::string> dimension_scenarios = {
+      "rugpull.later-page-relisted",    "confirm.same-name-two-servers",    "rugpull.hint-withdrawn",
+      "propagation.error-result",       "propagation.across-list-changed",  "propagation.new-session-clears-every-key",
+      "confirm.input-required-several", "propagation.input-required-retry", "rugpull.ttl-counted-from-receipt"};
+  std::vector<mock::Scenario> without;
+  for (auto& s : scenarios) {
+    if (s.id.starts_with("confirm.triggers.") || s.id.starts_with("exfiltration.sources.")) {
+      // The generated cases of several members: the lists cut to their deciding member.
+      json document = s.document;
+      std::function<void(json&)> cut = [&](json& value) {
+        if (value.is_array() && value.size() > 1) value = json::array({value.back()});
+        if (value.is_object())
+          for (auto& member : value) cut(member);
+      };
+      for (auto& tool : document["servers"]["main"]["tools"]) cut(tool);
+      without.push_back(mock::parse_scenario(document, s.source));
+    } else if (s.id.starts_with("exfiltration.after-sensitive-")) {
+      // Without the writer that leaves openWorldHint out, and without the propagation check.
+      json document = s.document;
+      json kept = json::array();
+      for (const auto& check : document["expect"])
+        if (check["id"] != "open-world-default" && check["id"] != "carried") kept.push_back(check);
+      document["expect"] = kept;
+      without.push_back(mock::parse_scenario(document, s.source));
+    } else if (!dimension_scenarios.count(s.id)) {
+      without.push_back(s);
+    }
+  }
+  const auto missing = unexercised(coverage(without));
+  for (const auto& text : expected) EXPECT_NE(std::find(missing.begin(), missing.end(), text), missing.end()) << text;
+  // Shapes that do not reach the dimension do not count for it.
+  json paged = load_certification_scenario("rugpull.later-page-relisted").document;
+  paged["servers"]["main"]["pageSize"] = 2;
+  json shared = load_certification_scenario("confirm.same-name-two-servers").document;
+  shared["servers"]["mirror"]["tools"][0]["annotations"] = {{"destructiveHint", true}};
+  json withdrawn = load_certification_scenario("rugpull.hint-withdrawn").document;
+  withdrawn["servers"]["main"]["scripts"]["archive_record"][0]["listChanged"]["tools"][0]["annotations"]
+           ["destructiveHint"] = true;
+  const auto shapes =
+      unexercised(coverage({mock::parse_scenario(paged, "paged"), mock::parse_scenario(shared, "shared"),
+                            mock::parse_scenario(withdrawn, "withdrawn")}));
+  for (const auto& text : std::vector<std::string>(expected.begin(), expected.begin() + 3))
+    EXPECT_NE(std::find(shapes.begin(), shapes.end(), text), shapes.end()) << text;
 }
 
 TEST(Coverage, GeneratedScenariosAreListedLoadableAndPrinted) {

@@ -811,6 +811,62 @@ TEST(Judge, InputRequestOutcomes) {
   }
 }
 
+// Several input requests in one result: each is judged against the user's decision on it (the
+// prompt that names it, the contract's `input`), never against the last decision of the lot.
+TEST(Judge, SeveralInputRequestsInOneResultAreJudgedApart) {
+  const auto input = check("input-request", {{"tool", "transfer"}});
+  const json requests = {{"confirm_transfer", {{"method", "elicitation/create"}, {"params", {{"message", "Move?"}}}}},
+                         {"notify_members", {{"method", "elicitation/create"}, {"params", {{"message", "Mail?"}}}}}};
+  auto run = [&](const std::vector<std::pair<std::string, std::string>>& prompts, const json& responses) {
+    Record r;
+    r.in({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", "transfer"}}}});
+    r.out({{"jsonrpc", "2.0"},
+           {"id", 1},
+           {"result", {{"resultType", "input_required"}, {"inputRequests", requests}, {"requestState", "s"}}}});
+    for (const auto& [key, decision] : prompts) {
+      json shown = {{"tool", "transfer"}};
+      if (!key.empty()) shown["input"] = key;
+      r.event("confirmation_requested", shown);
+      r.event("user_decision", {{"tool", "transfer"}, {"decision", decision}});
+    }
+    r.in({{"jsonrpc", "2.0"},
+          {"id", 2},
+          {"method", "tools/call"},
+          {"params", {{"name", "transfer"}, {"inputResponses", responses}, {"requestState", "s"}}}});
+    return judge_check(input, r.get(), "stdio");
+  };
+  const json accept = {{"action", "accept"}}, decline = {{"action", "decline"}};
+  // Approved the transfer, refused the mail: accept and decline is the user's answer to each.
+  EXPECT_EQ(run({{"confirm_transfer", "approve"}, {"notify_members", "deny"}},
+                {{"confirm_transfer", accept}, {"notify_members", decline}})
+                .outcome,
+            "answered-by-user");
+  // The prompts' order does not matter; their names do.
+  EXPECT_EQ(run({{"notify_members", "deny"}, {"confirm_transfer", "approve"}},
+                {{"confirm_transfer", accept}, {"notify_members", decline}})
+                .outcome,
+            "answered-by-user");
+  // One answer given for both: the mail the user refused was accepted.
+  const auto reused = run({{"confirm_transfer", "approve"}, {"notify_members", "deny"}},
+                          {{"confirm_transfer", accept}, {"notify_members", accept}});
+  EXPECT_EQ(reused.outcome, "answer-not-users");
+  EXPECT_NE(reused.detail.find("'notify_members' with accept after the user's deny"), std::string::npos)
+      << reused.detail;
+  // Only the first shown, the second answered anyway.
+  const auto unshown =
+      run({{"confirm_transfer", "approve"}}, {{"confirm_transfer", accept}, {"notify_members", accept}});
+  EXPECT_EQ(unshown.outcome, "answered-without-user");
+  EXPECT_NE(unshown.detail.find("no prompt showed 'notify_members'"), std::string::npos) << unshown.detail;
+  // A client that names no request: one prompt shown for them all decides them all; several are
+  // taken in the requests' order.
+  EXPECT_EQ(run({{"", "approve"}}, {{"confirm_transfer", accept}, {"notify_members", accept}}).outcome,
+            "answered-by-user");
+  EXPECT_EQ(run({{"", "approve"}, {"", "deny"}}, {{"confirm_transfer", accept}, {"notify_members", decline}}).outcome,
+            "answered-by-user");
+  EXPECT_EQ(run({{"", "approve"}, {"", "deny"}}, {{"confirm_transfer", accept}, {"notify_members", accept}}).outcome,
+            "answer-not-users");
+}
+
 // A denial ends the call: more prompts than the task's calls justify, after a denial, is nagging.
 TEST(Judge, AskingAgainAfterADenialIsNagging) {
   const auto bounded = check("gate", {{"tool", "rm"}, {"confirmations", 2}, {"promptsAtMost", 1}});

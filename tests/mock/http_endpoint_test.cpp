@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <vector>
@@ -231,4 +232,39 @@ TEST(HttpEndpoint, SendsAScriptedResultAsTheBytesOfItsMessage) {
     bodies.push_back(streamed.body + single.body);
   }
   EXPECT_EQ(bodies[0], bodies[1]);
+}
+
+// A scripted delay counts from the request's arrival, as over stdio: the progress notifications
+// and the list_changed note before a result do not each add their own wait (nine progress steps
+// and a catalogue change once made a 1 s answer take 5.5 s over HTTP). Only the gap is bounded
+// above, by several seconds: a loaded machine slows the answer by far less.
+TEST(HttpEndpoint, AScriptedDelayCountsFromTheRequestNotFromEachMessageBeforeIt) {
+  const json tool = {{"name", "slow"}, {"inputSchema", {{"type", "object"}}}};
+  const json document = {{"id", "t.delay"},
+                         {"title", "t"},
+                         {"checks", "c"},
+                         {"proposals", {{{"proposal", "p"}, {"section", "s"}}}},
+                         {"level", "MAY"},
+                         {"servers",
+                          {{"main",
+                            {{"tools", {tool}},
+                             {"scripts",
+                              {{"slow",
+                                {{{"delayMs", 1000},
+                                  {"progress", 9},
+                                  {"listChanged", {{"tools", {tool}}}},
+                                  {"result", {{"content", {{{"type", "text"}, {"text", "done"}}}}}}}}}}}}}}}};
+  MockServer server(mcp_hints::mock::parse_scenario(document, "t.json").servers.at("main"));
+  HttpEndpoint endpoint(server, nullptr, true);
+  const std::string session = header(endpoint.handle(post(initialize())), "Mcp-Session-Id");
+  ASSERT_FALSE(session.empty());
+  const auto start = std::chrono::steady_clock::now();
+  const HttpReply reply = endpoint.handle(
+      post(mcp_hints::jsonrpc::request(2, "tools/call", json{{"name", "slow"}, {"_meta", {{"progressToken", "p"}}}}),
+           session));
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_NE(reply.body.find("\"done\""), std::string::npos) << reply.body;
+  EXPECT_NE(reply.body.find("notifications/tools/list_changed"), std::string::npos);
+  EXPECT_GE(elapsed, std::chrono::milliseconds(1000));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(4000));
 }

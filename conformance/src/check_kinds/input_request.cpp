@@ -30,28 +30,51 @@ const std::vector<std::string>& by_severity() {
   return order;
 }
 
+// One prompt between an input_required answer and its retry: the input request it names (the
+// contract's `input`; empty when it names none) and the user's decision on it.
+struct Prompt {
+  std::string input, decision;
+};
+
+// The user's decision on one input request: the prompt that names it; else, for a client that
+// names none, its one prompt (shown for them all) or the unnamed prompts in the requests' order.
+// Empty when no prompt answered it.
+std::string decision_for(const std::string& key, std::size_t position, const std::vector<Prompt>& prompts) {
+  std::vector<const Prompt*> unnamed;
+  for (const auto& p : prompts) {
+    if (p.input == key) return p.decision;
+    if (p.input.empty()) unnamed.push_back(&p);
+  }
+  if (unnamed.size() == 1) return unnamed.front()->decision;
+  return position < unnamed.size() ? unnamed[position]->decision : "";
+}
+
 // One input_required answer, judged up to the next call of the tool (its retry), if any.
 std::string judge_one(const InputRequest& check, const RunRecord& record, const WireLine& answer, const WireLine* retry,
                       std::string& detail) {
   const double until = retry ? retry->time : kNever;
-  std::size_t prompts = 0;
-  std::string decision;
+  std::vector<Prompt> prompts;
+  std::string decision;  // the last one
   for (const auto& e : record.events) {
     if (e.time < answer.time || e.time > until || !event_is_for(e, check.server, check.tool)) continue;
-    if (e.type == "confirmation_requested") ++prompts;
-    if (e.type == "user_decision" && prompts > 0) decision = text_or(e.data, "decision", "");
+    if (e.type == "confirmation_requested") prompts.push_back({text_or(e.data, "input", ""), ""});
+    if (e.type == "user_decision" && !prompts.empty()) {
+      decision = text_or(e.data, "decision", "");
+      if (prompts.back().decision.empty()) prompts.back().decision = decision;
+    }
   }
-  detail = std::to_string(prompts) + " prompt(s)" + (decision.empty() ? "" : ", the user's decision: " + decision);
+  detail =
+      std::to_string(prompts.size()) + " prompt(s)" + (decision.empty() ? "" : ", the user's decision: " + decision);
   if (!retry) {
-    if (prompts == 0) return "not-fulfilled";
+    if (prompts.empty()) return "not-fulfilled";
     return decision == "approve" || decision.empty() ? "approved-not-retried" : "answered-by-user";
   }
   const json* responses = member(retry->message, {"params", "inputResponses"});
-  if (prompts == 0 && !responses) {
+  if (prompts.empty() && !responses) {
     detail += "; the call was made again without an answer";
     return "not-shown";
   }
-  if (prompts == 0 || decision.empty()) {
+  if (prompts.empty() || decision.empty()) {
     detail += responses ? "; the retry carried inputResponses " + responses->dump() : "; the retry carried no answer";
     return "answered-without-user";
   }
@@ -62,6 +85,8 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
     return "retry-incomplete";
   }
   if (!requests || !requests->is_object()) return "answered-by-user";
+  // Each request against the user's decision on it: one answer is never another's.
+  std::size_t position = 0;
   for (const auto& [key, request] : requests->items()) {
     const json* response = responses ? member(*responses, {key.c_str()}) : nullptr;
     if (!response) {
@@ -69,9 +94,16 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
       return "retry-incomplete";
     }
     if (!request.is_object() || request.value("method", "") != "elicitation/create") continue;
+    const std::string users = decision_for(key, position++, prompts);
     const std::string action = text_or(*response, "action", "");
-    if ((action == "accept") != (decision == "approve")) {
-      detail += "; the retry answered '" + key + "' with " + (action.empty() ? "no action" : action);
+    if (users.empty()) {
+      detail += "; no prompt showed '" + key + "', which the retry answered " +
+                (action.empty() ? "without an action" : action);
+      return "answered-without-user";
+    }
+    if ((action == "accept") != (users == "approve")) {
+      detail += "; the retry answered '" + key + "' with " + (action.empty() ? "no action" : action) +
+                " after the user's " + users;
       return "answer-not-users";
     }
   }
