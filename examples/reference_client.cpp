@@ -98,6 +98,10 @@ flags (each breaks one behaviour, for negative controls):
                           annotations
   --ttl-from-use          counts a listing's ttlMs from its last use instead of its receipt, so a
                           listing used often never goes stale
+  --per-server-taint      weighs sensitive data only against calls to the server that returned it
+  --block-overrides-result
+                          lets a content block's trust annotation (sensitive: false) override
+                          its result's (sensitive: true)
   --first-member-only     reads only the first member of a list-valued hint (sideEffects,
                           outcomes, sensitivity sets)
   --events-in-ms          writes event times in milliseconds, against the contract (the events
@@ -119,7 +123,8 @@ struct Flags {
        absence_as_false = false, agency_when_missing = false, refuse_confirmable = false, relist_first_page = false,
        tools_by_name = false, merge_relisted_hints = false, skip_error_results = false, clear_sensitivity_only = false,
        bare_relist = false, first_member_only = false, closed_world_by_default = false, carry_from_medium = false,
-       reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false;
+       reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false, per_server_taint = false,
+       block_overrides_result = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -205,6 +210,7 @@ class Client {
           leaked_annotations_.erase("sensitiveHint");
         }
         if (!flags_.leak_across_sessions) policy_ = std::make_unique<SessionPolicy>(config_);
+        server_policies_.clear();
         continue;
       }
       try {
@@ -403,6 +409,35 @@ class Client {
     return value;
   }
 
+  // The policy whose sensitive context gates a call: the session's, or with --per-server-taint
+  // (broken) one per server, which sees only that server's results.
+  SessionPolicy& taint_policy(const std::string& server) {
+    if (!flags_.per_server_taint) return *policy_;
+    auto& own = server_policies_[server];
+    if (!own) own = std::make_unique<SessionPolicy>(config_);
+    return *own;
+  }
+
+  // --block-overrides-result: a content block's "sensitive: false" taken over its result's claim,
+  // so nothing in the result says sensitive (broken: a block may strengthen, never weaken).
+  static json blocks_override(json result) {
+    const std::string key(kTrustAnnotationsExtension);
+    bool weakened = false;
+    if (result.is_object() && result.contains("content") && result["content"].is_array())
+      for (const auto& block : result["content"])
+        if (const json* trust = find_member(block, {"_meta", key}); trust && trust->is_object())
+          weakened = weakened || trust->value("sensitive", json()) == false;
+    if (!weakened) return result;
+    if (json* trust = result.is_object() && result.contains("_meta") ? &result["_meta"] : nullptr;
+        trust && trust->is_object() && trust->contains(key) && (*trust)[key].is_object())
+      (*trust)[key].erase("sensitive");
+    for (auto& block : result["content"])
+      if (block.is_object() && block.contains("_meta") && block["_meta"].is_object() && block["_meta"].contains(key) &&
+          block["_meta"][key].is_object())
+        block["_meta"][key].erase("sensitive");
+    return result;
+  }
+
   // --keep-first-hints: each tool keeps the hints it was first listed with (broken).
   void keep_first_hints(Connection& c) {
     for (auto& [name, tool] : c.tools) {
@@ -513,7 +548,7 @@ class Client {
 
   // The policy's decision, carried out; true when the call may go ahead.
   bool gate(const std::string& server, const std::string& tool, const ToolHints& hints) {
-    Decision decision = policy_->before_call(hints);
+    Decision decision = taint_policy(server).before_call(hints);
     if (flags_.trust_missing_hints && hints.asserted("effect").empty()) decision = Decision{};
     if (flags_.never_prompt) return true;
     if (flags_.prompt_always && decision.action == Decision::Action::allow) {
@@ -580,7 +615,10 @@ class Client {
         const bool claims_nothing = trust && trust->is_object() && !trust->contains("sensitive");
         const bool skipped = flags_.skip_error_results && result.is_object() && result.value("isError", false);
         if (!skipped) {  // --skip-error-results: an error's annotations go unread (broken)
-          policy_->after_result(flags_.absence_as_false && claims_nothing ? ToolHints{} : hints, result);
+          const json read = flags_.block_overrides_result ? blocks_override(result) : result;
+          const ToolHints& declared = flags_.absence_as_false && claims_nothing ? ToolHints{} : hints;
+          policy_->after_result(declared, read);
+          if (flags_.per_server_taint) taint_policy(server).after_result(declared, read);
           note_result_annotations(server, result);
         }
         for (const auto& why : policy_->take_escalations())
@@ -637,6 +675,7 @@ class Client {
   std::set<std::string> annotating_servers_;   // --per-server-propagation only
   std::map<std::string, json> tools_by_name_;  // the last listing of each name; --tools-by-name only
   json leaked_annotations_ = json::object();   // --clear-sensitivity-only
+  std::map<std::string, std::unique_ptr<SessionPolicy>> server_policies_;  // --per-server-taint only
 };
 
 }  // namespace
@@ -720,6 +759,10 @@ int main(int argc, char** argv) {
       flags.bare_input_retry = true;
     else if (a == "--ttl-from-use")
       flags.ttl_from_use = true;
+    else if (a == "--per-server-taint")
+      flags.per_server_taint = true;
+    else if (a == "--block-overrides-result")
+      flags.block_overrides_result = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

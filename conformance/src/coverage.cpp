@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/trust_annotations.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -42,16 +43,6 @@ bool taints(const semantics::FieldValue& fv) {
   return std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::makes_sensitive);
 }
 
-bool touches(const semantics::FieldValue& fv, const std::vector<std::string>& facets) {
-  return std::any_of(
-             fv.asserts.begin(), fv.asserts.end(),
-             [&](const FacetValue& v) { return std::find(facets.begin(), facets.end(), v.facet) != facets.end(); }) ||
-         (fv.asserts.empty() && std::any_of(facets.begin(), facets.end(), [&](const std::string& f) {
-            const auto own = fv.field->facets();
-            return std::find(own.begin(), own.end(), f) != own.end();
-          }));
-}
-
 // The dimensions beyond values: shapes of the catalogue, of a value, of failures and of scope that
 // clients get wrong though they read every value right.
 const char* const kLaterPage = "new hints on a later page of a relist";
@@ -62,6 +53,9 @@ const char* const kErrorResult = "set by a result with isError true";
 const char* const kAcrossListChanged = "set with tools/list_changed, carried on the relist";
 const char* const kOpenWorldDefault = "openWorldHint absent on a writer (open world by default)";
 const char* const kDefaults = "defaults";
+const char* const kOtherServer = "returned by one server, sent out through another";
+const char* const kBlockWeaker = "a content block that claims less than its result";
+const char* const kPrecedence = "precedence";
 const char* const kSeveralInputs = "several input requests in one input_required result, each answered apart";
 const char* const kInputRetry = "carried on the retry after input_required";
 const char* const kUsedWithinTtl = "a listing used again within its ttlMs, then called after it";
@@ -114,6 +108,22 @@ std::size_t most_input_requests(const mock::Scenario& scenario, const std::strin
   return most;
 }
 
+// Whether a result of `tool` on `server` claims sensitive (the 2026-06 extension) and one of its
+// content blocks claims less: a client must keep the stronger claim.
+bool block_claims_less(const mock::Scenario& scenario, const std::string& server, const std::string& tool) {
+  const auto it =
+      server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
+  if (it == scenario.servers.end() || !it->second.scripts.count(tool)) return false;
+  const std::vector<std::string> sensitive = {"_meta", std::string(kTrustAnnotationsExtension), "sensitive"};
+  for (const auto& step : it->second.scripts.at(tool)) {
+    const json* claim = find_member(step.payload, sensitive);
+    if (!claim || *claim != true || !step.payload.contains("content") || !step.payload["content"].is_array()) continue;
+    for (const auto& block : step.payload["content"])
+      if (const json* less = find_member(block, sensitive); less && *less == false) return true;
+  }
+  return false;
+}
+
 // The steps of every server whose result sets the #711 annotation `key`.
 std::vector<const mock::Step*> steps_setting(const mock::Scenario& scenario, const std::string& key) {
   std::vector<const mock::Step*> steps;
@@ -164,6 +174,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
     if (fv.field->set_valued && taints(fv))
       table.define("sensitive data", semantics::field_name(*fv.field), kSeveralMembers, "taints");
   table.define("sensitive data", kDefaults, kOpenWorldDefault, "asks");
+  table.define("sensitive data", kScope, kOtherServer, "asks");
+  table.define("sensitive data", kPrecedence, kBlockWeaker, "asks");
   // Every level of a levelled annotation, set alone: a client that carries only the upper levels
   // is caught where the lowest is the only one seen.
   for (const auto& field : vocabulary.fields())
@@ -258,7 +270,7 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
         const auto asking = std::count_if(values.begin(), values.end(),
                                           [&](const semantics::FieldValue& fv) { return asks({fv}, scenario_trust); });
         for (const auto& fv : values) {
-          if (!touches(fv, semantics::confirmation_facets())) continue;
+          if (!semantics::value_touches(fv, semantics::confirmation_facets())) continue;
           const bool this_asks = asks({fv}, scenario_trust);
           if (demands && (!this_asks || asking != 1)) continue;
           // minTrustLevel rows are per value at the default trust level: judge others by distance.
@@ -293,6 +305,11 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       if (!source) continue;
       const auto sources = semantics::asserted_values(*source, vocabulary);
       const auto tainting = std::count_if(sources.begin(), sources.end(), taints);
+      const std::string source_server = check["requires"].value("server", "");
+      if (demands && !source_server.empty() && !server.empty() && source_server != server)
+        table.exercise({"sensitive data", kScope, kOtherServer, "asks"}, name);
+      if (demands && block_claims_less(scenario, source_server, check["requires"]["tool"].get<std::string>()))
+        table.exercise({"sensitive data", kPrecedence, kBlockWeaker, "asks"}, name);
       // Only the specification's default sends the sink's input outside.
       if (demands && !tool->value("annotations", json::object()).contains("openWorldHint") &&
           std::none_of(values.begin(), values.end(), [](const semantics::FieldValue& fv) {
@@ -304,7 +321,7 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
         for (const Field* field : decided_behind_first(*source, sources, semantics::makes_sensitive))
           table.exercise({"sensitive data", semantics::field_name(*field), kSeveralMembers, "taints"}, name);
       for (const auto& fv : sources) {
-        if (!touches(fv, semantics::sensitivity_facets())) continue;
+        if (!semantics::value_touches(fv, semantics::sensitivity_facets())) continue;
         if (demands ? !(taints(fv) && tainting == 1) : tainting != 0) continue;
         table.exercise({"sensitive data", semantics::field_name(*fv.field), fv.value.dump(),
                         demands ? "taints" : "does not taint"},

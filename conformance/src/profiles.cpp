@@ -98,16 +98,10 @@ bool spec_asks(const json& tool) {
   return !is_read_only && is_destructive;
 }
 
-bool touches(const semantics::FieldValue& fv, const std::vector<std::string>& facets) {
-  const auto own = fv.field->facets();
-  return std::any_of(own.begin(), own.end(),
-                     [&](const std::string& f) { return std::find(facets.begin(), facets.end(), f) != facets.end(); });
-}
-
 // The profiles of a tool's values that bear on a call: what asks, what marks safety, where data goes.
 void add_tool_profiles(const json& tool, const std::vector<std::string>& facets, std::set<std::string>& into) {
   for (const auto& fv : semantics::asserted_values(tool, Vocabulary::builtin()))
-    if (touches(fv, facets))
+    if (semantics::field_touches(*fv.field, facets))
       if (auto p = profile_of_field(*fv.field); !p.empty()) into.insert(p);
 }
 

@@ -172,6 +172,19 @@ const json* checked_tool(const mock::Scenario& scenario, const json& check) {
   return nullptr;
 }
 
+bool field_touches(const Field& field, const std::vector<std::string>& facets) {
+  const auto own = field.facets();
+  return std::any_of(own.begin(), own.end(),
+                     [&](const std::string& f) { return std::find(facets.begin(), facets.end(), f) != facets.end(); });
+}
+
+bool value_touches(const FieldValue& value, const std::vector<std::string>& facets) {
+  if (value.asserts.empty()) return field_touches(*value.field, facets);
+  return std::any_of(value.asserts.begin(), value.asserts.end(), [&](const FacetValue& v) {
+    return std::find(facets.begin(), facets.end(), v.facet) != facets.end();
+  });
+}
+
 std::string field_name(const Field& field) { return field.vocabulary + " " + field.key; }
 
 }  // namespace mcp_hints::conformance::semantics

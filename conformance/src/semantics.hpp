@@ -96,6 +96,12 @@ inline const std::vector<std::string>& sensitivity_facets() {
   return facets;
 }
 
+// Whether a field can speak of any of `facets` (its map names one), whatever value it has.
+bool field_touches(const Field& field, const std::vector<std::string>& facets);
+// Whether a value speaks of any of `facets`: what it asserts, else (a value that asserts
+// nothing) what its field can speak of.
+bool value_touches(const FieldValue& value, const std::vector<std::string>& facets);
+
 // "risk-metadata riskLevel", "spec readOnlyHint".
 std::string field_name(const Field& field);
 

@@ -150,7 +150,9 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       {"--reuse-input-answer", "confirm.input-required-several:each-answered-apart"},
       {"--bare-input-retry", "propagation.input-required-retry:carried-on-retry"},
       {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:new-hints-applied"},
-      {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:relisted-after-expiry"}};
+      {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:relisted-after-expiry"},
+      {"--per-server-taint", "exfiltration.across-servers:other-server-sink"},
+      {"--block-overrides-result", "exfiltration.after-extension-sensitive:block-cannot-weaken"}};
   for (const auto& [variant, check] : expected)
     for (const char* transport : {"http", "stdio"}) {
       test_support::TempDir dir;
@@ -359,14 +361,15 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
 const std::vector<std::string> kVariants = {
-    "--never-prompt",           "--ignore-denial",       "--drop-propagation",     "--retry-anything",
-    "--ignore-list-changed",    "--trust-missing-hints", "--leak-across-sessions", "--taint-high-only",
-    "--silent-retries",         "--reuse-listing",       "--nag-after-denial",     "--auto-answer-input",
-    "--keep-first-hints",       "--ttl-in-seconds",      "--latest-level",         "--per-server-propagation",
-    "--malformed-cancel",       "--share-private-cache", "--absence-as-false",     "--agency-when-missing",
-    "--relist-first-page",      "--tools-by-name",       "--merge-relisted-hints", "--skip-error-results",
-    "--clear-sensitivity-only", "--bare-relist",         "--first-member-only",    "--closed-world-by-default",
-    "--carry-from-medium",      "--reuse-input-answer",  "--bare-input-retry",     "--ttl-from-use"};
+    "--never-prompt",           "--ignore-denial",         "--drop-propagation",     "--retry-anything",
+    "--ignore-list-changed",    "--trust-missing-hints",   "--leak-across-sessions", "--taint-high-only",
+    "--silent-retries",         "--reuse-listing",         "--nag-after-denial",     "--auto-answer-input",
+    "--keep-first-hints",       "--ttl-in-seconds",        "--latest-level",         "--per-server-propagation",
+    "--malformed-cancel",       "--share-private-cache",   "--absence-as-false",     "--agency-when-missing",
+    "--relist-first-page",      "--tools-by-name",         "--merge-relisted-hints", "--skip-error-results",
+    "--clear-sensitivity-only", "--bare-relist",           "--first-member-only",    "--closed-world-by-default",
+    "--carry-from-medium",      "--reuse-input-answer",    "--bare-input-retry",     "--ttl-from-use",
+    "--per-server-taint",       "--block-overrides-result"};
 
 // The variants that break one dimension beyond values (issue 44, part 3), each caught by the
 // scenarios of its dimension and by nothing else: a catalogue paged, shared or thinned, an
@@ -385,7 +388,9 @@ const std::map<std::string, std::set<std::string>> kDimensionVariants = {
     {"--closed-world-by-default",
      {"exfiltration.after-sensitive-result:open-world-default",
       "exfiltration.after-sensitive-medium:open-world-default", "exfiltration.after-sensitive-low:open-world-default"}},
-    {"--carry-from-medium", {"exfiltration.after-sensitive-low:carried"}}};
+    {"--carry-from-medium", {"exfiltration.after-sensitive-low:carried"}},
+    {"--per-server-taint", {"exfiltration.across-servers:other-server-sink"}},
+    {"--block-overrides-result", {"exfiltration.after-extension-sensitive:block-cannot-weaken"}}};
 
 // Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"
 // (proposal 1), and "Clients should never make tool use decisions based on ToolAnnotations received

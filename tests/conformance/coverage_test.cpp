@@ -133,7 +133,9 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
       "propagation: trust-annotations sensitiveHint set at \"low\" alone (carried)",
       "confirmation: stateless era several input requests in one input_required result, each answered apart (asks)",
       "confirmation: stateless era a listing used again within its ttlMs, then called after it (asks)",
-      "propagation: stateless era carried on the retry after input_required (carried)"};
+      "propagation: stateless era carried on the retry after input_required (carried)",
+      "sensitive data: scope returned by one server, sent out through another (asks)",
+      "sensitive data: precedence a content block that claims less than its result (asks)"};
   const auto all = coverage(certification_scenarios());
   // Every level of sensitiveHint, each set alone somewhere (medium also by propagation.cross-server).
   for (const char* level : {"low", "medium", "high"}) {
@@ -149,7 +151,8 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
   const std::set<std::string> dimension_scenarios = {
       "rugpull.later-page-relisted",    "confirm.same-name-two-servers",    "rugpull.hint-withdrawn",
       "propagation.error-result",       "propagation.across-list-changed",  "propagation.new-session-clears-every-key",
-      "confirm.input-required-several", "propagation.input-required-retry", "rugpull.ttl-counted-from-receipt"};
+      "confirm.input-required-several", "propagation.input-required-retry", "rugpull.ttl-counted-from-receipt",
+      "exfiltration.across-servers"};
   std::vector<mock::Scenario> without;
   for (auto& s : scenarios) {
     if (s.id.starts_with("confirm.triggers.") || s.id.starts_with("exfiltration.sources.")) {
@@ -168,6 +171,13 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
       json kept = json::array();
       for (const auto& check : document["expect"])
         if (check["id"] != "open-world-default" && check["id"] != "carried") kept.push_back(check);
+      document["expect"] = kept;
+      without.push_back(mock::parse_scenario(document, s.source));
+    } else if (s.id == "exfiltration.after-extension-sensitive") {
+      json document = s.document;  // without the gate after a block that claims less
+      json kept = json::array();
+      for (const auto& check : document["expect"])
+        if (check["id"] != "block-cannot-weaken") kept.push_back(check);
       document["expect"] = kept;
       without.push_back(mock::parse_scenario(document, s.source));
     } else if (!dimension_scenarios.count(s.id)) {
