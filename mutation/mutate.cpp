@@ -211,17 +211,22 @@ struct Certified {
   bool ran = false;
   std::string error;                            // why not, when it did not
   std::map<std::string, std::string> verdicts;  // "scenario:check" -> verdict
+  std::set<std::string> profile_misses;         // the profile expectations that did not hold
 };
 
 // One run at a time within a certification: mutate already certifies --jobs mutants side by side.
+// Every proposal's profile is required, as a vendor claiming the reference client's behaviour would
+// ask: a mistake in how the client acts on a draft's value then shows at that sentence's level
+// (a miss is otherwise an informational note outside the conformance tiers, and kills nothing).
 Certified certify(const fs::path& mcp_hints, const fs::path& client, const fs::path& folder, int timeout_ms) {
   Certified c;
   fs::remove_all(folder);
   fs::create_directories(folder);
-  const int code = run_shell(quoted(mcp_hints.string()) + " certify --client " + quoted(quoted(client.string())) +
-                             " --all --jobs 1 --format json --timeout " + std::to_string(timeout_ms) + " --output " +
-                             quoted(folder.string()) + " >" + quoted((folder / "stdout.json").string()) + " 2>" +
-                             quoted((folder / "stderr.txt").string()));
+  const int code =
+      run_shell(quoted(mcp_hints.string()) + " certify --client " + quoted(quoted(client.string())) +
+                " --all --require-profile all --jobs 1 --format json --timeout " + std::to_string(timeout_ms) +
+                " --output " + quoted(folder.string()) + " >" + quoted((folder / "stdout.json").string()) + " 2>" +
+                quoted((folder / "stderr.txt").string()));
   if (code != 0 && code != 1) {
     c.error = "certify exited " + std::to_string(code) + " (see " + (folder / "stderr.txt").string() + ")";
     return c;
@@ -229,8 +234,13 @@ Certified certify(const fs::path& mcp_hints, const fs::path& client, const fs::p
   try {
     const json results = json::parse(read_text(folder / "results.json"));
     for (const auto& scenario : results.at("scenarios"))
-      for (const auto& check : scenario.at("results"))
-        c.verdicts[check.at("name").get<std::string>()] = check.at("verdict").get<std::string>();
+      for (const auto& check : scenario.at("results")) {
+        const std::string name = check.at("name").get<std::string>();
+        c.verdicts[name] = check.at("verdict").get<std::string>();
+        if (!check.value("conformance", true) && !check.value("profiles", json::array()).empty() &&
+            !check.value("holds", true))
+          c.profile_misses.insert(name);
+      }
   } catch (const std::exception& e) {
     c.error = std::string("unreadable certification: ") + e.what();
     return c;
@@ -259,6 +269,14 @@ Outcome classify(const Mutant& m, const Certified& c, const Certified& baseline)
     killed_by.push_back(name + " " + verdict);
     if (severity(verdict) > worst) worst = severity(verdict), strongest = name + " " + verdict;
   }
+  // A proposal's expectation that held and no longer does: the required profile is no longer
+  // implemented, and the run that requires it fails (over-caution included: a profile says the
+  // client uses the hint).
+  for (const auto& name : c.profile_misses)
+    if (!baseline.profile_misses.count(name) &&
+        std::none_of(killed_by.begin(), killed_by.end(),
+                     [&](const std::string& k) { return k.rfind(name + " ", 0) == 0; }))
+      killed_by.push_back(name + " profile expectation missed");
   // A scenario lost from the run (the mutant crashed the harness) kills as well.
   for (const auto& [name, verdict] : baseline.verdicts)
     if (!c.verdicts.count(name)) killed_by.push_back(name + " missing");
