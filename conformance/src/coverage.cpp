@@ -111,11 +111,10 @@ std::size_t most_input_requests(const mock::Scenario& scenario, const std::strin
 // Whether a result of `tool` on `server` claims sensitive (the 2026-06 extension) and one of its
 // content blocks claims less: a client must keep the stronger claim.
 bool block_claims_less(const mock::Scenario& scenario, const std::string& server, const std::string& tool) {
-  const auto it =
-      server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
-  if (it == scenario.servers.end() || !it->second.scripts.count(tool)) return false;
+  const mock::ServerSpec* spec = semantics::scenario_server(scenario, server);
+  if (!spec || !spec->scripts.count(tool)) return false;
   const std::vector<std::string> sensitive = {"_meta", std::string(kTrustAnnotationsExtension), "sensitive"};
-  for (const auto& step : it->second.scripts.at(tool)) {
+  for (const auto& step : spec->scripts.at(tool)) {
     const json* claim = find_member(step.payload, sensitive);
     if (!claim || *claim != true || !step.payload.contains("content") || !step.payload["content"].is_array()) continue;
     for (const auto& block : step.payload["content"])
@@ -234,8 +233,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
         const auto* announced = semantics::announced_catalog(scenario, server, &step);
         if (!before || !after || !demands || !semantics::call_needs(*after, vocabulary, scenario_trust).confirmation)
           continue;
-        const auto& spec = server.empty() ? scenario.servers.begin()->second : scenario.servers.at(server);
-        const auto index = static_cast<std::size_t>(after - announced->data());  // its place in the catalogue
+        const mock::ServerSpec& spec = *semantics::scenario_server(scenario, server);  // it lists `before`
+        const auto index = static_cast<std::size_t>(after - announced->data());        // its place in the catalogue
         if (spec.page_size && index >= spec.page_size)
           table.exercise({"confirmation", kCatalogue, kLaterPage, "asks"}, name);
         // The change comes with a later answer than the first: the listing was used before it.

@@ -108,11 +108,10 @@ void add_tool_profiles(const json& tool, const std::vector<std::string>& facets,
 // The profiles of the annotations a tool's scripted results carry (the result, its content blocks).
 void add_result_profiles(const mock::Scenario& scenario, const std::string& server, const std::string& tool,
                          std::set<std::string>& into) {
-  const auto s =
-      server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
-  if (s == scenario.servers.end()) return;
-  const auto steps = s->second.scripts.find(tool);
-  if (steps == s->second.scripts.end()) return;
+  const mock::ServerSpec* spec = semantics::scenario_server(scenario, server);
+  if (!spec) return;
+  const auto steps = spec->scripts.find(tool);
+  if (steps == spec->scripts.end()) return;
   for (const auto& step : steps->second) {
     std::vector<const json*> carriers = {&step.payload};
     if (step.payload.is_object() && step.payload.contains("content") && step.payload["content"].is_array())

@@ -137,23 +137,27 @@ int scenario_trust_level(const mock::Scenario& scenario) {
   return document.contains("client") ? document["client"].value("trustLevel", kDefaultTrustLevel) : kDefaultTrustLevel;
 }
 
-const json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name,
-                          const std::string& authorization) {
+const mock::ServerSpec* scenario_server(const mock::Scenario& scenario, const std::string& server) {
   const auto it =
       server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
-  if (it == scenario.servers.end()) return nullptr;
-  const auto own = it->second.tools_by_authorization.find(authorization);
-  for (const auto& tool : own == it->second.tools_by_authorization.end() ? it->second.tools : own->second)
+  return it == scenario.servers.end() ? nullptr : &it->second;
+}
+
+const json* scenario_tool(const mock::Scenario& scenario, const std::string& server, const std::string& name,
+                          const std::string& authorization) {
+  const mock::ServerSpec* spec = scenario_server(scenario, server);
+  if (!spec) return nullptr;
+  const auto own = spec->tools_by_authorization.find(authorization);
+  for (const auto& tool : own == spec->tools_by_authorization.end() ? spec->tools : own->second)
     if (tool.value("name", "") == name) return &tool;
   return nullptr;
 }
 
 const std::vector<json>* announced_catalog(const mock::Scenario& scenario, const std::string& server,
                                            std::size_t* step_index) {
-  const auto it =
-      server.empty() && scenario.servers.size() == 1 ? scenario.servers.begin() : scenario.servers.find(server);
-  if (it == scenario.servers.end()) return nullptr;
-  for (const auto& [tool, steps] : it->second.scripts)
+  const mock::ServerSpec* spec = scenario_server(scenario, server);
+  if (!spec) return nullptr;
+  for (const auto& [tool, steps] : spec->scripts)
     for (std::size_t i = 0; i < steps.size(); ++i)
       if (steps[i].list_changed) {
         if (step_index) *step_index = i;

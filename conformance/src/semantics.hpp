@@ -20,6 +20,8 @@ inline constexpr int kDefaultTrustLevel = 3;
 
 // The client's trust level in a scenario (client.trustLevel, else the default).
 int scenario_trust_level(const mock::Scenario& scenario);
+// A scenario's server by name; empty: the scenario's only server. nullptr when there is none.
+const mock::ServerSpec* scenario_server(const mock::Scenario& scenario, const std::string& server);
 // A tool a scenario's server lists first, by name, under an authorization context (its own
 // catalog, else the server's; empty: the server's); server empty: the scenario's only server.
 // nullptr when there is no such server or tool.
