@@ -54,6 +54,7 @@ const char* const kAcrossListChanged = "set with tools/list_changed, carried on 
 const char* const kOpenWorldDefault = "openWorldHint absent on a writer (open world by default)";
 const char* const kDefaults = "defaults";
 const char* const kOtherServer = "returned by one server, sent out through another";
+const char* const kEscalatedElsewhere = "reported by one server, before another server's write";
 const char* const kBlockWeaker = "a content block that claims less than its result";
 const char* const kPrecedence = "precedence";
 const char* const kSeveralInputs = "several input requests in one input_required result, each answered apart";
@@ -123,13 +124,16 @@ bool block_claims_less(const mock::Scenario& scenario, const std::string& server
   return false;
 }
 
-// The steps of every server whose result sets the #711 annotation `key`.
-std::vector<const mock::Step*> steps_setting(const mock::Scenario& scenario, const std::string& key) {
+// The steps whose result sets the #711 annotation `key`: of every server and tool, or of `tool`
+// on `server` when named.
+std::vector<const mock::Step*> steps_setting(const mock::Scenario& scenario, const std::string& key,
+                                             const std::string& server = {}, const std::string& tool = {}) {
   std::vector<const mock::Step*> steps;
-  for (const auto& [name, server] : scenario.servers)
-    for (const auto& [tool, script] : server.scripts)
+  for (const auto& [name, spec] : scenario.servers)
+    for (const auto& [called, script] : spec.scripts)
       for (const auto& step : script)
-        if (step.kind == mock::Step::Kind::result && step.payload.is_object() &&
+        if ((tool.empty() || (called == tool && semantics::scenario_server(scenario, server) == &spec)) &&
+            step.kind == mock::Step::Kind::result && step.payload.is_object() &&
             step.payload.value("_meta", json::object()).value("annotations", json::object()).contains(key))
           steps.push_back(&step);
   return steps;
@@ -174,6 +178,7 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       table.define("sensitive data", semantics::field_name(*fv.field), kSeveralMembers, "taints");
   table.define("sensitive data", kDefaults, kOpenWorldDefault, "asks");
   table.define("sensitive data", kScope, kOtherServer, "asks");
+  table.define("malicious activity", kScope, kEscalatedElsewhere, "asks");
   table.define("sensitive data", kPrecedence, kBlockWeaker, "asks");
   // Every level of a levelled annotation, set alone: a client that carries only the upper levels
   // is caught where the lowest is the only one seen.
@@ -306,7 +311,12 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
       const auto tainting = std::count_if(sources.begin(), sources.end(), taints);
       const std::string source_server = check["requires"].value("server", "");
       if (demands && !source_server.empty() && !server.empty() && source_server != server)
-        table.exercise({"sensitive data", kScope, kOtherServer, "asks"}, name);
+        table.exercise(steps_setting(scenario, "maliciousActivityHint", source_server,
+                                     check["requires"]["tool"].get<std::string>())
+                               .empty()
+                           ? RowKey{"sensitive data", kScope, kOtherServer, "asks"}
+                           : RowKey{"malicious activity", kScope, kEscalatedElsewhere, "asks"},
+                       name);
       if (demands && block_claims_less(scenario, source_server, check["requires"]["tool"].get<std::string>()))
         table.exercise({"sensitive data", kPrecedence, kBlockWeaker, "asks"}, name);
       // Only the specification's default sends the sink's input outside.

@@ -152,6 +152,7 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:new-hints-applied"},
       {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:relisted-after-expiry"},
       {"--per-server-taint", "exfiltration.across-servers:other-server-sink"},
+      {"--per-server-taint", "escalation.across-servers:other-server-write-confirmed"},
       {"--block-overrides-result", "exfiltration.after-extension-sensitive:block-cannot-weaken"}};
   for (const auto& [variant, check] : expected)
     for (const char* transport : {"http", "stdio"}) {
@@ -389,7 +390,8 @@ const std::map<std::string, std::set<std::string>> kDimensionVariants = {
      {"exfiltration.after-sensitive-result:open-world-default",
       "exfiltration.after-sensitive-medium:open-world-default", "exfiltration.after-sensitive-low:open-world-default"}},
     {"--carry-from-medium", {"exfiltration.after-sensitive-low:carried"}},
-    {"--per-server-taint", {"exfiltration.across-servers:other-server-sink"}},
+    {"--per-server-taint",
+     {"exfiltration.across-servers:other-server-sink", "escalation.across-servers:other-server-write-confirmed"}},
     {"--block-overrides-result", {"exfiltration.after-extension-sensitive:block-cannot-weaken"}}};
 
 // Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"

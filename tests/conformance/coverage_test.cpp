@@ -37,7 +37,8 @@ TEST(Coverage, EveryTriggerValueBoundaryAndKeyIsExercised) {
   EXPECT_EQ(unexercised(rows), std::vector<std::string>{});
   std::set<std::string> semantics;
   for (const auto& r : rows) semantics.insert(r.semantic);
-  EXPECT_EQ(semantics, (std::set<std::string>{"confirmation", "absent hints", "sensitive data", "propagation"}));
+  EXPECT_EQ(semantics, (std::set<std::string>{"confirmation", "absent hints", "sensitive data", "propagation",
+                                              "malicious activity"}));
   // Both sides of each threshold: every minTrustLevel against the client's 3, every risk level.
   for (int n = 1; n <= 5; ++n) {
     const auto* r = row(rows, "risk-metadata minTrustLevel", std::to_string(n));
@@ -62,7 +63,7 @@ TEST(Coverage, AValueNoScenarioExercisesIsReported) {
   scenarios.erase(std::remove_if(scenarios.begin(), scenarios.end(),
                                  [](const mock::Scenario& s) {
                                    return s.id == "confirm.triggers.risk-metadata" || s.id == "confirm.min-trust" ||
-                                          s.id == "escalation.malicious-activity";
+                                          s.id.starts_with("escalation.");
                                  }),
                   scenarios.end());
   const auto missing = unexercised(coverage(scenarios));
@@ -135,6 +136,7 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
       "confirmation: stateless era a listing used again within its ttlMs, then called after it (asks)",
       "propagation: stateless era carried on the retry after input_required (carried)",
       "sensitive data: scope returned by one server, sent out through another (asks)",
+      "malicious activity: scope reported by one server, before another server's write (asks)",
       "sensitive data: precedence a content block that claims less than its result (asks)"};
   const auto all = coverage(certification_scenarios());
   // Every level of sensitiveHint, each set alone somewhere (medium also by propagation.cross-server).
@@ -152,7 +154,7 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
       "rugpull.later-page-relisted",    "confirm.same-name-two-servers",    "rugpull.hint-withdrawn",
       "propagation.error-result",       "propagation.across-list-changed",  "propagation.new-session-clears-every-key",
       "confirm.input-required-several", "propagation.input-required-retry", "rugpull.ttl-counted-from-receipt",
-      "exfiltration.across-servers"};
+      "exfiltration.across-servers",    "escalation.across-servers"};
   std::vector<mock::Scenario> without;
   for (auto& s : scenarios) {
     if (s.id.starts_with("confirm.triggers.") || s.id.starts_with("exfiltration.sources.")) {

@@ -404,6 +404,22 @@ TEST(Judge, PropagationOutcomes) {
     r.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1").list(json(), "b", "b1");
     EXPECT_EQ(outcome(to_b, r), "dropped");
   }
+  // A server connected after the annotation was set: its handshake (either era) is a later
+  // request of the session too, and is judged like any other.
+  for (const std::string method : {"initialize", "server/discover"}) {
+    auto handshake = [&](const json& annotations) {
+      json params = {{"protocolVersion", "2025-11-25"}};
+      if (!annotations.is_null()) params["_meta"] = {{"annotations", annotations}};
+      return json{{"jsonrpc", "2.0"}, {"id", 90}, {"method", method}, {"params", params}};
+    };
+    Record bare, carried;
+    bare.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1");
+    bare.in(handshake(json()), "b", "b1").list({{"sensitiveHint", "low"}}, "b", "b1");
+    EXPECT_EQ(outcome(to_b, bare), "dropped") << method;
+    carried.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1");
+    carried.in(handshake({{"sensitiveHint", "low"}}), "b", "b1").list({{"sensitiveHint", "low"}}, "b", "b1");
+    EXPECT_EQ(outcome(to_b, carried), "carried") << method;
+  }
 }
 
 TEST(Judge, CleanStartRelistEscalationRetry) {

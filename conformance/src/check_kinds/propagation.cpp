@@ -1,5 +1,7 @@
 // propagation: every later request of a session (to the servers named) against the #711
-// annotation the session's results set.
+// annotation the session's results set. Handshakes count: #711's session is the host's (as in
+// cross-server propagation), so a server connected after a result set the annotation gets its
+// initialize or server/discover with it, as "all subsequent requests in that session" says.
 #include <algorithm>
 
 #include "check_kind.hpp"
@@ -38,8 +40,7 @@ Observation judge_propagation(const Propagation& check, const RunRecord& record)
         any_source = any_source || expected.set;
         continue;
       }
-      if (!expected.set || !record.is_request_in(line) || !in_servers(check, line.server) || is_handshake(line))
-        continue;
+      if (!expected.set || !record.is_request_in(line) || !in_servers(check, line.server)) continue;
       ++checked;
       const std::string problem = expected.judge(check.key, request_annotation(line, check.key));
       if (problem.empty() || worst == "dropped") continue;

@@ -39,11 +39,6 @@ bool is_out_notification(const WireLine& line, const std::string& method) {
          line.message.value("method", json()) == method;
 }
 
-bool is_handshake(const WireLine& line) {
-  const std::string method = method_of(line);
-  return method == "initialize" || method == "server/discover";
-}
-
 bool is_catalog_change(const WireLine& line) {
   return is_out_notification(line, "notifications/tools/list_changed") || line.event == mock::kCatalogChangedEvent;
 }

@@ -24,10 +24,6 @@ std::string method_of(const WireLine& line);
 bool is_call_of(const RunRecord& record, const WireLine& line, const std::string& server, const std::string& tool);
 // A notification the server sent.
 bool is_out_notification(const WireLine& line, const std::string& method);
-// The handshake of an era: initialize, or server/discover (often sent by the client's SDK before
-// the application can add anything to it). Propagation is not asked of it; leaking into it is
-// still a leak.
-bool is_handshake(const WireLine& line);
 // A change of the server's catalog: its tools/list_changed (legacy era), or the event the mock
 // records when the catalog changes in the stateless era, where no notification is sent.
 bool is_catalog_change(const WireLine& line);
