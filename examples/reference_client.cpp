@@ -98,7 +98,11 @@ flags (each breaks one behaviour, for negative controls):
                           annotations
   --ttl-from-use          counts a listing's ttlMs from its last use instead of its receipt, so a
                           listing used often never goes stale
-  --per-server-taint      weighs sensitive data only against calls to the server that returned it
+  --per-server-taint      weighs sensitive data and reported malicious activity only against calls
+                          to the server that returned them
+  --reconnect-clears      takes the reconnection after a dropped connection for a new session and
+                          forgets the trust annotations carried so far
+  --resend-on-timeout     sends a call that timed out once more, without asking the user again
   --block-overrides-result
                           lets a content block's trust annotation (sensitive: false) override
                           its result's (sensitive: true)
@@ -124,7 +128,7 @@ struct Flags {
        tools_by_name = false, merge_relisted_hints = false, skip_error_results = false, clear_sensitivity_only = false,
        bare_relist = false, first_member_only = false, closed_world_by_default = false, carry_from_medium = false,
        reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false, per_server_taint = false,
-       block_overrides_result = false;
+       block_overrides_result = false, reconnect_clears = false, resend_on_timeout = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -213,9 +217,21 @@ class Client {
         server_policies_.clear();
         continue;
       }
+      const std::string server = item.value("server", default_server());
+      const std::string authorization = item.value("authorization", std::string());
       try {
-        perform(item.value("server", default_server()), item.at("tool").get<std::string>(),
-                item.value("arguments", json::object()), item.value("authorization", std::string()));
+        perform(server, item.at("tool").get<std::string>(), item.value("arguments", json::object()), authorization);
+      } catch (const RequestTimeout& e) {
+        // Cancelled unanswered: the server may or may not have acted. Sending it again would be a
+        // new call, which a confirmed call must not become without the user.
+        std::cerr << "reference_client: " << item.dump() << ": " << e.what() << " (not sent again)\n";
+      } catch (const TransportError& e) {
+        // The connection is gone (the server exited, or ended its HTTP session): the next use of
+        // the server connects again. That is still this session of ours, and what it carries
+        // goes on: the data already in the context did not leave with the connection.
+        std::cerr << "reference_client: " << item.dump() << ": " << e.what() << " (reconnecting at next use)\n";
+        connections_.erase(connection_key(server, authorization));
+        if (flags_.reconnect_clears) policy_ = std::make_unique<SessionPolicy>(config_);  // broken
       } catch (const std::exception& e) {
         std::cerr << "reference_client: " << item.dump() << ": " << e.what() << "\n";
       }
@@ -271,8 +287,19 @@ class Client {
 
   // One connection per server and authorization context: a credential belongs to a connection
   // (over stdio, to the server process's environment).
+  // The timeout the scenario asks calls to be given (requestTimeoutMs), else the session's own.
+  std::optional<std::chrono::milliseconds> call_timeout() const {
+    const auto timeout = context_.find("requestTimeoutMs");
+    if (timeout == context_.end() || !timeout->is_number_integer()) return std::nullopt;
+    return std::chrono::milliseconds(std::max<long long>(1, timeout->get<long long>()));
+  }
+
+  static std::string connection_key(const std::string& server, const std::string& authorization) {
+    return server + '\n' + authorization;
+  }
+
   Connection& connect(const std::string& server, const std::string& authorization = {}) {
-    const std::string key = server + '\n' + authorization;
+    const std::string key = connection_key(server, authorization);
     if (auto it = connections_.find(key); it != connections_.end()) return *it->second;
     auto c = std::make_unique<Connection>();
     c->server = server;
@@ -485,7 +512,7 @@ class Client {
   json call_answering_input(Connection& c, const std::string& server, const std::string& tool, const json& arguments) {
     json params = {{"name", tool}, {"arguments", arguments}};
     for (int round = 1;; ++round) {
-      json result = c.session->request("tools/call", params);
+      json result = c.session->request("tools/call", params, call_timeout());
       if (result_type(result) != "input_required") return result;
       if (round > 3) throw std::runtime_error(tool + " still asks for input after 3 answers");
       const json requests = result.value("inputRequests", json::object());
@@ -629,6 +656,9 @@ class Client {
                           {"what", "malicious activity"},
                           {"why", why}});
         return;
+      } catch (const RequestTimeout&) {
+        if (!flags_.resend_on_timeout || attempt > 1) throw;
+        continue;  // broken: the same call again, its one confirmation spent on the first
       } catch (const ProtocolError& e) {
         const json* transient = e.error.is_object() && e.error.contains("data") && e.error["data"].is_object() &&
                                         e.error["data"].contains("transient")
@@ -763,6 +793,10 @@ int main(int argc, char** argv) {
       flags.per_server_taint = true;
     else if (a == "--block-overrides-result")
       flags.block_overrides_result = true;
+    else if (a == "--reconnect-clears")
+      flags.reconnect_clears = true;
+    else if (a == "--resend-on-timeout")
+      flags.resend_on_timeout = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

@@ -237,8 +237,9 @@ Certified certify(const fs::path& mcp_hints, const fs::path& client, const fs::p
       for (const auto& check : scenario.at("results")) {
         const std::string name = check.at("name").get<std::string>();
         c.verdicts[name] = check.at("verdict").get<std::string>();
+        // As profiles count them: a check that does not apply holds nothing and misses nothing.
         if (!check.value("conformance", true) && !check.value("profiles", json::array()).empty() &&
-            !check.value("holds", true))
+            !check.value("holds", true) && c.verdicts[name] != "not applicable")
           c.profile_misses.insert(name);
       }
   } catch (const std::exception& e) {

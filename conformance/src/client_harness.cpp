@@ -279,6 +279,8 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
                  {"events", events}};
   if (!run.protocol.empty()) run.context["protocolVersion"] = run.protocol;
   if (doc.contains("authorizations")) run.context["authorizations"] = doc["authorizations"];
+  if (const json* timeout = find_member(doc, {"client", "requestTimeoutMs"}))
+    run.context["requestTimeoutMs"] = *timeout;
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 
   ProcessOptions client;

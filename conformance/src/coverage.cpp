@@ -50,6 +50,8 @@ const char* const kSharedName = "one tool name on two servers, with different hi
 const char* const kWithdrawn = "a relist that withdraws a hint (its default applies)";
 const char* const kSeveralMembers = "several members, the deciding one not first";
 const char* const kErrorResult = "set by a result with isError true";
+const char* const kReconnection = "carried on the reconnection after the server dropped the connection";
+const char* const kTimedOut = "a confirmed call that timed out (sending it again is a new call)";
 const char* const kAcrossListChanged = "set with tools/list_changed, carried on the relist";
 const char* const kOpenWorldDefault = "openWorldHint absent on a writer (open world by default)";
 const char* const kDefaults = "defaults";
@@ -139,6 +141,16 @@ std::vector<const mock::Step*> steps_setting(const mock::Scenario& scenario, con
   return steps;
 }
 
+// Whether the first answer to `tool` on `server` comes later than the client is asked to wait.
+bool first_answer_outlasts_timeout(const mock::Scenario& scenario, const std::string& server, const std::string& tool) {
+  const json* timeout = find_member(scenario.document, {"client", "requestTimeoutMs"});
+  const mock::ServerSpec* spec = semantics::scenario_server(scenario, server);
+  if (!timeout || !timeout->is_number_integer() || !spec || !spec->scripts.count(tool) ||
+      spec->scripts.at(tool).empty())
+    return false;
+  return spec->scripts.at(tool).front().delay.count() > timeout->get<long long>();
+}
+
 // The verdict a check gives a call made without any prompt: "pass" means no prompt is owed.
 std::string unprompted_verdict(const json& check) {
   const json traces = check.value("traces", json::object());
@@ -190,6 +202,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
           table.define("propagation", "trust-annotations " + field.key, "set at " + json(level).dump() + " alone",
                        "carried");
   table.define("propagation", kFailure, kErrorResult, "carried");
+  table.define("propagation", kFailure, kReconnection, "carried");
+  table.define("confirmation", kFailure, kTimedOut, "asks");
   table.define("confirmation", kStateless, kSeveralInputs, "asks");
   table.define("confirmation", kStateless, kUsedWithinTtl, "asks");
   table.define("propagation", kStateless, kInputRetry, "carried");
@@ -214,6 +228,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
           levels.insert(step->payload["_meta"]["annotations"][key].dump());
         if (most_input_requests(scenario) > 0)
           table.exercise({"propagation", kStateless, kInputRetry, "carried"}, name);
+        if (check.value("after", "") == "reconnect")
+          table.exercise({"propagation", kFailure, kReconnection, "carried"}, name);
         if (levels.size() == 1)
           table.exercise({"propagation", "trust-annotations " + key, "set at " + *levels.begin() + " alone", "carried"},
                          name);
@@ -258,6 +274,8 @@ std::vector<CoverageRow> coverage(const std::vector<mock::Scenario>& scenarios) 
         // Confirmation: the value alone decides whether the call needs a prompt.
         if (semantics::call_needs(*tool, vocabulary, scenario_trust).confirmation != demands) continue;
         if (demands) {
+          if (first_answer_outlasts_timeout(scenario, server, check.value("tool", "")))
+            table.exercise({"confirmation", kFailure, kTimedOut, "asks"}, name);
           for (const auto& [other, spec] : scenario.servers) {
             const json* namesake =
                 other == server ? nullptr : semantics::scenario_tool(scenario, other, check.value("tool", ""));

@@ -303,6 +303,10 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
     result.decided_by = CheckResult::Decider{true, static_cast<std::size_t>(seen.event - record.events.data())};
   const Outcome* outcome = find_outcome(check.kind, seen.outcome);
   auto it = check.traces.find(seen.outcome);
+  if (outcome && outcome->moot) {
+    result.verdict = Verdict::not_applicable;
+    return result;
+  }
   if (outcome && outcome->untestable)
     result.verdict = Verdict::not_testable;
   else

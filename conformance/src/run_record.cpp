@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <string_view>
 
 #include "mcp_hints/json/input.hpp"
@@ -156,8 +158,18 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
 }
 
 void number_sessions(RunRecord& record) {
+  std::vector<double> new_sessions;  // by time, as the events are
+  for (const auto& event : record.events)
+    if (event.type == "new_session") new_sessions.push_back(event.time);
+  const auto new_session_between = [&](double from, double to) {
+    const auto it = std::upper_bound(new_sessions.begin(), new_sessions.end(), from);
+    return it != new_sessions.end() && *it <= to;
+  };
   struct Connection {
     bool discover = false, other = false;  // the requests it carried: server/discover, anything else
+    double opened = 0;                     // the time of its first line
+    std::optional<double> dropped;         // when the server closed it as scripted
+    std::string authorization;
     std::size_t session = 0;
     // The probe of a client that discovers on a connection of its own: it joins the next session.
     bool probe() const { return discover && !other; }
@@ -166,31 +178,40 @@ void number_sessions(RunRecord& record) {
   std::map<std::pair<std::string, std::string>, Connection> connections;
   for (const auto& line : record.wire) {
     const auto key = std::make_pair(line.server, line.connection);
-    if (!connections.count(key)) order[line.server].push_back(line.connection);
+    const bool first = !connections.count(key);
     Connection& c = connections[key];
+    if (first) {
+      order[line.server].push_back(line.connection);
+      c.opened = line.time;
+      c.authorization = line.authorization;
+    }
     if (record.is_request_in(line))
       (line.message.value("method", "") == "server/discover" ? c.discover : c.other) = true;
+    if (line.event == mock::kScriptedCloseEvent) c.dropped = line.time;
   }
   for (const auto& [server, names] : order) {
     std::size_t sessions = 0;
-    std::vector<Connection*> probes;  // waiting for the session that follows them
+    std::vector<Connection*> probes;                  // waiting for the session that follows them
+    std::map<std::string, const Connection*> latest;  // by authorization context: its last connection
     for (const auto& name : names) {
       Connection& c = connections[{server, name}];
       if (c.probe()) {
         probes.push_back(&c);
         continue;
       }
-      c.session = ++sessions;
-      for (Connection* p : probes) p->session = sessions;
+      // A connection the server dropped is followed by a reconnection, not by a new session of the
+      // client's: that one is still the client's to begin (a new_session event).
+      const Connection* before = latest[c.authorization];
+      c.session =
+          before && before->dropped && !new_session_between(*before->dropped, c.opened) ? before->session : ++sessions;
+      latest[c.authorization] = &c;
+      for (Connection* p : probes) p->session = c.session;
       probes.clear();
     }
     for (Connection* p : probes) p->session = std::max<std::size_t>(sessions, 1);  // none follows: the last
   }
   // Over HTTP the stateless era has no session at all: the client's own agent sessions, which it
   // reports with new_session events, are the sessions.
-  std::vector<double> new_sessions;  // by time, as the events are
-  for (const auto& event : record.events)
-    if (event.type == "new_session") new_sessions.push_back(event.time);
   for (auto& line : record.wire)
     line.session =
         line.connection == mock::kStatelessHttpConnection

@@ -277,7 +277,7 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     if (!out.answers.is_null() && cancelled(out.answers)) continue;
     if (out.close) {
       close_session(session);
-      if (recorder_) recorder_->event(conn, "session-end (scripted close)");
+      if (recorder_) recorder_->event(conn, kScriptedCloseEvent);
       return text_reply(404, "Not Found: the session was closed");
     }
     if (recorder_ && !out.note.empty()) recorder_->event(conn, out.note);

@@ -65,7 +65,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
   MessageReader requests = MockServer::request_reader();  // the next message is built into the last
   const json& parsed = requests.message();
   char chunk[65536];
-  auto finish = [&](const char* why, int code) {
+  auto finish = [&](std::string_view why, int code) {
     if (rec) rec->event(connection, why);
     return code;
   };
@@ -81,7 +81,7 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
         ++waiting;
         continue;
       }
-      if (p.out.close) return finish("close (scripted)", 0);
+      if (p.out.close) return finish(kScriptedCloseEvent, 0);
       if (rec && !p.out.note.empty()) rec->event(connection, p.out.note);
       if (p.out.sends()) {
         // Read as it stands (const): a scripted result is still sent from its text.

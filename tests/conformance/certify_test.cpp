@@ -153,6 +153,8 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       {"--ttl-from-use", "rugpull.ttl-counted-from-receipt:relisted-after-expiry"},
       {"--per-server-taint", "exfiltration.across-servers:other-server-sink"},
       {"--per-server-taint", "escalation.across-servers:other-server-write-confirmed"},
+      {"--reconnect-clears", "propagation.across-reconnect:sensitive-after-reconnect"},
+      {"--resend-on-timeout", "retry.timed-out-not-repeated:one-approval-per-call"},
       {"--block-overrides-result", "exfiltration.after-extension-sensitive:block-cannot-weaken"}};
   for (const auto& [variant, check] : expected)
     for (const char* transport : {"http", "stdio"}) {
@@ -361,16 +363,24 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {
-    "--never-prompt",           "--ignore-denial",         "--drop-propagation",     "--retry-anything",
-    "--ignore-list-changed",    "--trust-missing-hints",   "--leak-across-sessions", "--taint-high-only",
-    "--silent-retries",         "--reuse-listing",         "--nag-after-denial",     "--auto-answer-input",
-    "--keep-first-hints",       "--ttl-in-seconds",        "--latest-level",         "--per-server-propagation",
-    "--malformed-cancel",       "--share-private-cache",   "--absence-as-false",     "--agency-when-missing",
-    "--relist-first-page",      "--tools-by-name",         "--merge-relisted-hints", "--skip-error-results",
-    "--clear-sensitivity-only", "--bare-relist",           "--first-member-only",    "--closed-world-by-default",
-    "--carry-from-medium",      "--reuse-input-answer",    "--bare-input-retry",     "--ttl-from-use",
-    "--per-server-taint",       "--block-overrides-result"};
+const std::vector<std::string> kVariants = {"--never-prompt",           "--ignore-denial",
+                                            "--drop-propagation",       "--retry-anything",
+                                            "--ignore-list-changed",    "--trust-missing-hints",
+                                            "--leak-across-sessions",   "--taint-high-only",
+                                            "--silent-retries",         "--reuse-listing",
+                                            "--nag-after-denial",       "--auto-answer-input",
+                                            "--keep-first-hints",       "--ttl-in-seconds",
+                                            "--latest-level",           "--per-server-propagation",
+                                            "--malformed-cancel",       "--share-private-cache",
+                                            "--absence-as-false",       "--agency-when-missing",
+                                            "--relist-first-page",      "--tools-by-name",
+                                            "--merge-relisted-hints",   "--skip-error-results",
+                                            "--clear-sensitivity-only", "--bare-relist",
+                                            "--first-member-only",      "--closed-world-by-default",
+                                            "--carry-from-medium",      "--reuse-input-answer",
+                                            "--bare-input-retry",       "--ttl-from-use",
+                                            "--per-server-taint",       "--block-overrides-result",
+                                            "--reconnect-clears",       "--resend-on-timeout"};
 
 // The variants that break one dimension beyond values (issue 44, part 3), each caught by the
 // scenarios of its dimension and by nothing else: a catalogue paged, shared or thinned, an
@@ -392,7 +402,11 @@ const std::map<std::string, std::set<std::string>> kDimensionVariants = {
     {"--carry-from-medium", {"exfiltration.after-sensitive-low:carried"}},
     {"--per-server-taint",
      {"exfiltration.across-servers:other-server-sink", "escalation.across-servers:other-server-write-confirmed"}},
-    {"--block-overrides-result", {"exfiltration.after-extension-sensitive:block-cannot-weaken"}}};
+    {"--block-overrides-result", {"exfiltration.after-extension-sensitive:block-cannot-weaken"}},
+    {"--reconnect-clears",
+     {"propagation.across-reconnect:sensitive-after-reconnect",
+      "propagation.across-reconnect:attribution-after-reconnect"}},
+    {"--resend-on-timeout", {"retry.timed-out-not-repeated:one-approval-per-call"}}};
 
 // Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"
 // (proposal 1), and "Clients should never make tool use decisions based on ToolAnnotations received

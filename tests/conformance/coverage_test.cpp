@@ -124,6 +124,8 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
       "confirmation: catalogue shape one tool name on two servers, with different hints (asks)",
       "confirmation: catalogue shape a relist that withdraws a hint (its default applies) (asks)",
       "propagation: failure events set by a result with isError true (carried)",
+      "propagation: failure events carried on the reconnection after the server dropped the connection (carried)",
+      "confirmation: failure events a confirmed call that timed out (sending it again is a new call) (asks)",
       "propagation: scope set with tools/list_changed, carried on the relist (carried)",
       "propagation: trust-annotations attribution set by a result (cleared by a new session)",
       "propagation: trust-annotations privateHint set by a result (cleared by a new session)",
@@ -154,7 +156,8 @@ TEST(Coverage, EveryDimensionBeyondValuesIsExercisedAndMissedWithoutItsScenario)
       "rugpull.later-page-relisted",    "confirm.same-name-two-servers",    "rugpull.hint-withdrawn",
       "propagation.error-result",       "propagation.across-list-changed",  "propagation.new-session-clears-every-key",
       "confirm.input-required-several", "propagation.input-required-retry", "rugpull.ttl-counted-from-receipt",
-      "exfiltration.across-servers",    "escalation.across-servers"};
+      "exfiltration.across-servers",    "escalation.across-servers",        "propagation.across-reconnect",
+      "retry.timed-out-not-repeated"};
   std::vector<mock::Scenario> without;
   for (auto& s : scenarios) {
     if (s.id.starts_with("confirm.triggers.") || s.id.starts_with("exfiltration.sources.")) {

@@ -6,6 +6,7 @@
 #include "mcp_hints/conformance/judge.hpp"
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
@@ -69,6 +70,12 @@ class Record {
   }
   Record& retry_event(const std::string& tool, int attempt) {
     return event("retry", {{"tool", tool}, {"attempt", attempt}, {"delayMs", 10}});
+  }
+  // The server drops the connection as a scenario's close step does (stdio: it exits).
+  Record& dropped(const std::string& server = "main", const std::string& connection = "c1") {
+    line(server, connection, "", json());
+    record_.wire.back().event = mock::kScriptedCloseEvent;
+    return *this;
   }
   Record& list_changed(const std::string& server = "main", const std::string& connection = "c1") {
     return out({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, server, connection);
@@ -419,6 +426,60 @@ TEST(Judge, PropagationOutcomes) {
     carried.call("read", json(), "a", "a1").result({{"sensitiveHint", "low"}}, "a", "a1");
     carried.in(handshake({{"sensitiveHint", "low"}}), "b", "b1").list({{"sensitiveHint", "low"}}, "b", "b1");
     EXPECT_EQ(outcome(to_b, carried), "carried") << method;
+  }
+}
+
+// A connection the server dropped (a scripted close) is followed by a reconnection that goes on
+// with the client's session, unless the client begins a new one (a new_session event) between.
+TEST(Judge, AReconnectionAfterADroppedConnectionGoesOnWithTheSession) {
+  const json high = {{"sensitiveHint", "high"}};
+  auto numbered = [](Record& r) {
+    RunRecord record = r.get();
+    number_sessions(record);
+    return record;
+  };
+  auto drop = [&](Record& r) -> Record& { return r.call("read").result(high).call("sync", high).dropped(); };
+  const auto after = check("propagation", {{"key", "sensitiveHint"}, {"after", "reconnect"}});
+  const auto every = check("propagation", {{"key", "sensitiveHint"}});
+  {
+    Record r;
+    drop(r).list(high, "main", "c2").call("notes", high, "main", "c2");
+    const RunRecord record = numbered(r);
+    EXPECT_EQ(record.wire.back().session, 1u);
+    EXPECT_EQ(outcome_of(after, record), "carried");
+    EXPECT_EQ(outcome_of(every, record), "carried");
+  }
+  {
+    Record r;
+    drop(r).list(json(), "main", "c2").call("notes", high, "main", "c2");
+    const RunRecord record = numbered(r);
+    EXPECT_EQ(outcome_of(after, record), "dropped");
+    EXPECT_EQ(outcome_of(every, record), "dropped");
+  }
+  {
+    Record r;  // the client gave the server up: allowed, and nothing to judge
+    const RunRecord record = numbered(drop(r));
+    EXPECT_EQ(outcome_of(after, record), "not-reconnected");
+    EXPECT_EQ(judge_check(after, record, "stdio").verdict, Verdict::not_applicable);
+  }
+  {
+    Record r;  // a session of the client's own between: judged apart
+    drop(r).event("new_session").list(json(), "main", "c2");
+    const RunRecord record = numbered(r);
+    EXPECT_EQ(record.wire.back().session, 2u);
+    EXPECT_EQ(outcome_of(after, record), "not-reconnected");
+  }
+  {
+    Record r;  // the client closed the first connection itself: a new session, as before
+    r.call("read").result(high).list(json(), "main", "c2");
+    EXPECT_EQ(numbered(r).wire.back().session, 2u);
+  }
+  {
+    Record r;  // over stateless HTTP every request after the drop is a reconnection
+    const std::string stateless(mock::kStatelessHttpConnection);
+    r.call("read", json(), "main", stateless).result(high, "main", stateless).dropped("main", stateless);
+    r.call("notes", json(), "main", stateless);
+    EXPECT_EQ(outcome_of(after, numbered(r)), "dropped");
   }
 }
 
@@ -1181,6 +1242,19 @@ TEST(Judge, AMemberItsKindDoesNotUseIsRefused) {
                             {"traces", {{"carried", "pass"}}}};
   EXPECT_EQ(read_error(scenario_with(json::array({propagation}))),
             "t.json: /expect/0/maxAttempts: a propagation check does not use 'maxAttempts'");
+  // `after` names what each kind can wait for: a gate list_changed, propagation a reconnect.
+  json gate_after = {{"id", "g"},    {"title", "t"},         {"kind", "gate"},
+                     {"tool", "rm"}, {"after", "reconnect"}, {"traces", {{"confirmed-called", "pass"}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({gate_after}))),
+            "t.json: /expect/0/after: a gate is judged after list_changed only");
+  json propagation_after = {{"id", "p"},
+                            {"title", "t"},
+                            {"kind", "propagation"},
+                            {"key", "privateHint"},
+                            {"after", "list_changed"},
+                            {"traces", {{"carried", "pass"}}}};
+  EXPECT_EQ(read_error(scenario_with(json::array({propagation_after}))),
+            "t.json: /expect/0/after: a propagation check is judged after a reconnect only");
   // What the schema requires of a kind, its reader requires too.
   const json no_tool = {{"id", "g"}, {"title", "t"}, {"kind", "gate"}, {"traces", {{"confirmed-called", "pass"}}}};
   EXPECT_EQ(read_error(unchecked_scenario_with(json::array({no_tool}))), "t.json: /expect/0/tool: missing");
@@ -1349,11 +1423,13 @@ TEST(Judge, TheSchemaPublishesEveryOutcome) {
   std::set<std::string> published;
   for (const auto& o : schema["definitions"]["Check"]["properties"]["traces"]["propertyNames"]["enum"])
     published.insert(o);
-  // A kind certify adds to every run is not one a scenario may declare: the schema leaves it out.
+  // A kind certify adds to every run is not one a scenario may declare: the schema leaves it out,
+  // and so it does a moot outcome, which is not applicable whatever the traces would say.
   std::set<std::string> judged;
   for (const auto& [kind, outcomes] : outcomes_by_kind())
     if (!is_implicit_kind(kind))
-      for (const auto& o : outcomes) judged.insert(o.name);
+      for (const auto& o : outcomes)
+        if (!o.moot) judged.insert(o.name);
   EXPECT_EQ(published, judged);
   std::set<std::string> kinds;
   for (const auto& k : schema["definitions"]["Check"]["properties"]["kind"]["enum"]) kinds.insert(k);

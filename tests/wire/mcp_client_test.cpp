@@ -240,6 +240,34 @@ TEST(McpClient, AutomaticallyFallsBackToInitializeAndSaysWhy) {
   EXPECT_NE(legacy.fallback_reason.find("lists no stateless revision"), std::string::npos);
 }
 
+// "When the request has not received a success or error response within the timeout period, the
+// sender SHOULD issue a cancellation notification for that request" (lifecycle): a timeout is its
+// own error (the connection may be fine), and the request is cancelled, except the probe of an
+// unknown era, which a legacy server ignores before initialize and hears nothing more of.
+TEST(McpClient, ATimedOutRequestIsCancelledAndSaysSo) {
+  mcp_hints::ClientOptions options;
+  options.request_timeout = std::chrono::milliseconds(50);
+  ScriptedTransport slow(
+      [](const json& m) { return m.value("method", "") == "tools/call" ? std::vector<json>{} : legacy_server(m); });
+  mcp_hints::McpClientSession session(slow, options);
+  session.connect();
+  const std::size_t before = slow.sent.size();
+  EXPECT_THROW(session.request("tools/call", json{{"name", "t"}}), mcp_hints::RequestTimeout);
+  ASSERT_EQ(slow.sent.size(), before + 2);
+  const json& call = slow.sent[before];
+  EXPECT_EQ(slow.sent.back(),
+            rpc::notification("notifications/cancelled", json{{"requestId", call["id"]}, {"reason", "timed out"}}));
+  // The probe: a legacy server that ignores server/discover gets initialize next, nothing between.
+  ScriptedTransport quiet([](const json& m) {
+    return m.value("method", "") == "server/discover" ? std::vector<json>{} : legacy_server(m);
+  });
+  mcp_hints::McpClientSession probing(quiet, options);
+  EXPECT_EQ(probing.connect().era, mcp_hints::ProtocolEra::legacy);
+  ASSERT_GE(quiet.sent.size(), 2u);
+  EXPECT_EQ(quiet.sent[0]["method"], "server/discover");
+  EXPECT_EQ(quiet.sent[1]["method"], "initialize");
+}
+
 TEST(McpClient, AForcedEraIsNeverNegotiatedAway) {
   mcp_hints::ClientOptions stateless;
   stateless.protocol = *mcp_hints::parse_protocol_choice("2026-07-28");

@@ -37,7 +37,10 @@ Gate read_gate(CheckReader& in) {
   gate.tool = in.tool("tool", gate.server);
   gate.confirmations = in.integer_or("confirmations", 1);
   gate.prompts_at_most = in.integer_or("promptsAtMost", 0);
-  gate.after_list_changed = in.find("after") != nullptr;
+  if (const nlohmann::json* after = in.find("after")) {
+    if (*after != "list_changed") in.fail("after", "a gate is judged after list_changed only");
+    gate.after_list_changed = true;
+  }
   gate.authorization = in.authorization("authorization");
   if (in.find("requires")) {
     gate.requires_server = in.server("requires/server");

@@ -369,6 +369,7 @@ class HttpTransport : public Transport {
     stateless_ = !version.empty() && imported().is_stateless_revision(version);
   }
   int last_http_status() const override { return last_status_; }
+  bool stream_per_request() const override { return true; }
   void override_next_headers(HeaderOverrides overrides) override { next_overrides_ = std::move(overrides); }
 
  private:
@@ -459,7 +460,15 @@ class HttpTransport : public Transport {
       return;  // a GET stream ends however it ends; what arrived is queued
     }
     if (!ok && !(got_message && (error == httplib::Error::Canceled || error == httplib::Error::Read))) {
-      if (timed_out || error == httplib::Error::Read)
+      // The read timeout is the time left to the deadline: a read that failed once it passed is
+      // the deadline's doing, not the server's.
+      timed_out = timed_out || (error == httplib::Error::Read && Clock::now() >= deadline);
+      if (timed_out)  // our deadline, not the server's doing: the connection may be fine
+        throw RequestTimeout(
+            std::string(verb) + " " + url_ + ": " +
+            (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
+                    : "no response in time"));
+      if (error == httplib::Error::Read)
         throw TransportError(
             std::string(verb) + " " + url_ + ": " +
             (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"

@@ -23,6 +23,19 @@ void McpClientSession::notify(const std::string& method, const std::optional<jso
   send(jsonrpc::notification(method, params), Clock::now() + options_.request_timeout);
 }
 
+// "When the request has not received a success or error response within the timeout period, the
+// sender SHOULD issue a cancellation notification for that request" (lifecycle, 2025-11-25). In the
+// stateless era over HTTP the request's own stream, closed at its deadline, is the cancellation.
+void McpClientSession::cancel_timed_out(long long id) {
+  if (era_ == ProtocolEra::stateless && transport_.stream_per_request()) return;
+  try {
+    send(jsonrpc::notification("notifications/cancelled", json{{"requestId", id}, {"reason", "timed out"}}),
+         Clock::now() + std::chrono::milliseconds(500));
+  } catch (const Error&) {
+    // the server is gone or not reading: the timeout is what the caller learns
+  }
+}
+
 std::optional<json> McpClientSession::receive(Deadline deadline) {
   auto message = transport_.receive(deadline);
   if (message && observer_) observer_(*message, Direction::server_to_client);
@@ -58,8 +71,9 @@ void McpClientSession::handle_unsolicited(const json& message) {
   }
 }
 
-json McpClientSession::request(const std::string& method, const std::optional<json>& params) {
-  return request_within(method, params, options_.request_timeout);
+json McpClientSession::request(const std::string& method, const std::optional<json>& params,
+                               std::optional<std::chrono::milliseconds> timeout) {
+  return request_within(method, params, timeout.value_or(options_.request_timeout));
 }
 
 json McpClientSession::request_within(const std::string& method, const std::optional<json>& params,
@@ -76,16 +90,28 @@ json McpClientSession::request_within(const std::string& method, const std::opti
     meta.update(request_meta_);
     meta.update(protocol);  // the protocol's own keys are never the caller's to change
   }
-  send(jsonrpc::request(id, method, sent), deadline);
+  // Not the probe of an unknown era: a legacy server that ignored it is not yet initialized, and
+  // hears nothing more of it.
+  const auto cancel = [&] {
+    if (method != "server/discover" || options_.protocol.era != EraChoice::automatic) cancel_timed_out(id);
+  };
+  try {
+    send(jsonrpc::request(id, method, sent), deadline);  // over HTTP the answer comes with it
+  } catch (const RequestTimeout&) {
+    cancel();
+    throw;
+  }
   for (;;) {
     auto message = receive(deadline);
-    if (!message)
-      throw TransportError("no answer to " + method + " in time" +
+    if (!message) {
+      cancel();
+      throw RequestTimeout("no answer to " + method + " in time" +
                            (transport_.noise_count()
                                 ? " (the server wrote " + std::to_string(transport_.noise_count()) +
                                       " line(s) to stdout that are not JSON-RPC; first, " + transport_.first_noise() +
                                       ")"
                                 : std::string()));
+    }
     const auto kind = jsonrpc::classify(*message);
     const bool ours = message->is_object() && message->contains("id") && (*message)["id"] == id;
     if (ours && kind == jsonrpc::Kind::result) {

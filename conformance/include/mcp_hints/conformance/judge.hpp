@@ -29,6 +29,9 @@ struct Outcome {
   std::string name;         // "confirmed-called"
   std::string description;  // the trace, in words
   bool untestable = false;  // the client never reached the decision point: not testable
+  // The client took a course, which it may, on which the check has nothing to judge (it gave up a
+  // server that hung up): not applicable, whatever the traces say.
+  bool moot = false;
 };
 
 // The outcome of every check of a run whose events file cannot be ordered against the wire.

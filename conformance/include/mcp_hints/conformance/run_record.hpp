@@ -54,8 +54,10 @@ struct RunRecord {
 };
 
 // Numbers each line's session: per server, its connections in order, where a connection that
-// carried nothing but server/discover (a probe) joins the next; over stateless HTTP, which has no
-// session, the client's new_session events divide its agent sessions. read_run_record calls it.
+// carried nothing but server/discover (a probe) joins the next, and the reconnection after a
+// scripted close goes on with the dropped connection's session unless a new_session event lies
+// between; over stateless HTTP, which has no session, the client's new_session events divide its
+// agent sessions. read_run_record calls it.
 void number_sessions(RunRecord& record);
 
 // Why a client may have got nowhere, in words for the run's notes: each method the mock server

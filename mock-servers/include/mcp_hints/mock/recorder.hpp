@@ -14,6 +14,9 @@ namespace mcp_hints::mock {
 // The event a mock server records when a script changes its catalog in the stateless era, where
 // no tools/list_changed is sent (it goes only to subscriptions/listen streams).
 inline constexpr std::string_view kCatalogChangedEvent = "catalog changed (stateless era: no notification sent)";
+// The connection event of a scripted close (stdio: the server exits; HTTP: its session ends). The
+// client did not choose it: a reconnection that follows goes on with the client's session.
+inline constexpr std::string_view kScriptedCloseEvent = "close (scripted)";
 
 // The connection name of every stateless-era request over HTTP: the era has no session.
 inline constexpr std::string_view kStatelessHttpConnection = "http:stateless";

@@ -91,8 +91,11 @@ class McpClientSession {
   ToolListing list_tools();
   // tools/call; returns the result object, or throws ProtocolError with the JSON-RPC error.
   nlohmann::json call_tool(const std::string& name, const nlohmann::json& arguments);
-  // Sends a request and waits for its response (the result, or ProtocolError for an error).
-  nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params);
+  // Sends a request and waits for its response (the result, or ProtocolError for an error), at
+  // most `timeout` (default: the options' request_timeout; "SDKs and other middleware SHOULD allow
+  // these timeouts to be configured on a per-request basis"), then RequestTimeout.
+  nlohmann::json request(const std::string& method, const std::optional<nlohmann::json>& params,
+                         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // The members the last result request() returned gave twice (pointers below the result).
   const std::vector<DuplicateMember>& result_duplicates() const { return result_duplicates_; }
 
@@ -137,6 +140,7 @@ class McpClientSession {
   void handle_unsolicited(const nlohmann::json& message);
   void send(const nlohmann::json& message, Deadline deadline);
   std::optional<nlohmann::json> receive(Deadline deadline);
+  void cancel_timed_out(long long id);
   nlohmann::json request_within(const std::string& method, const std::optional<nlohmann::json>& params,
                                 std::chrono::milliseconds timeout);
   void speak(ProtocolEra era, const std::string& version);

@@ -26,6 +26,13 @@ class TransportError : public Error {
   explicit TransportError(const std::string& what) : Error(Category::incomplete, what) {}
 };
 
+// A request got no answer within its timeout. The connection may still be good: the request was
+// cancelled, and the server may or may not have done what it asked.
+class RequestTimeout : public TransportError {
+ public:
+  explicit RequestTimeout(const std::string& what) : TransportError(what) {}
+};
+
 struct TransportLimits {
   std::size_t max_message = std::size_t{16} << 20;  // one message (stdio line, HTTP body, SSE event)
   std::size_t max_noise_lines = 1000;               // non-protocol stdout lines tolerated
@@ -79,6 +86,9 @@ class Transport {
   virtual void set_protocol_version(const std::string&) {}
   // Whether the peer can still be spoken to (stdio: the server has not exited).
   virtual bool alive() { return true; }
+  // Whether each request has a response stream of its own (HTTP), whose closing cancels it in the
+  // stateless era; over stdio a notifications/cancelled must.
+  virtual bool stream_per_request() const { return false; }
   // The HTTP status of the last answer to a POST (0 for stdio).
   virtual int last_http_status() const { return 0; }
   // HTTP: headers of the next message sent only, each replacing the one the transport would send
