@@ -269,12 +269,13 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     const auto due = arrived + (keep_time_ ? out.delay : std::chrono::milliseconds(0));
     while (Clock::now() < due && !(!out.answers.is_null() && cancelled(out.answers)) && !session_gone())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (!out.answers.is_null() && cancelled(out.answers)) continue;
     if (session_gone()) {
-      if (recorder_)
-        recorder_->event(conn, "refused: HTTP 404 Not Found: the session was deleted while the answer waited");
+      // The client ended its session (or the script closed it) while the answer waited: nothing
+      // the client sent is refused, so this is no refusal of its request.
+      if (recorder_) recorder_->event(conn, "session-gone: the session was deleted while the answer waited (HTTP 404)");
       return text_reply(404, "Not Found: the session was deleted while the answer waited");
     }
-    if (!out.answers.is_null() && cancelled(out.answers)) continue;
     if (out.close) {
       close_session(session);
       if (recorder_) recorder_->event(conn, kScriptedCloseEvent);
