@@ -108,6 +108,9 @@ flags (each breaks one behaviour, for negative controls):
                           its result's (sensitive: true)
   --first-member-only     reads only the first member of a list-valued hint (sideEffects,
                           outcomes, sensitivity sets)
+  --string-sensitivity-only
+                          reads a sensitivity only where it is a string, so SEP-1913's and the
+                          2026-06 extension's {"regulated": {"scopes": [...]}} claims nothing
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
 
@@ -128,7 +131,8 @@ struct Flags {
        tools_by_name = false, merge_relisted_hints = false, skip_error_results = false, clear_sensitivity_only = false,
        bare_relist = false, first_member_only = false, closed_world_by_default = false, carry_from_medium = false,
        reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false, per_server_taint = false,
-       block_overrides_result = false, reconnect_clears = false, resend_on_timeout = false;
+       block_overrides_result = false, reconnect_clears = false, resend_on_timeout = false,
+       string_sensitivity_only = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -285,8 +289,6 @@ class Client {
     return servers.empty() ? "main" : servers.begin().key();
   }
 
-  // One connection per server and authorization context: a credential belongs to a connection
-  // (over stdio, to the server process's environment).
   // The timeout the scenario asks calls to be given (requestTimeoutMs), else the session's own.
   std::optional<std::chrono::milliseconds> call_timeout() const {
     const auto timeout = context_.find("requestTimeoutMs");
@@ -298,6 +300,8 @@ class Client {
     return server + '\n' + authorization;
   }
 
+  // One connection per server and authorization context: a credential belongs to a connection
+  // (over stdio, to the server process's environment).
   Connection& connect(const std::string& server, const std::string& authorization = {}) {
     const std::string key = connection_key(server, authorization);
     if (auto it = connections_.find(key); it != connections_.end()) return *it->second;
@@ -433,6 +437,30 @@ class Client {
     if (value.is_array() && value.size() > 1) value.erase(value.begin() + 1, value.end());
     if (value.is_object() || value.is_array())
       for (auto& member : value) member = first_members(member);
+    return value;
+  }
+
+  // --string-sensitivity-only: every sensitivity member, or member of a sensitivity list, that is
+  // an object ({"regulated": {"scopes": [...]}}) dropped as if unknown (broken).
+  static json string_sensitivities(json value) {
+    if (value.is_array())
+      for (auto& member : value) member = string_sensitivities(member);
+    if (!value.is_object()) return value;
+    for (auto it = value.begin(); it != value.end();) {
+      json& member = it.value();
+      if (it.key() == "sensitivity" || it.key() == "Sensitivity") {
+        if (member.is_array())
+          member.erase(std::remove_if(member.begin(), member.end(), [](const json& m) { return m.is_object(); }),
+                       member.end());
+        if (member.is_object() || (member.is_array() && member.empty())) {
+          it = value.erase(it);
+          continue;
+        }
+      } else {
+        member = string_sensitivities(member);
+      }
+      ++it;
+    }
     return value;
   }
 
@@ -622,6 +650,9 @@ class Client {
     if (flags_.first_member_only)
       for (const char* where : {"annotations", "_meta"})
         if (tool_json.contains(where)) tool_json[where] = first_members(tool_json[where]);
+    if (flags_.string_sensitivity_only)
+      for (const char* where : {"annotations", "_meta"})
+        if (tool_json.contains(where)) tool_json[where] = string_sensitivities(tool_json[where]);
     // Hints are read the same whatever revision the session negotiated: the tool annotations are
     // the same in every revision that has them, and a server of an older revision that sends
     // hints anyway is taken at its word.
@@ -797,6 +828,8 @@ int main(int argc, char** argv) {
       flags.reconnect_clears = true;
     else if (a == "--resend-on-timeout")
       flags.resend_on_timeout = true;
+    else if (a == "--string-sensitivity-only")
+      flags.string_sensitivity_only = true;
     else if (a.rfind("http://", 0) == 0 || a.rfind("https://", 0) == 0)
       url = a;
     else {

@@ -131,11 +131,12 @@ bool block_claims_less(const mock::Scenario& scenario, const std::string& server
 std::vector<const mock::Step*> steps_setting(const mock::Scenario& scenario, const std::string& key,
                                              const std::string& server = {}, const std::string& tool = {}) {
   std::vector<const mock::Step*> steps;
+  const mock::ServerSpec* named = tool.empty() ? nullptr : semantics::scenario_server(scenario, server);
   for (const auto& [name, spec] : scenario.servers)
     for (const auto& [called, script] : spec.scripts)
       for (const auto& step : script)
-        if ((tool.empty() || (called == tool && semantics::scenario_server(scenario, server) == &spec)) &&
-            step.kind == mock::Step::Kind::result && step.payload.is_object() &&
+        if ((tool.empty() || (called == tool && named == &spec)) && step.kind == mock::Step::Kind::result &&
+            step.payload.is_object() &&
             step.payload.value("_meta", json::object()).value("annotations", json::object()).contains(key))
           steps.push_back(&step);
   return steps;

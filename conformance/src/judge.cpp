@@ -302,11 +302,11 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
            seen.event < record.events.data() + record.events.size())
     result.decided_by = CheckResult::Decider{true, static_cast<std::size_t>(seen.event - record.events.data())};
   const Outcome* outcome = find_outcome(check.kind, seen.outcome);
-  auto it = check.traces.find(seen.outcome);
   if (outcome && outcome->moot) {
     result.verdict = Verdict::not_applicable;
     return result;
   }
+  const auto it = check.traces.find(seen.outcome);
   if (outcome && outcome->untestable)
     result.verdict = Verdict::not_testable;
   else

@@ -120,6 +120,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A worker's exit status when its run was made but its reply could not be written (the work
+// folder went away, the disk is full): the parent says so rather than blame the client.
+constexpr int kReplyNotWritten = 4;
+
 // The worker's whole life: one run, its reply written to `reply_file`. Never returns to the
 // caller's code: the parent's buffers and destructors are the parent's business (_exit).
 [[noreturn]] void be_worker(const RunRequest& request, const fs::path& reply_file) {
@@ -137,9 +141,9 @@ using Clock = std::chrono::steady_clock;
     std::ofstream out(reply_file, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     out.close();
-    if (!out) code = 3;
+    if (!out) code = kReplyNotWritten;
   } catch (...) {
-    code = 3;
+    code = kReplyNotWritten;
   }
   ::_exit(code);
 }
@@ -148,7 +152,7 @@ struct Worker {
   pid_t pid = -1;
   int pidfd = -1;  // readable when the worker has ended; -1 where the kernel has no pidfd_open
   std::size_t index = 0;
-  Clock::time_point bound;
+  Clock::time_point started, bound;
   fs::path reply_file;
 };
 
@@ -166,21 +170,26 @@ void stop_all(std::vector<Worker>& running) {
 }
 
 // The run of a worker that left no usable reply: it could not run, and the notes say why.
-ScenarioRun lost_run(const RunRequest& request, const std::string& why) {
+ScenarioRun lost_run(const RunRequest& request, const std::string& why, double seconds) {
   ScenarioRun run;
   run.scenario = served_scenario(request.scenario, request.options.protocol);
   run.transport = request.options.transport;
   run.protocol = request.options.protocol;
   run.could_not_run = true;
   run.folder = request.options.work_dir / run.run_id();
-  run.notes.push_back("the run's worker process " + why + " before the run was judged (did the client kill it?)");
+  run.seconds = seconds;
+  run.notes.push_back("the run's worker process " + why + " before the run was judged");
   return run;
 }
 
+// The reply a worker left, or nothing where there is no file to read (something else stands there).
 std::optional<std::vector<std::uint8_t>> read_reply(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
   std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
   return bytes;
 }
 
@@ -245,7 +254,8 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
           be_worker(request, w.reply_file);
         }
         w.pidfd = static_cast<int>(::syscall(SYS_pidfd_open, w.pid, 0));
-        w.bound = Clock::now() + request.options.timeout + std::chrono::minutes(1);
+        w.started = Clock::now();
+        w.bound = w.started + request.options.timeout + std::chrono::minutes(1);
         running.push_back(w);
         if (watch.started) watch.started(w.index);
       }
@@ -279,15 +289,23 @@ std::vector<ScenarioRun> run_scenarios(const std::vector<RunRequest>& requests, 
           continue;
         }
         const std::size_t index = it->index;
+        const fs::path reply_file = it->reply_file;
+        const double seconds = std::chrono::duration<double>(Clock::now() - it->started).count();
         const auto bytes = why.empty() ? read_reply(it->reply_file) : std::nullopt;
         std::error_code ec;
         fs::remove(it->reply_file, ec);
         if (it->pidfd >= 0) ::close(it->pidfd);
         it = running.erase(it);
-        if (why.empty() && (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !bytes))
-          why = done < 0 ? "could not be waited for" : describe_wait_status(status);
+        if (why.empty() && (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !bytes)) {
+          if (done < 0)
+            why = "could not be waited for";
+          else if (WIFEXITED(status) && WEXITSTATUS(status) == kReplyNotWritten)
+            why = "could not write its reply to " + reply_file.string();
+          else
+            why = describe_wait_status(status) + " (did the client kill it?)";
+        }
         if (!why.empty()) {
-          results[index] = lost_run(requests[index], why);
+          results[index] = lost_run(requests[index], why, seconds);
         } else {
           try {
             results[index] = decode_run(requests[index], *bytes);

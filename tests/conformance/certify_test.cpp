@@ -380,11 +380,13 @@ const std::vector<std::string> kVariants = {"--never-prompt",           "--ignor
                                             "--carry-from-medium",      "--reuse-input-answer",
                                             "--bare-input-retry",       "--ttl-from-use",
                                             "--per-server-taint",       "--block-overrides-result",
-                                            "--reconnect-clears",       "--resend-on-timeout"};
+                                            "--reconnect-clears",       "--resend-on-timeout",
+                                            "--string-sensitivity-only"};
 
 // The variants that break one dimension beyond values (issue 44, part 3), each caught by the
 // scenarios of its dimension and by nothing else: a catalogue paged, shared or thinned, an
-// annotated error, a new session's every key, the relist after list_changed, a list of several.
+// annotated error, a new session's every key, the relist after list_changed, a list of several,
+// a sensitivity given as an object.
 const std::map<std::string, std::set<std::string>> kDimensionVariants = {
     {"--relist-first-page", {"rugpull.later-page-relisted:later-page-hints-applied"}},
     {"--tools-by-name", {"confirm.same-name-two-servers:destructive-sync-confirmed"}},
@@ -406,7 +408,12 @@ const std::map<std::string, std::set<std::string>> kDimensionVariants = {
     {"--reconnect-clears",
      {"propagation.across-reconnect:sensitive-after-reconnect",
       "propagation.across-reconnect:attribution-after-reconnect"}},
-    {"--resend-on-timeout", {"retry.timed-out-not-repeated:one-approval-per-call"}}};
+    {"--resend-on-timeout", {"retry.timed-out-not-repeated:one-approval-per-call"}},
+    {"--string-sensitivity-only",
+     {"exfiltration.sources.trust-annotations.sep-1913:returnmetadata-sensitivity-regulated",
+      "exfiltration.sources.trust-annotations.sep-1913:returnmetadata-sensitivity-user-regulated",
+      "exfiltration.sources.action-metadata.ext-2026-06:returnmetadata-sensitivity-regulated",
+      "exfiltration.sources.action-metadata.ext-2026-06:returnmetadata-sensitivity-user-regulated"}}};
 
 // Caution is never a failure: "Clients MAY apply stricter local policies regardless of hints"
 // (proposal 1), and "Clients should never make tool use decisions based on ToolAnnotations received

@@ -463,16 +463,12 @@ class HttpTransport : public Transport {
       // The read timeout is the time left to the deadline: a read that failed once it passed is
       // the deadline's doing, not the server's.
       timed_out = timed_out || (error == httplib::Error::Read && Clock::now() >= deadline);
-      if (timed_out)  // our deadline, not the server's doing: the connection may be fine
-        throw RequestTimeout(
-            std::string(verb) + " " + url_ + ": " +
-            (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
-                    : "no response in time"));
-      if (error == httplib::Error::Read)
-        throw TransportError(
-            std::string(verb) + " " + url_ + ": " +
-            (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
-                    : "no response in time"));
+      const std::string late =
+          std::string(verb) + " " + url_ + ": " +
+          (status ? "the response stalled (HTTP " + std::to_string(status) + ", no complete message in time)"
+                  : "no response in time");
+      if (timed_out) throw RequestTimeout(late);  // our deadline, not the server's doing: the connection may be fine
+      if (error == httplib::Error::Read) throw TransportError(late);
       throw TransportError(std::string(verb) + " " + url_ + ": " + failure_text(error, origin_));
     }
     last_status_ = status;
