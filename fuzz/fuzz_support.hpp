@@ -12,11 +12,23 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcp_hints::fuzz {
 
 inline std::string_view text_of(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
+}
+
+// An input of several requests: up to `most`, separated by a line "---".
+inline std::vector<std::string_view> requests_of(std::string_view input, std::size_t most = 8) {
+  std::vector<std::string_view> requests;
+  while (requests.size() < most && !input.empty()) {
+    const std::size_t separator = input.find("\n---\n");
+    requests.push_back(input.substr(0, separator));
+    input = separator == std::string_view::npos ? std::string_view() : input.substr(separator + 5);
+  }
+  return requests;
 }
 
 // A file rewritten with each input, for the readers that take a path (as the command gives them

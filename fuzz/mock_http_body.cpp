@@ -49,13 +49,7 @@ HttpRequestView request_of(std::string_view text, const std::string& session) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::vector<std::string_view> requests;
-  std::string_view input = fuzz::text_of(data, size);
-  while (requests.size() < 8 && !input.empty()) {
-    const std::size_t separator = input.find("\n---\n");
-    requests.push_back(input.substr(0, separator));
-    input = separator == std::string_view::npos ? std::string_view() : input.substr(separator + 5);
-  }
+  const auto requests = fuzz::requests_of(fuzz::text_of(data, size));
   static const auto servers = fuzz::scenario_servers(
       {"mock.basic", "gateway.cache-scope-per-context", "rugpull.ttl-expiry", "retry.idempotent-bounded"});
   for (const auto& spec : servers) {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <utility>
 
+#include "http_front.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/http_endpoint.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
@@ -150,7 +151,8 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
   }
 }
 
-int serve_http(MockServer& server, const ServeOptions& options) {
+int serve_until_signal(const HttpServer::Handler& handler, const std::string& host, int port, const std::string& path,
+                       const HttpServerLimits& limits, const std::string& who) {
   // The signals that end the server are taken by sigwait below, not by the serving threads.
   sigset_t stop;
   sigemptyset(&stop);
@@ -158,14 +160,11 @@ int serve_http(MockServer& server, const ServeOptions& options) {
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   ::signal(SIGPIPE, SIG_IGN);
-  HttpServerLimits limits = options.http;
-  limits.max_body = options.max_message;
-  HttpEndpoint endpoint(server, options.recorder);
-  HttpServer http([&endpoint](const HttpRequestView& req) { return endpoint.handle(req); }, limits);
+  HttpServer http(handler, limits);
   try {
-    http.listen(options.host, options.port);
+    http.listen(host, port, path);
   } catch (const std::exception& e) {
-    std::cerr << "mcp-hints mock: " << e.what() << "\n";
+    std::cerr << who << ": " << e.what() << "\n";
     return 2;
   }
   std::cout << http.url() << std::endl;
@@ -173,6 +172,14 @@ int serve_http(MockServer& server, const ServeOptions& options) {
   sigwait(&stop, &signal_number);
   http.stop();
   return 0;
+}
+
+int serve_http(MockServer& server, const ServeOptions& options) {
+  HttpServerLimits limits = options.http;
+  limits.max_body = options.max_message;
+  HttpEndpoint endpoint(server, options.recorder);
+  return serve_until_signal([&endpoint](const HttpRequestView& req) { return endpoint.handle(req); }, options.host,
+                            options.port, "/mcp", limits, "mcp-hints mock");
 }
 
 }  // namespace mcp_hints::mock

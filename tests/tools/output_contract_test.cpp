@@ -58,6 +58,7 @@ TEST(OutputContract, AnOutputThatCannotBeWrittenIsAnIncompleteRun) {
       {"translate", kGood, "--to", "risk-metadata@sep-2793", "--output", nowhere},
       {"infer", kGood, "--apply", nowhere},
       {"mock", "--scenario", "mock.basic", "--record", nowhere},
+      {"model", "--scenario", "mock.basic", "--record", nowhere},
   };
   for (const auto& args : cases) {
     const auto r = run_cli(args);
@@ -133,6 +134,8 @@ TEST(OutputContract, ConflictingFlagsNegativeLimitsAndIdleOptionsAreUsageErrors)
       {{"certify", "--client", "x", "--timeout", "10"}, "--timeout must be 100ms to 1h, not 10ms"},
       {{"lint", kGood, "--color", "always", "--format", "json"}, "--color always has no effect on --format json"},
       {{"mock", "--scenario", "mock.basic", "--port", "8080"}, "--port has no effect over stdio"},
+      {{"model", "--port", "0"}, "--scenario FILE|ID is required"},
+      {{"model", "--scenario", "mock.basic", "--max-body", "0"}, "out of range"},
       {{"lint", kGood, "--baseline", "a.json", "--write-baseline", "b.json"},
        "give --baseline or --write-baseline, not both"},
       {{"check-server", "--show-suppressed", "--format", "json", "--", "true"},
@@ -167,6 +170,8 @@ TEST(OutputContract, IntegerOptionsAreReadWithoutNarrowingAndSayTheirRange) {
                                    "out of range (0 to 65535)");
   test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--transport", "http", "--port", "-1"},
                                    "must not be negative (0 to 65535)");
+  test_support::expect_usage_error({"model", "--scenario", "mock.basic", "--port", "65536"},
+                                   "'65536' for option '--port': out of range (0 to 65535)");
 }
 
 // Every time option takes a duration with its unit, and a bare number in the unit its help names.

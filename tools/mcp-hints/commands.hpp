@@ -20,6 +20,7 @@ enum Exit {
 int lint_command(const std::vector<std::string>& args);
 int check_server_command(const std::vector<std::string>& args);
 int mock_command(const std::vector<std::string>& args);
+int model_command(const std::vector<std::string>& args);
 int certify_command(const std::vector<std::string>& args);
 int vocab_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);

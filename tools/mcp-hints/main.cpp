@@ -42,6 +42,10 @@ const Command kCommands[] = {
      &mcp_hints::cli::translate_command},
     {"mock", "serve a scenario's scripted mock server over stdio or Streamable HTTP, recording every message",
      &mcp_hints::cli::mock_command},
+    {"model",
+     "serve a scenario's task as a scripted language model (Anthropic Messages, OpenAI Responses and Chat "
+     "Completions), for a real host run offline",
+     &mcp_hints::cli::model_command},
     {"certify",
      "certify a client: run the scenarios (confirmation, propagation, exfiltration, escalation, retry, "
      "rug pull, survival) against it and judge what it did on the wire",

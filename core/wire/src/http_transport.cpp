@@ -851,11 +851,14 @@ class ServerImpl : public http_module::ServerBackend {
 
   int listen(const std::string& host, int port, const std::string& path) override {
     host_ = host;
-    path_ = path;
+    const bool every_path = path == "/*";
+    path_ = every_path ? "" : path;
+    const std::string route = every_path ? "/.*" : path;
     server_.set_tcp_nodelay(true);
     auto serve = [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
       HttpRequestView view = read_headers(req);
       view.method = req.method;
+      view.path = req.path;
       view.body = body;
       HttpReply reply = handler_(view);
       res.status = reply.status;
@@ -902,11 +905,11 @@ class ServerImpl : public http_module::ServerBackend {
       }
       return httplib::Server::HandlerResponse::Unhandled;
     });
-    server_.Post(path, serve_reading);
-    server_.Post(path, serve_bodiless);
-    server_.Delete(path, serve_reading);
-    server_.Delete(path, serve_bodiless);
-    server_.Get(path, serve_bodiless);
+    server_.Post(route, serve_reading);
+    server_.Post(route, serve_bodiless);
+    server_.Delete(route, serve_reading);
+    server_.Delete(route, serve_bodiless);
+    server_.Get(route, serve_bodiless);
     port_ = port == 0 ? server_.bind_to_any_port(host) : (server_.bind_to_port(host, port) ? port : -1);
     if (port_ <= 0) throw TransportError("cannot listen on " + host + ":" + std::to_string(port));
     server_.deepen_backlog();

@@ -151,6 +151,7 @@ class StdioTransport : public Transport {
 // what to answer. Binds to loopback by default. Used by sample and mock servers.
 struct HttpRequestView {
   std::string method;            // POST, GET, DELETE
+  std::string path;              // the request target's path (a server listening on "/*" serves every one)
   std::string session_id;        // Mcp-Session-Id, if sent
   std::string protocol_version;  // MCP-Protocol-Version, if sent
   std::string origin;            // Origin, if sent
@@ -191,7 +192,8 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds host:port (0: a free port) and serves on background threads; returns the port.
+  // Binds host:port (0: a free port) and serves `path` on background threads; returns the port.
+  // "/*" serves every path, and the URL is then the origin alone.
   // Throws TransportError when it cannot bind.
   int listen(const std::string& host, int port, const std::string& path = "/mcp");
   // The endpoint's URL, e.g. http://127.0.0.1:41234/mcp.
