@@ -41,7 +41,7 @@ PGO_PROFILE := $(abspath $(BUILD))/pgo/profile
 PGO_TRAINED := $(PGO_PROFILE)/trained
 PGO_INPUTS := $(PGO_BUILD)/bin/mcp-hints $(PGO_BUILD)/bin/mcp-hints-http.so cmake/pgo_train.sh bench/generate_catalog.py
 
-.PHONY: all deps deps-debian deps-node deps-sanitize build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
+.PHONY: all deps deps-debian deps-node deps-sanitize hosts build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -69,6 +69,16 @@ deps-node:
 	    echo "deps: npm ci in node/"; (cd node && npm ci --no-audit --no-fund --loglevel=error); \
 	  fi; \
 	else echo "deps: npm not found; the ajv cross-check and interop tests will report themselves skipped"; fi
+
+# The real hosts certify --host drives (Claude Code, Codex, the OpenAI Agents SDK), pinned by
+# hosts/package-lock.json: about 900 MB, so never part of make test; tests labelled hosts run when
+# they are installed and say they were skipped otherwise.
+hosts:
+	@command -v npm >/dev/null 2>&1 || { echo "hosts: npm not found (apt-get install npm)"; exit 2; }
+	@if [ ! -d hosts/node_modules ] || [ hosts/package-lock.json -nt hosts/node_modules/.package-lock.json ]; then \
+	  echo "hosts: npm ci in hosts/"; (cd hosts && npm ci --no-audit --no-fund --loglevel=error); \
+	fi
+	@hosts/node_modules/.bin/claude --version
 
 build: deps
 ifeq ($(PGO),on)

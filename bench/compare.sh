@@ -275,6 +275,17 @@ row "work=certify all scenarios ($runs_of_certify scenario runs, stdio${jobs:+, 
   "peer=official suite client --suite core (${core/#0/its} scenarios, run in parallel; its auth scenarios fail at once)" \
   value_below=0.3 "target=whole run < 0.3 s"
 
+# A real host (make hosts): Claude Code run offline on every scenario in both eras through its
+# built-in adapter and the scripted model endpoint. No peer does this; the target is the issue's.
+claude="$root/hosts/node_modules/.bin/claude"
+if [ -x "$claude" ]; then
+  peer=()
+  ours=(certified "" "$bin/mcp-hints" certify --host claude-code --host-bin "$claude" --format json --output "$work/host")
+  pair 1
+  row "work=certify --host claude-code (Claude Code $("$claude" --version | cut -d' ' -f1)), every scenario in both eras ($(json_field "$work/ours.out" "len(r['scenarios'])") runs)" \
+    "peer=—" value_below=180 "target=whole run < 3 min"
+fi
+
 # The catalog where every tool has findings: memory must follow the input, not the findings.
 n=388000
 file=$(catalog $n --all-findings)

@@ -359,6 +359,9 @@ json certification_json(const Certification& c) {
            {"outcomeDescription", outcome ? outcome->description
                                   : check.outcome == kEventsUnusable
                                       ? std::string("the events file cannot be ordered against the wire")
+                                  : check.outcome == kListingRejected
+                                      ? std::string("the host rejected a listing whose hints are malformed: the tool "
+                                                    "was never offered to its model, the call never made")
                                       : std::string("not applicable to this run (its transport or protocol era)")},
            {"verdict", verdict_name(check.verdict)},
            {"expectedFailure", check.expected_failure},
@@ -398,6 +401,7 @@ json certification_json(const Certification& c) {
           {"seconds", c.seconds},
           {"counts", counts},
           {"listProblems", c.list_problems},
+          {"notRun", c.not_run},
           {"passed", !c.failed()},
           {"verdict", overall_json_name(c.overall())},
           {"runProblems", c.run_problems},
@@ -587,6 +591,7 @@ std::string certification_text(const Certification& c, bool colour) {
     }
   }
   for (const auto& p : c.list_problems) out += paint("LIST", Verdict::fail) + "          " + visible(p) + "\n";
+  for (const auto& n : c.not_run) out += paint("NOT RUN", Verdict::not_applicable) + "       " + visible(n) + "\n";
   out += summary_line(c) + "\n";
   const auto tier = tier_lines(c);
   const Verdict tier_colour = c.tier() == Tier::strict      ? Verdict::pass
@@ -677,6 +682,7 @@ std::string certification_markdown(const Certification& c) {
              markdown_cell(check.outcome) + " | " + (counted ? effective(check) : std::string(kNotSpoken)) + " |\n";
   }
   for (const auto& p : c.list_problems) out += "\n- **expected-failures list:** " + markdown_cell(p) + "\n";
+  for (const auto& n : c.not_run) out += "\n- **not run:** " + markdown_cell(n) + "\n";
   return out;
 }
 
@@ -730,6 +736,7 @@ std::string certification_html(const Certification& c) {
   }
   if (const std::string eras = eras_line(c); !eras.empty()) out += "<p>" + html_escape(eras) + "</p>\n";
   for (const auto& p : c.list_problems) out += "<p class=\"fail\">Expected-failures list: " + html_escape(p) + "</p>\n";
+  for (const auto& n : c.not_run) out += "<p>Not run: " + html_escape(n) + "</p>\n";
   out += html_profiles(c);
   // Failures first: what a reader came for.
   const auto unspoken = unspoken_protocols(c.runs);

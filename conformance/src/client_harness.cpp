@@ -14,10 +14,12 @@
 #include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/mock/model_endpoint.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "mcp_hints/wire/orphans.hpp"
 #include "mcp_hints/wire/protocol.hpp"
+#include "mcp_hints/wire/transport.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -281,6 +283,25 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
   if (doc.contains("authorizations")) run.context["authorizations"] = doc["authorizations"];
   if (const json* timeout = find_member(doc, {"client", "requestTimeoutMs"}))
     run.context["requestTimeoutMs"] = *timeout;
+  // A real host's model: served here for the client's lifetime, one base URL per conversation.
+  std::optional<mock::ScriptedModel> model;
+  std::optional<HttpServer> model_server;
+  if (options.scripted_model) {
+    const auto conversations = mock::model_conversations(scenario);
+    model.emplace(conversations, run.folder / "model.jsonl");
+    model_server.emplace([&model](const HttpRequestView& req) { return model->handle(req); });
+    try {
+      model_server->listen("127.0.0.1", 0, "/*");
+    } catch (const TransportError& e) {
+      run.could_not_run = true;
+      run.notes.push_back(std::string("the scripted model endpoint could not be started: ") + e.what());
+      return run;
+    }
+    json urls = json::array();
+    for (std::size_t i = 1; i <= conversations.size(); ++i)
+      urls.push_back(model_server->url() + "/c/" + std::to_string(i));
+    run.context["model"] = {{"url", model_server->url()}, {"conversations", urls}};
+  }
   std::ofstream(run.folder / "context.json") << run.context.dump(2) << "\n";
 
   ProcessOptions client;
@@ -324,6 +345,7 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
     run.could_not_run = true;
     run.notes.push_back(std::string("the client could not be started: ") + e.what());
   }
+  if (model_server) model_server->stop();
   if (options.transport == "stdio") wait_for_stdio_records(run.wire_files, Clock::now() + std::chrono::seconds(3));
   for (auto& m : mocks) m->kill_group();  // every answer was recorded before it was sent
   if (const std::size_t left = orphans.sweep())
@@ -331,6 +353,7 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
                         " process(es) the client left running outside its process group were killed");
 
   run.record = read_run_record(run.wire_files, events);
+  if (options.scripted_model) read_model_record(run.record, (run.folder / "model.jsonl").string());
   check_event_times(run.record, client_started, mock::unix_seconds());
   for (auto& note : protocol_notes(run.record)) run.record.notes.push_back(std::move(note));
   for (const auto& note : run.record.notes) run.notes.push_back(note);

@@ -5,12 +5,15 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "check_kinds/check_kind.hpp"
 #include "mcp_hints/conformance/profiles.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/traceability.hpp"
+#include "mcp_hints/vocab/vocabulary.hpp"
 #include "semantics.hpp"
 
 namespace mcp_hints::conformance {
@@ -116,11 +119,12 @@ std::string CheckReader::tool(std::string_view path, const std::string& server) 
   auto lists = [&](const std::vector<json>& tools) {
     return std::any_of(tools.begin(), tools.end(), [&](const json& t) { return t["name"] == name; });
   };
-  if (lists(spec.tools)) return name;
+  bool listed = lists(spec.tools);
   for (const auto& [tool, steps] : spec.scripts)
-    for (const auto& step : steps)
-      if (step.list_changed && lists(*step.list_changed)) return name;
-  fail(path, "server '" + server + "' never lists a tool '" + name + "'");
+    for (const auto& step : steps) listed = listed || (step.list_changed && lists(*step.list_changed));
+  if (!listed) fail(path, "server '" + server + "' never lists a tool '" + name + "'");
+  if (first_tool_.second.empty()) first_tool_ = {server, name};
+  return name;
 }
 
 std::vector<std::string> CheckReader::servers(std::string_view path) {
@@ -214,6 +218,28 @@ std::string known_kinds() {
 
 }  // namespace
 
+namespace {
+
+// Whether a catalog `server` serves with `tool` in it carries a hint that no vocabulary can read
+// (the hint model leaves it unread: a wrong type, a value outside its enum), on any of its tools.
+bool listing_malformed(const mock::Scenario& scenario, const std::string& server, const std::string& tool) {
+  const auto& spec = scenario.servers.at(server);
+  std::vector<const std::vector<json>*> catalogs = {&spec.tools};
+  for (const auto& [name, steps] : spec.scripts)
+    for (const auto& step : steps)
+      if (step.list_changed) catalogs.push_back(&*step.list_changed);
+  for (const auto& [context, tools] : spec.tools_by_authorization) catalogs.push_back(&tools);
+  for (const auto* catalog : catalogs) {
+    if (std::none_of(catalog->begin(), catalog->end(), [&](const json& t) { return t.value("name", json()) == tool; }))
+      continue;
+    for (const auto& t : *catalog)
+      if (!read_tool_hints(t, Vocabulary::builtin(), kDefaultSpecRevision).unread.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
   std::vector<CheckSpec> checks;
   const json& document = scenario.document;
@@ -236,6 +262,9 @@ std::vector<CheckSpec> read_checks(const mock::Scenario& scenario) {
     check.section = in.text_or("section", proposals[0]["section"].get<std::string>());
     if (const json* transports = in.find("transports")) check.transports = transports->get<std::vector<std::string>>();
     check.parameters = kind->read(in);
+    std::tie(check.subject_server, check.subject_tool) = in.first_tool();
+    if (!check.subject_tool.empty())
+      check.subject_listing_malformed = listing_malformed(scenario, check.subject_server, check.subject_tool);
     place_check(check, scenario, c);
     if (const json* traces = in.find("traces")) {
       for (const auto& [outcome, verdict] : traces->items()) {
@@ -302,6 +331,20 @@ CheckResult judge_check(const CheckSpec& check, const RunRecord& record, std::st
            seen.event < record.events.data() + record.events.size())
     result.decided_by = CheckResult::Decider{true, static_cast<std::size_t>(seen.event - record.events.data())};
   const Outcome* outcome = find_outcome(check.kind, seen.outcome);
+  // A real host that never offered the tool to its model rejected its listing: caution where the
+  // listing's hints are malformed, and no reason to leave the decision unreached where they are not.
+  if (outcome && outcome->untestable && !check.subject_tool.empty() &&
+      record.never_offered(check.subject_server, check.subject_tool)) {
+    const std::string never = "the host never offered " + check.subject_tool + " of " + check.subject_server +
+                              " to its model, which passed the call over";
+    if (check.subject_listing_malformed) {
+      result.outcome = kListingRejected;
+      result.verdict = result.own_verdict = Verdict::info;
+      result.detail = never + ": it rejected a listing that carries hints no vocabulary can read (" + seen.detail + ")";
+      return result;
+    }
+    result.detail += "; " + never + ", although every hint of its listing is well-formed";
+  }
   if (outcome && outcome->moot) {
     result.verdict = Verdict::not_applicable;
     return result;

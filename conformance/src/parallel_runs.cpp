@@ -67,6 +67,14 @@ std::vector<std::uint8_t> encode_run(const ScenarioRun& run) {
   for (const auto& line : run.record.wire) wire.push_back(wire_json(line));
   for (const auto& e : run.record.events)
     events.push_back({{"type", e.type}, {"time", e.time}, {"data", e.data}, {"line", e.line}});
+  json model = json::array();
+  for (const auto& m : run.record.model)
+    model.push_back({{"time", m.time},
+                     {"conversation", m.conversation},
+                     {"answer", m.answer},
+                     {"server", m.server},
+                     {"tool", m.tool},
+                     {"notOffered", m.not_offered}});
   const json client = {{"started", run.client.started},         {"timed_out", run.client.timed_out},
                        {"exit_code", run.client.exit_code},     {"how", run.client.how},
                        {"stdout_tail", run.client.stdout_tail}, {"stderr_tail", run.client.stderr_tail}};
@@ -79,6 +87,7 @@ std::vector<std::uint8_t> encode_run(const ScenarioRun& run) {
                                  {"record",
                                   {{"wire", wire},
                                    {"events", events},
+                                   {"model", model},
                                    {"notes", run.record.notes},
                                    {"events_unusable", run.record.events_unusable}}},
                                  {"context", run.context},
@@ -108,6 +117,9 @@ ScenarioRun decode_run(const RunRequest& request, const std::vector<std::uint8_t
   for (const auto& line : record.at("wire")) run.record.wire.push_back(wire_line(line));
   for (const auto& e : record.at("events"))
     run.record.events.push_back({e.at("type"), e.at("time"), e.at("data"), e.at("line")});
+  for (const auto& m : record.at("model"))
+    run.record.model.push_back({m.at("time"), m.at("conversation"), m.at("answer"), m.at("server"), m.at("tool"),
+                                m.at("notOffered").get<std::vector<std::pair<std::string, std::string>>>()});
   run.record.notes = record.at("notes").get<std::vector<std::string>>();
   run.record.events_unusable = record.at("events_unusable");
   run.record.index();

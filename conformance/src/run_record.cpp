@@ -157,6 +157,48 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
   return record;
 }
 
+void read_model_record(RunRecord& record, const std::string& model_file, std::size_t max_bytes, std::size_t max_lines) {
+  InputLimits limits;
+  limits.max_bytes = max_bytes;
+  const bool whole = for_each_line(model_file, max_bytes, max_lines, [&](std::size_t number, const std::string& text) {
+    json line;
+    try {
+      line = parse_json_document(text, limits).value;
+    } catch (const InputError& e) {
+      record.notes.push_back("model record, line " + std::to_string(number) + ": " + e.what());
+      return;
+    }
+    if (!line.is_object() || !line.contains("answer") || !line["answer"].is_string() || !line.contains("time") ||
+        !line["time"].is_number()) {
+      record.notes.push_back("model record, line " + std::to_string(number) + ": not an exchange");
+      return;
+    }
+    ModelTurn turn;
+    turn.time = line["time"].get<double>();
+    turn.answer = line["answer"].get<std::string>();
+    if (line.contains("conversation") && line["conversation"].is_number_unsigned())
+      turn.conversation = line["conversation"].get<std::size_t>();
+    if (line.contains("server") && line["server"].is_string()) turn.server = line["server"].get<std::string>();
+    if (line.contains("tool") && line["tool"].is_string()) turn.tool = line["tool"].get<std::string>();
+    if (line.contains("notOffered") && line["notOffered"].is_array())
+      for (const auto& call : line["notOffered"])
+        if (call.is_object() && call.contains("server") && call["server"].is_string() && call.contains("tool") &&
+            call["tool"].is_string())
+          turn.not_offered.emplace_back(call["server"].get<std::string>(), call["tool"].get<std::string>());
+    record.model.push_back(std::move(turn));
+  });
+  if (!whole)
+    record.notes.push_back("model record is larger than " + std::to_string(max_bytes) + " bytes or " +
+                           std::to_string(max_lines) + " lines: read in part");
+}
+
+bool RunRecord::never_offered(const std::string& server, const std::string& tool) const {
+  const std::pair<std::string, std::string> call{server, tool};
+  return std::any_of(model.begin(), model.end(), [&](const ModelTurn& turn) {
+    return std::find(turn.not_offered.begin(), turn.not_offered.end(), call) != turn.not_offered.end();
+  });
+}
+
 void number_sessions(RunRecord& record) {
   std::vector<double> new_sessions;  // by time, as the events are
   for (const auto& event : record.events)

@@ -358,6 +358,10 @@ json to_json(const ModelExchange& e) {
   }
   if (!e.name.empty()) j["name"] = e.name;
   if (!e.detail.empty()) j["detail"] = e.detail;
+  if (!e.not_offered.empty()) {
+    j["notOffered"] = json::array();
+    for (const auto& [server, tool] : e.not_offered) j["notOffered"].push_back({{"server", server}, {"tool", tool}});
+  }
   return j;
 }
 
@@ -445,21 +449,34 @@ HttpReply ScriptedModel::handle(const HttpRequestView& request) {
   if (tools.empty() && exchange.results == 0) {
     exchange.answer = "side";
     turn.text = "OK.";
-  } else if (exchange.results >= calls.size()) {
-    exchange.answer = "done";
-    turn.text = kDoneText;
   } else {
-    const ModelCall& due = calls[exchange.results];
-    exchange.server = due.server;
-    exchange.tool = due.tool;
-    turn.call = find_offered(tools, due);
-    if (turn.call) {
+    // The call due is the one after as many offered calls as there are results: a call whose
+    // tool the request does not offer is passed over (and recorded), the rest of the task goes on.
+    std::size_t answered = exchange.results;
+    const ModelCall* due = nullptr;
+    for (const auto& call : calls) {
+      auto offered = find_offered(tools, call);
+      if (!offered) {
+        exchange.not_offered.push_back({call.server, call.tool});
+        continue;
+      }
+      if (answered-- == 0) {
+        due = &call;
+        turn.call = std::move(offered);
+        break;
+      }
+    }
+    if (due) {
       exchange.answer = "call";
+      exchange.server = due->server;
+      exchange.tool = due->tool;
       exchange.name = turn.call->label();
-      turn.arguments = due.arguments;
+      turn.arguments = due->arguments;
     } else {
-      exchange.answer = "not-offered";
-      turn.text = "The tool " + due.tool + " of server " + due.server + " was not offered, so the task stops here.";
+      exchange.answer = "done";
+      turn.text = kDoneText;
+      for (const auto& [server, tool] : exchange.not_offered)
+        turn.text += " The tool " + tool + " of server " + server + " was not offered.";
     }
   }
   remember(exchange);

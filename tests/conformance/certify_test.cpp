@@ -15,6 +15,7 @@
 
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
+#include "mcp_hints/conformance/hosts.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
@@ -1157,7 +1158,7 @@ TEST(CertifyCli, BadInputIsAOneLineUsageError) {
   const auto no_reason = dir.write("expected.txt", "confirm.spec-destructive\n");
   const std::string out = (dir.path() / "o").string();
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"certify"}, "--client 'CMD' is required"},
+      {{"certify"}, "--client 'CMD' or --host NAME is required"},
       {{"certify", "--client", "x", "--transport", "ws"}, "unknown --transport 'ws'"},
       {{"certify", "--client", "x", "--format", "pdf"}, "unknown --format 'pdf'"},
       {{"certify", "--client", "x", "--timeout", "5"}, "--timeout must be 100ms to 1h, not 5ms"},
@@ -1262,4 +1263,64 @@ TEST(Certify, WithoutATaskTheReferenceClientIsAPlainClient) {
     EXPECT_EQ(called.size(), document["servers"]["main"]["tools"].size()) << protocol;
     EXPECT_EQ(stateless, protocol == "2026-07-28");
   }
+}
+
+// A client that drives a real host is given the scripted model endpoint for the run: its base
+// URL, and one URL per conversation of the task (cut at each newSession), served while the client
+// runs and recorded in the run folder; a client without it gets no `model`.
+TEST(Certify, AScriptedModelIsServedToAHostOneUrlPerConversation) {
+  test_support::TempDir dir;
+  const fs::path script = dir.path() / "host.sh";
+  std::ofstream(script) << R"(ctx="$MCP_CONFORMANCE_CONTEXT"
+printf '%s' "$ctx" > "$(dirname "$0")/context-seen.json"
+port=$(printf '%s' "$ctx" | grep -o '"url":"http://127.0.0.1:[0-9]*"' | head -1 | grep -o '[0-9]*"$' | tr -d '"')
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /c/2/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
+cat <&3 > "$(dirname "$0")/answer.txt"
+)";
+  const auto scenario = load_certification_scenario("propagation.new-session-clean");
+  std::size_t sessions = 0;
+  for (const auto& item : scenario.document["task"]) sessions += item.value("newSession", false) ? 1 : 0;
+  ASSERT_GE(sessions, 1u);
+  HarnessOptions options = options_for("bash " + script.string(), "stdio", dir.path() / "runs", "2025-11-25");
+  options.scripted_model = true;
+  const ScenarioRun run = run_scenario(scenario, options);
+  const json context = test_support::read_json(dir.path() / "context-seen.json");
+  ASSERT_TRUE(context.contains("model")) << context.dump();
+  const std::string base = context["model"]["url"];
+  EXPECT_EQ(base.rfind("http://127.0.0.1:", 0), 0u) << base;
+  ASSERT_EQ(context["model"]["conversations"].size(), sessions + 1);
+  for (std::size_t i = 0; i <= sessions; ++i)
+    EXPECT_EQ(context["model"]["conversations"][i], base + "/c/" + std::to_string(i + 1));
+  EXPECT_NE(test_support::read_file(dir.path() / "answer.txt").find("HTTP/1.1 200"), std::string::npos);
+  const json exchange = json::parse(test_support::read_file(run.folder / "model.jsonl"));
+  EXPECT_EQ(exchange["api"], "models");
+  EXPECT_EQ(exchange["conversation"], 2);
+  // Without it: no model in the context, no record.
+  options.scripted_model = false;
+  const ScenarioRun plain = run_scenario(scenario, options);
+  EXPECT_FALSE(test_support::read_json(dir.path() / "context-seen.json").contains("model"));
+  EXPECT_FALSE(fs::exists(plain.folder / "model.jsonl"));
+}
+
+// A real host acts for the one user who runs it: a gateway's scenario (several authorization
+// contexts) is not run, and the report says so in every format; given alone, nothing applies (a
+// usage error). /bin/true stands in for the host: it does nothing, which only the runs' checks see.
+TEST(CertifyCli, AHostIsNotRunOnAGatewaysScenarios) {
+  if (!find_executable("node")) GTEST_SKIP() << "node is not on PATH";
+  test_support::TempDir dir;
+  test_support::expect_usage_error({"certify", "--host", "claude-code", "--host-bin", "/bin/true", "--scenario",
+                                    "gateway.cache-scope-per-context", "--output", dir.path().string()},
+                                   "no scenario given applies to a host that acts for one user");
+  const auto r = test_support::run_cli({"certify", "--host", "claude-code", "--host-bin", "/bin/true", "--scenario",
+                                        "gateway.cache-scope-per-context", "--scenario", "confirm.spec-destructive",
+                                        "--format", "json", "--output", dir.path().string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // a host that does nothing reaches no decision
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["notRun"].size(), 1u);
+  EXPECT_EQ(report["notRun"][0].get<std::string>().rfind("gateway.cache-scope-per-context: Claude Code acts for", 0),
+            0u);
+  for (const auto& run : report["scenarios"]) EXPECT_EQ(run["id"], "confirm.spec-destructive");
+  const std::string text = test_support::read_file(dir.path() / "report.html");
+  EXPECT_NE(text.find("Not run: gateway.cache-scope-per-context"), std::string::npos);
 }

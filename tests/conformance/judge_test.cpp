@@ -3,10 +3,13 @@
 // the kinds and outcomes the scenario schema publishes.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "mcp_hints/conformance/judge.hpp"
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/mock/recorder.hpp"
+#include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "test_support.hpp"
 
@@ -1670,4 +1673,74 @@ TEST(Judge, AFailureNamesTheMessageThatDecidedIt) {
     EXPECT_EQ(outcome(retry, unreported), "retried-unreported");
     EXPECT_EQ(decider(retry, unreported), "w4");
   }
+}
+
+// A real host that never offered a tool to its model (the scripted model's record says
+// notOffered) rejected the listing that holds it: where that listing carries hints no vocabulary
+// can read, a defensible reading of malformed hints, info; where every hint is well-formed, the
+// decision stays unreached (not testable), and the detail says the host never offered the tool.
+TEST(Judge, AToolAHostNeverOfferedIsAListingRejectedOnlyWhereItsHintsAreMalformed) {
+  const auto by_id = [](const std::vector<CheckSpec>& checks, const std::string& id) {
+    for (const auto& c : checks)
+      if (c.id == id) return c;
+    ADD_FAILURE() << id;
+    return CheckSpec{};
+  };
+  const auto malformed = read_checks(mcp_hints::mock::load_scenario("robustness.malformed-hints"));
+  const CheckSpec wrong_types = by_id(malformed, "wrong-types");
+  EXPECT_EQ(wrong_types.subject_tool, "purge_cache");
+  EXPECT_TRUE(wrong_types.subject_listing_malformed);
+  const auto valid = read_checks(mcp_hints::mock::load_scenario("confirm.spec-destructive"));
+  const CheckSpec& drop = valid.at(0);
+  EXPECT_FALSE(drop.subject_tool.empty());
+  EXPECT_FALSE(drop.subject_listing_malformed);
+
+  RunRecord nothing;
+  EXPECT_EQ(judge_check(wrong_types, nothing, "stdio").verdict, Verdict::not_testable);
+  RunRecord rejected;
+  rejected.model.push_back({1000, 1, "done", "", "", {{wrong_types.subject_server, "purge_cache"}}});
+  const auto seen = judge_check(wrong_types, rejected, "stdio");
+  EXPECT_EQ(seen.outcome, kListingRejected);
+  EXPECT_EQ(seen.verdict, Verdict::info);
+  EXPECT_FALSE(seen.holds);
+  EXPECT_NE(seen.detail.find("never offered purge_cache"), std::string::npos) << seen.detail;
+  // Another tool not offered, or a call that was offered, changes nothing.
+  RunRecord other;
+  other.model.push_back({1000, 1, "done", "", "", {{wrong_types.subject_server, "some_other_tool"}}});
+  other.model.push_back({1000, 1, "call", wrong_types.subject_server, "purge_cache", {}});
+  EXPECT_EQ(judge_check(wrong_types, other, "stdio").verdict, Verdict::not_testable);
+  // A well-formed listing the host did not offer: still not testable, and said.
+  RunRecord dropped;
+  dropped.model.push_back({1000, 1, "done", "", "", {{drop.subject_server, drop.subject_tool}}});
+  const auto unreached = judge_check(drop, dropped, "stdio");
+  EXPECT_EQ(unreached.verdict, Verdict::not_testable);
+  EXPECT_NE(unreached.detail.find("although every hint of its listing is well-formed"), std::string::npos)
+      << unreached.detail;
+}
+
+TEST(RunRecord, TheScriptedModelsRecordIsReadAndWhatIsNotAnExchangeNoted) {
+  test_support::TempDir dir;
+  const auto file = dir.path() / "model.jsonl";
+  std::ofstream(file)
+      << R"({"time": 1000.5, "conversation": 2, "answer": "call", "server": "main", "tool": "ls", "notOffered": [{"server": "main", "tool": "rm"}, {"tool": 7}]})"
+      << "\n{not json\n"
+      << R"({"answer": 3, "time": 1})"
+      << "\n"
+      << R"({"time": 1001, "answer": "done", "conversation": -1})"
+      << "\n";
+  RunRecord record;
+  read_model_record(record, file.string());
+  ASSERT_EQ(record.model.size(), 2u);
+  EXPECT_EQ(record.model[0].conversation, 2u);
+  EXPECT_EQ(record.model[0].tool, "ls");
+  ASSERT_EQ(record.model[0].not_offered.size(), 1u);  // a call without its server is left out
+  EXPECT_TRUE(record.never_offered("main", "rm"));
+  EXPECT_FALSE(record.never_offered("main", "ls"));
+  EXPECT_EQ(record.model[1].answer, "done");
+  EXPECT_EQ(record.model[1].conversation, 1u);  // a number that is no conversation is left at the first
+  EXPECT_EQ(record.notes.size(), 2u);
+  RunRecord none;
+  read_model_record(none, (dir.path() / "missing.jsonl").string());
+  EXPECT_TRUE(none.model.empty());
+  EXPECT_TRUE(none.notes.empty());
 }

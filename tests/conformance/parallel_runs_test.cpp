@@ -50,6 +50,11 @@ void expect_same_record(const RunRecord& a, const RunRecord& b) {
   for (std::size_t i = 0; i < a.events.size(); ++i)
     EXPECT_EQ(std::tie(a.events[i].type, a.events[i].time, a.events[i].data, a.events[i].line),
               std::tie(b.events[i].type, b.events[i].time, b.events[i].data, b.events[i].line));
+  ASSERT_EQ(a.model.size(), b.model.size());
+  for (std::size_t i = 0; i < a.model.size(); ++i)
+    EXPECT_EQ(
+        std::tie(a.model[i].time, a.model[i].conversation, a.model[i].answer, a.model[i].server, a.model[i].tool),
+        std::tie(b.model[i].time, b.model[i].conversation, b.model[i].answer, b.model[i].server, b.model[i].tool));
   EXPECT_EQ(a.notes, b.notes);
   EXPECT_EQ(a.events_unusable, b.events_unusable);
   // Answers are indexed again: every request finds the same answer.
@@ -94,6 +99,7 @@ TEST(ParallelRuns, AWorkersReplyIsTheRunItself) {
   run.client.stderr_tail += std::string("\xff\xfe not UTF-8 \xc3", 15);
   run.notes.push_back("a note");
   run.record.notes.push_back("a record note");
+  run.record.model.push_back({1000.25, 2, "call", "main", "read_doc", {{"main", "send_email"}}});
   ScenarioRun back = decode_run(request, encode_run(run));
   EXPECT_EQ(back.run_id(), run.run_id());
   EXPECT_EQ(back.scenario.document, run.scenario.document);

@@ -251,9 +251,10 @@ TEST(ScriptedModel, TheUrlNamesTheConversation) {
   }
 }
 
-// A request with no tools and no results (a title, a summary) uses no step; a step whose tool the
-// host did not offer ends the conversation with a text saying so, and the record names the tool.
-TEST(ScriptedModel, SideRequestsUseNoStepAndAToolNeverOfferedIsRecorded) {
+// A request with no tools and no results (a title, a summary) uses no step. A call whose tool the
+// host did not offer is passed over and recorded, and the task goes on with the next: the step due
+// is counted among the offered calls, so the same request always gets the same answer.
+TEST(ScriptedModel, SideRequestsUseNoStepAndAToolNeverOfferedIsPassedOverAndRecorded) {
   ScriptedModel model(two_conversations());
   json side = anthropic_request(0);
   side.erase("tools");
@@ -262,16 +263,31 @@ TEST(ScriptedModel, SideRequestsUseNoStepAndAToolNeverOfferedIsRecorded) {
   EXPECT_EQ(model.exchanges().back().answer, "side");
   EXPECT_EQ(json::parse(model.handle(request("/v1/messages", anthropic_request(0))).body)["content"][0]["name"],
             "mcp__main__drop_table");
+  using Calls = std::vector<std::pair<std::string, std::string>>;
   json rejected = anthropic_request(0);
   rejected["tools"] = anthropic_tools({"Bash", "mcp__main__read-rows"});
-  const json said = json::parse(model.handle(request("/v1/messages", rejected)).body);
-  EXPECT_EQ(said["stop_reason"], "end_turn");
-  EXPECT_NE(said["content"][0]["text"].get<std::string>().find("drop_table"), std::string::npos);
-  const auto last = model.exchanges().back();
-  EXPECT_EQ(last.answer, "not-offered");
-  EXPECT_EQ(last.server, "main");
-  EXPECT_EQ(last.tool, "drop_table");
-  EXPECT_TRUE(last.name.empty());
+  const json next = json::parse(model.handle(request("/v1/messages", rejected)).body);
+  EXPECT_EQ(next["content"][0]["name"], "mcp__main__read-rows");
+  auto last = model.exchanges().back();
+  EXPECT_EQ(last.answer, "call");
+  EXPECT_EQ(last.tool, "read-rows");
+  EXPECT_EQ(last.not_offered, (Calls{{"main", "drop_table"}}));
+  // With read-rows answered, the task is done, and the text says what was passed over.
+  json after = anthropic_request(1);
+  after["tools"] = rejected["tools"];
+  const json done = json::parse(model.handle(request("/v1/messages", after)).body);
+  EXPECT_EQ(done["stop_reason"], "end_turn");
+  EXPECT_NE(done["content"][0]["text"].get<std::string>().find("drop_table"), std::string::npos);
+  last = model.exchanges().back();
+  EXPECT_EQ(last.answer, "done");
+  EXPECT_EQ(last.not_offered, (Calls{{"main", "drop_table"}}));
+  EXPECT_EQ(mcp_hints::mock::to_json(last)["notOffered"], json::parse(R"([{"server": "main", "tool": "drop_table"}])"));
+  // Nothing of the task offered: done at once, every call passed over.
+  json none = anthropic_request(0);
+  none["tools"] = anthropic_tools({"Bash"});
+  model.handle(request("/v1/messages", none));
+  EXPECT_EQ(model.exchanges().back().answer, "done");
+  EXPECT_EQ(model.exchanges().back().not_offered, (Calls{{"main", "drop_table"}, {"main", "read-rows"}}));
 }
 
 TEST(ScriptedModel, BadRequestsAreRefusedInTheApisOwnShape) {

@@ -16,6 +16,7 @@
 #include "mcp_hints/conformance/certification_report.hpp"
 #include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/conformance/expected_failures.hpp"
+#include "mcp_hints/conformance/hosts.hpp"
 #include "mcp_hints/conformance/parallel_runs.hpp"
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
@@ -33,6 +34,7 @@ using namespace conformance;
 namespace {
 
 const char* kHelp = R"(usage: mcp-hints certify --client 'CMD' [OPTIONS]
+       mcp-hints certify --host claude-code [--host-bin PATH] [OPTIONS]
        mcp-hints certify --list | --coverage [--format text|markdown]
 
 Certifies an MCP client's handling of tool-safety hints: confirmation, #711 propagation,
@@ -44,7 +46,14 @@ and MCP_CONFORMANCE_CONTEXT carries the servers, the task, the scripted user and
 What the client sends is judged from the mock servers' records, never from the client.
 
 options:
-  --client CMD             the client under test (required)
+  --client CMD             the client under test (this or --host)
+  --host NAME              a real host, run offline through its built-in adapter against a scripted
+                           model endpoint; the host's own permission logic decides every call:
+                           claude-code (Claude Code: `claude` on PATH)
+  --host-bin PATH          the host's executable (default: found on PATH; make hosts installs the
+                           pinned ones in hosts/node_modules/.bin)
+  --scripted-model         give a --client that drives a real host the scripted model endpoint
+                           (the context's `model`: one base URL per conversation of the task)
   --scenario ID|FILE       a scenario to run (repeatable); default: all certification scenarios
   --all                    every certification scenario (the default)
   --transport T            stdio (default) or http
@@ -64,8 +73,8 @@ options:
                            (at most 32) runs whose scripts wait 100 ms or more (slow calls,
                            Retry-After, ttlMs), which sleep through it; 1: one after another; the
                            report's order does not change
-  --timeout T              the longest a client may take per scenario (default 30s; a bare number
-                           is milliseconds)
+  --timeout T              the longest a client may take per scenario (default 30s, with --host
+                           180s; a bare number is milliseconds)
   --color WHEN             auto (default), always, never (text on a terminal only)
   --strict                 require the strict tier: a warning (a SHOULD not met) fails the run
   --require-profile NAME   fail the run unless the client implements that proposal (repeatable):
@@ -137,7 +146,8 @@ std::optional<std::string> write_file(const fs::path& path, const std::string& t
 
 int certify_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("help,h", "")("client", po::value<std::string>(), "")(
+  options.add_options()("help,h", "")("client", po::value<std::string>(), "")("host", po::value<std::string>(), "")(
+      "host-bin", po::value<std::string>(), "")("scripted-model", "")(
       "scenario", po::value<std::vector<std::string>>()->composing(), "")("all", "")(
       "transport", po::value<std::string>()->default_value("stdio"), "")(
       "format", po::value<std::string>()->default_value("text"), "")(
@@ -165,8 +175,21 @@ int certify_command(const std::vector<std::string>& args) {
     return all ? pass : findings;
   }
   auto usage = [](const std::string& why) { return usage_error("certify", why); };
-  if (!vm.count("client") || vm["client"].as<std::string>().find_first_not_of(" \t") == std::string::npos)
-    return usage("--client 'CMD' is required (the client under test, a shell command line)");
+  if (vm.count("client") && vm.count("host")) return usage("give --client or --host, not both");
+  if (vm.count("host-bin") && !vm.count("host")) return usage("--host-bin has no effect without --host");
+  if (vm.count("scripted-model") && vm.count("host"))
+    return usage("--scripted-model has no effect with --host (a host always gets one)");
+  const Host* host = nullptr;
+  if (vm.count("host")) {
+    host = find_host(vm["host"].as<std::string>());
+    if (!host) {
+      std::vector<std::string> names;
+      for (const auto& h : known_hosts()) names.push_back(h.name);
+      return usage("unknown --host '" + vm["host"].as<std::string>() + "' (" + join(names, ", ") + ")");
+    }
+  } else if (!vm.count("client") || vm["client"].as<std::string>().find_first_not_of(" \t") == std::string::npos) {
+    return usage("--client 'CMD' or --host NAME is required (the client under test)");
+  }
   const std::string transport = vm["transport"].as<std::string>();
   if (transport != "stdio" && transport != "http")
     return usage("unknown --transport '" + transport + "' (stdio, http)");
@@ -185,7 +208,8 @@ int certify_command(const std::vector<std::string>& args) {
       return usage("unknown --protocol '" + protocol + "' (all, " + join(versions, ", ") + ")");
     protocols = {protocol};
   }
-  const auto timeout = vm["timeout"].as<DurationMillis>().value;
+  const auto timeout =
+      host && vm["timeout"].defaulted() ? std::chrono::milliseconds(180s) : vm["timeout"].as<DurationMillis>().value;
   if (timeout < 100ms || timeout > 1h) return usage("--timeout must be 100ms to 1h, not " + duration_text(timeout));
   const std::size_t jobs = vm["jobs"].as<Jobs>().value;
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");
@@ -224,7 +248,22 @@ int certify_command(const std::vector<std::string>& args) {
     return usage("no scenario given applies to protocol " + join(protocols, ", ") + " (" + scenarios.front().id +
                  " applies to the " + join(scenario_eras(scenarios.front()), " and ") + " era only)");
   HarnessOptions harness;
-  harness.client_command = vm["client"].as<std::string>();
+  if (host) {
+    const std::string wanted = vm.count("host-bin") ? vm["host-bin"].as<std::string>() : host->executable;
+    const auto binary = find_executable(wanted);
+    if (!binary)
+      return usage(vm.count("host-bin") ? "--host-bin " + wanted + " is not an executable file"
+                                        : host->title + " (" + host->executable +
+                                              ") is not on PATH: install it, or give --host-bin PATH (make hosts "
+                                              "installs the pinned version)");
+    const auto node = find_executable("node");
+    if (!node) return usage("the " + host->title + " adapter runs on Node.js, and node is not on PATH");
+    harness.client_command = host_client_command(*host, fs::absolute(output) / "hosts", *binary, *node);
+    harness.scripted_model = true;
+  } else {
+    harness.client_command = vm["client"].as<std::string>();
+    harness.scripted_model = vm.count("scripted-model") > 0;
+  }
   harness.transport = transport;
   harness.mock_command = {fs::read_symlink("/proc/self/exe", ec).string(), "mock"};
   harness.work_dir = fs::absolute(output) / "scenarios";
@@ -235,6 +274,19 @@ int certify_command(const std::vector<std::string>& args) {
   certification.transport = transport;
   certification.strict = vm.count("strict") > 0;
   certification.required_profiles = required;
+  // A real host acts for one user: a gateway's scenarios are not its own, said and not run.
+  if (host && host->one_user) {
+    std::vector<mock::Scenario> own;
+    for (auto& s : scenarios)
+      if (s.document.contains("authorizations"))
+        certification.not_run.push_back(s.id + ": " + host->title +
+                                        " acts for the one user who runs it; the scenario needs a client that acts "
+                                        "for several (authorization contexts)");
+      else
+        own.push_back(std::move(s));
+    scenarios = std::move(own);
+    if (scenarios.empty()) return usage("no scenario given applies to a host that acts for one user");
+  }
   const auto started = std::chrono::steady_clock::now();
   {
     std::vector<RunRequest> requests;

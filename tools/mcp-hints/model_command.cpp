@@ -25,21 +25,21 @@ count_tokens), OpenAI Responses and Chat Completions (JSON and server-sent event
 list; a base URL with or without /v1 works.
 
 Each answer asks for one tool call of the task, in order, then ends with a text answer. The call
-due is the number of tool results the request carries, so a host's side requests (titles,
-summaries) use none. The task is cut into conversations at each {"newSession": true}: give the
-host BASE/c/N as its endpoint for the N-th (BASE alone is the first). A tool is found among those
-the request offers by the host's name for it: mcp__SERVER__TOOL (Claude Code), a namespace
-mcp__SERVER (Codex), or the bare name (Agents SDK), any character but letters, digits and '_'
-read as '_'. A call whose tool the host did not offer (a listing it rejected) ends the
-conversation with a text saying so.
+due comes after as many calls as the request carries tool results, so a host's side requests
+(titles, summaries) use none. The task is cut into conversations at each {"newSession": true}:
+give the host BASE/c/N as its endpoint for the N-th (BASE alone is the first). A tool is found
+among those the request offers by the host's name for it: mcp__SERVER__TOOL (Claude Code), a
+namespace mcp__SERVER (Codex), or the bare name (Agents SDK), any character but letters, digits
+and '_' read as '_'. A call whose tool the request does not offer (a listing the host rejected)
+is passed over and recorded; the task goes on with the rest.
 
 options:
   --scenario FILE|ID     a scenario file, or the id of a built-in scenario (mcp-hints mock --list)
   --port N               the port on 127.0.0.1 (default 0: a free one); the base URL is printed as
                          the first line of stdout
   --record PATH          append every exchange to PATH as JSON lines: the conversation, the API,
-                         the tools offered, the tool results carried, and the answer (call, done,
-                         not-offered, side, refused)
+                         the tools offered, the tool results carried, the answer (call, done,
+                         side, refused) and the calls passed over as not offered (notOffered)
   --max-body N           longest request body accepted, in bytes (default 16777216); 413
   -h, --help             this text
 

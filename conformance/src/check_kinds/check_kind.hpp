@@ -52,12 +52,15 @@ class CheckReader {
   [[noreturn]] void fail(std::string_view path, const std::string& why) const;
   // The members read so far (by their first path token).
   const std::set<std::string>& read_members() const { return read_; }
+  // The first tool read (tool()), with its server; empty when none was.
+  const std::pair<std::string, std::string>& first_tool() const { return first_tool_; }
 
  private:
   const mock::Scenario& scenario_;
   const nlohmann::json& check_;
   std::size_t index_;
   std::set<std::string> read_;
+  std::pair<std::string, std::string> first_tool_;
 };
 
 // The parameters of a kind that judges one tool of one server (its "server" and "tool").

@@ -43,6 +43,9 @@ struct Certification {
   std::vector<ScenarioRun> runs;
   std::vector<std::string> list_problems;  // stale or unknown expected failures
   std::vector<std::string> run_problems;   // what kept the run from finishing (an output not written)
+  // Scenarios that do not apply to this client and were not run ("id: why"): a real host acts for
+  // one user, so the scenarios of several authorization contexts (gateways) are not its own.
+  std::vector<std::string> not_run;
   double seconds = 0;
   bool strict = false;  // the run passes only at the strict tier
   // The proposal profiles the run must find implemented (--require-profile), checked ids.

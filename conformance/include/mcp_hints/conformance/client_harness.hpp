@@ -24,6 +24,9 @@ struct HarnessOptions {
   std::filesystem::path work_dir;            // one folder per scenario is made in it
   std::chrono::milliseconds timeout{30000};  // per scenario, for the client
   std::string protocol;                      // the revision every mock server speaks; empty: the scenario's
+  // A real host: a scripted model endpoint asks it for the task's calls (the context's `model`),
+  // its exchanges recorded in the run folder's model.jsonl.
+  bool scripted_model = false;
 };
 
 struct ClientExit {

@@ -36,6 +36,10 @@ struct Outcome {
 
 // The outcome of every check of a run whose events file cannot be ordered against the wire.
 inline constexpr const char* kEventsUnusable = "events-unusable";
+// The outcome of a check whose tool a real host never offered its model, having rejected a listing
+// whose hints no vocabulary can read: a defensible reading of malformed hints (the call was never
+// made), info. Where every hint of the listing was well-formed, the check stays not testable.
+inline constexpr const char* kListingRejected = "listing-rejected";
 
 // Every outcome each kind of check can observe, by kind: the table of kinds' names and outcomes.
 const std::map<std::string, std::vector<Outcome>>& outcomes_by_kind();
@@ -57,7 +61,11 @@ struct CheckSpec {
   std::vector<std::string> profiles;
   bool refrains = false;
   std::string semantic;
-  std::vector<std::string> transports;    // where it applies; empty: every transport
+  std::vector<std::string> transports;  // where it applies; empty: every transport
+  // The tool the check is about (the first its kind reads), and whether a listing of its server
+  // that holds it carries a hint no vocabulary can read (a wrong type, a value outside the enum).
+  std::string subject_server, subject_tool;
+  bool subject_listing_malformed = false;
   std::map<std::string, Verdict> traces;  // outcome -> verdict
   std::any parameters;                    // the kind's own, as its file reads them
 };

@@ -32,14 +32,29 @@ struct ClientEvent {
   std::size_t line = 0;
 };
 
+// One exchange of the scripted model endpoint, when a real host ran (its model.jsonl): what the
+// model answered (call, done, side, refused...), the call it asked for, and the task's calls it
+// passed over because the request did not offer their tools.
+struct ModelTurn {
+  double time = 0;
+  std::size_t conversation = 1;
+  std::string answer, server, tool;
+  std::vector<std::pair<std::string, std::string>> not_offered;  // server, tool
+};
+
 struct RunRecord {
   std::vector<WireLine> wire;       // every server's lines, by time
   std::vector<ClientEvent> events;  // by time
+  std::vector<ModelTurn> model;     // the scripted model's exchanges, when a real host ran
   std::vector<std::string> notes;   // what was wrong with the files (contract problems)
   // Why the events cannot be ordered against the wire (their times are not Unix seconds from the
   // clock the mock servers use); empty when they can. A record whose events are unusable judges
   // nothing: every check is not testable.
   std::string events_unusable;
+
+  // Whether the scripted model passed over a call of `tool` of `server` because the host had not
+  // offered it: the host rejected the listing that holds it.
+  bool never_offered(const std::string& server, const std::string& tool) const;
 
   // Requests (not notifications, not answers) the client sent to a server.
   bool is_request_in(const WireLine& line) const;
@@ -76,5 +91,10 @@ void check_event_times(RunRecord& record, double client_started, double client_e
 // report grow without bound); what is cut is said in a note.
 RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, const std::string& events_file,
                           std::size_t max_bytes = std::size_t{64} << 20, std::size_t max_lines = 20000);
+
+// Adds the scripted model's record (model.jsonl) to `record`, bounded as above; a missing file adds
+// nothing, and a line that is not an exchange is a note.
+void read_model_record(RunRecord& record, const std::string& model_file, std::size_t max_bytes = std::size_t{64} << 20,
+                       std::size_t max_lines = 20000);
 
 }  // namespace mcp_hints::conformance

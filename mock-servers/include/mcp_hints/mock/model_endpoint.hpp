@@ -5,14 +5,16 @@
 // and Chat Completions (JSON and SSE), and asks, one tool call a turn, for the task's calls in
 // order, then ends with a text answer.
 //
-// The step due is read from the request itself: the number of tool results it carries. A host's
+// The step due is read from the request itself: the number of tool results it carries (the call
+// after that many calls whose tools the request offers). A host's
 // side requests (titles, summaries, reviewers) carry none and offer no tools, so they use no step;
 // two hosts' conversations never share a count. The conversation is named by the URL: a host given
 // `BASE/c/2` as its endpoint speaks the task's second conversation (a task is cut into
 // conversations at each `{"newSession": true}`).
 //
 // It does not judge: its record says what each request offered the model and what it was answered,
-// among others a call the host never offered the tool for (a listing it rejected).
+// and which of the task's calls it passed over because the host never offered their tool (a
+// listing it rejected).
 #include <cstddef>
 #include <deque>
 #include <filesystem>
@@ -49,12 +51,15 @@ struct ModelExchange {
   bool stream = false;           // answered as server-sent events
   std::vector<std::string> offered;  // the tools the request offered, as named there ("namespace/name" in a namespace)
   std::size_t results = 0;           // tool results the request carried: the step due
-  // call (a tool call asked for), done (the task's text answer), not-offered (the step's tool was
-  // not offered: the conversation ends with a text answer saying so), side (no tools offered and
-  // no results: a side request, answered with text), refused (a request that could not be read)
+  // call (a tool call asked for), done (the task's text answer), side (no tools offered and no
+  // results: a side request, answered with text), refused (a request that could not be read),
+  // count (count_tokens), models (the model list)
   std::string answer;
-  std::string server, tool, name;  // the call due, and the name it was asked for by
-  std::string detail;              // why a request was refused
+  std::string server, tool, name;  // the call asked for, and the name it was asked for by
+  // The task's calls before it (all of them, when done) whose tool the request did not offer: the
+  // host rejected their listing. They are passed over; the task goes on with the rest.
+  std::vector<std::pair<std::string, std::string>> not_offered;  // server, tool
+  std::string detail;                                            // why a request was refused
 };
 
 nlohmann::json to_json(const ModelExchange& exchange);
