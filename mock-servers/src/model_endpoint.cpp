@@ -18,6 +18,10 @@ namespace {
 constexpr const char* kModel = "mcp-hints-scripted";
 constexpr const char* kDoneText = "The task is done.";
 
+// JSON text of a value that may hold bytes a host sent that are not UTF-8 (a path, a method):
+// replaced, never thrown over.
+std::string text_of(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 // A name as hosts make tool names of server and tool names: every character that is not a letter,
@@ -120,13 +124,13 @@ std::size_t chat_results(const json& body) {
 // Server-sent events: each `data` line is one JSON text, with its event name where the API names one.
 void add_event(std::string& out, const std::string& event, const json& data) {
   if (!event.empty()) out += "event: " + event + "\n";
-  out += "data: " + data.dump() + "\n\n";
+  out += "data: " + text_of(data) + "\n\n";
 }
 
 HttpReply json_reply(int status, const json& body) {
   HttpReply reply;
   reply.status = status;
-  reply.body = body.dump();
+  reply.body = text_of(body);
   return reply;
 }
 
@@ -178,7 +182,7 @@ HttpReply anthropic_answer(const Turn& turn, bool stream) {
   json start = block, delta;
   if (turn.call) {
     start["input"] = json::object();
-    delta = {{"type", "input_json_delta"}, {"partial_json", turn.arguments.dump()}};
+    delta = {{"type", "input_json_delta"}, {"partial_json", text_of(turn.arguments)}};
   } else {
     start["text"] = "";
     delta = {{"type", "text_delta"}, {"text", turn.text}};
@@ -202,7 +206,7 @@ HttpReply responses_answer(const Turn& turn, bool stream) {
             {"id", "fc_" + turn.id},
             {"call_id", "call_" + turn.id},
             {"name", turn.call->name},
-            {"arguments", turn.arguments.dump()},
+            {"arguments", text_of(turn.arguments)},
             {"status", "completed"}};
     if (!turn.call->ns.empty()) item["namespace"] = turn.call->ns;
   } else {
@@ -269,7 +273,7 @@ HttpReply chat_answer(const Turn& turn, bool stream) {
     message["tool_calls"] =
         json::array({{{"id", "call_" + turn.id},
                       {"type", "function"},
-                      {"function", {{"name", turn.call->name}, {"arguments", turn.arguments.dump()}}}}});
+                      {"function", {{"name", turn.call->name}, {"arguments", text_of(turn.arguments)}}}}});
   const std::string finish = turn.call ? "tool_calls" : "stop";
   const json usage = {{"prompt_tokens", 1}, {"completion_tokens", 1}, {"total_tokens", 2}};
   if (!stream)
@@ -378,7 +382,7 @@ ScriptedModel::ScriptedModel(std::vector<std::vector<ModelCall>> conversations, 
 
 ModelExchange& ScriptedModel::remember(ModelExchange exchange) {
   exchange.time = unix_now();
-  if (record_.is_open()) record_ << to_json(exchange).dump() << std::endl;
+  if (record_.is_open()) record_ << text_of(to_json(exchange)) << std::endl;
   if (exchanges_.size() >= kKept) exchanges_.erase(exchanges_.begin(), exchanges_.begin() + kKept / 2);
   exchanges_.push_back(std::move(exchange));
   return exchanges_.back();

@@ -304,6 +304,13 @@ TEST(ScriptedModel, BadRequestsAreRefusedInTheApisOwnShape) {
   EXPECT_TRUE(json::parse(reply.body)["error"].contains("message"));
   EXPECT_EQ(model.handle(request("/v1/messages", json::object(), "GET")).status, 405);
   EXPECT_EQ(model.handle(request("/v1/embeddings", json::object())).status, 404);
+  // A path or method that is not UTF-8 is said back replaced, never thrown over (found by the fuzzer).
+  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
+           {"POST", "/c/1/v1/\x87messages"}, {"P\xc3OST", "/v1/messages"}, {"GET", "/\xff"}}) {
+    const HttpReply odd = model.handle(request(path, json::object(), method));
+    EXPECT_GE(odd.status, 400) << path;
+    EXPECT_TRUE(json::accept(odd.body)) << odd.body;
+  }
   // Members of the wrong type are no tools and no results, never a crash.
   const json odd = {{"messages", "text"}, {"tools", {{"name", 7}}}, {"input", 5}, {"stream", "yes"}};
   for (const char* path : {"/v1/messages", "/v1/responses", "/v1/chat/completions"})
