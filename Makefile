@@ -41,7 +41,7 @@ PGO_PROFILE := $(abspath $(BUILD))/pgo/profile
 PGO_TRAINED := $(PGO_PROFILE)/trained
 PGO_INPUTS := $(PGO_BUILD)/bin/mcp-hints $(PGO_BUILD)/bin/mcp-hints-http.so cmake/pgo_train.sh bench/generate_catalog.py
 
-.PHONY: all deps deps-debian deps-node deps-sanitize hosts build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
+.PHONY: all deps deps-debian deps-node deps-sanitize hosts hosts-matrix build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -79,6 +79,22 @@ hosts:
 	  echo "hosts: npm ci in hosts/"; (cd hosts && npm ci --no-audit --no-fund --loglevel=error); \
 	fi
 	@hosts/node_modules/.bin/claude --version
+
+# The host matrix: every host certify --host knows, pinned by make hosts, certified on every
+# scenario in both eras, then one page: docs/hosts-matrix.md and .html (linked from the README).
+# A few minutes on two cores; the runs stay in $(HOSTS_MATRIX_RUNS).
+HOSTS_MATRIX_RUNS ?= $(BUILD)/hosts-matrix
+hosts-matrix: build hosts
+	@rm -rf $(HOSTS_MATRIX_RUNS); mkdir -p docs
+	@for host in $$($(BUILD)/bin/mcp-hints certify --list-hosts | cut -f1); do \
+	  echo "hosts-matrix: certify --host $$host --all"; \
+	  PATH="$(CURDIR)/hosts/node_modules/.bin:$$PATH" $(BUILD)/bin/mcp-hints certify --host $$host --all \
+	    --output $(HOSTS_MATRIX_RUNS)/$$host --format json >/dev/null; rc=$$?; \
+	  [ $$rc -le 1 ] || { echo "hosts-matrix: certify --host $$host did not finish (exit $$rc)"; exit $$rc; }; \
+	done
+	@$(BUILD)/bin/mcp-hints matrix $(HOSTS_MATRIX_RUNS)/*/results.json --output docs/hosts-matrix.md
+	@$(BUILD)/bin/mcp-hints matrix $(HOSTS_MATRIX_RUNS)/*/results.json --format html --output docs/hosts-matrix.html
+	@echo "hosts-matrix: docs/hosts-matrix.md, docs/hosts-matrix.html"
 
 build: deps
 ifeq ($(PGO),on)

@@ -275,16 +275,20 @@ row "work=certify all scenarios ($runs_of_certify scenario runs, stdio${jobs:+, 
   "peer=official suite client --suite core (${core/#0/its} scenarios, run in parallel; its auth scenarios fail at once)" \
   value_below=0.3 "target=whole run < 0.3 s"
 
-# A real host (make hosts): Claude Code run offline on every scenario in both eras through its
-# built-in adapter and the scripted model endpoint. No peer does this; the target is the issue's.
-claude="$root/hosts/node_modules/.bin/claude"
-if [ -x "$claude" ]; then
+# The real hosts (make hosts): each host certify --list-hosts names, run offline on every scenario
+# in both eras through its built-in adapter and the scripted model endpoint. No peer does this; the
+# target is the issue's.
+mapfile -t hosts < <("$bin/mcp-hints" certify --list-hosts)
+for host in "${hosts[@]}"; do
+  IFS=$'\t' read -r name title executable <<<"$host"
+  host_bin="$root/hosts/node_modules/.bin/$executable"
+  [ -x "$host_bin" ] || continue
   peer=()
-  ours=(certified "" "$bin/mcp-hints" certify --host claude-code --host-bin "$claude" --format json --output "$work/host")
+  ours=(certified "" "$bin/mcp-hints" certify --host "$name" --host-bin "$host_bin" --format json --output "$work/host-$name")
   pair 1
-  row "work=certify --host claude-code (Claude Code $("$claude" --version | cut -d' ' -f1)), every scenario in both eras ($(json_field "$work/ours.out" "len(r['scenarios'])") runs)" \
+  row "work=certify --host $name ($title $("$host_bin" --version </dev/null | head -1)), every scenario in both eras ($(json_field "$work/ours.out" "len(r['scenarios'])") runs)" \
     "peer=—" value_below=180 "target=whole run < 3 min"
-fi
+done
 
 # The catalog where every tool has findings: memory must follow the input, not the findings.
 n=388000

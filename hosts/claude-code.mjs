@@ -28,18 +28,15 @@
 // Claude Code is found at $MCP_HINTS_CLAUDE, else hosts/node_modules/.bin/claude beside this file
 // (make hosts), else `claude` on PATH.
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
+import { appendEvent, decide, formContent, hostContext } from "./host-adapter.mjs";
+
 const self = fileURLToPath(import.meta.url);
 const USER_SERVER = "mcphintsuser";
-const now = () => Date.now() / 1000;
-
-function appendEvent(file, event) {
-  appendFileSync(file, JSON.stringify({ ...event, time: now() }) + "\n");
-}
 
 // Claude Code names an MCP tool mcp__SERVER__TOOL, every character of the names outside
 // [A-Za-z0-9_-] made '_'.
@@ -99,12 +96,6 @@ function permissionServer(stateFile) {
   });
 }
 
-// The scripted user's answer to the run's n-th prompt, about `tool` (ADAPTER.md, "user").
-function decide(state, n, tool) {
-  const user = state.user ?? {};
-  return user.prompts?.[n - 1] ?? user.tools?.[tool] ?? user.default ?? "approve";
-}
-
 function approve(stateFile, args) {
   const state = JSON.parse(readFileSync(stateFile, "utf8"));
   const { server, tool } = resolveTool(String(args.tool_name ?? ""), state);
@@ -117,7 +108,7 @@ function approve(stateFile, args) {
     hints: [],
     reasons: ["Claude Code asks before this call (its permission prompt)"],
   });
-  const decision = decide(state, n, tool);
+  const decision = decide(state.user, n, tool);
   appendEvent(state.events, { type: "user_decision", tool, server, decision });
   if (decision === "approve") state.lastCall[server] = tool;  // an elicitation during it is about it
   writeFileSync(stateFile, JSON.stringify(state));
@@ -129,19 +120,6 @@ function approve(stateFile, args) {
 }
 
 // --- the scripted user's answer to an elicitation: a Claude Code hook -------------------------
-
-// Content for an accepted form: each property's default, else a value of its type.
-function formContent(schema) {
-  const content = {};
-  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
-    if (property?.default !== undefined) content[name] = property.default;
-    else if (Array.isArray(property?.enum) && property.enum.length) content[name] = property.enum[0];
-    else if (property?.type === "boolean") content[name] = true;
-    else if (property?.type === "number" || property?.type === "integer") content[name] = property.minimum ?? 0;
-    else content[name] = "yes";
-  }
-  return content;
-}
 
 function elicitationHook(stateFile) {
   let input = "";
@@ -164,7 +142,7 @@ function elicitationHook(stateFile) {
       message: String(event.message ?? ""),
       reasons: ["the server asks the user for input (an elicitation, through Claude Code's hook)"],
     });
-    const decision = decide(state, n, tool);
+    const decision = decide(state.user, n, tool);
     appendEvent(state.events, { type: "user_decision", tool, server, decision });
     const answer =
       decision === "approve"
@@ -195,19 +173,7 @@ function runClaude(args, env) {
 }
 
 async function adapter() {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
-  if (!context.model?.conversations) {
-    process.stderr.write("claude-code adapter: the context names no scripted model (run it with certify --host)\n");
-    process.exit(2);
-  }
-  const folder = dirname(context.events);
-  const servers = Object.keys(context.servers ?? {});
-  const onlyServer = servers.length === 1 ? servers[0] : "";
-  const conversations = [[]];
-  for (const item of context.task ?? []) {
-    if (item.newSession) conversations.push([]);
-    else conversations.at(-1).push({ server: item.server ?? onlyServer, tool: item.tool });
-  }
+  const { context, folder, servers, conversations, calls } = hostContext("claude-code");
   const stateFile = join(folder, "claude-code-user.json");
   writeFileSync(
     stateFile,
@@ -218,7 +184,7 @@ async function adapter() {
       asked: [],
       lastCall: {},
       servers,
-      calls: conversations.flat(),
+      calls,
     }),
   );
   let failures = 0;
@@ -278,7 +244,7 @@ async function adapter() {
     const asked = new Set(JSON.parse(readFileSync(stateFile, "utf8")).asked);
     for (const denial of output.permission_denials ?? []) {
       if (asked.has(String(denial.tool_use_id))) continue;
-      const { server, tool } = resolveTool(String(denial.tool_name), { calls: conversations.flat(), servers });
+      const { server, tool } = resolveTool(String(denial.tool_name), { calls, servers });
       appendEvent(context.events, { type: "blocked", tool, server, reason: "Claude Code refused the call without asking" });
     }
   }

@@ -394,24 +394,28 @@ json certification_json(const Certification& c) {
   }
   json counts = json::object();
   for (const auto& [name, n] : c.counts()) counts[name] = n;
-  return {{"tool", "mcp-hints"},
-          {"version", kVersion},
-          {"client", c.client_command},
-          {"transport", c.transport},
-          {"seconds", c.seconds},
-          {"counts", counts},
-          {"listProblems", c.list_problems},
-          {"notRun", c.not_run},
-          {"passed", !c.failed()},
-          {"verdict", overall_json_name(c.overall())},
-          {"runProblems", c.run_problems},
-          {"strict", c.strict},
-          {"tier", std::string(tier_name(c.tier()))},
-          {"eras", eras_json(c)},
-          {"blockingNextTier", c.blocking_next_tier()},
-          {"profiles", profiles_json(c)},
-          {"requiredProfiles", c.required_profiles},
-          {"scenarios", scenarios}};
+  json out = {{"tool", "mcp-hints"},
+              {"version", kVersion},
+              {"client", c.client_command},
+              {"transport", c.transport},
+              {"seconds", c.seconds},
+              {"counts", counts},
+              {"listProblems", c.list_problems},
+              {"notRun", c.not_run},
+              {"passed", !c.failed()},
+              {"verdict", overall_json_name(c.overall())},
+              {"runProblems", c.run_problems},
+              {"strict", c.strict},
+              {"tier", std::string(tier_name(c.tier()))},
+              {"eras", eras_json(c)},
+              {"blockingNextTier", c.blocking_next_tier()},
+              {"profiles", profiles_json(c)},
+              {"requiredProfiles", c.required_profiles},
+              {"scenarios", scenarios}};
+  if (c.host)
+    out["host"] = {
+        {"name", c.host->name}, {"title", c.host->title}, {"version", c.host->version}, {"limits", c.host->limits}};
+  return out;
 }
 
 std::string certification_junit(const Certification& c) {
@@ -498,6 +502,12 @@ std::string certification_junit(const Certification& c) {
 
 namespace {
 
+// "Codex CLI (codex-cli 0.171.0), through its built-in adapter; not seen: ..."
+std::string host_line(const HostUnderTest& host) {
+  return host.title + " (" + host.version + "), through its built-in adapter" +
+         (host.limits.empty() ? std::string() : "; what the adapter cannot see: " + host.limits);
+}
+
 std::string summary_line(const Certification& c) {
   std::string counts;
   for (const auto& [name, n] : c.counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + name;
@@ -570,6 +580,7 @@ std::string certification_text(const Certification& c, bool colour) {
     return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " ";
   };
   std::string out = "mcp-hints certify: " + visible(c.client_command) + " over " + c.transport + "\n";
+  if (c.host) out += "host: " + visible(host_line(*c.host)) + "\n";
   const auto unspoken = unspoken_protocols(c.runs);
   for (const auto& run : c.runs) {
     const Verdict v = run.verdict();
@@ -664,6 +675,7 @@ std::string markdown_profiles(const Certification& c) {
 std::string certification_markdown(const Certification& c) {
   std::string out = "# mcp-hints certification\n\nClient: `" + markdown_cell(c.client_command) + "` over " +
                     c.transport + ". " + summary_line(c) + ".\n\n";
+  if (c.host) out += "Host: " + markdown_cell(host_line(*c.host)) + "\n\n";
   out += "**" + markdown_cell(overall_words(c)) + "**\n\n";
   for (const auto& p : c.run_problems) out += "- **run:** " + markdown_cell(p) + "\n";
   const auto tier = tier_lines(c);
@@ -723,6 +735,7 @@ std::string certification_html(const Certification& c) {
   for (const auto& p : c.run_problems) out += "<p class=\"fail\">Run: " + html_escape(p) + "</p>\n";
   out += "<p>Client <code>" + html_escape(c.client_command) + "</code> over " + html_escape(c.transport) + ": " +
          html_escape(summary_line(c)) + ".</p>\n";
+  if (c.host) out += "<p>Host: " + html_escape(host_line(*c.host)) + "</p>\n";
   const auto tier = tier_lines(c);
   out += "<p class=\"" +
          cls(c.tier() == Tier::strict      ? "pass"

@@ -2,13 +2,16 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <span>
+
+#include <boost/process/search_path.hpp>
 
 #include "mcp_hints/conformance/client_harness.hpp"
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/json/text.hpp"
+#include "mcp_hints/wire/child_process.hpp"
 
 namespace mcp_hints {
 std::span<const EmbeddedFile> embedded_host_adapters();
@@ -20,9 +23,13 @@ namespace fs = std::filesystem;
 
 const std::vector<Host>& known_hosts() {
   static const std::vector<Host> hosts = {
-      {"claude-code", "Claude Code", "claude", "MCP_HINTS_CLAUDE", "both (it probes server/discover, then initialize)",
+      {"claude-code", "Claude Code", "claude", "MCP_HINTS_CLAUDE",
        "the permission prompt tool is never shown the hints, and an elicitation hook names no tool (the prompt is "
        "taken for the server's last approved call); one user for all calls (no authorization contexts)"},
+      {"codex", "Codex CLI", "codex", "MCP_HINTS_CODEX",
+       "a server's own elicitation names no tool (the prompt is taken for the server's last approved call); a call "
+       "Codex ends unasked and without a result is taken for a refusal; one user for all calls (no authorization "
+       "contexts)"},
   };
   return hosts;
 }
@@ -36,34 +43,48 @@ const Host* find_host(const std::string& name) {
 std::string host_client_command(const Host& host, const fs::path& folder, const fs::path& binary,
                                 const fs::path& node) {
   const std::string file = host.name + ".mjs";
-  if (const auto adapter = find_embedded(embedded_host_adapters(), file)) {
-    std::error_code ec;
-    fs::create_directories(folder, ec);
-    const fs::path path = fs::absolute(folder / file);
+  if (!find_embedded(embedded_host_adapters(), file))
+    throw Error(Error::Category::bad_input, "no adapter is built in for host " + host.name);
+  // Every adapter file goes beside it: the adapters import what they share (host-adapter.mjs).
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  for (const auto& embedded : embedded_host_adapters()) {
+    const fs::path path = fs::absolute(folder / embedded.name);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << *adapter;
+    out << embedded.content;
     out.close();
     if (!out)
       throw Error(Error::Category::incomplete, "cannot write the " + host.title + " adapter to " + path.string());
-    return host.binary_env + "=" + shell_quote(binary.string()) + " " + shell_quote(node.string()) + " " +
-           shell_quote(path.string());
   }
-  throw Error(Error::Category::bad_input, "no adapter is built in for host " + host.name);
+  return host.binary_env + "=" + shell_quote(binary.string()) + " " + shell_quote(node.string()) + " " +
+         shell_quote(fs::absolute(folder / file).string());
 }
 
 std::optional<fs::path> find_executable(const std::string& name) {
   if (name.find('/') != std::string::npos)
-    return ::access(name.c_str(), X_OK) == 0 ? std::optional<fs::path>(fs::absolute(name)) : std::nullopt;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const fs::path candidate =
-        fs::path(dirs.substr(start, end - start).empty() ? "." : dirs.substr(start, end - start)) / name;
-    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return fs::absolute(candidate);
-    start = end + 1;
+    return ::access(name.c_str(), X_OK) == 0 && !fs::is_directory(name) ? std::optional<fs::path>(fs::absolute(name))
+                                                                        : std::nullopt;
+  const auto found = boost::process::search_path(name);
+  if (found.empty()) return std::nullopt;
+  return fs::absolute(found.string());
+}
+
+std::string host_version(const fs::path& binary) {
+  try {
+    ProcessOptions options;
+    options.argv = {binary.string(), "--version"};
+    ChildProcess child(options);
+    const Deadline deadline = Clock::now() + std::chrono::seconds(30);
+    std::string out;
+    while (out.find('\n') == std::string::npos && out.size() < 4096 &&
+           child.read(out, 4096 - out.size(), deadline) == ChildProcess::ReadStatus::data) {
+    }
+    child.kill_group();
+    const std::string line = printable(out.substr(0, out.find('\n')), 200);
+    return line.find_first_not_of(" \t\r") == std::string::npos ? "unknown" : line;
+  } catch (const std::exception&) {
+    return "unknown";
   }
-  return std::nullopt;
 }
 
 }  // namespace mcp_hints::conformance

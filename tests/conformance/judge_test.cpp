@@ -306,7 +306,10 @@ TEST(Judge, GateWithTwoConfirmationsAWindowAndAPrerequisite) {
     Record r;  // each session confirmed on its own passes
     r.call("read").result().prompt("send", "approve").call("send").result();
     r.call("read", json(), "main", "c2").result().prompt("send", "approve").call("send", json(), "main", "c2");
-    EXPECT_EQ(outcome(needs, r), "confirmed-called");
+    const auto result = judge_check(needs, r.get(), "stdio");
+    EXPECT_EQ(result.outcome, "confirmed-called");
+    // The detail counts the run's approvals, not only the last session's.
+    EXPECT_NE(result.detail.find("2 prompt(s), 2 approval(s)"), std::string::npos) << result.detail;
   }
   {
     Record r;  // an approval given before the prerequisite's result does not cover a call after it
@@ -905,7 +908,10 @@ TEST(Judge, SeveralInputRequestsInOneResultAreJudgedApart) {
            {"result", {{"resultType", "input_required"}, {"inputRequests", requests}, {"requestState", "s"}}}});
     for (const auto& [key, decision] : prompts) {
       json shown = {{"tool", "transfer"}};
-      if (!key.empty()) shown["input"] = key;
+      if (key.rfind("message:", 0) == 0)  // a prompt that shows the server's words, naming no key
+        shown["message"] = key.substr(8);
+      else if (!key.empty())
+        shown["input"] = key;
       r.event("confirmation_requested", shown);
       r.event("user_decision", {{"tool", "transfer"}, {"decision", decision}});
     }
@@ -945,6 +951,22 @@ TEST(Judge, SeveralInputRequestsInOneResultAreJudgedApart) {
             "answered-by-user");
   EXPECT_EQ(run({{"", "approve"}, {"", "deny"}}, {{"confirm_transfer", accept}, {"notify_members", accept}}).outcome,
             "answer-not-users");
+  // A host that names no request but shows each one's message (Claude Code's elicitation hook),
+  // in its own order: each decision is the one on the message shown.
+  EXPECT_EQ(run({{"message:Mail?", "deny"}, {"message:Move?", "approve"}},
+                {{"confirm_transfer", accept}, {"notify_members", decline}})
+                .outcome,
+            "answered-by-user");
+  const auto swapped = run({{"message:Mail?", "deny"}, {"message:Move?", "approve"}},
+                           {{"confirm_transfer", decline}, {"notify_members", accept}});
+  EXPECT_EQ(swapped.outcome, "answer-not-users");
+  EXPECT_NE(swapped.detail.find("'confirm_transfer' with decline after the user's approve"), std::string::npos)
+      << swapped.detail;
+  // A message no request has is an unnamed prompt like any other: taken in the requests' order.
+  EXPECT_EQ(run({{"message:Both?", "approve"}, {"message:Other?", "deny"}},
+                {{"confirm_transfer", accept}, {"notify_members", decline}})
+                .outcome,
+            "answered-by-user");
 }
 
 // A denial ends the call: more prompts than the task's calls justify, after a denial, is nagging.

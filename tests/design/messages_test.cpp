@@ -30,6 +30,8 @@ const std::set<std::pair<std::string, std::string>> kCommandLines = {
     {"conformance/src/client_harness.cpp", "--server"},
     {"conformance/src/client_harness.cpp", "--record"},
     {"conformance/src/client_harness.cpp", "--transport"},
+    // A real host's version, for the report: `HOST --version`.
+    {"conformance/src/hosts.cpp", "--version"},
 };
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }

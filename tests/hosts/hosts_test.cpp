@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "mcp_hints/conformance/hosts.hpp"
 #include "test_support.hpp"
@@ -15,6 +16,7 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 const fs::path kClaude = fs::path(MCP_HINTS_SOURCE_DIR) / "hosts" / "node_modules" / ".bin" / "claude";
+const fs::path kCodex = fs::path(MCP_HINTS_SOURCE_DIR) / "hosts" / "node_modules" / ".bin" / "codex";
 
 #define SKIP_WITHOUT(path)                                                                       \
   if (!fs::exists(path)) GTEST_SKIP() << (path) << " is not installed (make hosts installs it)"; \
@@ -27,6 +29,15 @@ std::vector<json> events_of(const fs::path& file) {
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) events.push_back(json::parse(line));
   return events;
+}
+
+// certify --host codex on one scenario, as JSON, into `dir`; "" protocol: every era.
+test_support::RunResult certify_codex(const test_support::TempDir& dir, const std::string& scenario,
+                                      const std::string& protocol) {
+  std::vector<std::string> args = {"certify", "--host",   "codex", "--host-bin", kCodex.string(),    "--scenario",
+                                   scenario,  "--format", "json",  "--output",   dir.path().string()};
+  if (!protocol.empty()) args.insert(args.end(), {"--protocol", protocol});
+  return test_support::run_cli(args);
 }
 
 }  // namespace
@@ -107,4 +118,77 @@ TEST(Hosts, ClaudeCodeNeverOffersAToolWhoseListingHasHintsOfTheWrongType) {
     }
   }
   EXPECT_EQ(rejected, 2u) << r.out;  // wrong-types and numbers-and-nulls
+}
+
+// The report names the host and the version its --version printed, and what its adapter cannot see.
+TEST(Hosts, TheReportNamesTheHostAndItsVersion) {
+  SKIP_WITHOUT(kCodex);
+  test_support::TempDir dir;
+  const auto r = certify_codex(dir, "confirm.spec-destructive", "2025-11-25");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json host = json::parse(r.out)["host"];
+  EXPECT_EQ(host["name"], "codex");
+  EXPECT_EQ(host["title"], "Codex CLI");
+  EXPECT_EQ(host["version"], "codex-cli 0.171.0");  // the pinned version (hosts/package-lock.json)
+  EXPECT_NE(host["limits"].get<std::string>(), "");
+}
+
+// Codex asks its caller before an MCP call whose specification hints do not say it is safe, and its
+// approval request carries the tool's annotations: the prompt events name the hint keys shown, and
+// a declined call never reaches the server.
+TEST(Hosts, CodexAsksThroughItsAppServerAndShowsTheSpecificationsHints) {
+  SKIP_WITHOUT(kCodex);
+  test_support::TempDir dir;
+  const auto r = certify_codex(dir, "confirm.spec-destructive", "2025-11-25");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(json::parse(r.out)["tier"], "certified, strict");
+  const fs::path folder = dir.path() / "scenarios" / "confirm.spec-destructive@2025-11-25";
+  const auto events = events_of(folder / "events.jsonl");
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0]["type"], "confirmation_requested");
+  EXPECT_EQ(events[0]["tool"], "delete_branch");
+  EXPECT_EQ(events[0]["hints"], json({"readOnlyHint", "destructiveHint", "openWorldHint"}));
+  EXPECT_EQ(events[1]["decision"], "approve");
+  EXPECT_EQ(events[2]["tool"], "drop_table");
+  EXPECT_EQ(events[3]["decision"], "deny");
+  std::size_t drop_calls = 0;
+  for (const auto& line : events_of(folder / "wire-main.jsonl")) {
+    const json& message = line.value("message", json::object());
+    if (message.value("method", "") == "tools/call" && message["params"].value("name", "") == "drop_table")
+      ++drop_calls;
+  }
+  EXPECT_EQ(drop_calls, 0u);
+}
+
+// Codex decides from the specification's hints alone: a tool whose annotations say it is neither
+// destructive nor open-world is called without asking, whatever a proposal's hint says, and the
+// adapter reports no prompt it did not see.
+TEST(Hosts, CodexCallsWithoutAskingWhereTheSpecificationsHintsSaySafe) {
+  SKIP_WITHOUT(kCodex);
+  test_support::TempDir dir;
+  const auto r = certify_codex(dir, "confirm.action-irreversible", "2025-11-25");
+  ASSERT_NE(r.exit_code, 3) << r.err;
+  const json report = json::parse(r.out);
+  std::size_t unprompted = 0;
+  for (const auto& check : report["scenarios"][0]["results"])
+    if (check["id"] == "approved-called" || check["id"] == "denied-not-called") {
+      EXPECT_EQ(check["outcome"], "called-unprompted") << check.dump();
+      ++unprompted;
+    }
+  EXPECT_EQ(unprompted, 2u);
+  EXPECT_TRUE(events_of(dir.path() / "scenarios" / "confirm.action-irreversible@2025-11-25" / "events.jsonl").empty());
+}
+
+// Codex initializes with 2025-06-18 and never probes server/discover: the stateless era's runs are
+// measured as not spoken, and count toward nothing.
+TEST(Hosts, CodexSpeaksTheSessionEraOnly) {
+  SKIP_WITHOUT(kCodex);
+  test_support::TempDir dir;
+  const auto r = certify_codex(dir, "confirm.spec-destructive", "");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  std::map<std::string, std::string> tiers;
+  const json report = json::parse(r.out);
+  for (const auto& era : report["eras"]) tiers[era["protocol"].get<std::string>()] = era["tier"].get<std::string>();
+  EXPECT_EQ(tiers["2026-07-28"], "not spoken");
+  EXPECT_EQ(tiers["2025-11-25"], "certified, strict");
 }

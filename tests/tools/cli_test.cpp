@@ -72,14 +72,14 @@ TEST(Cli, HelpAndListsFitIn100ColumnsAndAlignTheirColumns) {
     if (!std::regex_match(line, m, command_row)) continue;
     summary_at.push_back(2 + m[1].length() + m[2].length());
   }
-  ASSERT_EQ(summary_at.size(), 9u) << top;
+  ASSERT_EQ(summary_at.size(), 10u) << top;
   EXPECT_TRUE(std::all_of(summary_at.begin(), summary_at.end(), [&](std::size_t at) { return at == summary_at[0]; }))
       << top;
   const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
   const std::string glance = readme.substr(readme.find("## Commands at a glance"), 2000);
   std::size_t last = 0, last_in_readme = 0;
   for (const char* command :
-       {"lint", "check-server", "report", "infer", "translate", "mock", "model", "certify", "vocab"}) {
+       {"lint", "check-server", "report", "infer", "translate", "mock", "model", "certify", "matrix", "vocab"}) {
     const std::size_t in_help = top.find("\n  " + std::string(command) + " ");
     const std::size_t in_readme = glance.find("| `" + std::string(command));
     ASSERT_NE(in_help, std::string::npos) << command;

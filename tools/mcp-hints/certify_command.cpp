@@ -49,7 +49,8 @@ options:
   --client CMD             the client under test (this or --host)
   --host NAME              a real host, run offline through its built-in adapter against a scripted
                            model endpoint; the host's own permission logic decides every call:
-                           claude-code (Claude Code: `claude` on PATH)
+                           claude-code (Claude Code: `claude` on PATH), codex (the Codex CLI:
+                           `codex` on PATH, its app-server; it speaks the session era only)
   --host-bin PATH          the host's executable (default: found on PATH; make hosts installs the
                            pinned ones in hosts/node_modules/.bin)
   --scripted-model         give a --client that drives a real host the scripted model endpoint
@@ -81,6 +82,8 @@ options:
                            policy-hints, risk-metadata, trust-annotations, action-security,
                            extensions, agency-hint, or all
   --list                   list the certification scenarios and their checks, then exit
+  --list-hosts             list the hosts --host knows (name, title, executable; tab-separated),
+                           then exit
   --coverage               print, per semantic, each key, value and boundary the scenarios exercise
                            and by which checks (text or --format markdown); exit 1 if one is not
   -h, --help               this text
@@ -154,14 +157,19 @@ int certify_command(const std::vector<std::string>& args) {
       "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
       "checks-dir", po::value<std::string>(), "")("expected-failures", po::value<std::string>(), "")(
       "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
-      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("strict", "")("coverage", "")(
-      "require-profile", po::value<std::vector<std::string>>()->composing(), "")(
+      "color", po::value<std::string>()->default_value("auto"), "")("list", "")("list-hosts", "")("strict", "")(
+      "coverage", "")("require-profile", po::value<std::vector<std::string>>()->composing(), "")(
       "protocol", po::value<std::string>()->default_value("all"), "")("jobs",
                                                                       po::value<Jobs>()->default_value(Jobs(), ""), "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
     list_scenarios();
+    return pass;
+  }
+  if (vm.count("list-hosts")) {
+    for (const auto& host : known_hosts())
+      std::cout << host.name << '\t' << host.title << '\t' << host.executable << '\n';
     return pass;
   }
   if (vm.count("coverage")) {
@@ -248,6 +256,7 @@ int certify_command(const std::vector<std::string>& args) {
     return usage("no scenario given applies to protocol " + join(protocols, ", ") + " (" + scenarios.front().id +
                  " applies to the " + join(scenario_eras(scenarios.front()), " and ") + " era only)");
   HarnessOptions harness;
+  std::string host_binary_version;
   if (host) {
     const std::string wanted = vm.count("host-bin") ? vm["host-bin"].as<std::string>() : host->executable;
     const auto binary = find_executable(wanted);
@@ -259,6 +268,7 @@ int certify_command(const std::vector<std::string>& args) {
     const auto node = find_executable("node");
     if (!node) return usage("the " + host->title + " adapter runs on Node.js, and node is not on PATH");
     harness.client_command = host_client_command(*host, fs::absolute(output) / "hosts", *binary, *node);
+    host_binary_version = host_version(*binary);
     harness.scripted_model = true;
   } else {
     harness.client_command = vm["client"].as<std::string>();
@@ -271,6 +281,7 @@ int certify_command(const std::vector<std::string>& args) {
 
   Certification certification;
   certification.client_command = harness.client_command;
+  if (host) certification.host = HostUnderTest{host->name, host->title, host_binary_version, host->limits};
   certification.transport = transport;
   certification.strict = vm.count("strict") > 0;
   certification.required_profiles = required;

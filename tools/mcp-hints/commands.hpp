@@ -22,6 +22,7 @@ int check_server_command(const std::vector<std::string>& args);
 int mock_command(const std::vector<std::string>& args);
 int model_command(const std::vector<std::string>& args);
 int certify_command(const std::vector<std::string>& args);
+int matrix_command(const std::vector<std::string>& args);
 int vocab_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
 int translate_command(const std::vector<std::string>& args);

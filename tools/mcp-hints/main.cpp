@@ -50,6 +50,8 @@ const Command kCommands[] = {
      "certify a client: run the scenarios (confirmation, propagation, exfiltration, escalation, retry, "
      "rug pull, survival) against it and judge what it did on the wire",
      &mcp_hints::cli::certify_command},
+    {"matrix", "the certify --host reports of several real hosts as one page: which hosts honour which hints, per era",
+     &mcp_hints::cli::matrix_command},
     {"vocab", "for spec editors: list the vocabulary revisions, print the crosswalk, diff two revisions, check a draft",
      &mcp_hints::cli::vocab_command},
 };

@@ -97,7 +97,8 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
                        check.authorization.empty() || line.authorization == check.authorization, &line});
   std::stable_sort(items.begin(), items.end(),
                    [](const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.order < b.order; });
-  int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, denied = 0, blocked = 0;
+  // approved counts the run's approvals (the detail); approved_in_session only this session's.
+  int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, approved_in_session = 0, denied = 0, blocked = 0;
   bool last_decision_denied = false;
   std::size_t calls = 0;
   std::string first_bad, bad_detail;
@@ -105,7 +106,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
   const ClientEvent* last_prompt = nullptr;
   for (const auto& item : items) {
     if (item.new_session) {
-      open_prompts = approvals = approved = 0;
+      open_prompts = approvals = approved_in_session = 0;
       last_decision_denied = false;
       continue;
     }
@@ -122,6 +123,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
         if (e.data.value("decision", json()) == "approve") {
           ++approvals;
           ++approved;
+          ++approved_in_session;
           last_decision_denied = false;
         } else {
           ++denied;
@@ -146,7 +148,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       first_bad = "under-confirmed";
     else if (last_decision_denied)
       first_bad = "called-despite-denial";
-    else if (approved > 0)
+    else if (approved_in_session > 0)
       first_bad = "repeated-without-confirmation";
     else
       first_bad = "called-unprompted";

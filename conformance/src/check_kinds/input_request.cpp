@@ -5,6 +5,8 @@
 // fulfil a request nor retry ("Servers MUST NOT assume that clients will fulfill the
 // `inputRequests` or retry the original request", 2026-07-28): leaving the call is caution.
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "check_kind.hpp"
 #include "record_queries.hpp"
@@ -31,22 +33,39 @@ const std::vector<std::string>& by_severity() {
 }
 
 // One prompt between an input_required answer and its retry: the input request it names (the
-// contract's `input`; empty when it names none) and the user's decision on it.
+// contract's `input`; empty when it names none), the message it showed, and the user's decision.
 struct Prompt {
-  std::string input, decision;
+  std::string input, message, decision;
 };
 
-// The user's decision on one input request: the prompt that names it; else, for a client that
-// names none, its one prompt (shown for them all) or the unnamed prompts in the requests' order.
-// Empty when no prompt answered it.
-std::string decision_for(const std::string& key, std::size_t position, const std::vector<Prompt>& prompts) {
-  std::vector<const Prompt*> unnamed;
-  for (const auto& p : prompts) {
-    if (p.input == key) return p.decision;
-    if (p.input.empty()) unnamed.push_back(&p);
+// The user's decision on each elicitation request (key, message), by key: the prompt that names it;
+// else the unnamed prompt that showed its message (a host that shows the server's words but names
+// no key, in whatever order it shows them); else, among the unnamed prompts that showed no
+// request's message, the one prompt (shown for them all) or those prompts in the requests' order.
+// A request no prompt answered is absent.
+std::map<std::string, std::string> decisions_for(const std::vector<std::pair<std::string, std::string>>& requests,
+                                                 const std::vector<Prompt>& prompts) {
+  std::set<std::string> messages;
+  for (const auto& request : requests)
+    if (!request.second.empty()) messages.insert(request.second);
+  std::vector<const Prompt*> rest;
+  for (const auto& p : prompts)
+    if (p.input.empty() && !messages.count(p.message)) rest.push_back(&p);
+  std::map<std::string, std::string> decisions;
+  std::size_t position = 0;
+  for (const auto& [key, message] : requests) {
+    auto named = std::find_if(prompts.begin(), prompts.end(), [&](const Prompt& p) { return p.input == key; });
+    if (named == prompts.end() && !message.empty())
+      named = std::find_if(prompts.begin(), prompts.end(),
+                           [&](const Prompt& p) { return p.input.empty() && p.message == message; });
+    if (named != prompts.end())
+      decisions[key] = named->decision;
+    else if (rest.size() == 1)
+      decisions[key] = rest.front()->decision;
+    else if (position < rest.size())
+      decisions[key] = rest[position++]->decision;
   }
-  if (unnamed.size() == 1) return unnamed.front()->decision;
-  return position < unnamed.size() ? unnamed[position]->decision : "";
+  return decisions;
 }
 
 // One input_required answer, judged up to the next call of the tool (its retry), if any.
@@ -57,7 +76,8 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
   std::string decision;  // the last one
   for (const auto& e : record.events) {
     if (e.time < answer.time || e.time > until || !event_is_for(e, check.server, check.tool)) continue;
-    if (e.type == "confirmation_requested") prompts.push_back({text_or(e.data, "input", ""), ""});
+    if (e.type == "confirmation_requested")
+      prompts.push_back({text_or(e.data, "input", ""), text_or(e.data, "message", ""), ""});
     if (e.type == "user_decision" && !prompts.empty()) {
       decision = text_or(e.data, "decision", "");
       if (prompts.back().decision.empty()) prompts.back().decision = decision;
@@ -86,7 +106,11 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
   }
   if (!requests || !requests->is_object()) return "answered-by-user";
   // Each request against the user's decision on it: one answer is never another's.
-  std::size_t position = 0;
+  std::vector<std::pair<std::string, std::string>> elicitations;
+  for (const auto& [key, request] : requests->items())
+    if (request.is_object() && request.value("method", "") == "elicitation/create")
+      elicitations.emplace_back(key, text_or(request.value("params", json::object()), "message", ""));
+  const auto decisions = decisions_for(elicitations, prompts);
   for (const auto& [key, request] : requests->items()) {
     const json* response = responses ? member(*responses, {key.c_str()}) : nullptr;
     if (!response) {
@@ -94,7 +118,8 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
       return "retry-incomplete";
     }
     if (!request.is_object() || request.value("method", "") != "elicitation/create") continue;
-    const std::string users = decision_for(key, position++, prompts);
+    const auto decided = decisions.find(key);
+    const std::string users = decided == decisions.end() ? "" : decided->second;
     const std::string action = text_or(*response, "action", "");
     if (users.empty()) {
       detail += "; no prompt showed '" + key + "', which the retry answered " +

@@ -3,6 +3,7 @@
 // an HTML report with, per scenario, the verdicts, the acceptable traces, the observed trace and
 // the wire log.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,14 @@ struct EraVerdict {
   Tier tier = Tier::not_certified;
 };
 
+// The real host a certification ran (certify --host), as the report names it.
+struct HostUnderTest {
+  std::string name, title, version, limits;
+};
+
 struct Certification {
   std::string client_command, transport;
+  std::optional<HostUnderTest> host;  // set with --host
   std::vector<ScenarioRun> runs;
   std::vector<std::string> list_problems;  // stale or unknown expected failures
   std::vector<std::string> run_problems;   // what kept the run from finishing (an output not written)

@@ -14,8 +14,9 @@ struct Host {
   std::string title;       // Claude Code
   std::string executable;  // looked up on PATH when no path is given: claude
   std::string binary_env;  // how the adapter is told the executable: MCP_HINTS_CLAUDE
-  std::string eras;        // the protocol eras it speaks, as seen
-  std::string limits;      // what the adapter cannot see or do, said in the report
+  // What the adapter cannot see or do, said in the report. The eras a host speaks are measured
+  // by each run, not declared here.
+  std::string limits;
   // A host acts for the one user who runs it: scenarios of several authorization contexts (a
   // gateway's) do not apply to it.
   bool one_user = true;
@@ -34,5 +35,9 @@ std::string host_client_command(const Host& host, const std::filesystem::path& f
 
 // `name` found on PATH (or `name` itself when it holds a '/' and is executable), or nothing.
 std::optional<std::filesystem::path> find_executable(const std::string& name);
+
+// The first line `binary --version` prints ("codex-cli 0.171.0"), within 30 seconds; "unknown"
+// when it prints none.
+std::string host_version(const std::filesystem::path& binary);
 
 }  // namespace mcp_hints::conformance
