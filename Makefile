@@ -1,6 +1,8 @@
 # mcp-hints — every target does its own set-up, so a fresh Debian 12 machine needs only
 # `make demo` and `make test`.
 SHELL := /bin/bash
+# cmake --build's own make runs under this one: no "Entering/Leaving directory" line for each folder.
+MAKEFLAGS += --no-print-directory
 BUILD ?= build
 JOBS ?= $(shell nproc)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -29,19 +31,22 @@ VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
 RELEASE := -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include
 CONFIGURE := cmake -S . -B $(BUILD) $(RELEASE)
-# Profile-guided optimization of make build (GCC; CMakeLists.txt): an instrumented mcp-hints built
-# in $(PGO_BUILD) and trained by cmake/pgo_train.sh, again whenever it (the command or its HTTP
-# module) or the training changed; its counts in $(PGO_PROFILE) guide the build of $(BUILD). A
-# training that fails leaves no profile; one that ends writes $(PGO_TRAINED), which the guided
-# objects depend on. PGO=off builds without; make command trains nothing (a folder make build made
-# keeps its profile).
-PGO ?= on
+# Profile-guided optimization (GCC; CMakeLists.txt) is for what is shipped: make release builds
+# with it in $(RELEASE_BUILD), and make bench measures that build. make build is plain Release
+# unless PGO=on, so that a first build and an edit's rebuild stay quick. With PGO=on, an
+# instrumented mcp-hints is built in $(PGO_BUILD) and trained by cmake/pgo_train.sh, again
+# whenever it (the command or its HTTP module) or the training changed; its counts in
+# $(PGO_PROFILE) guide the build of $(BUILD). A training that fails leaves no profile; one that
+# ends writes $(PGO_TRAINED), which the guided objects depend on. make command trains nothing (a
+# folder made with PGO=on keeps its profile).
+PGO ?= off
+RELEASE_BUILD ?= build-release
 PGO_BUILD := $(BUILD)/pgo/instrumented
 PGO_PROFILE := $(abspath $(BUILD))/pgo/profile
 PGO_TRAINED := $(PGO_PROFILE)/trained
 PGO_INPUTS := $(PGO_BUILD)/bin/mcp-hints $(PGO_BUILD)/bin/mcp-hints-http.so cmake/pgo_train.sh bench/generate_catalog.py
 
-.PHONY: all deps deps-debian deps-node deps-sanitize hosts hosts-matrix build command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
+.PHONY: all deps deps-debian deps-node deps-sanitize hosts hosts-matrix build release command test sanitize sanitize-thread demo bench mutation tidy fuzz clean
 
 all: build
 
@@ -111,6 +116,12 @@ else
 endif
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# What is shipped: the profile-guided build in $(RELEASE_BUILD) (tests' programs included, for make
+# bench), then its Debian packages (cpack).
+release:
+	@$(MAKE) build PGO=on BUILD=$(RELEASE_BUILD)
+	@cd $(RELEASE_BUILD) && cpack -G DEB >/dev/null && ls -1 $(CURDIR)/$(RELEASE_BUILD)/*.deb
+
 # The command alone, without the tests' programs: what the GitHub Action (action.yml) builds.
 command: deps-debian $(VALIJSON_STAMP)
 	@$(CONFIGURE) >/dev/null
@@ -146,11 +157,11 @@ deps-sanitize:
 demo: build
 	@bash examples/demo.sh $(BUILD)/bin/mcp-hints
 
-bench: build
+bench: release
 	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
-	@bash bench/compare.sh $(BUILD)
-	@bash bench/protocol_schema.sh $(BUILD)
+	@bash bench/compare.sh $(RELEASE_BUILD)
+	@bash bench/protocol_schema.sh $(RELEASE_BUILD)
 
 # Every mutant of mutation/mutants.json built as a reference client and certified against every
 # scenario; prints the score and fails below its target (not part of make test: minutes on two cores).

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Trains an instrumented mcp-hints (make build's first step; CMakeLists.txt: profile-guided
-# optimization): runs the work the command is used for, so that its counts guide the optimized
-# build. The clean generated catalogs use another seed and size than the benchmarks'; the catalog
-# of findings (which has no random part) is the first 3,000 tools of the kind they read 388,000 of.
+# Trains an instrumented mcp-hints (the first step of make release, or of make build PGO=on;
+# CMakeLists.txt: profile-guided optimization): runs the work the command is used for, so that
+# its counts guide the optimized build. The clean generated catalogs use another seed and size
+# than the benchmarks'; the catalog of findings (which has no random part) is the first 3,000
+# tools of the kind they read 388,000 of.
 #
 # The work is weighted as it weighs for users: most of it is lint of large catalogs, and the other
 # commands run a few times each. A training that also certified the reference client (a hundred

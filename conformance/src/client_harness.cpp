@@ -134,12 +134,7 @@ bool applies_under(const mock::Scenario& scenario, const std::string& protocol) 
 }
 
 mock::Scenario served_scenario(const mock::Scenario& scenario, const std::string& protocol) {
-  mock::Scenario served = scenario;
-  if (!protocol.empty()) {
-    for (auto& [key, server] : served.document["servers"].items()) server["protocolVersions"] = json::array({protocol});
-    for (auto& [key, server] : served.servers) server.protocol_versions = {protocol};
-  }
-  return served;
+  return mock::pinned_to(scenario, protocol);
 }
 
 std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served) {

@@ -212,10 +212,13 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     return reply;
   }
   // A request that names a stateless revision, and any sessionless one but initialize to a server
-  // that speaks that era (the engine then says what is missing), have no session to check.
-  const bool stateless =
-      is_stateless_request(parsed) || (server_.speaks_stateless() && req.session_id.empty() && !initialize &&
-                                       jsonrpc::classify(parsed) == jsonrpc::Kind::request);
+  // that speaks that era alone (the engine then says what is missing), have no session to check.
+  // A server of both eras cannot tell which era a sessionless request without a version is of.
+  const bool sessionless_request =
+      req.session_id.empty() && !initialize && jsonrpc::classify(parsed) == jsonrpc::Kind::request;
+  if (sessionless_request && !is_stateless_request(parsed) && server_.speaks_stateless() && server_.speaks_legacy())
+    return refuse(400, "Bad Request: Mcp-Session-Id missing (and no protocol version in _meta)");
+  const bool stateless = is_stateless_request(parsed) || (server_.speaks_stateless() && sessionless_request);
   if (stateless) {
     // The stateless era: no session; the headers mirror the body, for intermediaries (SEP-2243).
     if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();

@@ -99,9 +99,17 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     spec.name = s.value("name", key);
     spec.page_size = s.value("pageSize", std::size_t{0});  // the schema bounds it: read without narrowing
     spec.protocol_versions = s.value("protocolVersions", std::vector<std::string>{});
-    // A scenario of the stateless era alone is served in it unless the server says otherwise.
-    if (spec.protocol_versions.empty() && document.value("eras", json::array()) == json::array({"stateless"}))
-      spec.protocol_versions = stateless_protocol_versions();
+    // Unless the server lists its revisions, it speaks every revision of the eras the scenario
+    // applies to: a current server serves clients of both eras.
+    if (spec.protocol_versions.empty()) {
+      const json eras = document.value("eras", json::array());
+      if (eras == json::array({"stateless"}))
+        spec.protocol_versions = stateless_protocol_versions();
+      else if (eras == json::array({"legacy"}))
+        spec.protocol_versions = supported_protocol_versions();
+      else
+        spec.protocol_versions = all_protocol_versions();
+    }
     if (s.contains("ttlMs")) spec.ttl_ms = s["ttlMs"].get<long long>();
     spec.cache_scope = s.value("cacheScope", spec.cache_scope);
     spec.tools = s["tools"].get<std::vector<json>>();
@@ -170,5 +178,12 @@ double waits_in(const nlohmann::json& value) {
 }  // namespace
 
 double scripted_wait_ms(const Scenario& scenario) { return waits_in(scenario.document); }
+
+Scenario pinned_to(Scenario scenario, const std::string& protocol) {
+  if (protocol.empty()) return scenario;
+  for (auto& [key, server] : scenario.document["servers"].items()) server["protocolVersions"] = json::array({protocol});
+  for (auto& [key, server] : scenario.servers) server.protocol_versions = {protocol};
+  return scenario;
+}
 
 }  // namespace mcp_hints::mock

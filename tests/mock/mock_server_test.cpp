@@ -16,8 +16,10 @@
 #include "listening_child.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/live/check_server.hpp"
+#include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
 #include "schema_check.hpp"
 #include "test_support.hpp"
@@ -172,7 +174,12 @@ TEST(MockServer, NegotiatesTheLegacyEraAndAnswersBadInputWithTheStandardErrors) 
   EXPECT_EQ(server.handle(json::array({rpc::request(1, "ping")}))[0].message()["error"]["code"], -32600);
   EXPECT_EQ(server.handle(json("hello"))[0].message()["error"]["code"], -32600);
   EXPECT_EQ(server.handle(json{{"jsonrpc", "2.0"}, {"id", 3}})[0].message()["id"], 3);
-  EXPECT_EQ(server.handle(rpc::request(1, "server/discover"))[0].message()["error"]["code"], -32601);
+  // A server of both eras (the default) asks a server/discover for its version; one of the session
+  // era alone does not know the method.
+  EXPECT_EQ(server.handle(rpc::request(1, "server/discover"))[0].message()["error"]["code"], -32602);
+  auto legacy = mcp_hints::mock::MockServer(
+      mcp_hints::mock::pinned_to(mcp_hints::mock::load_scenario("mock.basic"), "2025-11-25").servers.at("main"));
+  EXPECT_EQ(legacy.handle(rpc::request(1, "server/discover"))[0].message()["error"]["code"], -32601);
   EXPECT_EQ(server.handle(rpc::request(1, "resources/list"))[0].message()["error"]["code"], -32601);
   EXPECT_EQ(server.handle(rpc::request(1, "ping"))[0].message()["result"], json::object());
   EXPECT_EQ(server.handle(rpc::request(1, "tools/call", json{{"name", 3}}))[0].message()["error"]["code"], -32602);
@@ -717,8 +724,10 @@ TEST(MockServer, HttpRecordsRefusedRequestsAndKeepsTheScriptInStep) {
       EXPECT_EQ(lines[i - 1]["connection"], lines[i]["connection"]);
       refusals.push_back(lines[i]["connection"].get<std::string>() + " " + lines[i]["event"].get<std::string>());
     }
-  EXPECT_EQ(refusals, (std::vector<std::string>{"http:- refused: HTTP 400 Bad Request: Mcp-Session-Id missing",
-                                                "http:nope refused: HTTP 404 Not Found: unknown session"}));
+  EXPECT_EQ(refusals,
+            (std::vector<std::string>{
+                "http:- refused: HTTP 400 Bad Request: Mcp-Session-Id missing (and no protocol version in _meta)",
+                "http:nope refused: HTTP 404 Not Found: unknown session"}));
 }
 
 TEST(MockServer, TwoServersOfOneScenarioRunAtOnce) {
@@ -984,4 +993,45 @@ TEST(MockServer, TheAgreedRevisionIsTheInitializeAnswers) {
   const json refused = {{"jsonrpc", "2.0"}, {"id", 7}, {"error", {{"code", -32602}, {"message", "no"}}}};
   EXPECT_EQ(MockServer::agreed_version(initialize, {Outgoing{refused}}), "");
   EXPECT_EQ(MockServer::agreed_version(json(), {Outgoing{answer}}), "");
+}
+
+// Like a current server, the mock speaks both eras unless told otherwise: a 2026-07-28 client's
+// server/discover and a 2025-11-25 client's initialize are both answered; --protocol pins one
+// revision, and a pin the scenario cannot take is a usage error.
+TEST(MockServer, TheCommandServesBothErasByDefaultAndPinsOneOnRequest) {
+  const json discover = rpc::request(
+      1, "server/discover",
+      json{{"_meta",
+            {{mcp_hints::kProtocolVersionMeta, "2026-07-28"}, {mcp_hints::kClientCapabilitiesMeta, json::object()}}}});
+  test_support::TempDir dir;
+  const auto stateless_input = dir.path() / "stateless.jsonl";
+  std::ofstream(stateless_input) << discover.dump() << "\n";
+  const auto session_input = dir.path() / "session.jsonl";
+  std::ofstream(session_input) << initialize_request().dump() << "\n";
+  auto first_answer = [](const std::string& out) { return json::parse(out.substr(0, out.find('\n'))); };
+
+  auto run = test_support::run_cli({"mock", "--scenario", "mock.basic"}, stateless_input.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json found = first_answer(run.out);
+  ASSERT_TRUE(found.contains("result")) << found;
+  const auto versions = found["result"]["supportedVersions"];
+  EXPECT_NE(std::find(versions.begin(), versions.end(), "2026-07-28"), versions.end()) << versions;
+  EXPECT_NE(std::find(versions.begin(), versions.end(), "2025-11-25"), versions.end()) << versions;
+  run = test_support::run_cli({"mock", "--scenario", "mock.basic"}, session_input.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(first_answer(run.out)["result"]["protocolVersion"], "2025-11-25");
+
+  // Pinned to the session era: server/discover is refused as a server of that era refuses it.
+  run =
+      test_support::run_cli({"mock", "--scenario", "mock.basic", "--protocol", "2025-11-25"}, stateless_input.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(first_answer(run.out)["error"]["code"], -32022);
+  run = test_support::run_cli({"mock", "--scenario", "mock.basic", "--protocol", "2026-07-28"}, session_input.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(first_answer(run.out).contains("error")) << run.out;
+
+  test_support::expect_usage_error({"mock", "--scenario", "mock.basic", "--protocol", "2027-01-01"},
+                                   "unknown --protocol '2027-01-01'");
+  test_support::expect_usage_error({"mock", "--scenario", "confirm.input-required", "--protocol", "2025-11-25"},
+                                   "scenario confirm.input-required does not apply to the era of 2025-11-25");
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The profile's training (cmake/pgo_train.sh, make build's first step) stops the build on a step
+# The profile's training (cmake/pgo_train.sh, make release's first step) stops the build on a step
 # that crashes or answers with an exit code it does not expect (a usage error: a step that trains
 # nothing), ends the HTTP mock it started when a later step fails, and runs to its end with the
 # command as built, every step answering as the training expects and nothing left running.

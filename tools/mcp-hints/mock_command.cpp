@@ -1,5 +1,6 @@
 // mcp-hints mock: serve a scenario's mock server over stdio or Streamable HTTP, recording
 // everything it is sent.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/mock/scenario.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "option_values.hpp"
 #include "report_output.hpp"
 
@@ -21,15 +23,20 @@ const char* kHelp = R"(usage: mcp-hints mock --scenario FILE|ID [OPTIONS]
 
 Serves one server of a scenario: its catalog (paged as the scenario says) and, per tool, its
 scripted results by call number (a result, a JSON-RPC error, a delay, a transient failure,
-closing the connection, tools/list_changed with a changed catalog). Speaks the revisions the
-scenario's server lists in protocolVersions (default: the session era, initialize, 2024-11-05 to
-2025-11-25); with 2026-07-28 listed, also the stateless era: server/discover, the version and
-client capabilities in each request's _meta, no session over HTTP, resultType, ttlMs and
-cacheScope. A server that does not speak the stateless era answers server/discover -32601.
+closing the connection, tools/list_changed with a changed catalog). Like a current server, it
+speaks both protocol eras by default: the session era (initialize, 2024-11-05 to 2025-11-25) and
+the stateless era (2026-07-28: server/discover, the version and client capabilities in each
+request's _meta, no session over HTTP, resultType, ttlMs and cacheScope), unless the scenario
+applies to one era only or its server lists its revisions in protocolVersions. --protocol pins
+one revision, as certify does for each run: a request of another era is then refused as that
+era's server would (initialize or a _meta version it does not speak: -32022 with the versions it
+speaks; server/discover to a server of the session era alone: -32601).
 
 options:
   --scenario FILE|ID     a scenario file, or the id of a built-in scenario (see --list)
   --server NAME          which server of the scenario (needed when it has several)
+  --protocol REV         speak this revision alone (all: what the scenario says, the default;
+                         2024-11-05 to 2025-11-25, or 2026-07-28)
   --transport T          stdio (default) or http
   --port N               http: the port on 127.0.0.1 (default 0: a free one); the URL is printed
                          as the first line of stdout
@@ -55,6 +62,7 @@ the size limit ended it, 2 usage error or a scenario that is not valid.
 int mock_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("help,h", "")("scenario", po::value<std::string>(), "")("server", po::value<std::string>(), "")(
+      "protocol", po::value<std::string>()->default_value("all"), "")(
       "transport", po::value<std::string>()->default_value("stdio"), "")(
       "port", po::value<Port>()->default_value(Port(0), "0"), "")("record", po::value<std::string>(), "")(
       "max-message", po::value<Count>()->default_value(Count(std::size_t{4} << 20), "4194304"), "")(
@@ -88,7 +96,16 @@ int mock_command(const std::vector<std::string>& args) {
     if (vm[positive].as<DurationSeconds>().value.count() == 0)
       return usage(std::string("--") + positive + " must be longer than 0");
   // A scenario that cannot be used, or a record file that cannot be opened, is an Error: main says it.
-  const auto scenario = mock::load_scenario(vm["scenario"].as<std::string>());
+  auto scenario = mock::load_scenario(vm["scenario"].as<std::string>());
+  if (const std::string protocol = vm["protocol"].as<std::string>(); protocol != "all") {
+    const auto versions = all_protocol_versions();
+    if (std::find(versions.begin(), versions.end(), protocol) == versions.end())
+      return usage("unknown --protocol '" + protocol + "' (all, " + join(versions, ", ") + ")");
+    const std::string era = is_stateless_revision(protocol) ? "stateless" : "legacy";
+    if (!scenario.applies_to_era(era))
+      return usage("scenario " + scenario.id + " does not apply to the era of " + protocol);
+    scenario = mock::pinned_to(std::move(scenario), protocol);
+  }
   std::string names;
   for (const auto& [key, spec] : scenario.servers) names += (names.empty() ? "" : ", ") + key;
   std::string server_key;

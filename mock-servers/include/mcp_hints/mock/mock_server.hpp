@@ -93,6 +93,8 @@ class MockServer {
   const ServerSpec& spec() const { return spec_; }
   // Whether it speaks the stateless era (then a request without a session is no refusal).
   bool speaks_stateless() const { return !stateless_versions().empty(); }
+  // Whether it speaks the session era (initialize).
+  bool speaks_legacy() const { return !legacy_versions().empty(); }
 
  private:
   std::vector<Outgoing> handle_stateless(const nlohmann::json& id, const std::string& method,

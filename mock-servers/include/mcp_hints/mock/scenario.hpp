@@ -33,12 +33,14 @@ struct Step {
 };
 
 struct ServerSpec {
-  std::string key;                             // its name in the scenario
-  std::string name;                            // serverInfo.name
-  std::size_t page_size = 0;                   // 0: one page
-  std::vector<std::string> protocol_versions;  // the revisions it speaks, newest first; empty: the legacy ones
-  std::optional<long long> ttl_ms;             // stateless era: ttlMs of its listings (default by catalog)
-  std::string cache_scope = "private";         // stateless era: cacheScope of its listings
+  std::string key;            // its name in the scenario
+  std::string name;           // serverInfo.name
+  std::size_t page_size = 0;  // 0: one page
+  // The revisions it speaks, newest first; empty: the legacy ones. A scenario's server speaks those
+  // it lists in protocolVersions, else every revision of the eras the scenario applies to.
+  std::vector<std::string> protocol_versions;
+  std::optional<long long> ttl_ms;      // stateless era: ttlMs of its listings (default by catalog)
+  std::string cache_scope = "private";  // stateless era: cacheScope of its listings
   std::vector<nlohmann::json> tools;
   // Authorization contexts: the scenario's, name -> bearer token (empty: requests need none), and
   // the catalog served under a context instead of tools.
@@ -67,6 +69,9 @@ double scripted_wait_ms(const Scenario& scenario);
 // Reads a scenario from a file, or a built-in one by id; validates it against its schema.
 Scenario load_scenario(const std::string& file_or_id);
 Scenario parse_scenario(const nlohmann::json& document, const std::string& source);
+// The scenario with every server speaking `protocol` alone (as certify serves one run); unchanged
+// when `protocol` is empty.
+Scenario pinned_to(Scenario scenario, const std::string& protocol);
 // The ids of the built-in scenarios (scenarios/*.json), sorted.
 std::vector<std::string> builtin_scenario_ids();
 
