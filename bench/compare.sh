@@ -90,6 +90,10 @@ certified() {
   timed "$(expect "$(json_field "$work/$1.out" "r['passed'], len(r['runProblems']), len(r['scenarios']) > 0")" "True 0 True" \
     "certify passed, run problems, scenarios")"
 }
+host_ran() {  # a real host's verdict is its own: the run must only have finished, every run started
+  timed "$(expect "$(json_field "$work/$1.out" "len(r['runProblems']), len(r['scenarios']) > 0, any(s['couldNotRun'] for s in r['scenarios'])")" \
+    "0 True False" "certify run problems, scenarios, runs that could not run")"
+}
 suite_ran() {  # the suite fails the auth scenarios our minimal client does not attempt: not its exit code
   local scenarios
   scenarios=$(find "$work/suite" -name checks.json 2>/dev/null | wc -l)
@@ -280,13 +284,13 @@ row "work=certify all scenarios ($runs_of_certify scenario runs, stdio${jobs:+, 
 # target is the issue's.
 mapfile -t hosts < <("$bin/mcp-hints" certify --list-hosts)
 for host in "${hosts[@]}"; do
-  IFS=$'\t' read -r name title executable <<<"$host"
-  host_bin="$root/hosts/node_modules/.bin/$executable"
-  [ -x "$host_bin" ] || continue
+  IFS=$'\t' read -r name title installed <<<"$host"
+  [ -e "$root/hosts/node_modules/.bin/$installed" ] || [ -f "$root/hosts/node_modules/$installed/package.json" ] || continue
   peer=()
-  ours=(certified "" "$bin/mcp-hints" certify --host "$name" --host-bin "$host_bin" --format json --output "$work/host-$name")
+  ours=(host_ran "" env PATH="$root/hosts/node_modules/.bin:$PATH" "$bin/mcp-hints" certify --host "$name" --format json
+    --output "$work/host-$name")
   pair 1
-  row "work=certify --host $name ($title $("$host_bin" --version </dev/null | head -1)), every scenario in both eras ($(json_field "$work/ours.out" "len(r['scenarios'])") runs)" \
+  row "work=certify --host $name ($(json_field "$work/ours.out" "r['host']['title'] + ' ' + r['host']['version']")), every scenario in both eras ($(json_field "$work/ours.out" "len(r['scenarios'])") runs)" \
     "peer=—" value_below=180 "target=whole run < 3 min"
 done
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <span>
 
@@ -23,13 +24,16 @@ namespace fs = std::filesystem;
 
 const std::vector<Host>& known_hosts() {
   static const std::vector<Host> hosts = {
-      {"claude-code", "Claude Code", "claude", "MCP_HINTS_CLAUDE",
+      {"claude-code", "Claude Code", "claude", "", "MCP_HINTS_CLAUDE",
        "the permission prompt tool is never shown the hints, and an elicitation hook names no tool (the prompt is "
        "taken for the server's last approved call); one user for all calls (no authorization contexts)"},
-      {"codex", "Codex CLI", "codex", "MCP_HINTS_CODEX",
+      {"codex", "Codex CLI", "codex", "", "MCP_HINTS_CODEX",
        "a server's own elicitation names no tool (the prompt is taken for the server's last approved call); a call "
        "Codex ends unasked and without a result is taken for a refusal; one user for all calls (no authorization "
        "contexts)"},
+      {"openai-agents", "OpenAI Agents SDK app", "", "@openai/agents", "MCP_HINTS_OPENAI_AGENTS",
+       "the SDK reads no hint, so the app's policy is the adapter's: every MCP tool call needs approval "
+       "(needsApproval); an interruption shows no hint; one user for all calls (no authorization contexts)"},
   };
   return hosts;
 }
@@ -69,10 +73,35 @@ std::optional<fs::path> find_executable(const std::string& name) {
   return fs::absolute(found.string());
 }
 
-std::string host_version(const fs::path& binary) {
+std::optional<fs::path> find_host(const Host& host, const std::string& given) {
+  std::error_code ec;
+  if (!host.package.empty()) {
+    const auto is_package = [&](const fs::path& folder) { return fs::is_regular_file(folder / "package.json", ec); };
+    if (!given.empty()) return is_package(given) ? std::optional<fs::path>(fs::absolute(given)) : std::nullopt;
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "";
+    for (std::size_t start = 0; start < dirs.size();) {
+      const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+      const fs::path dir = dirs.substr(start, end - start);
+      if (dir.filename() == ".bin" && is_package(dir.parent_path() / host.package))
+        return fs::absolute(dir.parent_path() / host.package);
+      start = end + 1;
+    }
+    return std::nullopt;
+  }
+  return find_executable(given.empty() ? host.executable : given);
+}
+
+std::string host_version(const Host& host, const fs::path& installed) {
   try {
+    if (!host.package.empty()) {
+      std::ifstream in(installed / "package.json", std::ios::binary);
+      const auto manifest = nlohmann::json::parse(in, nullptr, false);
+      if (!manifest.is_object() || !manifest.contains("version") || !manifest["version"].is_string()) return "unknown";
+      return printable(host.package + " " + manifest["version"].get<std::string>(), 200);
+    }
     ProcessOptions options;
-    options.argv = {binary.string(), "--version"};
+    options.argv = {installed.string(), "--version"};
     ChildProcess child(options);
     const Deadline deadline = Clock::now() + std::chrono::seconds(30);
     std::string out;

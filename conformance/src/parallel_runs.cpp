@@ -88,6 +88,7 @@ std::vector<std::uint8_t> encode_run(const ScenarioRun& run) {
                                   {{"wire", wire},
                                    {"events", events},
                                    {"model", model},
+                                   {"model_served", run.record.model_served},
                                    {"notes", run.record.notes},
                                    {"events_unusable", run.record.events_unusable}}},
                                  {"context", run.context},
@@ -120,6 +121,7 @@ ScenarioRun decode_run(const RunRequest& request, const std::vector<std::uint8_t
   for (const auto& m : record.at("model"))
     run.record.model.push_back({m.at("time"), m.at("conversation"), m.at("answer"), m.at("server"), m.at("tool"),
                                 m.at("notOffered").get<std::vector<std::pair<std::string, std::string>>>()});
+  run.record.model_served = record.at("model_served");
   run.record.notes = record.at("notes").get<std::vector<std::string>>();
   run.record.events_unusable = record.at("events_unusable");
   run.record.index();

@@ -158,6 +158,7 @@ RunRecord read_run_record(const std::map<std::string, std::string>& wire_files, 
 }
 
 void read_model_record(RunRecord& record, const std::string& model_file, std::size_t max_bytes, std::size_t max_lines) {
+  record.model_served = true;
   InputLimits limits;
   limits.max_bytes = max_bytes;
   const bool whole = for_each_line(model_file, max_bytes, max_lines, [&](std::size_t number, const std::string& text) {
@@ -193,6 +194,7 @@ void read_model_record(RunRecord& record, const std::string& model_file, std::si
 }
 
 bool RunRecord::never_offered(const std::string& server, const std::string& tool) const {
+  if (model_served && model.empty()) return true;
   const std::pair<std::string, std::string> call{server, tool};
   return std::any_of(model.begin(), model.end(), [&](const ModelTurn& turn) {
     return std::find(turn.not_offered.begin(), turn.not_offered.end(), call) != turn.not_offered.end();

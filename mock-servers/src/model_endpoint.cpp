@@ -39,7 +39,8 @@ struct OfferedTool {
   std::string label() const { return ns.empty() ? name : ns + "/" + name; }
 };
 
-// How well an offered tool names `call`: 3 server and tool in one name (mcp__S__T, S__T), 2 a
+// How well an offered tool names `call`: 3 server and tool in one name (mcp__S__T, S__T, and the
+// Agents SDK's mcp_S__T), 2 a
 // namespace of the server holding the tool, 1 the tool's bare name, 0 not at all.
 int match(const OfferedTool& offered, const ModelCall& call) {
   const std::string server = host_safe(call.server), tool = host_safe(call.tool);
@@ -48,7 +49,8 @@ int match(const OfferedTool& offered, const ModelCall& call) {
     const std::string ns = host_safe(offered.ns);
     return (ns == "mcp__" + server || ns == server) && name == tool ? 2 : 0;
   }
-  if (name == "mcp__" + server + "__" + tool || name == server + "__" + tool) return 3;
+  if (name == "mcp__" + server + "__" + tool || name == "mcp_" + server + "__" + tool || name == server + "__" + tool)
+    return 3;
   return name == tool ? 1 : 0;
 }
 

@@ -92,6 +92,11 @@ class Record {
     event("confirmation_requested", {{"tool", tool}});
     return event("user_decision", {{"tool", tool}, {"decision", decision}});
   }
+  // A prompt that shows a server's input request (the contract's `input`).
+  Record& input_prompt(const std::string& tool, const std::string& input, const std::string& decision) {
+    event("confirmation_requested", {{"tool", tool}, {"input", input}});
+    return event("user_decision", {{"tool", tool}, {"decision", decision}});
+  }
   const RunRecord& get() {
     record_.index();
     return record_;
@@ -815,17 +820,17 @@ TEST(Judge, InputRequestOutcomes) {
   }
   {
     Record r;
-    asks(r, 1).prompt("archive", "approve");
+    asks(r, 1).input_prompt("archive", "ok", "approve");
     call(r, 2, answer("accept"));
     EXPECT_EQ(outcome(input, r), "answered-by-user");
   }
   {
     Record r;  // a denial answered with decline, or not retried at all
-    asks(r, 1).prompt("archive", "deny");
+    asks(r, 1).input_prompt("archive", "ok", "deny");
     call(r, 2, answer("decline"));
     EXPECT_EQ(outcome(input, r), "answered-by-user");
     Record quiet;
-    asks(quiet, 1).prompt("archive", "deny");
+    asks(quiet, 1).input_prompt("archive", "ok", "deny");
     EXPECT_EQ(outcome(input, quiet), "answered-by-user");
   }
   {
@@ -843,7 +848,7 @@ TEST(Judge, InputRequestOutcomes) {
   }
   {
     Record r;
-    asks(r, 1).prompt("archive", "deny");
+    asks(r, 1).input_prompt("archive", "ok", "deny");
     call(r, 2, answer("accept"));
     EXPECT_EQ(outcome(input, r), "answer-not-users");
   }
@@ -863,28 +868,38 @@ TEST(Judge, InputRequestOutcomes) {
     call(next, 2, {{"arguments", {{"project", "other"}}}});
     EXPECT_EQ(outcome(input, next), "not-fulfilled");
     Record next_after_denial;
-    asks(next_after_denial, 1).prompt("archive", "deny");
+    asks(next_after_denial, 1).input_prompt("archive", "ok", "deny");
     call(next_after_denial, 2, {{"arguments", {{"project", "other"}}}});
     EXPECT_EQ(outcome(input, next_after_denial), "answered-by-user");
+    // A prompt that shows no input request (neither `input` nor `message`) is the gate's prompt
+    // for the task's next call: the request was never shown (a host that asks before every call,
+    // and turns an input request into a tool error).
+    Record gate_prompt_after;
+    asks(gate_prompt_after, 1).prompt("archive", "deny");
+    EXPECT_EQ(outcome(input, gate_prompt_after), "not-fulfilled");
+    Record gate_then_retry;
+    asks(gate_then_retry, 1).prompt("archive", "approve");
+    call(gate_then_retry, 2, answer("accept"));
+    EXPECT_EQ(outcome(input, gate_then_retry), "answered-without-user");
   }
   {
     Record r;
-    asks(r, 1).prompt("archive", "approve");
+    asks(r, 1).input_prompt("archive", "ok", "approve");
     call(r, 2, answer("accept", false));
     EXPECT_EQ(outcome(input, r), "retry-incomplete");
     Record unanswered;
-    asks(unanswered, 1).prompt("archive", "approve");
+    asks(unanswered, 1).input_prompt("archive", "ok", "approve");
     call(unanswered, 2, {{"inputResponses", json::object()}, {"requestState", "s1"}});
     EXPECT_EQ(outcome(input, unanswered), "retry-incomplete");
   }
   {
     Record r;
-    asks(r, 1).prompt("archive", "approve");
+    asks(r, 1).input_prompt("archive", "ok", "approve");
     EXPECT_EQ(outcome(input, r), "approved-not-retried");
   }
   {
     Record r;  // the worst of several decides
-    asks(r, 1).prompt("archive", "approve");
+    asks(r, 1).input_prompt("archive", "ok", "approve");
     call(r, 2, answer("accept"));
     asks(r, 3);
     call(r, 4, answer("accept"));
@@ -945,11 +960,15 @@ TEST(Judge, SeveralInputRequestsInOneResultAreJudgedApart) {
   EXPECT_NE(unshown.detail.find("no prompt showed 'notify_members'"), std::string::npos) << unshown.detail;
   // A client that names no request: one prompt shown for them all decides them all; several are
   // taken in the requests' order.
-  EXPECT_EQ(run({{"", "approve"}}, {{"confirm_transfer", accept}, {"notify_members", accept}}).outcome,
+  EXPECT_EQ(run({{"message:Both?", "approve"}}, {{"confirm_transfer", accept}, {"notify_members", accept}}).outcome,
             "answered-by-user");
-  EXPECT_EQ(run({{"", "approve"}, {"", "deny"}}, {{"confirm_transfer", accept}, {"notify_members", decline}}).outcome,
+  EXPECT_EQ(run({{"message:First?", "approve"}, {"message:Second?", "deny"}},
+                {{"confirm_transfer", accept}, {"notify_members", decline}})
+                .outcome,
             "answered-by-user");
-  EXPECT_EQ(run({{"", "approve"}, {"", "deny"}}, {{"confirm_transfer", accept}, {"notify_members", accept}}).outcome,
+  EXPECT_EQ(run({{"message:First?", "approve"}, {"message:Second?", "deny"}},
+                {{"confirm_transfer", accept}, {"notify_members", accept}})
+                .outcome,
             "answer-not-users");
   // A host that names no request but shows each one's message (Claude Code's elicitation hook),
   // in its own order: each decision is the one on the message shown.
@@ -1738,6 +1757,12 @@ TEST(Judge, AToolAHostNeverOfferedIsAListingRejectedOnlyWhereItsHintsAreMalforme
   EXPECT_EQ(unreached.verdict, Verdict::not_testable);
   EXPECT_NE(unreached.detail.find("although every hint of its listing is well-formed"), std::string::npos)
       << unreached.detail;
+  // A host that stopped before its model's first turn (its MCP client threw on the listing) offered
+  // nothing: the same, once a model was served; without one, nothing is known.
+  RunRecord never_asked;
+  never_asked.model_served = true;
+  EXPECT_EQ(judge_check(wrong_types, never_asked, "stdio").outcome, kListingRejected);
+  EXPECT_EQ(judge_check(drop, never_asked, "stdio").verdict, Verdict::not_testable);
 }
 
 TEST(RunRecord, TheScriptedModelsRecordIsReadAndWhatIsNotAnExchangeNoted) {
@@ -1764,5 +1789,8 @@ TEST(RunRecord, TheScriptedModelsRecordIsReadAndWhatIsNotAnExchangeNoted) {
   RunRecord none;
   read_model_record(none, (dir.path() / "missing.jsonl").string());
   EXPECT_TRUE(none.model.empty());
+  EXPECT_TRUE(none.model_served);
+  EXPECT_TRUE(none.never_offered("main", "rm"));  // the model was never asked: nothing was offered
+  EXPECT_FALSE(RunRecord{}.never_offered("main", "rm"));
   EXPECT_TRUE(none.notes.empty());
 }

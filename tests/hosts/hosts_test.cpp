@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 
 const fs::path kClaude = fs::path(MCP_HINTS_SOURCE_DIR) / "hosts" / "node_modules" / ".bin" / "claude";
 const fs::path kCodex = fs::path(MCP_HINTS_SOURCE_DIR) / "hosts" / "node_modules" / ".bin" / "codex";
+const fs::path kAgents = fs::path(MCP_HINTS_SOURCE_DIR) / "hosts" / "node_modules" / "@openai" / "agents";
 
 #define SKIP_WITHOUT(path)                                                                       \
   if (!fs::exists(path)) GTEST_SKIP() << (path) << " is not installed (make hosts installs it)"; \
@@ -191,4 +192,43 @@ TEST(Hosts, CodexSpeaksTheSessionEraOnly) {
   for (const auto& era : report["eras"]) tiers[era["protocol"].get<std::string>()] = era["tier"].get<std::string>();
   EXPECT_EQ(tiers["2026-07-28"], "not spoken");
   EXPECT_EQ(tiers["2025-11-25"], "certified, strict");
+}
+
+// The Agents SDK reads no hint: the app's policy (every MCP tool call needs approval) stops the run
+// at each call with an interruption, which the scripted user answers; a rejected call never
+// reaches the server. Both eras: its MCP client probes server/discover, then falls back.
+TEST(Hosts, AnAgentsSdkAppAsksThroughItsInterruptionsInBothEras) {
+  SKIP_WITHOUT(kAgents);
+  test_support::TempDir dir;
+  const auto r =
+      test_support::run_cli({"certify", "--host", "openai-agents", "--host-bin", kAgents.string(), "--scenario",
+                             "confirm.spec-destructive", "--format", "json", "--output", dir.path().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json report = json::parse(r.out);
+  EXPECT_EQ(report["tier"], "certified, strict");
+  EXPECT_EQ(report["host"]["version"], "@openai/agents 0.20.0");
+  ASSERT_EQ(report["scenarios"].size(), 2u);
+  for (const auto& run : report["scenarios"]) {
+    const auto events = events_of(dir.path() / "scenarios" / run["run"].get<std::string>() / "events.jsonl");
+    ASSERT_EQ(events.size(), 4u) << run["run"];
+    EXPECT_EQ(events[0]["tool"], "delete_branch");
+    EXPECT_EQ(events[0]["hints"], json::array());
+    EXPECT_EQ(events[2]["tool"], "drop_table");
+    EXPECT_EQ(events[3]["decision"], "deny");
+  }
+}
+
+// Its MCP client throws on a listing whose hints have the wrong types, before the model's first
+// turn: the model is never asked, and those checks are a rejected listing (info).
+TEST(Hosts, AnAgentsSdkAppThatStopsAtAMalformedListingRejectedIt) {
+  SKIP_WITHOUT(kAgents);
+  test_support::TempDir dir;
+  const auto r = test_support::run_cli({"certify", "--host", "openai-agents", "--host-bin", kAgents.string(),
+                                        "--scenario", "robustness.malformed-hints", "--protocol", "2025-11-25",
+                                        "--format", "json", "--output", dir.path().string()});
+  ASSERT_NE(r.exit_code, 3) << r.err;
+  const json report = json::parse(r.out);
+  std::size_t rejected = 0;
+  for (const auto& check : report["scenarios"][0]["results"]) rejected += check["outcome"] == "listing-rejected";
+  EXPECT_EQ(rejected, 2u) << r.out;
 }

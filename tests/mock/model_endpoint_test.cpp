@@ -233,6 +233,9 @@ TEST(ScriptedModel, TheNameThatSaysTheServerIsPreferred) {
   EXPECT_EQ(json::parse(model.handle(request("/v1/messages", body)).body)["content"][0]["name"], "mcp__backup__sync");
   body["tools"] = anthropic_tools({"mcp__main__sync", "sync"});
   EXPECT_EQ(json::parse(model.handle(request("/v1/messages", body)).body)["content"][0]["name"], "sync");
+  // The Agents SDK's names with includeServerInToolNames: mcp_SERVER__TOOL.
+  body["tools"] = anthropic_tools({"mcp_main__sync", "mcp_backup__sync"});
+  EXPECT_EQ(json::parse(model.handle(request("/v1/messages", body)).body)["content"][0]["name"], "mcp_backup__sync");
 }
 
 TEST(ScriptedModel, TheUrlNamesTheConversation) {

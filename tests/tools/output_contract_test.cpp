@@ -136,7 +136,7 @@ TEST(OutputContract, ConflictingFlagsNegativeLimitsAndIdleOptionsAreUsageErrors)
       {{"mock", "--scenario", "mock.basic", "--port", "8080"}, "--port has no effect over stdio"},
       {{"model", "--port", "0"}, "--scenario FILE|ID is required"},
       {{"certify", "--client", "x", "--host", "claude-code"}, "give --client or --host, not both"},
-      {{"certify", "--host", "cursor"}, "unknown --host 'cursor' (claude-code, codex)"},
+      {{"certify", "--host", "cursor"}, "unknown --host 'cursor' (claude-code, codex, openai-agents)"},
       {{"certify", "--client", "x", "--host-bin", "/bin/true"}, "--host-bin has no effect without --host"},
       {{"certify", "--host", "claude-code", "--scripted-model"}, "--scripted-model has no effect with --host"},
       {{"certify", "--host", "claude-code", "--host-bin", "/nonexistent/claude"},

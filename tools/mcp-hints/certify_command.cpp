@@ -50,9 +50,11 @@ options:
   --host NAME              a real host, run offline through its built-in adapter against a scripted
                            model endpoint; the host's own permission logic decides every call:
                            claude-code (Claude Code: `claude` on PATH), codex (the Codex CLI:
-                           `codex` on PATH, its app-server; it speaks the session era only)
-  --host-bin PATH          the host's executable (default: found on PATH; make hosts installs the
-                           pinned ones in hosts/node_modules/.bin)
+                           `codex` on PATH, its app-server), openai-agents (an app of the OpenAI
+                           Agents SDK: @openai/agents beside a node_modules/.bin on PATH)
+  --host-bin PATH          the host's executable, or for openai-agents the package's folder
+                           (default: found from PATH; make hosts installs the pinned ones in
+                           hosts/node_modules)
   --scripted-model         give a --client that drives a real host the scripted model endpoint
                            (the context's `model`: one base URL per conversation of the task)
   --scenario ID|FILE       a scenario to run (repeatable); default: all certification scenarios
@@ -82,7 +84,7 @@ options:
                            policy-hints, risk-metadata, trust-annotations, action-security,
                            extensions, agency-hint, or all
   --list                   list the certification scenarios and their checks, then exit
-  --list-hosts             list the hosts --host knows (name, title, executable; tab-separated),
+  --list-hosts             list the hosts --host knows (name, title, executable or package; tabs),
                            then exit
   --coverage               print, per semantic, each key, value and boundary the scenarios exercise
                            and by which checks (text or --format markdown); exit 1 if one is not
@@ -258,17 +260,19 @@ int certify_command(const std::vector<std::string>& args) {
   HarnessOptions harness;
   std::string host_binary_version;
   if (host) {
-    const std::string wanted = vm.count("host-bin") ? vm["host-bin"].as<std::string>() : host->executable;
-    const auto binary = find_executable(wanted);
+    const std::string given = vm.count("host-bin") ? vm["host-bin"].as<std::string>() : "";
+    const auto binary = find_host(*host, given);
+    const std::string what = host->package.empty() ? "an executable file" : "the folder of " + host->package;
     if (!binary)
-      return usage(vm.count("host-bin") ? "--host-bin " + wanted + " is not an executable file"
-                                        : host->title + " (" + host->executable +
-                                              ") is not on PATH: install it, or give --host-bin PATH (make hosts "
-                                              "installs the pinned version)");
+      return usage(!given.empty()
+                       ? "--host-bin " + given + " is not " + what
+                       : host->title + " (" + (host->package.empty() ? host->executable : host->package) +
+                             ") is not on PATH: install it, or give --host-bin PATH (make hosts installs the pinned "
+                             "version in hosts/node_modules)");
     const auto node = find_executable("node");
     if (!node) return usage("the " + host->title + " adapter runs on Node.js, and node is not on PATH");
     harness.client_command = host_client_command(*host, fs::absolute(output) / "hosts", *binary, *node);
-    host_binary_version = host_version(*binary);
+    host_binary_version = host_version(*host, *binary);
     harness.scripted_model = true;
   } else {
     harness.client_command = vm["client"].as<std::string>();

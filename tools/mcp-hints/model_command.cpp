@@ -29,9 +29,9 @@ due comes after as many calls as the request carries tool results, so a host's s
 (titles, summaries) use none. The task is cut into conversations at each {"newSession": true}:
 give the host BASE/c/N as its endpoint for the N-th (BASE alone is the first). A tool is found
 among those the request offers by the host's name for it: mcp__SERVER__TOOL (Claude Code), a
-namespace mcp__SERVER (Codex), or the bare name (Agents SDK), any character but letters, digits
-and '_' read as '_'. A call whose tool the request does not offer (a listing the host rejected)
-is passed over and recorded; the task goes on with the rest.
+namespace mcp__SERVER (Codex), mcp_SERVER__TOOL or the bare name (Agents SDK), any character
+but letters, digits and '_' read as '_'. A call whose tool the request does not offer (a listing
+the host rejected) is passed over and recorded; the task goes on with the rest.
 
 options:
   --scenario FILE|ID     a scenario file, or the id of a built-in scenario (mcp-hints mock --list)

@@ -73,12 +73,17 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
                       std::string& detail) {
   const double until = retry ? retry->time : kNever;
   std::vector<Prompt> prompts;
-  std::string decision;  // the last one
+  std::string decision;        // the last one
+  bool shows_request = false;  // the last prompt showed an input request
   for (const auto& e : record.events) {
     if (e.time < answer.time || e.time > until || !event_is_for(e, check.server, check.tool)) continue;
-    if (e.type == "confirmation_requested")
-      prompts.push_back({text_or(e.data, "input", ""), text_or(e.data, "message", ""), ""});
-    if (e.type == "user_decision" && !prompts.empty()) {
+    // Only a prompt that shows an input request (the contract's `input` or `message`) counts, and
+    // the decision on it: a prompt with neither is a gate's, about a call of the tool.
+    if (e.type == "confirmation_requested") {
+      shows_request = e.data.contains("input") || e.data.contains("message");
+      if (shows_request) prompts.push_back({text_or(e.data, "input", ""), text_or(e.data, "message", ""), ""});
+    }
+    if (e.type == "user_decision" && shows_request && !prompts.empty()) {
       decision = text_or(e.data, "decision", "");
       if (prompts.back().decision.empty()) prompts.back().decision = decision;
     }

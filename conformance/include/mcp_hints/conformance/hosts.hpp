@@ -13,7 +13,10 @@ struct Host {
   std::string name;        // as --host names it: claude-code
   std::string title;       // Claude Code
   std::string executable;  // looked up on PATH when no path is given: claude
-  std::string binary_env;  // how the adapter is told the executable: MCP_HINTS_CLAUDE
+  // A host that is a library an app is built on (the adapter is that app): its npm package, found
+  // beside a node_modules/.bin on PATH when no folder is given; executable is then empty.
+  std::string package;
+  std::string binary_env;  // how the adapter is told the executable (or package folder): MCP_HINTS_CLAUDE
   // What the adapter cannot see or do, said in the report. The eras a host speaks are measured
   // by each run, not declared here.
   std::string limits;
@@ -36,8 +39,12 @@ std::string host_client_command(const Host& host, const std::filesystem::path& f
 // `name` found on PATH (or `name` itself when it holds a '/' and is executable), or nothing.
 std::optional<std::filesystem::path> find_executable(const std::string& name);
 
-// The first line `binary --version` prints ("codex-cli 0.171.0"), within 30 seconds; "unknown"
-// when it prints none.
-std::string host_version(const std::filesystem::path& binary);
+// Where `host` is installed: `given` (its executable, or its package folder) when not empty and
+// usable, else its executable on PATH, or its package beside a node_modules/.bin on PATH.
+std::optional<std::filesystem::path> find_host(const Host& host, const std::string& given);
+
+// The host's version: the first line `binary --version` prints ("codex-cli 0.171.0"), within 30
+// seconds, or a package's name and package.json version; "unknown" when neither says.
+std::string host_version(const Host& host, const std::filesystem::path& installed);
 
 }  // namespace mcp_hints::conformance

@@ -46,6 +46,7 @@ struct RunRecord {
   std::vector<WireLine> wire;       // every server's lines, by time
   std::vector<ClientEvent> events;  // by time
   std::vector<ModelTurn> model;     // the scripted model's exchanges, when a real host ran
+  bool model_served = false;        // a scripted model was served (its record read, even empty)
   std::vector<std::string> notes;   // what was wrong with the files (contract problems)
   // Why the events cannot be ordered against the wire (their times are not Unix seconds from the
   // clock the mock servers use); empty when they can. A record whose events are unusable judges
@@ -53,7 +54,8 @@ struct RunRecord {
   std::string events_unusable;
 
   // Whether the scripted model passed over a call of `tool` of `server` because the host had not
-  // offered it: the host rejected the listing that holds it.
+  // offered it, or was served and never asked at all (the host stopped before its first turn):
+  // the host rejected the listing that holds it.
   bool never_offered(const std::string& server, const std::string& tool) const;
 
   // Requests (not notifications, not answers) the client sent to a server.
