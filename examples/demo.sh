@@ -25,10 +25,10 @@ bad=$?
 # it and compares; a misbehaving variant pulls the rug after its first listings.
 server="$(dirname "$bin")/sample_server"
 step mcp-hints check-server -- sample_server --catalog examples/catalogs/good-catalog.json
-"$bin" check-server --observe 300 -- "$server" --catalog "$here/catalogs/good-catalog.json"
+"$bin" check-server --observe 300ms -- "$server" --catalog "$here/catalogs/good-catalog.json"
 live_good=$?
 step mcp-hints check-server --strict -- sample_server --catalog examples/catalogs/good-catalog.json --misbehave rug-pull
-"$bin" check-server --strict --observe 300 -- "$server" --catalog "$here/catalogs/good-catalog.json" --misbehave rug-pull
+"$bin" check-server --strict --observe 300ms -- "$server" --catalog "$here/catalogs/good-catalog.json" --misbehave rug-pull
 live_bad=$?
 
 out="$(dirname "$bin")/../demo"

@@ -224,7 +224,7 @@ Certified certify(const fs::path& mcp_hints, const fs::path& client, const fs::p
   fs::create_directories(folder);
   const int code =
       run_shell(quoted(mcp_hints.string()) + " certify --client " + quoted(quoted(client.string())) +
-                " --all --require-profile all --jobs 1 --format json --timeout " + std::to_string(timeout_ms) +
+                " --all --require-profile all --jobs 1 --format json --timeout " + std::to_string(timeout_ms) + "ms" +
                 " --output " + quoted(folder.string()) + " >" + quoted((folder / "stdout.json").string()) + " 2>" +
                 quoted((folder / "stderr.txt").string()));
   if (code != 0 && code != 1) {

@@ -107,7 +107,7 @@ const std::vector<std::string> kSdk2Tools = {"read_file", "delete_file", "send_e
 
 // Runs check-server; expects `errors` error findings (none unless told) and returns the report.
 json check(const std::vector<std::string>& args, const std::string& env = "", int errors = 0) {
-  std::vector<std::string> all = {"check-server", "--format", "json", "--observe", "300", "--timeout", "60"};
+  std::vector<std::string> all = {"check-server", "--format", "json", "--observe", "300ms", "--timeout", "60s"};
   all.insert(all.end(), args.begin(), args.end());
   auto r = test_support::run_cli(all, "/dev/null", env);
   EXPECT_EQ(r.exit_code, errors ? 1 : 0) << r.err << r.out.substr(0, 2000);
@@ -298,7 +298,8 @@ TEST(Interop, CheckServerAgainstTheSdkV2ServerRejectingThe2025EraOverHttp) {
 // the finding is info.
 TEST(Interop, CheckServerInsistingOnThe2025EraIsRefusedByTheSdkV2ServerRejectingIt) {
   REQUIRE_NODE();
-  std::vector<std::string> args = {"check-server", "--format", "json", "--protocol", "legacy", "--timeout", "60", "--"};
+  std::vector<std::string> args = {"check-server", "--format",  "json", "--protocol",
+                                   "legacy",       "--timeout", "60s",  "--"};
   const auto server = sdk2_server_command("reject");
   args.insert(args.end(), server.begin(), server.end());
   const auto r = test_support::run_cli(args);

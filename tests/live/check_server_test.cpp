@@ -59,15 +59,16 @@ Outcome run_check(const std::vector<std::string>& args) {
 // check-server over stdio against the sample server in a mode.
 // The run's bound (6 s) and each request's (2 s), longer in a sanitizer build, whose servers answer
 // several times slower: a well-behaved server must not look hung there.
-std::string run_timeout() { return std::to_string(static_cast<int>(test_support::bound_seconds(6))); }
-std::string request_timeout() { return std::to_string(static_cast<int>(test_support::bound_seconds(2))); }
+std::string run_timeout() { return std::to_string(static_cast<int>(test_support::bound_seconds(6))) + "s"; }
+int request_timeout_seconds() { return static_cast<int>(test_support::bound_seconds(2)); }
+std::string request_timeout() { return std::to_string(request_timeout_seconds()) + "s"; }
 
 Outcome check_stdio(const std::string& mode, std::vector<std::string> extra = {},
                     std::vector<std::string> server_extra = {}) {
   test_support::TempDir dir;
   const std::string pid_file = (dir.path() / "pid").string();
   std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
-                                   "--request-timeout", request_timeout(), "--observe", "300"};
+                                   "--request-timeout", request_timeout(), "--observe", "300ms"};
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), {"--", kServer, "--catalog", catalog(), "--misbehave", mode, "--pid-file", pid_file});
   args.insert(args.end(), server_extra.begin(), server_extra.end());
@@ -87,7 +88,7 @@ test_support::ListeningChild http_sample_server(const std::string& mode, std::ve
 Outcome check_http(const std::string& url, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {
       "check-server", "--format", "json",  "--timeout", run_timeout(), "--request-timeout", request_timeout(),
-      "--observe",    "300",      "--url", url};
+      "--observe",    "300ms",    "--url", url};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_check(args);
 }
@@ -392,7 +393,7 @@ TEST(CheckServer, TheReportIsThatOfOneThreadWithAnyJobs) {
     std::string reports[2];
     for (const int jobs : {1, 2}) {
       std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
-                                       "--request-timeout", request_timeout(), "--observe", "300",       "--jobs",
+                                       "--request-timeout", request_timeout(), "--observe", "300ms",     "--jobs",
                                        std::to_string(jobs)};
       args.insert(args.end(), extra.begin(), extra.end());
       args.insert(args.end(), {"--", kServer, "--catalog", catalog("bad-catalog.json"), "--misbehave", mode});
@@ -565,7 +566,7 @@ TEST(CheckServer, UsageErrorsExitTwo) {
   EXPECT_EQ(run_cli({"check-server", "--call", "x={bad", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cli({"check-server", "--protocol", "nope", "--", "true"}).exit_code, 2);
   // A server command given without "--" gets the command line it meant.
-  test_support::expect_usage_error({"check-server", "--timeout", "5", "node", "server.js"},
+  test_support::expect_usage_error({"check-server", "--timeout", "5s", "node", "server.js"},
                                    "a server's command line goes after '--' (did you mean 'mcp-hints check-server "
                                    "[OPTIONS] -- node server.js'?)");
   auto help = run_cli({"check-server", "--help"});
@@ -867,7 +868,7 @@ TEST(CheckServerStateless, AServerSilentToTheProbesIsBoundedAndAFinding) {
   EXPECT_LT(o.seconds, test_support::bound_seconds(8.0));  // the run's own bound is 6 s, each probe's 2 s
   EXPECT_EQ(o.checks(), (std::set<std::string>{"stateless.version-unsupported", "stateless.version-missing"}))
       << o.report.dump(1);
-  const std::string waited = "but it was not answered within " + request_timeout() + "000 ms";
+  const std::string waited = "but it was not answered within " + std::to_string(request_timeout_seconds()) + "000 ms";
   for (const auto& f : o.report["findings"])
     EXPECT_NE(f["message"].get<std::string>().find(waited), std::string::npos) << f;
   EXPECT_TRUE(mcp_hints::process_group_gone(o.server_pid));
@@ -879,9 +880,9 @@ TEST(CheckServerStateless, AServerSilentToTheProbesIsBoundedAndAFinding) {
 TEST(CheckServerStateless, ASlowDiscoverAnswerIsWaitedForOnceTheServerNamesItsEra) {
   test_support::TempDir dir;
   const std::string pid_file = (dir.path() / "pid").string();
-  auto o = run_check({"check-server", "--format", "json", "--timeout", "20", "--request-timeout", "2", "--observe", "0",
-                      "--", kServer, "--catalog", catalog(), "--misbehave", "slow-discover", "--protocol", "stateless",
-                      "--pid-file", pid_file});
+  auto o = run_check({"check-server", "--format", "json", "--timeout", "20s", "--request-timeout", "2s", "--observe",
+                      "0", "--", kServer, "--catalog", catalog(), "--misbehave", "slow-discover", "--protocol",
+                      "stateless", "--pid-file", pid_file});
   EXPECT_EQ(o.exit_code, 0) << o.err << o.report.dump(1);
   EXPECT_EQ(o.report["protocol"]["era"], "stateless") << o.report["protocol"];
   EXPECT_TRUE(o.checks().empty()) << o.report.dump(1);
@@ -969,7 +970,7 @@ TEST(CheckServer, ABaselineAcceptsALiveServersFindingsAndReportsTheFixedOnesStal
                                    "--format",
                                    "json",
                                    "--timeout",
-                                   "6",
+                                   "6s",
                                    "--baseline",
                                    baseline,
                                    "--observe",

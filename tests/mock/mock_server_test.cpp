@@ -769,7 +769,7 @@ TEST(MockServer, TheCommandRefusesWhatItCannotServe) {
 }
 
 TEST(MockServer, CheckServerPassesTheMockServer) {
-  auto r = test_support::run_cli({"check-server", "--format", "json", "--observe", "100", "--", MCP_HINTS_BIN, "mock",
+  auto r = test_support::run_cli({"check-server", "--format", "json", "--observe", "100ms", "--", MCP_HINTS_BIN, "mock",
                                   "--scenario", "mock.two-servers", "--server", "b"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["toolCount"], 1);
@@ -858,7 +858,7 @@ TEST(MockServer, CheckServerSpeaksEachEraTheMockSpeaks) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.scenario + " --protocol " + c.protocol);
     const std::vector<std::string> serve = {MCP_HINTS_BIN, "mock", "--scenario", c.scenario, "--server", "b"};
-    std::vector<std::string> args = {"check-server", "--format", "json", "--observe", "50", "--protocol", c.protocol};
+    std::vector<std::string> args = {"check-server", "--format", "json", "--observe", "50ms", "--protocol", c.protocol};
     auto stdio_args = args;
     stdio_args.push_back("--");
     stdio_args.insert(stdio_args.end(), serve.begin(), serve.end());

@@ -131,7 +131,11 @@ TEST(OutputContract, ConflictingFlagsNegativeLimitsAndIdleOptionsAreUsageErrors)
       {{"check-server", "--timeout", "-3", "--", "true"}, "'-3' for option '--timeout': not a duration"},
       {{"check-server", "--observe", "1h", "--", "true"}, "'1h' for option '--observe': unknown unit 'h'"},
       {{"check-server", "--request-timeout", "0s", "--", "true"}, "must be longer than 0"},
-      {{"certify", "--client", "x", "--timeout", "10"}, "--timeout must be 100ms to 1h, not 10ms"},
+      {{"certify", "--client", "x", "--timeout", "10ms"}, "--timeout must be 100ms to 1h, not 10ms"},
+      // One way to say a duration: a bare number (but 0) is refused everywhere, never read in a guessed unit.
+      {{"check-server", "--timeout", "30", "--", "true"}, "'30' for option '--timeout': a duration needs its unit"},
+      {{"check-server", "--observe", "500", "--", "true"}, "'500' for option '--observe': a duration needs its unit"},
+      {{"mock", "--scenario", "mock.basic", "--transport", "http", "--idle-timeout", "5"}, "a duration needs its unit"},
       {{"lint", kGood, "--color", "always", "--format", "json"}, "--color always has no effect on --format json"},
       {{"mock", "--scenario", "mock.basic", "--port", "8080"}, "--port has no effect over stdio"},
       {{"model", "--port", "0"}, "--scenario FILE|ID is required"},

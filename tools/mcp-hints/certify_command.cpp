@@ -77,7 +77,7 @@ options:
                            Retry-After, ttlMs), which sleep through it; 1: one after another; the
                            report's order does not change
   --timeout T              the longest a client may take per scenario (default 30s, with --host
-                           180s; a bare number is milliseconds)
+                           180s; 30s, 500ms, 2m)
   --color WHEN             auto (default), always, never (text on a terminal only)
   --strict                 require the strict tier: a warning (a SHOULD not met) fails the run
   --require-profile NAME   fail the run unless the client implements that proposal (repeatable):
@@ -158,7 +158,7 @@ int certify_command(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>()->default_value("mcp-hints-certify"), "")(
       "checks-dir", po::value<std::string>(), "")("expected-failures", po::value<std::string>(), "")(
-      "timeout", po::value<DurationMillis>()->default_value(DurationMillis(30s), "30s"), "")(
+      "timeout", po::value<Duration>()->default_value(Duration(30s), "30s"), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list", "")("list-hosts", "")("strict", "")(
       "coverage", "")("require-profile", po::value<std::vector<std::string>>()->composing(), "")(
       "protocol", po::value<std::string>()->default_value("all"), "")("jobs",
@@ -219,7 +219,7 @@ int certify_command(const std::vector<std::string>& args) {
     protocols = {protocol};
   }
   const auto timeout =
-      host && vm["timeout"].defaulted() ? std::chrono::milliseconds(180s) : vm["timeout"].as<DurationMillis>().value;
+      host && vm["timeout"].defaulted() ? std::chrono::milliseconds(180s) : vm["timeout"].as<Duration>().value;
   if (timeout < 100ms || timeout > 1h) return usage("--timeout must be 100ms to 1h, not " + duration_text(timeout));
   const std::size_t jobs = vm["jobs"].as<Jobs>().value;
   if (vm.count("all") && vm.count("scenario")) return usage("--all and --scenario exclude each other");

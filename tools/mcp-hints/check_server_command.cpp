@@ -29,10 +29,10 @@ and, only with --call, the trust annotations of a tool's result. No tool is call
 
 options:
 )") + kReportOptionsHelp + R"(  --url URL              a Streamable HTTP endpoint instead of a command
-  --timeout T            bound on the whole run (default 30s; a bare number is seconds)
-  --request-timeout T    bound on one request (default 10s; a bare number is seconds)
-  --observe T            how long to wait for notifications/tools/list_changed (default 1000ms; a
-                         bare number is milliseconds)
+  --timeout T            bound on the whole run (default 30s; 30s, 500ms, 2m)
+  --request-timeout T    bound on one request (default 10s; 30s, 500ms, 2m)
+  --observe T            how long to wait for notifications/tools/list_changed (default 1s; 0 for
+                         none; 30s, 500ms, 2m)
   --protocol P           the protocol era to speak: auto (default: server/discover, then
                          initialize if the server does not know it), legacy, stateless, or a
                          revision (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)
@@ -77,9 +77,9 @@ int check_server_command(const std::vector<std::string>& args) {
   po::options_description options;
   add_report_options(options);
   options.add_options()("help,h", "")("url", po::value<std::string>(), "")(
-      "timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(30s), "30s"), "")(
-      "request-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(10s), "10s"), "")(
-      "observe", po::value<DurationMillis>()->default_value(DurationMillis(1000ms), "1000ms"), "")(
+      "timeout", po::value<Duration>()->default_value(Duration(30s), "30s"), "")(
+      "request-timeout", po::value<Duration>()->default_value(Duration(10s), "10s"), "")(
+      "observe", po::value<Duration>()->default_value(Duration(1000ms), "1s"), "")(
       "env", po::value<std::vector<std::string>>(), "")("call", po::value<std::vector<std::string>>(), "")(
       "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
       "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "")(
@@ -146,9 +146,9 @@ int check_server_command(const std::vector<std::string>& args) {
   run.lint.spec_revision = settings->spec_revision;
   run.lint.pinned = settings->pinned;
   run.lint.jobs = vm["jobs"].as<Jobs>().value;
-  run.timeout = vm["timeout"].as<DurationSeconds>().value;
-  run.request_timeout = vm["request-timeout"].as<DurationSeconds>().value;
-  run.observe_window = vm["observe"].as<DurationMillis>().value;
+  run.timeout = vm["timeout"].as<Duration>().value;
+  run.request_timeout = vm["request-timeout"].as<Duration>().value;
+  run.observe_window = vm["observe"].as<Duration>().value;
   if (run.timeout.count() <= 0 || run.request_timeout.count() <= 0)
     return usage("--timeout and --request-timeout must be longer than 0");
   run.allow_side_effects = vm.count("allow-side-effects") > 0;

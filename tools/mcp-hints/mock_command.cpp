@@ -45,9 +45,9 @@ options:
                          longer body is refused with 413 while it is read
   --max-header N         http: longest request line and headers, in bytes (default 16384); 431
   --idle-timeout D       http: a connection with no request under way, or on which nothing moves,
-                         is closed after D (default 5s; 30s, 500ms)
+                         is closed after D (default 5s; 30s, 500ms, 2m)
   --header-timeout D     http: the request line and headers must arrive within D of their first
-                         byte (default 10s); 408
+                         byte (default 10s; 30s, 500ms, 2m); 408
   --max-connections N    http: connections served at once, each on its own thread (default 512);
                          one more is answered 503 and closed
   --list                 list the built-in scenarios and exit
@@ -67,9 +67,9 @@ int mock_command(const std::vector<std::string>& args) {
       "port", po::value<Port>()->default_value(Port(0), "0"), "")("record", po::value<std::string>(), "")(
       "max-message", po::value<Count>()->default_value(Count(std::size_t{4} << 20), "4194304"), "")(
       "max-header", po::value<Count>()->default_value(Count(std::size_t{16} << 10), "16384"), "")(
-      "idle-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(std::chrono::seconds(5)), "5s"), "")(
-      "header-timeout", po::value<DurationSeconds>()->default_value(DurationSeconds(std::chrono::seconds(10)), "10s"),
-      "")("max-connections", po::value<Count>()->default_value(Count(512), "512"), "")("list", "");
+      "idle-timeout", po::value<Duration>()->default_value(Duration(std::chrono::seconds(5)), "5s"), "")(
+      "header-timeout", po::value<Duration>()->default_value(Duration(std::chrono::seconds(10)), "10s"), "")(
+      "max-connections", po::value<Count>()->default_value(Count(512), "512"), "")("list", "");
   po::variables_map vm;
   if (const auto exit = parse_command(args, options, kHelp, vm)) return *exit;
   if (vm.count("list")) {
@@ -93,7 +93,7 @@ int mock_command(const std::vector<std::string>& args) {
   for (const char* positive : {"max-header", "max-connections"})
     if (vm[positive].as<Count>().value == 0) return usage(std::string("--") + positive + " must be at least 1");
   for (const char* positive : {"idle-timeout", "header-timeout"})
-    if (vm[positive].as<DurationSeconds>().value.count() == 0)
+    if (vm[positive].as<Duration>().value.count() == 0)
       return usage(std::string("--") + positive + " must be longer than 0");
   // A scenario that cannot be used, or a record file that cannot be opened, is an Error: main says it.
   auto scenario = mock::load_scenario(vm["scenario"].as<std::string>());
@@ -125,8 +125,8 @@ int mock_command(const std::vector<std::string>& args) {
   serve.recorder = recorder ? &*recorder : nullptr;
   serve.max_message = vm["max-message"].as<Count>().value;
   serve.http.max_header = vm["max-header"].as<Count>().value;
-  serve.http.idle_timeout = vm["idle-timeout"].as<DurationSeconds>().value;
-  serve.http.header_timeout = vm["header-timeout"].as<DurationSeconds>().value;
+  serve.http.idle_timeout = vm["idle-timeout"].as<Duration>().value;
+  serve.http.header_timeout = vm["header-timeout"].as<Duration>().value;
   serve.http.max_connections = vm["max-connections"].as<Count>().value;
   serve.port = port;
   return transport == "http" ? mock::serve_http(server, serve) : mock::serve_stdio(server, serve);

@@ -12,7 +12,7 @@
 namespace mcp_hints::cli {
 namespace po = boost::program_options;
 
-std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms) {
+std::chrono::milliseconds parse_duration(const std::string& text) {
   double number = 0;
   const char* end = text.data() + text.size();
   const auto [rest, ec] = std::from_chars(text.data(), end, number);
@@ -20,8 +20,10 @@ std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms
     throw std::invalid_argument("not a duration (write 30s, 500ms or 2m)");
   const std::string unit(rest, end);
   double ms_per_unit = 0;
-  if (unit.empty())
-    ms_per_unit = bare_ms;
+  if (unit.empty() && number == 0)
+    ms_per_unit = 1;
+  else if (unit.empty())
+    throw std::invalid_argument("a duration needs its unit (write 30s, 500ms or 2m)");
   else if (unit == "ms")
     ms_per_unit = 1;
   else if (unit == "s")
@@ -73,12 +75,8 @@ void validate_one(boost::any& out, const std::vector<std::string>& values, Parse
 
 }  // namespace
 
-void validate(boost::any& out, const std::vector<std::string>& values, DurationSeconds*, int) {
-  validate_one<DurationSeconds>(out, values, [](const std::string& t) { return parse_duration(t, 1000); });
-}
-
-void validate(boost::any& out, const std::vector<std::string>& values, DurationMillis*, int) {
-  validate_one<DurationMillis>(out, values, [](const std::string& t) { return parse_duration(t, 1); });
+void validate(boost::any& out, const std::vector<std::string>& values, Duration*, int) {
+  validate_one<Duration>(out, values, [](const std::string& t) { return parse_duration(t); });
 }
 
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {

@@ -12,17 +12,15 @@
 
 namespace mcp_hints::cli {
 
-// A duration: "30s", "500ms", "2m", "1.5s", or a bare number in the option's documented unit
-// (BareUnit: std::chrono::seconds or std::chrono::milliseconds), so older command lines keep
-// working. Never negative.
-template <class BareUnit>
+// A duration, said one way by every option: a number and its unit, "30s", "500ms", "2m", "1.5s";
+// "0" alone needs none. Any other bare number is refused: commands once read it in different
+// units (seconds here, milliseconds there), and a guess would be wrong half the time. Never
+// negative.
 struct Duration {
   std::chrono::milliseconds value{};
   Duration() = default;
   explicit Duration(std::chrono::milliseconds v) : value(v) {}
 };
-using DurationSeconds = Duration<std::chrono::seconds>;      // a bare number is seconds
-using DurationMillis = Duration<std::chrono::milliseconds>;  // a bare number is milliseconds
 
 // A count or a size in bytes, 1 or more: digits only (no sign), so "-1" is refused rather than
 // wrapped, and read without narrowing (a value past the largest size is refused, saying the range).
@@ -49,9 +47,9 @@ struct Port {
   explicit Port(std::size_t v) : value(v) {}
 };
 
-// "30s"-style text to milliseconds, a bare number read in `bare_ms` milliseconds per unit; throws
+// "30s"-style text to milliseconds (a bare number only when it is 0); throws
 // std::invalid_argument saying what is wrong.
-std::chrono::milliseconds parse_duration(const std::string& text, double bare_ms);
+std::chrono::milliseconds parse_duration(const std::string& text);
 // Digits to a whole number from least to most; throws std::invalid_argument for anything else (a
 // sign, a unit, a fraction, a value out of the range, which the message gives).
 std::size_t parse_count(const std::string& text, std::size_t least = 1, std::size_t most = SIZE_MAX);
@@ -60,8 +58,7 @@ std::size_t parse_count(const std::string& text, std::size_t least = 1, std::siz
 std::string duration_text(std::chrono::milliseconds value);
 
 // The overloads Boost.Program_options calls to read the values above (found by argument-dependent lookup).
-void validate(boost::any& out, const std::vector<std::string>& values, DurationSeconds*, int);
-void validate(boost::any& out, const std::vector<std::string>& values, DurationMillis*, int);
+void validate(boost::any& out, const std::vector<std::string>& values, Duration*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Jobs*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Port*, int);
