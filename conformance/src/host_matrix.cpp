@@ -77,7 +77,7 @@ std::vector<std::string> protocols_of(const HostMatrix& matrix) {
   std::vector<std::string> protocols;
   for (const auto& report : matrix.reports)
     for (const auto& era : report["eras"])
-      if (std::find(protocols.begin(), protocols.end(), era["protocol"]) == protocols.end())
+      if (std::find(protocols.begin(), protocols.end(), era["protocol"].get<std::string>()) == protocols.end())
         protocols.push_back(era["protocol"].get<std::string>());
   return protocols;
 }
