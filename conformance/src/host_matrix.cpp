@@ -59,7 +59,8 @@ std::vector<std::pair<std::string, std::string>> profile_rows(const HostMatrix& 
   std::vector<std::pair<std::string, std::string>> rows;
   for (const auto& report : matrix.reports)
     for (const auto& profile : report["profiles"])
-      if (std::none_of(rows.begin(), rows.end(), [&](const auto& r) { return r.first == profile["id"]; }))
+      if (std::none_of(rows.begin(), rows.end(),
+                       [&](const auto& r) { return r.first == profile["id"].get<std::string>(); }))
         rows.emplace_back(profile["id"].get<std::string>(), profile["title"].get<std::string>());
   return rows;
 }

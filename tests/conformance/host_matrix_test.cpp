@@ -89,7 +89,7 @@ TEST_F(HostMatrix, EveryCellIsTheVerdictOfItsHostsRun) {
   for (const auto& era : (*careful)["eras"]) {
     const auto tiers = row_of(page, era["protocol"].get<std::string>());
     ASSERT_EQ(tiers.size(), 3u);
-    EXPECT_EQ(tiers[1], era["tier"]);
+    EXPECT_EQ(tiers[1], era["tier"].get<std::string>());
   }
   const auto& profile = (*careless)["profiles"][0];
   const auto profiles = row_of(page, profile["title"].get<std::string>());
