@@ -502,7 +502,7 @@ std::string certification_junit(const Certification& c) {
 
 namespace {
 
-// "Codex CLI (codex-cli 0.171.0), through its built-in adapter; not seen: ..."
+// "Codex CLI (codex-cli 0.171.0), through its built-in adapter; what the adapter cannot see: ..."
 std::string host_line(const HostUnderTest& host) {
   return host.title + " (" + host.version + "), through its built-in adapter" +
          (host.limits.empty() ? std::string() : "; what the adapter cannot see: " + host.limits);

@@ -133,10 +133,6 @@ bool applies_under(const mock::Scenario& scenario, const std::string& protocol) 
                                                                                                : ProtocolEra::legacy));
 }
 
-mock::Scenario served_scenario(const mock::Scenario& scenario, const std::string& protocol) {
-  return mock::pinned_to(scenario, protocol);
-}
-
 std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served) {
   auto checks = read_checks(scenario);
   checks.push_back(client_messages_check(served));
@@ -209,7 +205,7 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
                               " era only, not to " + options.protocol);
   const auto started = Clock::now();
   ScenarioRun run;
-  run.scenario = served_scenario(scenario, options.protocol);
+  run.scenario = mock::pinned_to(scenario, options.protocol);
   run.transport = options.transport;
   run.protocol = options.protocol;
   run.folder = options.work_dir / run.run_id();

@@ -100,7 +100,7 @@ ScenarioRun decode_run(const RunRequest& request, const std::vector<std::uint8_t
   if (reply.contains("error")) throw_reply_error(reply);
   const json& r = reply.at("run");
   ScenarioRun run;
-  run.scenario = served_scenario(request.scenario, request.options.protocol);
+  run.scenario = mock::pinned_to(request.scenario, request.options.protocol);
   run.transport = request.options.transport;
   run.protocol = request.options.protocol;
   const json& client = r.at("client");
@@ -186,7 +186,7 @@ void stop_all(std::vector<Worker>& running) {
 // The run of a worker that left no usable reply: it could not run, and the notes say why.
 ScenarioRun lost_run(const RunRequest& request, const std::string& why, double seconds) {
   ScenarioRun run;
-  run.scenario = served_scenario(request.scenario, request.options.protocol);
+  run.scenario = mock::pinned_to(request.scenario, request.options.protocol);
   run.transport = request.options.transport;
   run.protocol = request.options.protocol;
   run.could_not_run = true;

@@ -73,8 +73,6 @@ mock::Scenario load_certification_scenario(const std::string& file_or_id);
 std::vector<std::string> scenario_eras(const mock::Scenario& scenario);
 bool applies_under(const mock::Scenario& scenario, const std::string& protocol);
 
-// The scenario as a run serves it: every server pinned to `protocol` (none: as written).
-mock::Scenario served_scenario(const mock::Scenario& scenario, const std::string& protocol);
 // The checks a run of `scenario` judges, in order: its own, then the implicit one on what the
 // client sent (which reads the served scenario).
 std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served);
