@@ -7,7 +7,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
-DEB_PACKAGES := cmake g++ make pkg-config python3 nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev nettle-dev libjemalloc-dev libgtest-dev libgmock-dev curl clang-format
+DEB_PACKAGES := cmake g++ make pkg-config python3 nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev nettle-dev libjemalloc-dev libgtest-dev libgmock-dev libtomlplusplus-dev curl clang-format
 # Extra packages only the tests need: headless Chromium renders every HTML report (label browser);
 # python3-yaml reads action.yml and .pre-commit-hooks.yaml (label packaging).
 TEST_PACKAGES := chromium python3-yaml

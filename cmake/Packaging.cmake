@@ -50,7 +50,7 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 # The static libraries' own dependencies, as a consumer's find_package(mcp_hints) needs them, and
 # the command's package, whose HTTP module the wire role loads.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "nlohmann-json3-dev (>= 3.11), libboost-dev (>= 1.74), libboost-filesystem-dev (>= 1.74), nettle-dev, mcp-hints (= ${PROJECT_VERSION})")
+    "nlohmann-json3-dev (>= 3.11), libboost-dev (>= 1.74), libboost-filesystem-dev (>= 1.74), nettle-dev, libtomlplusplus-dev (>= 3), mcp-hints (= ${PROJECT_VERSION})")
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "mcp-hints role libraries (static) and their CMake package
 The mcp-hints library, one static library per role, with headers and a CMake package:
 find_package(mcp_hints) gives the targets mcp_hints::json, ::vocab, ::checks, ::wire, ::live,

@@ -1,4 +1,6 @@
 // mcp-hints check-server: certify a live server over stdio or Streamable HTTP.
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <utility>
 
@@ -8,6 +10,7 @@
 #include "mcp_hints/json/input.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/live/check_server.hpp"
+#include "mcp_hints/live/server_config.hpp"
 #include "option_values.hpp"
 #include "report_output.hpp"
 
@@ -19,6 +22,7 @@ namespace {
 
 const std::string kHelp = std::string(R"(usage: mcp-hints check-server [OPTIONS] -- COMMAND [ARGS...]
        mcp-hints check-server [OPTIONS] --url URL
+       mcp-hints check-server [OPTIONS] --config FILE|auto [--config ...]
 
 Certifies a live MCP server: starts it (stdio) or connects to it (Streamable HTTP), lists its
 tools and runs every lint check on them, then the checks only a live server allows: protocol
@@ -29,6 +33,20 @@ and, only with --call, the trust annotations of a tool's result. No tool is call
 
 options:
 )") + kReportOptionsHelp + R"(  --url URL              a Streamable HTTP endpoint instead of a command
+  --config FILE          check every server a host's config file names (repeatable), several at
+                         once (--jobs), in one report with a part per server and the verdict of
+                         them all: mcpServers (Claude Desktop's claude_desktop_config.json,
+                         Claude Code's .mcp.json and ~/.claude.json, Cursor's mcp.json), servers
+                         (VS Code's mcp.json) or [mcp_servers.NAME] (Codex's config.toml).
+                         ${VAR}, ${VAR:-default}, ${env:VAR}, ${userHome} and ${workspaceFolder}
+                         are expanded in JSON configs, as their hosts do. A server that cannot
+                         start is reported so and the others still run; disabled ones are listed,
+                         not checked. The values of env and headers (and of variables) are
+                         secrets: never shown, in any format
+  --config auto          the usual files of the user (~/.claude.json, Claude Desktop's, Cursor's,
+                         VS Code's, $CODEX_HOME/config.toml or ~/.codex/config.toml) and of the
+                         current project (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
+                         .codex/config.toml); says on stderr which it read
   --timeout T            bound on the whole run (default 30s; 30s, 500ms, 2m)
   --request-timeout T    bound on one request (default 10s; 30s, 500ms, 2m)
   --observe T            how long to wait for notifications/tools/list_changed (default 1s; 0 for
@@ -51,7 +69,8 @@ options:
   --allow-side-effects   allow --call on tools whose hints do not say read-only
   --jobs N               threads: with 2 or more (default: the machine's cores), the first
                          listing's tools are linted while the session goes on and the next
-                         listing is read; the report is byte for byte that of --jobs 1
+                         listing is read; the report is byte for byte that of --jobs 1. With
+                         --config: how many servers are checked at once
   --checks-dir DIR       also write DIR/check-server/checks.json in the official conformance
                          suite's shape: one entry per check, SUCCESS, FAILURE (an error finding),
                          WARNING, INFO or SKIPPED (did not run)
@@ -61,10 +80,83 @@ Every call made is in the report, in every format: the tool, the shape of its ar
 and types, never values) and its outcome.
 
 exit codes: 0 no finding at the fail-on level, 1 findings at or above it, 2 usage error (or a
-refused --call), 3 the run could not complete (the server did not start, never answered, died,
-answered tools/list with an error, or a --call failed: an error, or a result with isError true,
-whose text is quoted); the reason is said on one line.
+refused --call, or a config that cannot be read), 3 the run could not complete (the server did
+not start, never answered, died, answered tools/list with an error, or a --call failed: an
+error, or a result with isError true, whose text is quoted); the reason is said on one line.
+With --config, the worst of the servers' decides.
 )";
+
+// Whether two configured servers are the same server (one config repeating another's).
+bool same_server(const ConfiguredServer& a, const ConfiguredServer& b) {
+  return a.name == b.name && a.unusable == b.unusable && a.target.command == b.target.command &&
+         a.target.url == b.target.url && a.target.env == b.target.env && a.target.headers == b.target.headers &&
+         a.target.working_dir == b.target.working_dir;
+}
+
+// --config: the servers of hosts' config files, each checked as the options say.
+int check_configured_servers(const std::vector<std::string>& given, const CheckServerOptions& run,
+                             ReportSettings& settings, Progress& progress) {
+  const ConfigPlaces places = ConfigPlaces::of_this_process();
+  std::vector<std::filesystem::path> paths;
+  std::vector<std::filesystem::path> found_automatically;
+  for (const auto& config : given) {
+    if (config != "auto") {
+      paths.emplace_back(config);
+      continue;
+    }
+    std::vector<std::string> looked;
+    for (const auto& usual : usual_server_configs(places)) {
+      std::error_code ec;
+      looked.push_back(usual.string());
+      if (std::filesystem::is_regular_file(usual, ec)) {
+        paths.push_back(usual);
+        found_automatically.push_back(usual);
+      }
+    }
+    if (found_automatically.empty() && given.size() == 1)
+      return usage_error("check-server", "--config auto: no config found; looked for " + join(looked, ", "));
+  }
+  ServerSetReport set;
+  std::vector<ConfiguredServer> servers;
+  for (const auto& path : paths) {
+    ServerConfig config;
+    try {
+      config = read_server_config(path, places);
+    } catch (const InputError& e) {
+      // A file found by looking is reported and left; one given is the user's to mend.
+      if (std::find(found_automatically.begin(), found_automatically.end(), path) == found_automatically.end())
+        return usage_error("check-server", std::string("--config ") + e.what() +
+                                               (std::string(e.what()).find("holds suppressions") != std::string::npos
+                                                    ? " (give it with --suppressions)"
+                                                    : ""));
+      std::cerr << "mcp-hints check-server: --config auto: not read: " << visible(e.what()) << "\n";
+      continue;
+    }
+    std::size_t disabled = 0;
+    for (auto& server : config.servers) {
+      if (!server.disabled.empty()) {
+        set.disabled.push_back({server.name, server.config, server.disabled});
+        ++disabled;
+      } else if (std::ranges::none_of(servers, [&](const auto& seen) { return same_server(seen, server); })) {
+        servers.push_back(std::move(server));
+      }
+    }
+    progress.line("check-server: read " + visible(config.path) + ": " + std::to_string(config.servers.size()) +
+                  (config.servers.size() == 1 ? " server" : " servers") + " (" + config.shape +
+                  (disabled ? ", " + std::to_string(disabled) + " disabled" : "") + ")");
+    set.configs.push_back(config.path);
+  }
+  if (servers.empty())
+    return usage_error("check-server", set.configs.empty() ? "--config: no config could be read"
+                                                           : "--config: the configs name no server to check");
+  const auto reports = check_servers(servers, run, run.lint.jobs);
+  for (std::size_t i = 0, r = 0; i < servers.size(); ++i) {
+    if (!servers[i].disabled.empty()) continue;
+    set.parts.push_back({servers[i].name, servers[i].config, reports[r]});
+    ++r;
+  }
+  return write_server_set_report(std::move(set), settings, "check-server");
+}
 
 }  // namespace
 
@@ -84,7 +176,8 @@ int check_server_command(const std::vector<std::string>& args) {
       "allow-side-effects", "")("protocol", po::value<std::string>()->default_value("auto"), "")(
       "auth-header", po::value<std::vector<std::string>>(), "")("auth-env", po::value<std::vector<std::string>>(), "")(
       "checks-dir", po::value<std::string>(), "")("jobs", po::value<Jobs>()->default_value(Jobs(), ""), "")(
-      "command-without-dashes", po::value<std::vector<std::string>>(), "");
+      "config", po::value<std::vector<std::string>>(), "")("command-without-dashes",
+                                                           po::value<std::vector<std::string>>(), "");
   // Words before "--" that belong to no option are a server command given without "--".
   po::positional_options_description stray;
   stray.add("command-without-dashes", -1);
@@ -112,8 +205,16 @@ int check_server_command(const std::vector<std::string>& args) {
   ServerTarget target;
   if (vm.count("url")) target.url = vm["url"].as<std::string>();
   target.command = command;
-  if (target.url.empty() == target.command.empty())
-    return usage("give the server as -- COMMAND [ARGS...] or as --url URL (one of them)");
+  const bool configs = vm.count("config") > 0;
+  if (configs) {
+    if (!target.url.empty() || !target.command.empty())
+      return usage("--config checks the servers a config names: give it without -- COMMAND or --url");
+    for (const char* alone : {"call", "allow-side-effects", "env", "auth-header", "auth-env"})
+      if (vm.count(alone))
+        return usage(std::string("--") + alone + " is for one server (-- COMMAND or --url), not for --config");
+  } else if (target.url.empty() == target.command.empty()) {
+    return usage("give the server as -- COMMAND [ARGS...], as --url URL, or as --config FILE (one of them)");
+  }
   if (!target.url.empty() && target.url.rfind("http://", 0) != 0 && target.url.rfind("https://", 0) != 0)
     return usage("--url must be an http:// or https:// URL, not '" + target.url + "'");
   if (vm.count("env")) {
@@ -178,6 +279,7 @@ int check_server_command(const std::vector<std::string>& args) {
   LintReport report;
   try {
     (void)Linter(run.lint);  // an unknown revision is a usage error, before anything starts
+    if (configs) return check_configured_servers(vm["config"].as<std::vector<std::string>>(), run, *settings, progress);
     report = check_server(target, run);
   } catch (const OptionError& e) {
     return option_error("check-server", e, kLintOptionFlags);

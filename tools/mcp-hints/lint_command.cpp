@@ -30,6 +30,8 @@ options:
   --max-bytes N          largest input accepted, in bytes (default 1073741824)
   --max-depth N          deepest nesting accepted (default 256)
   --max-string N         longest string or member name accepted, in bytes (default 16777216)
+  --config FILE          the old name of --suppressions (check-server's --config reads hosts'
+                         config files)
   -h, --help             this text
 
 exit codes: 0 no finding at the fail-on level, 1 findings at or above it, 2 usage error or
@@ -48,7 +50,7 @@ int lint_command(const std::vector<std::string>& args) {
       po::value<Count>()->default_value(Count(InputLimits{}.max_depth), std::to_string(InputLimits{}.max_depth)),
       "")("max-string",
           po::value<Count>()->default_value(Count(InputLimits{}.max_string), std::to_string(InputLimits{}.max_string)),
-          "")("files", po::value<std::vector<std::string>>(), "");
+          "")("config", po::value<std::string>(), "")("files", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("files", -1);
   const auto parsed = parse_arguments(args, options, &positional);
@@ -60,6 +62,11 @@ int lint_command(const std::vector<std::string>& args) {
   }
   auto settings = read_report_settings(vm, "lint");
   if (!settings) return bad_input;
+  if (vm.count("config")) {
+    if (settings->config_path) return usage_error("lint", "give --suppressions or --config (its old name), not both");
+    settings->config_path = vm["config"].as<std::string>();
+    settings->config_flag = "--config";
+  }
   if (vm.count("list-checks")) {
     print_checks(settings->format, false);
     return pass;

@@ -3,9 +3,12 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 
@@ -42,7 +45,7 @@ const char* kReportOptionsHelp =
                          (baseline.stale)
   --write-baseline FILE  write every finding of this run to FILE as the baseline (not with
                          --baseline; not written when the run is incomplete or an input bad)
-  --config FILE          the suppressions file (default: ./.mcp-hints.json when there is one):
+  --suppressions FILE    the suppressions file (default: ./.mcp-hints.json when there is one):
                          {"suppressions": [{"checkId": ID or glob, "tool": glob, "reason": why}]};
                          a suppression without a reason is refused, one that matches nothing is
                          reported (suppression.unused)
@@ -60,7 +63,8 @@ void add_report_options(po::options_description& options) {
       "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "color", po::value<std::string>()->default_value("auto"), "")("list-checks", "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "")("baseline", po::value<std::string>(), "")(
-      "write-baseline", po::value<std::string>(), "")("config", po::value<std::string>(), "")("show-suppressed", "");
+      "write-baseline", po::value<std::string>(), "")("suppressions", po::value<std::string>(), "")("show-suppressed",
+                                                                                                    "");
 }
 
 std::optional<std::optional<Level>> read_fail_on(const po::variables_map& vm, const std::string& command) {
@@ -155,7 +159,7 @@ std::optional<ReportSettings> read_report_settings(const po::variables_map& vm, 
   if (vm.count("vocab")) s.pinned = vm["vocab"].as<std::vector<std::string>>();
   if (vm.count("baseline")) s.baseline_path = vm["baseline"].as<std::string>();
   if (vm.count("write-baseline")) s.write_baseline = vm["write-baseline"].as<std::string>();
-  if (vm.count("config")) s.config_path = vm["config"].as<std::string>();
+  if (vm.count("suppressions")) s.config_path = vm["suppressions"].as<std::string>();
   s.report.show_suppressed = vm.count("show-suppressed") > 0;
   if (s.baseline_path && s.write_baseline) {
     usage_error(command, "give --baseline or --write-baseline, not both (the baseline written holds every finding)");
@@ -189,7 +193,7 @@ bool read_suppression_files(ReportSettings& settings, const std::string& command
     return false;
   return !config || read(
                         *config, [&](const std::string& p) { settings.suppressions = read_suppressions(p); },
-                        settings.config_path ? "--config" : "the configuration");
+                        settings.config_path ? settings.config_flag.c_str() : "the configuration");
 }
 
 void print_checks(const std::string& format, bool with_server_checks) {
@@ -263,16 +267,30 @@ nlohmann::json tool_name(const nlohmann::json& tool) {
   return name && name->is_string() ? *name : nlohmann::json();
 }
 
-int write_report(LintReport report, const ReportSettings& settings, const std::string& command) {
+namespace {
+
+// What every report written shares: the baseline written (of every part's findings) and applied,
+// the suppressions applied, the document rendered where the settings say, the official checks of
+// each part, and the one-line errors on stderr. `parts` are the reports, `names` what each is
+// called on stderr and in the checks folder ("" for a run of one); the exit code is that of the
+// worst part.
+int write_parts(std::vector<LintReport*> parts, const std::vector<std::string>& names, const ReportSettings& settings,
+                const std::string& command, const std::function<void(std::ostream&)>& render) {
   const SuppressionsFile* suppressions = settings.suppressions ? &*settings.suppressions : nullptr;
   std::optional<Baseline> written;
-  if (settings.write_baseline && (report.incomplete || report.has_input_error())) {
+  const bool incomplete_run = std::ranges::any_of(parts, [](const LintReport* r) { return r->incomplete.has_value(); });
+  const bool input_error = std::ranges::any_of(parts, [](const LintReport* r) { return r->has_input_error(); });
+  if (settings.write_baseline && (incomplete_run || input_error)) {
     std::cerr << "mcp-hints " << command << ": --write-baseline " << visible(*settings.write_baseline)
-              << ": not written: the run " << (report.incomplete ? "was incomplete" : "had an input it could not read")
+              << ": not written: the run " << (incomplete_run ? "was incomplete" : "had an input it could not read")
               << "\n";
   } else if (settings.write_baseline) {
     // The findings the suppressions file accounts for stay out of the baseline: they have a reason.
-    LintReport judged = report;
+    LintReport judged = *parts.front();
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      judged.files.insert(judged.files.end(), parts[i]->files.begin(), parts[i]->files.end());
+      for (const auto& finding : parts[i]->findings) judged.findings.push_back(finding);
+    }
     apply_suppressions(judged, nullptr, suppressions);
     write_file_atomically(
         *settings.write_baseline,  // OutputError: main says it, exit 3
@@ -280,9 +298,41 @@ int write_report(LintReport report, const ReportSettings& settings, const std::s
     written = read_baseline(*settings.write_baseline);  // the run is judged against what was written
   }
   const Baseline* baseline = settings.baseline ? &*settings.baseline : written ? &*written : nullptr;
-  if (baseline || suppressions) apply_suppressions(report, baseline, suppressions);
+  if (baseline || suppressions)
+    for (LintReport* part : parts) apply_suppressions(*part, baseline, suppressions);
   // Written as it is made, to standard output or to a file that appears whole or not at all.
-  const auto render = [&](std::ostream& out) {
+  if (settings.output) {
+    write_file_atomically(*settings.output, render);  // OutputError: main says it, exit 3
+  } else {
+    ChunkedOutput out(std::cout);  // a report is many small pieces: handed over a chunk at a time
+    render(out);
+    out.flush();
+    std::cout.flush();
+    if (!out || !std::cout) return incomplete;  // main says it (to a reader still there), in one line
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (settings.checks_dir)  // OutputError: main says it, exit 3
+      write_official_checks(*settings.checks_dir, names[i].empty() ? command : command + "/" + names[i],
+                            official_checks(*parts[i], official_timestamp()));
+  // Input errors and an incomplete run are also said on stderr, one line each, whatever the
+  // format (the text report on stdout says them already).
+  const bool said = settings.format == "text" && !settings.output;
+  for (std::size_t i = 0; i < parts.size() && !said; ++i) {
+    const std::string who = "mcp-hints " + command + ": " + (names[i].empty() ? "" : visible(names[i]) + ": ");
+    for (const auto& f : parts[i]->files)
+      if (f.error) std::cerr << who << visible(f.file) << ": " << visible(*f.error) << "\n";
+    if (parts[i]->incomplete) std::cerr << who << "incomplete: " << visible(*parts[i]->incomplete) << "\n";
+  }
+  if (incomplete_run) return incomplete;
+  if (input_error) return bad_input;
+  return std::ranges::any_of(parts, [&](const LintReport* r) { return r->fails(settings.report.fail_on); }) ? findings
+                                                                                                            : pass;
+}
+
+}  // namespace
+
+int write_report(LintReport report, const ReportSettings& settings, const std::string& command) {
+  return write_parts({&report}, {""}, settings, command, [&](std::ostream& out) {
     if (settings.format == "json")
       write_report_json(out, report, settings.report);
     else if (settings.format == "sarif")
@@ -293,29 +343,24 @@ int write_report(LintReport report, const ReportSettings& settings, const std::s
       render_github(out, report, settings.report);
     else
       render_text(out, report, settings.report);
-  };
-  if (settings.output) {
-    write_file_atomically(*settings.output, render);  // OutputError: main says it, exit 3
-  } else {
-    ChunkedOutput out(std::cout);  // a report is many small pieces: handed over a chunk at a time
-    render(out);
-    out.flush();
-    std::cout.flush();
-    if (!out || !std::cout) return incomplete;  // main says it (to a reader still there), in one line
+  });
+}
+
+int write_server_set_report(ServerSetReport set, const ReportSettings& settings, const std::string& command) {
+  std::vector<LintReport*> parts;
+  std::vector<std::string> names;
+  for (auto& part : set.parts) {
+    parts.push_back(&part.report);
+    // A folder's name for the checks folder: what the report calls the server (its name, and its
+    // config where two share a name), its other characters as '_'.
+    std::string name = part.report.files.empty() ? part.name : part.report.files.front().file;
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_') c = '_';
+    names.push_back(name.empty() || name == "." || name == ".." ? "_" : name);
   }
-  if (settings.checks_dir)  // OutputError: main says it, exit 3
-    write_official_checks(*settings.checks_dir, command, official_checks(report, official_timestamp()));
-  // Input errors and an incomplete run are also said on stderr, one line each, whatever the
-  // format (the text report on stdout says them already).
-  const bool said = settings.format == "text" && !settings.output;
-  for (const auto& f : report.files)
-    if (f.error && !said)
-      std::cerr << "mcp-hints " << command << ": " << visible(f.file) << ": " << visible(*f.error) << "\n";
-  if (report.incomplete && !said)
-    std::cerr << "mcp-hints " << command << ": incomplete: " << visible(*report.incomplete) << "\n";
-  if (report.incomplete) return incomplete;
-  if (report.has_input_error()) return bad_input;
-  return report.fails(settings.report.fail_on) ? findings : pass;
+  if (parts.empty()) return usage_error(command, "the configs name no server to check");
+  return write_parts(parts, names, settings, command,
+                     [&](std::ostream& out) { render_server_set(out, set, settings.format, settings.report); });
 }
 
 }  // namespace mcp_hints::cli

@@ -21,7 +21,7 @@
 namespace mcp_hints::cli {
 
 // Adds --format, --output, --fail-on, --strict, --color, --spec-revision, --list-checks, and
-// --baseline, --write-baseline, --config and --show-suppressed.
+// --baseline, --write-baseline, --suppressions and --show-suppressed.
 void add_report_options(boost::program_options::options_description& options);
 
 // The help text of those options (for a command's --help).
@@ -35,7 +35,8 @@ struct ReportSettings {
   std::vector<std::string> pinned;  // --vocab
   std::optional<std::string> baseline_path, write_baseline, config_path;
   std::optional<Baseline> baseline;              // read by read_suppression_files
-  std::optional<SuppressionsFile> suppressions;  // --config, or ./.mcp-hints.json when there is one
+  std::optional<SuppressionsFile> suppressions;  // --suppressions, or ./.mcp-hints.json when there is one
+  std::string config_flag = "--suppressions";    // the flag config_path came with (lint: --config, its old name)
   // check-server --checks-dir DIR: DIR/COMMAND/checks.json, the official conformance suite's shape
   std::optional<std::string> checks_dir;
 };
@@ -124,5 +125,9 @@ std::optional<CatalogInput> open_single_catalog(const boost::program_options::va
 // Writes the report where the settings say, after applying the baseline and the suppressions
 // file (and writing the baseline when asked); returns the exit code of the run.
 int write_report(LintReport report, const ReportSettings& settings, const std::string& command);
+// The same for the servers of check-server --config: a part per server, and the exit code of the
+// worst part (usage error when there is none); each part's official checks go to
+// DIR/COMMAND/SERVER/checks.json.
+int write_server_set_report(ServerSetReport set, const ReportSettings& settings, const std::string& command);
 
 }  // namespace mcp_hints::cli

@@ -5,10 +5,12 @@
 #include "mcp_hints/vocab/trust_annotations.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <set>
 #include <span>
 #include <string_view>
@@ -157,7 +159,7 @@ class Run {
         report_(report),
         linter_(options.lint),
         deadline_(Clock::now() + options.timeout),
-        file_(target.describe()) {}
+        file_(options.label.empty() ? target.describe() : options.label) {}
 
   void execute() {
     report_.server_checks_ran = true;
@@ -1064,6 +1066,61 @@ LintReport check_server(const ServerTarget& target, const CheckServerOptions& op
   report.spec_revision = options.lint.spec_revision;
   Run(target, options, report).execute();
   return report;
+}
+
+std::vector<LintReport> check_servers(const std::vector<ConfiguredServer>& servers, const CheckServerOptions& options,
+                                      std::size_t jobs) {
+  std::vector<const ConfiguredServer*> checked;
+  for (const auto& server : servers)
+    if (server.disabled.empty()) checked.push_back(&server);
+  std::vector<LintReport> reports(checked.size());
+  std::mutex progress_lock;
+  const auto check_one = [&](std::size_t i) {
+    const ConfiguredServer& server = *checked[i];
+    CheckServerOptions own = options;
+    const bool name_shared =
+        std::ranges::count_if(checked, [&](const ConfiguredServer* other) { return other->name == server.name; }) > 1;
+    own.label = name_shared ? server.name + " (" + server.config + ")" : server.name;
+    own.lint.jobs = 1;  // the servers are the run's threads
+    own.calls.clear();
+    if (options.progress)
+      own.progress = [&, label = own.label](const std::string& step) {
+        const std::scoped_lock lock(progress_lock);
+        options.progress(label + ": " + redacted(step, server.secrets));
+      };
+    LintReport& report = reports[i];
+    if (!server.unusable.empty()) {
+      report.spec_revision = options.lint.spec_revision;
+      report.server_checks_ran = true;
+      report.files.push_back(FileResult{own.label, 0, std::nullopt, {}, {}, {}});
+      report.incomplete = "not checked as configured: " + server.unusable;
+    } else {
+      try {
+        report = check_server(server.target, own);
+      } catch (const std::exception& e) {  // one server's failure is its own part's
+        report = LintReport{};
+        report.spec_revision = options.lint.spec_revision;
+        report.server_checks_ran = true;
+        report.files.push_back(FileResult{own.label, 0, std::nullopt, {}, {}, {}});
+        report.incomplete = e.what();
+      }
+    }
+    redact(report, server.secrets);
+  };
+  // Each server on a thread of its own, `jobs` at a time; where no thread is to be had, one by one.
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < checked.size(); i = next++) check_one(i);
+  };
+  std::vector<std::jthread> threads;
+  for (std::size_t t = 1; t < std::min(std::max<std::size_t>(jobs, 1), checked.size()); ++t) try {
+      threads.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;
+    }
+  worker();
+  threads.clear();  // joined
+  return reports;
 }
 
 }  // namespace mcp_hints

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -607,7 +608,12 @@ std::set<std::string> repeated_names(const std::vector<std::string>& names) {
 
 }  // namespace
 
-void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+namespace {
+
+// The JUnit document of one or more reports (check-server --config: one per server), a suite per
+// file or server of each.
+void render_junit_reports(std::ostream& out, const std::vector<const LintReport*>& reports,
+                          const ReportOptions& options) {
   // One testsuite per file (or server), one testcase per tool and tool check, and one per server
   // check in a check-server run: a finding at or above the fail-on level is a failure, one below
   // it, or suppressed (with its justification), is written to the testcase's output.
@@ -618,7 +624,7 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
   // One suite's testcases, counted, and written to `cases` unless it is null: the counts head the
   // suite and the whole document, so a first pass counts and a second writes, and no suite or
   // document is ever held whole.
-  auto suite = [&](const FileResult& file, std::ostream* cases, Counts& counts) {
+  auto suite = [&](const LintReport& report, const FileResult& file, std::ostream* cases, Counts& counts) {
     const bool input = is_input(report, file.file);
     auto& [tests, failures, errors, skipped] = counts;
     // `unproven`: a check with no finding that may not have run (the run ended early), so it is
@@ -745,15 +751,18 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
   };
   // The inputs, then the baseline and the suppressions file when a run check found something in
   // them (a suite of their own, with a testcase per run check that fired).
-  std::vector<FileResult> others;
-  for (const auto& other : other_files(report)) others.push_back(FileResult{other, 0, std::nullopt, {}, {}, {}});
-  std::vector<const FileResult*> suites;
-  for (const auto& file : report.files) suites.push_back(&file);
-  for (const auto& file : others) suites.push_back(&file);
+  std::vector<std::vector<FileResult>> others(reports.size());
+  std::vector<std::pair<const LintReport*, const FileResult*>> suites;
+  for (std::size_t r = 0; r < reports.size(); ++r) {
+    for (const auto& other : other_files(*reports[r]))
+      others[r].push_back(FileResult{other, 0, std::nullopt, {}, {}, {}});
+    for (const auto& file : reports[r]->files) suites.emplace_back(reports[r], &file);
+    for (const auto& file : others[r]) suites.emplace_back(reports[r], &file);
+  }
   std::vector<Counts> counts(suites.size());
   Counts total;
   for (std::size_t i = 0; i < suites.size(); ++i) {
-    suite(*suites[i], nullptr, counts[i]);
+    suite(*suites[i].first, *suites[i].second, nullptr, counts[i]);
     total.tests += counts[i].tests;
     total.failures += counts[i].failures;
     total.errors += counts[i].errors;
@@ -763,14 +772,20 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
       << "<testsuites name=\"mcp-hints\" tests=\"" << total.tests << "\" failures=\"" << total.failures
       << "\" errors=\"" << total.errors << "\" skipped=\"" << total.skipped << "\">\n";
   for (std::size_t i = 0; i < suites.size(); ++i) {
-    out << "  <testsuite name=\"" << html_escape(suites[i]->file) << "\" tests=\"" << counts[i].tests
+    out << "  <testsuite name=\"" << html_escape(suites[i].second->file) << "\" tests=\"" << counts[i].tests
         << "\" failures=\"" << counts[i].failures << "\" errors=\"" << counts[i].errors << "\" skipped=\""
         << counts[i].skipped << "\">\n";
     Counts written;
-    suite(*suites[i], &out, written);
+    suite(*suites[i].first, *suites[i].second, &out, written);
     out << "  </testsuite>\n";
   }
   out << "</testsuites>\n";
+}
+
+}  // namespace
+
+void render_junit(std::ostream& out, const LintReport& report, const ReportOptions& options) {
+  render_junit_reports(out, {&report}, options);
 }
 
 namespace {
@@ -842,6 +857,110 @@ void render_github(std::ostream& out, const LintReport& report, const ReportOpti
     out << "::error title=mcp-hints: incomplete::" << github_data(visible(*report.incomplete)) << "\n";
   if (const auto suppressed = suppressed_text(report); !suppressed.empty())
     out << "::notice title=mcp-hints: suppressed::" << github_data(suppressed) << "\n";
+}
+
+std::string ServerSetReport::verdict(const ReportOptions& options) const {
+  std::string worst = "pass";
+  for (const auto& part : parts) {
+    const std::string v = verdict_name(part.report, options);
+    if (v == "incomplete" || (v == "bad input" && worst != "incomplete") || (v == "fail" && worst == "pass")) worst = v;
+  }
+  return worst;
+}
+
+void render_server_set(std::ostream& out, const ServerSetReport& set, const std::string& format,
+                       const ReportOptions& options) {
+  const auto part_title = [](const ServerSetReport::Part& part) {
+    return "server " + visible(part.name) + " (from " + visible(part.config) + ")";
+  };
+  if (format == "json") {
+    json servers = json::array(), disabled = json::array();
+    std::map<std::string, std::size_t> counts;
+    for (const auto& part : set.parts) {
+      ++counts[verdict_name(part.report, options)];
+      servers.push_back({{"name", part.name}, {"config", part.config}, {"report", report_json(part.report, options)}});
+    }
+    for (const auto& left : set.disabled)
+      disabled.push_back({{"name", left.name}, {"config", left.config}, {"why", left.why}});
+    const std::string verdict = set.verdict(options);
+    const json document = {{"tool", "mcp-hints"},
+                           {"version", kVersion},
+                           {"configs", set.configs},
+                           {"servers", std::move(servers)},
+                           {"disabled", std::move(disabled)},
+                           {"summary",
+                            {{"servers", set.parts.size()},
+                             {"pass", counts["pass"]},
+                             {"fail", counts["fail"]},
+                             {"badInput", counts["bad input"]},
+                             {"incomplete", counts["incomplete"]},
+                             {"failOn", options.fail_on ? json(level_name(*options.fail_on)) : json("never")},
+                             {"verdict", verdict},
+                             {"passed", verdict == "pass"}}}};
+    out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  } else if (format == "sarif") {
+    // A run per server, told apart as GitHub code scanning tells categories apart.
+    json log;
+    for (const auto& part : set.parts) {
+      std::ostringstream one;
+      render_sarif(one, part.report, options);
+      json part_log = json::parse(one.str());
+      if (log.is_null()) {
+        log = part_log;
+        log["runs"] = json::array();
+      }
+      for (auto& run : part_log["runs"]) {
+        run["automationDetails"] = {{"id", "check-server/" + part.name + "/"},
+                                    {"description", {{"text", part_title(part)}}}};
+        log["runs"].push_back(std::move(run));
+      }
+    }
+    if (log.is_null()) {  // no server: an empty log of its own kind
+      std::ostringstream none;
+      render_sarif(none, LintReport{}, options);
+      log = json::parse(none.str());
+      log["runs"] = json::array();
+    }
+    out << log.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  } else if (format == "junit") {
+    std::vector<const LintReport*> reports;
+    for (const auto& part : set.parts) reports.push_back(&part.report);
+    render_junit_reports(out, reports, options);
+  } else if (format == "github") {
+    for (const auto& part : set.parts) {
+      LintReport named = part.report;  // its incompleteness said with the server's name
+      if (named.incomplete) named.incomplete = part_title(part) + ": " + *named.incomplete;
+      render_github(out, named, options);
+    }
+  } else {
+    const auto bold = [&](std::string_view text) {
+      return options.color ? "\033[1m" + std::string(text) + "\033[0m" : std::string(text);
+    };
+    std::map<std::string, std::size_t> counts;
+    for (const auto& part : set.parts) {
+      out << bold("== " + part_title(part) + " ==") << "\n";
+      render_text(out, part.report, options);
+      out << "\n";
+      ++counts[verdict_name(part.report, options)];
+    }
+    for (const auto& left : set.disabled)
+      out << "not checked: server " << visible(left.name) << " (from " << visible(left.config) << "): disabled there ("
+          << visible(left.why) << ")\n";
+    std::vector<std::string> configs;
+    for (const auto& config : set.configs) configs.push_back(visible(config));
+    out << "configs read: " << (configs.empty() ? "none" : join(configs, ", ")) << "\n";
+    std::vector<std::string> tally;
+    for (const char* v : {"pass", "fail", "bad input", "incomplete"})
+      if (counts[v]) tally.push_back(std::to_string(counts[v]) + " " + v);
+    const std::string verdict = set.verdict(options);
+    std::string shown_verdict = verdict;
+    if (verdict != "pass")
+      for (char& c : shown_verdict) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out << plural(set.parts.size(), "server") << (tally.empty() ? "" : ": " + join(tally, ", ")) << " — "
+        << (verdict == "pass" || !options.color ? shown_verdict
+                                                : std::string(colour_of(Level::error)) + shown_verdict + "\033[0m")
+        << " (fail on " << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
+  }
 }
 
 }  // namespace mcp_hints

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string_view>
 
@@ -198,10 +199,18 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
   if (options.argv.empty()) throw ProcessError("no command given");
   impl_->stderr_limit = options.stderr_limit;
   boost::filesystem::path exe = options.argv[0];
+  if (!options.working_dir.empty()) {
+    std::error_code dir_error;
+    if (!std::filesystem::is_directory(options.working_dir, dir_error))
+      throw ProcessError("cannot start " + options.argv[0] + ": working directory " + options.working_dir +
+                         " is not a directory");
+    if (exe.is_relative() && options.argv[0].find('/') != std::string::npos)
+      exe = boost::filesystem::path(options.working_dir) / exe;
+  }
   if (options.argv[0].find('/') == std::string::npos) {
     exe = bp::search_path(options.argv[0]);
     if (exe.empty()) throw ProcessError("command not found: " + options.argv[0]);
-  } else if (::access(options.argv[0].c_str(), X_OK) != 0) {
+  } else if (::access(exe.c_str(), X_OK) != 0) {
     throw ProcessError("cannot run " + options.argv[0] + ": " + std::strerror(errno));
   }
   Pipe in, out, err;
@@ -218,11 +227,14 @@ ChildProcess::ChildProcess(const ProcessOptions& options) : impl_(std::make_uniq
   envp.push_back(nullptr);
   char** const child_envp = envp.data();
   const int child_in = in.read, child_out = out.write, child_err = err.write;
+  const char* const child_dir = options.working_dir.empty() ? nullptr : options.working_dir.c_str();
   // Runs in the child between vfork and exec, on this thread's stack and memory: only system
   // calls, nothing that allocates or takes a lock (Boost itself writes back only an error code and
   // a short message when exec fails). vfork, unlike fork, copies no page table of this process,
   // which every child would otherwise pay for: certify starts hundreds.
   auto setup = [=](auto&) {
+    // The folder was found above; one removed since leaves the child where we are, as exec would.
+    if (child_dir) (void)::chdir(child_dir);
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // we die, it dies (the group is killed by us otherwise)
     ::signal(SIGPIPE, SIG_DFL);

@@ -129,6 +129,7 @@ std::unique_ptr<Transport> connect(const ServerTarget& target, const TransportLi
   ProcessOptions process;
   process.argv = target.command;
   process.env = target.env;
+  process.working_dir = target.working_dir;
   return std::make_unique<StdioTransport>(process, limits);
 }
 

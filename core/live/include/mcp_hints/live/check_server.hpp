@@ -12,6 +12,7 @@
 
 #include "mcp_hints/checks/lint.hpp"
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/live/server_config.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
@@ -43,6 +44,7 @@ struct CheckServerOptions {
   std::vector<AuthContext> auth_contexts;
   TransportLimits transport;
   std::function<void(const std::string&)> progress;  // told each step, e.g. to show on stderr
+  std::string label;                                 // what the report calls the server ("": its command or URL)
 };
 
 // A requested tool call refused before anything is called: it names no listed tool, or side
@@ -68,5 +70,13 @@ class CallRefused : public Error {
 // Runs every check against the target. Findings, incompleteness and the server's diagnostics
 // end up in the report; throws CallRefused for a refused call (nothing is called then).
 LintReport check_server(const ServerTarget& target, const CheckServerOptions& options);
+
+// Checks the servers of configs (check-server --config), up to `jobs` at once, each as
+// check_server does with `options` (no call: a config's tool names are its own); one report per
+// server, in their order, named by the server (and its config where two share a name), each
+// redacted of the server's secrets. A server that cannot be checked as configured, or cannot start,
+// has a report that says so (incomplete), and the others still run. Disabled servers are left out.
+std::vector<LintReport> check_servers(const std::vector<ConfiguredServer>& servers, const CheckServerOptions& options,
+                                      std::size_t jobs);
 
 }  // namespace mcp_hints

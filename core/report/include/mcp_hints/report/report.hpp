@@ -30,4 +30,27 @@ void render_junit(std::ostream& out, const LintReport& report, const ReportOptio
 // lines themselves.
 void render_github(std::ostream& out, const LintReport& report, const ReportOptions& options);
 
+// check-server --config: the servers of hosts' config files, a report each, in one document.
+struct ServerSetReport {
+  struct Part {
+    std::string name;    // the server, as the report calls it
+    std::string config;  // the config file it was read from
+    LintReport report;
+  };
+  struct Left {  // a server its config disables: not checked
+    std::string name, config, why;
+  };
+  std::vector<std::string> configs;  // the config files read
+  std::vector<Part> parts;
+  std::vector<Left> disabled;
+
+  // The worst of the parts' verdicts: "incomplete", "bad input", "fail", or "pass" (none, too).
+  std::string verdict(const ReportOptions& options) const;
+};
+// In a format of --format: text (a part per server, then the verdict of them all), json
+// (schemas/server-set-report.schema.json: each part a lint report), sarif (a run per server, its
+// automationDetails naming it), junit (a suite per server) or github (each server's annotations).
+void render_server_set(std::ostream& out, const ServerSetReport& set, const std::string& format,
+                       const ReportOptions& options);
+
 }  // namespace mcp_hints

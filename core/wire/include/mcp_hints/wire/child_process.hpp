@@ -30,6 +30,7 @@ struct ProcessOptions {
   std::vector<std::string> argv;                         // argv[0] is looked up on PATH
   std::vector<std::pair<std::string, std::string>> env;  // added to (or replacing in) our environment
   std::size_t stderr_limit = std::size_t{64} * 1024;     // bytes of stderr kept (the last ones)
+  std::string working_dir{};  // where the child starts ("": ours); a relative argv[0] with a '/' is found there
 };
 
 // The environment a child starts with, as "K=V" strings: every entry of base (a null-terminated

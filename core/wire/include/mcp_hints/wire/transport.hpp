@@ -218,6 +218,7 @@ struct ServerTarget {
   std::string url;                                       // or Streamable HTTP: the endpoint
   std::vector<std::pair<std::string, std::string>> env;  // stdio: added to the environment
   HttpHeaders headers;                                   // HTTP: sent with every request
+  std::string working_dir{};                             // stdio: where the server starts ("": here)
   std::string describe() const;
 };
 
