@@ -130,7 +130,7 @@ command: deps-debian $(VALIJSON_STAMP)
 test: build
 	@missing=$$(for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench; rc=$$?; python3 $(CURDIR)/cmake/skipped_tests.py .; exit $$rc
 
 # Every test (ctest -LE bench) against an AddressSanitizer + UndefinedBehaviorSanitizer build made
 # by clang 16 in its own folder; SANITIZE_LABELS narrows it (a ctest -L regex, e.g. 'wire|checks').
