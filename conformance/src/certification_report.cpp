@@ -511,8 +511,16 @@ std::string host_line(const HostUnderTest& host) {
 std::string summary_line(const Certification& c) {
   std::string counts;
   for (const auto& [name, n] : c.counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + name;
-  return std::to_string(c.runs.size()) + " scenario(s) in " + seconds_text(c.seconds) +
-         "; checks: " + (counts.empty() ? "none" : counts);
+  // A scenario runs once per revision: the runs are counted, and the scenarios they are of.
+  std::set<std::string> scenarios;
+  for (const auto& run : c.runs) scenarios.insert(run.scenario.id);
+  const auto plural = [](std::size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  const std::string runs = c.runs.size() == scenarios.size()
+                               ? plural(scenarios.size(), "scenario")
+                               : plural(c.runs.size(), "run") + " of " + plural(scenarios.size(), "scenario");
+  return runs + " in " + seconds_text(c.seconds) + "; checks: " + (counts.empty() ? "none" : counts);
 }
 
 // "eras: 2026-07-28 not spoken: the client sent initialize ...; 2025-11-25 certified, strict";

@@ -88,4 +88,26 @@ TEST(Terminal, CertifyShowsAHostileClientsWordsEscaped) {
   EXPECT_EQ(first_control(markdown.out), std::string::npos) << markdown.out;
 }
 
+// On a terminal, the text report lists every run: certify shows each once, not once as it ends
+// (stderr) and again in the report. Both outputs go to one terminal here, as a user's do.
+TEST(Terminal, CertifyShowsEachRunOnceOnATerminal) {
+  test_support::TempDir dir;
+  const std::string command = test_support::shell_quote(MCP_HINTS_BIN) + " certify --client " +
+                              test_support::shell_quote(MCP_HINTS_REFERENCE_CLIENT) +
+                              " --scenario confirm.spec-destructive --output " +
+                              test_support::shell_quote((dir.path() / "o").string());
+  const auto r = test_support::run_command({"script", "-qec", command, "/dev/null"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const std::string run : {"confirm.spec-destructive@2026-07-28", "confirm.spec-destructive@2025-11-25"}) {
+    std::size_t shown = 0;
+    for (auto at = r.out.find(run); at != std::string::npos; at = r.out.find(run, at + 1)) ++shown;
+    EXPECT_EQ(shown, 1u) << run << " in\n" << r.out;
+  }
+  EXPECT_NE(r.out.find("2 runs of 1 scenario in"), std::string::npos) << r.out;
+  // Not on a terminal (a CI log), each run's line is also said on stderr as it ends.
+  const auto logged = run_cli({"certify", "--client", MCP_HINTS_REFERENCE_CLIENT, "--scenario",
+                               "confirm.spec-destructive", "--output", (dir.path() / "p").string()});
+  EXPECT_NE(logged.err.find("confirm.spec-destructive@2026-07-28"), std::string::npos) << logged.err;
+}
+
 }  // namespace

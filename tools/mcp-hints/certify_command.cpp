@@ -320,12 +320,17 @@ int certify_command(const std::vector<std::string>& args) {
                     " (" + requests[index].options.protocol + ")");
     };
     // Each run's line as it ends, so a long run is never silent (a CI log shows it as it goes),
-    // numbered by its place in the report, whichever order the runs end in.
+    // numbered by its place in the report, whichever order the runs end in. Where the text report
+    // goes to a terminal it lists the runs itself: there the line is shown until the next replaces it.
+    const bool report_on_terminal = format == "text" && isatty(STDOUT_FILENO);
     watch.ended = [&](std::size_t index, const ScenarioRun& run) {
-      if (required.empty()) return progress.line(run_line(run, index + 1, requests.size(), certification.strict));
       ScenarioRun shown = run;  // as the report will judge it: a required profile's misses count
-      require_profiles(shown, required);
-      progress.line(run_line(shown, index + 1, requests.size(), certification.strict));
+      if (!required.empty()) require_profiles(shown, required);
+      const std::string line = run_line(shown, index + 1, requests.size(), certification.strict);
+      if (report_on_terminal)
+        progress.show(line);
+      else
+        progress.line(line);
     };
     certification.runs = run_scenarios(requests, jobs, watch);
   }
