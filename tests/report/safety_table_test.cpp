@@ -133,7 +133,7 @@ TEST(SafetyTable, FourThreadsMakeTheTableOneMakes) {
   EXPECT_EQ(rows(4), one);
   test_support::TempDir dir;
   const auto file = dir.write("c.json", text).string();
-  for (const char* format : {"markdown", "html"}) {
+  for (const char* format : {"text", "markdown", "html"}) {
     auto run = [&](const char* jobs) {
       return test_support::run_cli({"report", file, "--infer", "--format", format, "--jobs", jobs});
     };
@@ -145,11 +145,16 @@ TEST(SafetyTable, FourThreadsMakeTheTableOneMakes) {
 }
 
 TEST(ReportCommand, OutputsMatchTheirGoldenFiles) {
-  test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.md");
-  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.md", 1);
+  test_support::expect_golden({"report", "examples/catalogs/good-catalog.json", "--format", "markdown"},
+                              "report-good-catalog.md");
+  test_support::expect_golden({"report", "examples/catalogs/good-catalog.json"}, "report-good-catalog.txt");
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "markdown"},
+                              "report-bad-catalog.md", 1);
+  test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json"}, "report-bad-catalog.txt", 1);
   test_support::expect_golden({"report", "examples/catalogs/bad-catalog.json", "--format", "html"},
                               "report-bad-catalog.html", 1);
-  test_support::expect_golden({"report", "tests/fixtures/infer/catalog.json", "--infer"}, "report-inferred.md");
+  test_support::expect_golden({"report", "tests/fixtures/infer/catalog.json", "--infer", "--format", "markdown"},
+                              "report-inferred.md");
 }
 
 // report follows the exit-code contract as lint does: the table is written, and a finding at the

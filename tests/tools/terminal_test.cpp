@@ -51,6 +51,7 @@ TEST(Terminal, EveryReportFormatKeepsControlCharactersOut) {
                                                                 {"lint", kHostile, "--format", "github"},
                                                                 {"lint", kHostile, "--format", "json"},
                                                                 {"lint", kHostile, "--format", "sarif"},
+                                                                {"report", kHostile, "--format", "text"},
                                                                 {"report", kHostile, "--format", "markdown"},
                                                                 {"report", kHostile, "--format", "html"}}) {
     const auto r = run_cli(args);

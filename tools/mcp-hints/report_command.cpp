@@ -18,7 +18,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-const char* kHelp = R"(usage: mcp-hints report FILE [--format markdown|html] [--output PATH] [--infer]
+const char* kHelp = R"(usage: mcp-hints report FILE [--format text|markdown|html] [--output PATH] [--infer]
                          [--spec-revision REV] [--vocab NAME@REV ...] [--jobs N]
 
 The safety table of a saved tools/list (proposal 1's "documentation generators producing safety
@@ -28,7 +28,7 @@ hint of any vocabulary, or the specification's default where none says anything 
 that say it; the tool's lint findings are inline.
 
 options:
-  --format F             markdown (default) or html
+  --format F             text (default: a block per tool, for a terminal), markdown or html
   --output PATH          write the table to PATH instead of standard output
   --infer                where no hint says anything, show what the tool's name and input schema
                          suggest (as 'mcp-hints infer' does), marked inferred with the evidence
@@ -49,7 +49,7 @@ and a finding is at or above it, 2 usage error or bad input, 3 the output could 
 
 int report_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("markdown"), "")(
+  options.add_options()("help,h", "")("format", po::value<std::string>()->default_value("text"), "")(
       "output", po::value<std::string>(), "")(
       "spec-revision", po::value<std::string>()->default_value(std::string(kDefaultSpecRevision)), "")(
       "vocab", po::value<std::vector<std::string>>()->composing(), "")("infer", "")(
@@ -59,7 +59,8 @@ int report_command(const std::vector<std::string>& args) {
   if (const auto exit = parse_command(args, options, kHelp, vm, "file")) return *exit;
   auto usage = [](const std::string& why) { return usage_error("report", why); };
   const std::string format = vm["format"].as<std::string>();
-  if (format != "markdown" && format != "html") return usage("unknown --format '" + format + "' (markdown, html)");
+  if (format != "text" && format != "markdown" && format != "html")
+    return usage("unknown --format '" + format + "' (text, markdown, html)");
   const auto fail_on = read_fail_on(vm, "report");
   if (!fail_on) return bad_input;
   LintOptions lint;
@@ -71,7 +72,9 @@ int report_command(const std::vector<std::string>& args) {
   const std::string& file = input->file;
   // Each tool's row is written as it is read (to disk until the head, which counts them); the
   // table reaches its file, or standard output, only once the whole catalog was read.
-  SafetyTableWriter writer(format == "html" ? SafetyTableWriter::Format::html : SafetyTableWriter::Format::markdown);
+  SafetyTableWriter writer(format == "html"       ? SafetyTableWriter::Format::html
+                           : format == "markdown" ? SafetyTableWriter::Format::markdown
+                                                  : SafetyTableWriter::Format::text);
   try {
     for_each_safety_row(input->get(), file, lint, vm.count("infer") > 0, [&](SafetyRow&& row) { writer.add(row); });
   } catch (const OptionError& e) {

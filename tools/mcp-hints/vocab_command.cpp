@@ -23,7 +23,7 @@ using json = nlohmann::json;
 namespace {
 
 const char* kHelp = R"(usage: mcp-hints vocab list [--format text|json]
-       mcp-hints vocab table [--format markdown|html|json]
+       mcp-hints vocab table [--format text|markdown|html|json]
        mcp-hints vocab diff NAME@REV NAME@REV [--format text|json]
        mcp-hints vocab check DRAFT.schema.json [--format text|json]
        mcp-hints vocab trace [--format text|markdown|json|html]
@@ -34,7 +34,8 @@ For spec editors: the vocabularies of tool-safety hints as data (schemas/vocabul
           the normalized facet it means, overlaps (same meaning, another key), conflicts (same
           key, another meaning), and the precedence rule applied when hints disagree; for the
           trust annotations on requests and results, how each claim travels and how it stands
-          to what a tool declares
+          to what a tool declares; as text (a block per field) unless --format says markdown,
+          html or json
   diff    what changed from one revision to another: added, removed, renamed and re-typed
           fields, and changed enum values (e.g. action-security@seed trust-annotations@sep-1913)
   check   a draft schema for tool hints: fields that duplicate an existing facet, enum values
@@ -172,6 +173,50 @@ int table(const std::string& format) {
               "): " + markdown_inline_html(c.note) + "</li>\n";
     body += "</ul>\n";
     std::cout << html_page("mcp-hints crosswalk", body, "code{font-size:90%}");
+    return pass;
+  }
+  if (format == "text") {
+    // For a terminal: a block per field, its lines wrapped at 100 columns, no Markdown marks.
+    const auto plain = [](std::string text) {
+      for (const std::string mark : {"**", "`"})
+        for (auto at = text.find(mark); at != std::string::npos; at = text.find(mark, at)) text.erase(at, mark.size());
+      return text;
+    };
+    const auto line = [&](std::size_t indent, const std::string& text) {
+      std::cout << std::string(indent, ' ') << wrap(plain(text), 100 - indent, indent) << "\n";
+    };
+    std::set<std::string> revisions;
+    for (const auto& row : rows) revisions.insert(row.revision->ref());
+    line(0, "The crosswalk of tool-safety hints: " + std::to_string(rows.size()) + " fields in " +
+                std::to_string(revisions.size()) + " vocabulary revisions, " +
+                std::to_string(vocabulary.conflicts().size()) + " conflicts (as a table: --format markdown or html).");
+    line(0, std::string("Precedence. ") + precedence_rule());
+    const auto fields = [&](const std::vector<const CrosswalkRow*>& of) {
+      std::string revision;
+      for (const CrosswalkRow* row : of) {
+        if (row->revision->ref() != revision) {
+          revision = row->revision->ref();
+          std::cout << "\n" << revision << "\n";
+        }
+        line(2, row->field->key + "  (" + row->placement + ", " + row->type + ")");
+        line(6, values_text(*row));
+        if (!row->overlaps.empty()) line(6, "overlaps: " + join(row->overlaps, "; "));
+        if (!row->field->is_message_field && !row->conflicts.empty())
+          line(6, "conflicts: " + join(row->conflicts, "; "));
+        if (row->field->is_message_field && !row->propagation.empty()) line(6, "propagation: " + row->propagation);
+        if (row->field->is_message_field && !row->relations.empty())
+          line(6, "tool side: " + join(row->relations, "; "));
+      }
+    };
+    std::cout << "\nTool fields: every field of every revision, and the facet each value means\n";
+    fields(tool_rows);
+    std::cout << "\nMessage scope: trust annotations on requests and results\n";
+    line(0, std::string(message_scope_rule()));
+    fields(message_rows);
+    std::cout << "\nHow message facets stand to tool facets\n";
+    for (const auto& r : vocabulary.relations()) line(2, "- " + relation_text(r));
+    std::cout << "\nConflicts: same key, different meaning\n";
+    for (const auto& c : vocabulary.conflicts()) line(2, "- " + join(c.keys, "; ") + " (" + c.facet + "): " + c.note);
     return pass;
   }
   auto header = [](const std::vector<std::string>& columns) {
@@ -315,9 +360,7 @@ int vocab_command(const std::vector<std::string>& args) {
   auto usage = [](const std::string& why) { return usage_error("vocab", why + " (try 'mcp-hints vocab --help')"); };
   if (words.empty()) return usage("say what: list, table, diff, check or trace");
   const std::string& what = words[0];
-  const std::string format = vm.count("format") ? vm["format"].as<std::string>()
-                             : what == "table"  ? "markdown"
-                                                : "text";
+  const std::string format = vm.count("format") ? vm["format"].as<std::string>() : "text";
   auto formats = [&](std::initializer_list<const char*> allowed) {
     for (const char* f : allowed)
       if (format == f) return true;
@@ -330,8 +373,8 @@ int vocab_command(const std::vector<std::string>& args) {
   }
   if (what == "table") {
     if (words.size() != 1) return usage("table takes no argument");
-    if (!formats({"markdown", "html", "json"}))
-      return usage("unknown --format '" + format + "' for table (markdown, html, json)");
+    if (!formats({"text", "markdown", "html", "json"}))
+      return usage("unknown --format '" + format + "' for table (text, markdown, html, json)");
     return table(format);
   }
   if (what == "diff") {

@@ -157,6 +157,22 @@ void SafetyTableWriter::add(const SafetyRow& row) {
     ++counts_[static_cast<int>(f.level)];
     if (!f.suppressed()) worst_counting_ = std::max(worst_counting_, static_cast<int>(f.level));
   }
+  if (format_ == Format::text) {
+    // A block per tool: each value, then the keys that say it, wrapped at 100 columns.
+    std::ostream& out = spills_.front()->stream();
+    out << "\n" << visible(row.name) << "\n";
+    const auto& columns = safety_columns();
+    for (std::size_t i = 0; i < row.cells.size() && i < columns.size(); ++i) {
+      std::string title = columns[i].title;
+      title.resize(std::max<std::size_t>(title.size(), 13), ' ');
+      const auto& cell = row.cells[i];
+      out << "  " << title << " " << (cell.value.empty() ? "—" : wrap(visible(cell.value), 84, 16)) << "\n";
+      if (!cell.source.empty()) out << std::string(16, ' ') << wrap(visible(cell.source), 84, 16) << "\n";
+    }
+    if (const auto findings = findings_text(row); !findings.empty())
+      out << "  findings      " << wrap(findings, 84, 16) << "\n";
+    return;
+  }
   if (format_ == Format::markdown) {
     std::ostream& out = spills_.front()->stream();
     out << "| `" << markdown_cell(row.name) << "` |";
@@ -189,6 +205,24 @@ bool SafetyTableWriter::fails_at(Level fail_on) const { return worst_counting_ >
 
 void SafetyTableWriter::finish(std::ostream& out, const std::string& file, const std::string& spec_revision,
                                bool inferred) {
+  if (format_ == Format::text) {
+    out << "Safety table: " << visible(file) << "\n"
+        << wrap(std::to_string(rows_) + (rows_ == 1 ? " tool" : " tools") +
+                    "; findings: " + std::to_string(counts_[static_cast<int>(Level::error)]) + " error(s), " +
+                    std::to_string(counts_[static_cast<int>(Level::warning)]) + " warning(s), " +
+                    std::to_string(counts_[static_cast<int>(Level::info)]) +
+                    " info. Each value is what a careful client acts on (the most cautious hint; the "
+                    "specification's default where no hint says anything), with the keys that say it below it; "
+                    "findings are mcp-hints lint's (specification " +
+                    spec_revision + ")." +
+                    (inferred ? " Where no hint says anything, values marked inferred come from the tool's name "
+                                "and input schema."
+                              : ""),
+                100)
+        << "\n";
+    spills_.front()->copy_to(out);
+    return;
+  }
   if (format_ == Format::markdown) {
     out << "# Safety table: " << file << "\n\n"
         << rows_
@@ -238,6 +272,10 @@ std::string written_whole(const SafetyTable& table, SafetyTableWriter::Format fo
 }
 
 }  // namespace
+
+std::string safety_table_text(const SafetyTable& table) {
+  return written_whole(table, SafetyTableWriter::Format::text);
+}
 
 std::string safety_table_markdown(const SafetyTable& table) {
   return written_whole(table, SafetyTableWriter::Format::markdown);

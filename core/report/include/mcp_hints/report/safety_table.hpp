@@ -54,7 +54,7 @@ SafetyTable build_safety_table(std::istream& in, const std::string& file, const 
 // which counts them, is written (HTML: one spill per worst level, as its rows are ordered).
 class SafetyTableWriter {
  public:
-  enum class Format { markdown, html };
+  enum class Format { text, markdown, html };  // text: a block per tool, for a terminal
   explicit SafetyTableWriter(Format format);
   void add(const SafetyRow& row);
   // The whole table: its head, then the rows added.
@@ -71,6 +71,7 @@ class SafetyTableWriter {
 };
 
 // A kept table, written whole (the writer above, fed its rows).
+std::string safety_table_text(const SafetyTable& table);
 std::string safety_table_markdown(const SafetyTable& table);
 std::string safety_table_html(const SafetyTable& table);
 
