@@ -5,7 +5,7 @@
 # against its target (issue 17). Every run is checked to be real (the tool count it reports, the
 # verdict it gives); a run over BENCH_TIMEOUT seconds (default 600) is stopped and said to have
 # timed out. Prints one Markdown table and writes it, with the machine and
-# the peers' versions, to bench/RESULTS.md and into README.md between the bench markers.
+# the peers' versions, to bench/RESULTS.md and into docs/development.md between the bench markers.
 # Generated catalogs are kept in BUILD_DIR/bench. A peer that is not installed (node/node_modules,
 # python3-jsonschema) leaves its row unjudged, and a missed target is a ❌: neither fails the
 # script; a run of ours that is not real does (exit 1, after the table is written), and so does a
@@ -323,11 +323,11 @@ if [ "$(stat -c '%n %Y' "${binaries[@]}" 2>&1)" != "$built" ]; then
   exit 1
 fi
 
-# The table, judged, with the machine and the versions; into RESULTS.md and README.md.
+# The table, judged, with the machine and the versions; into RESULTS.md and docs/development.md.
 version() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['version'])" "$peers/$1/package.json" 2>/dev/null || echo "not installed"; }
 BENCH_MACHINE="$(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r); load average $load when the run began" \
 BENCH_VERSIONS="$("$bin/mcp-hints" --version) (the build's source tree at $commit); node $(version node); ajv $(version ajv); @modelcontextprotocol/sdk $(version @modelcontextprotocol/sdk); Inspector CLI (@modelcontextprotocol/inspector) $(version @modelcontextprotocol/inspector); official conformance suite (@modelcontextprotocol/conformance) $(version @modelcontextprotocol/conformance); python3-jsonschema $(/usr/bin/python3 -c 'import importlib.metadata as m; print(m.version("jsonschema"))' 2>/dev/null || echo "not installed")" \
-BENCH_RUNS=$runs BENCH_QUICK_RUNS=$quick_runs python3 - "$rows" "$root/bench/RESULTS.md" "$root/README.md" <<'EOF'
+BENCH_RUNS=$runs BENCH_QUICK_RUNS=$quick_runs python3 - "$rows" "$root/bench/RESULTS.md" "$root/docs/development.md" <<'EOF'
 import datetime, json, os, re, sys
 
 rows_file, results_file, readme_file = sys.argv[1:]

@@ -1,4 +1,4 @@
-// A machine output held to its published schema (schemas/, README "Machine outputs and their
+// A machine output held to its published schema (schemas/, docs/output-contract.md "Machine outputs and their
 // schemas"), and its negative control: the same output with one member broken fails it.
 #pragma once
 

@@ -227,10 +227,12 @@ TEST(Coverage, GeneratedScenariosAreListedLoadableAndPrinted) {
   const auto table = test_support::run_cli({"certify", "--coverage"});
   EXPECT_EQ(table.exit_code, 0) << table.out;
   EXPECT_NE(table.out.find(" rows exercised\n"), std::string::npos);
-  // The README's table is the command's, so it cannot drift.
+  // The table of docs/scenarios.md is the command's, so it cannot drift.
   const auto markdown = test_support::run_cli({"certify", "--coverage", "--format", "markdown"});
-  EXPECT_NE(test_support::read_file(test_support::source_dir() / "README.md").find(markdown.out), std::string::npos)
-      << "README.md: replace the coverage table by the output of `mcp-hints certify --coverage --format markdown`";
+  EXPECT_NE(test_support::read_file(test_support::source_dir() / "docs" / "scenarios.md").find(markdown.out),
+            std::string::npos)
+      << "docs/scenarios.md: replace the coverage table by the output of `mcp-hints certify --coverage --format "
+         "markdown`";
   test_support::expect_usage_error({"certify", "--coverage", "--format", "json"}, "--coverage prints text or markdown");
 }
 

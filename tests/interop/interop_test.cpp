@@ -51,7 +51,7 @@ const json* tool_named(const json& tools, const std::string& name) {
 
 // What survives of hints in mock.basic through a client: the specification's annotation keys and
 // every _meta key; the proposals' annotation keys (riskLevel, approvalRecommendation, inputMetadata,
-// agencyHint) are dropped. This is the finding the README reports; a client that changes shows here.
+// agencyHint) are dropped. This is the finding docs/mock.md reports; a client that changes shows here.
 void expect_hint_survival(const json& tools, const std::string& client) {
   const json* del = tool_named(tools, "delete_file");
   ASSERT_NE(del, nullptr) << client;
@@ -366,7 +366,7 @@ struct Certification {
 // A TypeScript SDK adapter certified over each transport: what it fails is exactly the v1
 // adapter's expected-failures list, plus what the run adds (a new failure, or an entry that starts
 // passing, fails this test); both SDKs' adapters share one policy, so one list serves both. The
-// README shows the results.
+// docs/interop.md shows the results.
 void expect_certified_as_listed(const std::string& adapter, const std::string& options, const char* transport,
                                 const Certification& run = {}) {
   REQUIRE_NODE();

@@ -129,11 +129,11 @@ TEST(Report, SarifNamesEveryRuleAndPlacesEveryResult) {
   EXPECT_EQ(driver["version"], std::string(mcp_hints::kVersion));
   EXPECT_TRUE(driver["informationUri"].get<std::string>().starts_with("https://")) << driver["informationUri"];
   for (const auto& rule : rules)
-    EXPECT_EQ(rule["helpUri"], driver["informationUri"].get<std::string>() + "/blob/main/README.md#" +
+    EXPECT_EQ(rule["helpUri"], driver["informationUri"].get<std::string>() + "/blob/main/docs/checks.md#" +
                                    (rule["id"].get<std::string>().starts_with("baseline.") ||
                                             rule["id"].get<std::string>().starts_with("suppression.")
                                         ? "baselines-and-suppressions"
-                                        : "the-checks"));
+                                        : "lint-checks"));
   for (const auto& r : run["results"]) {
     const auto& region = r["locations"][0]["physicalLocation"]["region"];
     EXPECT_GE(region["startColumn"].get<int>(), 1) << r;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -102,11 +103,11 @@ TEST(Cli, HelpAndListsFitIn100ColumnsAndAlignTheirColumns) {
   EXPECT_EQ(list.find("SHOULDNever"), std::string::npos);
 }
 
-// SARIF's helpUri links land on README headings: their anchors as GitHub makes them (lower
-// case; punctuation dropped; each space a hyphen).
-TEST(Cli, SarifHelpLinksLandOnReadmeHeadings) {
+// SARIF's helpUri links land on headings of docs/checks.md: their anchors as GitHub makes them
+// (lower case; punctuation dropped; each space a hyphen).
+TEST(Cli, SarifHelpLinksLandOnDocsHeadings) {
   std::set<std::string> anchors;
-  std::istringstream readme(test_support::read_file(test_support::source_dir() / "README.md"));
+  std::istringstream readme(test_support::read_file(test_support::source_dir() / "docs" / "checks.md"));
   for (std::string line; std::getline(readme, line);) {
     if (!line.starts_with("#")) continue;
     std::string anchor;
@@ -125,6 +126,7 @@ TEST(Cli, SarifHelpLinksLandOnReadmeHeadings) {
                                    "--catalog", fixture("clean.json")})})
     for (const json sarif = json::parse(run.out); const auto& rule : sarif["runs"][0]["tool"]["driver"]["rules"]) {
       const std::string uri = rule["helpUri"];
+      EXPECT_NE(uri.find("/blob/main/docs/checks.md#"), std::string::npos) << uri;
       linked.insert(uri.substr(uri.find('#') + 1));
     }
   EXPECT_EQ(linked.size(), 3u);  // the lint checks' table, check-server's, and the baseline's
@@ -319,8 +321,11 @@ TEST(Cli, TheBundledExamplesGiveTheDemoVerdicts) {
     EXPECT_TRUE(fired.count(id)) << id;
 }
 
-TEST(Cli, TheReadmeDocumentsEveryCheckAndOption) {
-  const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
+// The docs: README.md and every page of docs/.
+TEST(Cli, TheDocsDocumentEveryCheckAndOption) {
+  std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
+  for (const auto& page : std::filesystem::directory_iterator(test_support::source_dir() / "docs"))
+    if (page.path().extension() == ".md") readme += test_support::read_file(page.path());
   for (const auto& c : mcp_hints::all_checks())
     EXPECT_NE(readme.find(std::string(1, '`').append(c.id).append("`")), std::string::npos) << c.id;
   for (const char* option : {"--format",

@@ -1,4 +1,4 @@
-// The output contract (README, "The output contract"), one table per rule, over every command:
+// The output contract (docs/output-contract.md), one table per rule, over every command:
 // output that cannot be written gives 3 with one line; a reader that goes away (a closed pipe)
 // gives 3 quietly; conflicting flags, negative limits and options without effect give 2.
 #include <gtest/gtest.h>

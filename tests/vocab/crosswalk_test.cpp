@@ -228,16 +228,16 @@ TEST(VocabCommand, OutputsMatchTheirGoldenFiles) {
   EXPECT_FALSE(table["conflicts"].empty());
 }
 
-// The README's coverage table is the command's, so it cannot drift.
-TEST(VocabCommand, TheReadmeCoverageTableIsTraceOutput) {
+// The coverage table of docs/vocab.md is the command's, so it cannot drift.
+TEST(VocabCommand, TheDocsCoverageTableIsTraceOutput) {
   const auto r = test_support::run_cli({"vocab", "trace", "--format", "markdown"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto start = r.out.find("| proposal |");
   ASSERT_NE(start, std::string::npos);
   const std::string table = r.out.substr(start, r.out.find("\n\n", start) - start + 1);
   EXPECT_NE(table.find("| policy-hints@seed |"), std::string::npos) << table;
-  EXPECT_NE(test_support::read_file(test_support::source_dir() / "README.md").find(table), std::string::npos)
-      << "README.md: replace the traceability coverage table by the one `mcp-hints vocab trace --format markdown` "
+  EXPECT_NE(test_support::read_file(test_support::source_dir() / "docs" / "vocab.md").find(table), std::string::npos)
+      << "docs/vocab.md: replace the traceability coverage table by the one `mcp-hints vocab trace --format markdown` "
          "prints:\n"
       << table;
 }

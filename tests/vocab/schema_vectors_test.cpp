@@ -33,16 +33,16 @@ TEST(SchemaVectors, EveryVectorGetsItsExpectedVerdict) {
 
 namespace {
 
-// The schemas of the README's table "Machine outputs and their schemas", each named as
-// `schemas/NAME`.
+// The schemas of the table "Machine outputs and their schemas" (docs/output-contract.md), each
+// named as `schemas/NAME`.
 std::set<std::string> machine_output_schemas() {
-  const std::string readme = test_support::read_file(test_support::source_dir() / "README.md");
-  const auto start = readme.find("### Machine outputs and their schemas");
-  EXPECT_NE(start, std::string::npos) << "README.md has no table of machine outputs";
+  const std::string readme = test_support::read_file(test_support::source_dir() / "docs" / "output-contract.md");
+  const auto start = readme.find("\n## Machine outputs and their schemas\n");
+  EXPECT_NE(start, std::string::npos) << "docs/output-contract.md has no table of machine outputs";
   std::set<std::string> names;
   if (start == std::string::npos) return names;
   const std::regex schema(R"(`schemas/([a-z0-9.-]+\.schema\.json)`)");
-  const auto end = readme.find("\n#", start + 1);
+  const auto end = readme.find("\n#", start + 2);
   const std::string section = readme.substr(start, end == std::string::npos ? std::string::npos : end - start);
   for (std::sregex_iterator it(section.begin(), section.end(), schema), last; it != last; ++it)
     names.insert((*it)[1].str());

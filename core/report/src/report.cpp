@@ -99,13 +99,13 @@ json artifact_location(const std::string& file, bool live) {
   return {{"uri", file.starts_with('/') ? "file://" + uri_encoded(file) : uri_encoded(file)}};
 }
 
-// Where a check is documented: the README's table of lint checks, of check-server's, or of the
-// baseline's and the suppressions file's.
+// Where a check is documented: the table of lint checks in docs/checks.md, of check-server's, or
+// of the baseline's and the suppressions file's.
 std::string check_help_uri(Scope scope) {
-  return std::string(kHomepage) + "/blob/main/README.md#" +
-         (scope == Scope::server ? "mcp-hints-check-server--for-server-authors-live"
+  return std::string(kHomepage) + "/blob/main/docs/checks.md#" +
+         (scope == Scope::server ? "live-server-checks"
           : scope == Scope::run  ? "baselines-and-suppressions"
-                                 : "the-checks");
+                                 : "lint-checks");
 }
 
 // A finding whose check no registry lists is a bug in mcp-hints, not in the input: SARIF and

@@ -11,7 +11,7 @@
 
 namespace mcp_hints {
 
-// The coverage of every proposal as a Markdown table (the README's, and the head of the matrix).
+// The coverage of every proposal as a Markdown table (docs/vocab.md's, and the head of the matrix).
 std::string trace_coverage_markdown(const Traceability& trace);
 
 void render_trace_text(std::ostream& out, const Traceability& trace);
