@@ -187,6 +187,8 @@ std::vector<EraVerdict> Certification::eras() const {
       by_era.emplace_back();
       it = eras.end() - 1;
     }
+    // Why the era is not spoken: its first run that says (one that sent nothing says nothing).
+    if (it->not_spoken.empty() && unspoken.count(run.protocol)) it->not_spoken = run.era_not_spoken;
     by_era[static_cast<std::size_t>(it - eras.begin())].push_back(&run);
   }
   for (std::size_t i = 0; i < eras.size(); ++i)

@@ -179,6 +179,11 @@ std::string era_not_spoken(const RunRecord& record, const std::string& protocol)
 std::set<std::string> unspoken_protocols(const std::vector<ScenarioRun>& runs) {
   std::map<std::string, bool> unspoken;  // by protocol: every run so far unspoken
   for (const auto& run : runs) {
+    // A run whose client sent no request at all (it could not reach a server that wanted a
+    // credential, say) says nothing of the era it speaks: the other runs decide.
+    const bool sent_nothing =
+        std::ranges::none_of(run.record.wire, [&](const WireLine& line) { return run.record.is_request_in(line); });
+    if (run.era_not_spoken.empty() && !run.could_not_run && sent_nothing) continue;
     const bool this_one = !run.era_not_spoken.empty() && !run.could_not_run;
     const auto [it, added] = unspoken.emplace(run.protocol, this_one);
     if (!added) it->second = it->second && this_one;

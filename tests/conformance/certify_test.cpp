@@ -278,8 +278,27 @@ TEST(Certify, AnEraIsNotSpokenOnlyWhenEveryRunOfItSaysSo) {
   EXPECT_EQ(both.counts().at("not spoken"), 2u);
   EXPECT_TRUE(both.failing_checks().empty());
 
+  // A run that sent nothing (its client never reached the server) says nothing of the era: the
+  // other runs decide, and the era's reason is theirs.
+  Certification silent = both;
+  silent.runs[0].era_not_spoken.clear();
+  EXPECT_EQ(silent.eras()[0].not_spoken, "session era only");
+  EXPECT_EQ(silent.overall(), Overall::certified);
+  Certification all_silent = both;  // ... but runs that all sent nothing show no era of another
+  all_silent.runs[0].era_not_spoken.clear();
+  all_silent.runs[1].era_not_spoken.clear();
+  EXPECT_EQ(all_silent.eras()[0].not_spoken, "");
+  EXPECT_EQ(all_silent.eras()[0].tier, Tier::not_certified);
+
   Certification mixed = both;  // one run of 2026-07-28 spoke it: the era counts, its failure too
   mixed.runs[1].era_not_spoken.clear();
+  WireLine spoke;  // a request of the era, on the wire
+  spoke.server = "main";
+  spoke.connection = "stdio:1";
+  spoke.direction = "in";
+  spoke.message = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"}, {"params", json::object()}};
+  mixed.runs[1].record.wire.push_back(spoke);
+  mixed.runs[1].record.index();
   EXPECT_EQ(mixed.eras()[0].not_spoken, "");
   EXPECT_EQ(mixed.eras()[0].tier, Tier::not_certified);
   EXPECT_EQ(mixed.overall(), Overall::not_certified);

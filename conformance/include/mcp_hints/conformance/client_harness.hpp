@@ -90,7 +90,8 @@ ScenarioRun perform_scenario(const mock::Scenario& scenario, const HarnessOption
 // not of another era), and when no revision was pinned.
 std::string era_not_spoken(const RunRecord& record, const std::string& protocol);
 // The revisions whose runs all show a client that does not speak their era (era_not_spoken on
-// every one, none that could not run): their runs say nothing of the client.
+// every one that sent a request, at least one, none that could not run): their runs say nothing
+// of the client. A run whose client sent no request at all says nothing of its era either way.
 std::set<std::string> unspoken_protocols(const std::vector<ScenarioRun>& runs);
 
 // Judges a performed run: every check of run_checks (none when the run could not run); the time
