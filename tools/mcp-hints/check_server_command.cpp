@@ -150,11 +150,9 @@ int check_configured_servers(const std::vector<std::string>& given, const CheckS
     return usage_error("check-server", set.configs.empty() ? "--config: no config could be read"
                                                            : "--config: the configs name no server to check");
   const auto reports = check_servers(servers, run, run.lint.jobs);
-  for (std::size_t i = 0, r = 0; i < servers.size(); ++i) {
-    if (!servers[i].disabled.empty()) continue;
-    set.parts.push_back({servers[i].name, servers[i].config, reports[r]});
-    ++r;
-  }
+  // Disabled servers were set apart above: a report for each server, in order.
+  for (std::size_t i = 0; i < servers.size(); ++i)
+    set.parts.push_back({servers[i].name, servers[i].config, reports[i]});
   return write_server_set_report(std::move(set), settings, "check-server");
 }
 
