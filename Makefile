@@ -132,13 +132,15 @@ test: build
 	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench; rc=$$?; python3 $(CURDIR)/cmake/skipped_tests.py .; exit $$rc
 
-# Every test (ctest -LE bench) against an AddressSanitizer + UndefinedBehaviorSanitizer build made
-# by clang 16 in its own folder; SANITIZE_LABELS narrows it (a ctest -L regex, e.g. 'wire|checks').
+# Every test against an AddressSanitizer + UndefinedBehaviorSanitizer build made by clang 16 in its
+# own folder, but those of files and of what other programs make of them (packaging: the .deb and
+# the profile's training; browser: Chromium's rendering), which make test runs; the sweeps skip
+# themselves (tests/time_bounds.hpp). SANITIZE_LABELS narrows it (a ctest -L regex, e.g. 'wire|checks').
 sanitize: deps deps-sanitize
 	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=ON \
 	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE bench $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
+	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'bench|packaging|browser' $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
 
 # The suites of what runs on several threads (lint --jobs, report --jobs, the schema registry:
 # json, checks, report; check-server --jobs: its test of one report with any jobs) against a

@@ -30,3 +30,10 @@ inline constexpr bool kMemoryMeasurable = !kAddressSanitizer && !kThreadSanitize
 inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdown; }
 
 }  // namespace test_support
+
+// A sweep runs code that other tests run under the sanitizers too, over and over, to check logic
+// (every broken variant, every scenario): that logic is checked by make test, and under the
+// sanitizers the sweep would only repeat the same paths for minutes. Skipped there, with its reason.
+#define MCP_HINTS_SKIP_SWEEP_UNDER_SANITIZERS(reason)                    \
+  if (test_support::kAddressSanitizer || test_support::kThreadSanitizer) \
+  GTEST_SKIP() << "a sweep of logic, run by make test; under the sanitizers " << reason
