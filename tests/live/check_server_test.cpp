@@ -849,6 +849,45 @@ TEST(CheckServerStateless, TheInitializeAnswerIsHeldToTheRevisionOffered) {
   }
 }
 
+// The tools are linted against the specification's revision the server speaks, unless the run
+// names one: an outputSchema whose root is an array is a Tool of 2026-07-28, not of 2025-11-25.
+TEST(CheckServer, TheToolsAreLintedInTheRevisionSpokenUnlessOneIsNamed) {
+  test_support::TempDir dir;
+  const auto tools = dir.write("tools.json", R"([{"name": "list_ids", "description": "Lists the ids.",
+    "inputSchema": {"type": "object"}, "outputSchema": {"type": "array", "items": {"type": "string"}},
+    "annotations": {"readOnlyHint": true}}])");
+  const auto check = [&](std::vector<std::string> extra, const std::string& server_protocol) {
+    std::vector<std::string> args = {"check-server",      "--format",        "json",      "--timeout", run_timeout(),
+                                     "--request-timeout", request_timeout(), "--observe", "0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--", kServer, "--catalog", tools.string(), "--protocol", server_protocol});
+    return run_check(args);
+  };
+  struct Case {
+    std::vector<std::string> extra;
+    std::string server, spoken, linted;
+    bool finding;  // schema.spec-tool: the tool, linted in the revision said
+    bool message;  // protocol.result: the tools/list message, always held to the revision spoken
+  };
+  for (const Case& c : std::vector<Case>{
+           {{}, "stateless", "2026-07-28", "2026-07-28", false, false},
+           {{}, "legacy", "2025-11-25", "2025-11-25", true, true},
+           {{"--protocol", "2025-06-18"}, "legacy", "2025-06-18", "2025-06-18", true, true},
+           // 2025-03-26 had no outputSchema; its tools are linted as the earliest revision mcp-hints knows.
+           {{"--protocol", "2025-03-26"}, "legacy", "2025-03-26", "2025-06-18", true, false},
+           {{"--spec-revision", "2025-11-25"}, "stateless", "2026-07-28", "2025-11-25", true, false},
+           {{"--spec-revision", "2026-07-28"}, "legacy", "2025-11-25", "2026-07-28", false, true},
+       }) {
+    const auto o = check(c.extra, c.server);
+    const std::string what = c.server + " server" + (c.extra.empty() ? "" : ", " + c.extra[0] + " " + c.extra[1]);
+    EXPECT_EQ(o.report["protocol"]["version"], c.spoken) << what << ": " << o.err;
+    EXPECT_EQ(o.report["specRevision"], c.linted) << what;
+    EXPECT_EQ(o.checks().count("schema.spec-tool"), c.finding ? 1u : 0u) << what << ": " << o.report.dump(1);
+    EXPECT_EQ(o.checks().count("protocol.result"), c.message ? 1u : 0u) << what << ": " << o.report.dump(1);
+    EXPECT_EQ(o.exit_code, c.finding || c.message ? 1 : 0) << what << ": " << o.err;
+  }
+}
+
 // What the schema already says is the schema check's: pages without ttlMs or cacheScope are
 // protocol.result findings, and no stateless check repeats them.
 TEST(CheckServerStateless, MissingCacheHintsAreTheSchemaChecksFinding) {

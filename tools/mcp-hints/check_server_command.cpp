@@ -243,6 +243,7 @@ int check_server_command(const std::vector<std::string>& args) {
     }
   }
   run.lint.spec_revision = settings->spec_revision;
+  run.lint_revision_spoken = vm["spec-revision"].defaulted();
   run.lint.pinned = settings->pinned;
   run.lint.jobs = vm["jobs"].as<Jobs>().value;
   run.timeout = vm["timeout"].as<Duration>().value;

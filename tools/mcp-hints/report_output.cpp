@@ -32,7 +32,8 @@ const char* kReportOptionsHelp =
                          an mcp-hints rule, info a MAY or a definition)
   --strict               same as --fail-on warning (the default)
   --spec-revision REV    specification revision for the Tool schema and the _meta prefix rule:
-                         2025-06-18, 2025-11-25 (default) or 2026-07-28
+                         2025-06-18, 2025-11-25 (default) or 2026-07-28; check-server's
+                         default is the revision the server speaks
   --color WHEN           auto (default: only on a terminal, unless NO_COLOR is set), always, never
   --vocab NAME@REV       pin the revision a vocabulary must use (repeatable), e.g.
                          trust-annotations@sep-1913: tools using another revision of it, or one

@@ -190,6 +190,18 @@ class Run {
     if (options_.progress) options_.progress(what);
   }
 
+  // The first session's revision decides the revision the tools are linted against, when the run
+  // follows the server's (before any tool is linted).
+  void lint_in_revision_spoken() {
+    if (!options_.lint_revision_spoken) return;
+    const std::string revision = Vocabulary::builtin().spec_revision_spoken(init_.protocol_version);
+    if (revision == linter_.options().spec_revision) return;
+    LintOptions lint = options_.lint;
+    lint.spec_revision = revision;
+    linter_ = Linter(std::move(lint));
+    report_.spec_revision = revision;
+  }
+
   // The check comes from server_check(), which finds it at compile time. A finding of a whole
   // listed tool has its pointer as the tool's (a baseline's fingerprint takes what is below it).
   void emit(const CheckInfo& check, const std::string& pointer, const std::string& message,
@@ -230,6 +242,7 @@ class Run {
     step(which + (options_.protocol.era == EraChoice::legacy ? ": initialize" : ": server/discover or initialize"));
     try {
       init_ = session->connect();
+      if (report_.protocol_version.empty()) lint_in_revision_spoken();
       report_.protocol_version = init_.protocol_version;
       report_.protocol_era = to_string(init_.era);
       report_.protocol_fallback = init_.fallback_reason;
@@ -489,8 +502,8 @@ class Run {
       const std::string name = tool_name(before[i]);
       auto it = then.find(name);
       if (it == then.end()) continue;
-      const auto old_hints = read_tool_hints(before[i], vocabulary, options_.lint.spec_revision);
-      const auto new_hints = read_tool_hints(*it->second, vocabulary, options_.lint.spec_revision);
+      const auto old_hints = read_tool_hints(before[i], vocabulary, linter_.options().spec_revision);
+      const auto new_hints = read_tool_hints(*it->second, vocabulary, linter_.options().spec_revision);
       std::vector<std::string> weakened, changed;
       for (const auto& c : hint_changes(old_hints, new_hints, vocabulary)) {
         const std::string text = c.facet + " " + (c.before ? c.before->dump() : "no claim") + " -> " +
@@ -529,11 +542,11 @@ class Run {
   // say otherwise, or their absence and the specification's default; empty when they say read-only.
   std::string not_read_only(const std::string& name, const json& tool) const {
     const auto& vocabulary = Vocabulary::builtin();
-    const auto hints = read_tool_hints(tool, vocabulary, options_.lint.spec_revision);
+    const auto hints = read_tool_hints(tool, vocabulary, linter_.options().spec_revision);
     const auto effect = hints.resolved("effect", vocabulary);
     if (effect && *effect == "read") return "";
     // What the specification assumes of a tool that says nothing, read from the crosswalk.
-    const auto bare = read_tool_hints(json::object(), vocabulary, options_.lint.spec_revision);
+    const auto bare = read_tool_hints(json::object(), vocabulary, linter_.options().spec_revision);
     std::vector<std::string> defaults;
     for (const auto& claim : bare.claims)
       if (claim.facet == "effect") defaults.push_back(claim.source.field->key + " " + value_text(*claim.source.raw));
@@ -607,7 +620,7 @@ class Run {
                call->tool);
       // A result claims at most what its tool declares (the crosswalk's "at-most" relations):
       // each claim above the tool's most cautious declared value shows the declaration understated.
-      const auto hints = read_tool_hints(*tool, vocabulary, options_.lint.spec_revision);
+      const auto hints = read_tool_hints(*tool, vocabulary, linter_.options().spec_revision);
       for (const auto& claim : read_message_claims(result, vocabulary, revisions))
         for (const auto& relation : vocabulary.relations()) {
           if (relation.rule != "at-most" || relation.message_facet != claim.claim.facet) continue;

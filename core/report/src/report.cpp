@@ -476,6 +476,8 @@ void render_text(std::ostream& out, const LintReport& report, const ReportOption
     out << "protocol: " << visible(report.protocol_version) << " (" << report.protocol_era << " era"
         << (report.protocol_fallback.empty() ? "" : "; fell back to it because " + visible(report.protocol_fallback))
         << ")\n";
+  if (!report.protocol_version.empty() && report.spec_revision != report.protocol_version)
+    out << "tools linted against the specification of " << report.spec_revision << "\n";
   if (report.incomplete) out << paint(Level::error, "incomplete") << ": " << visible(*report.incomplete) << "\n";
   if (const auto suppressed = suppressed_text(report); !suppressed.empty())
     out << suppressed << (options.show_suppressed ? "" : " (not listed)") << "\n";

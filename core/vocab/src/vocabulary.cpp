@@ -356,6 +356,16 @@ std::vector<std::string> Vocabulary::spec_revisions() const {
   return out;
 }
 
+std::string Vocabulary::spec_revision_spoken(std::string_view protocol_version) const {
+  auto revisions = spec_revisions();
+  std::ranges::sort(revisions);
+  if (revisions.empty()) throw std::out_of_range("the vocabulary lists no specification revision");
+  std::string chosen = revisions.front();
+  for (const auto& revision : revisions)
+    if (revision <= protocol_version) chosen = revision;
+  return chosen;
+}
+
 const VocabularyRevision& Vocabulary::active_revision(std::string_view id, std::string_view spec_revision) const {
   if (id == "spec") {
     if (const auto* r = revision(id, spec_revision)) return *r;

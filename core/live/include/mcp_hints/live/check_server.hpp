@@ -33,6 +33,9 @@ struct AuthContext {
 
 struct CheckServerOptions {
   LintOptions lint;
+  // The tools are linted against the specification's revision the server speaks (the latest one
+  // mcp-hints knows that is not later), not lint.spec_revision: for a run that names no revision.
+  bool lint_revision_spoken = false;
   std::chrono::milliseconds timeout{30000};          // the whole run
   std::chrono::milliseconds request_timeout{10000};  // one request
   std::chrono::milliseconds observe_window{1000};    // waiting for notifications/tools/list_changed

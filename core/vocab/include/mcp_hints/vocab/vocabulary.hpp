@@ -164,6 +164,9 @@ class Vocabulary {
   const std::vector<Relation>& relations() const { return relations_; }
   const VocabularyRevision* revision(std::string_view id, std::string_view revision) const;
   std::vector<std::string> spec_revisions() const;
+  // The specification's revision whose tools a server speaking `protocol_version` lists: the
+  // latest of spec_revisions() that is not later (revisions are dates), else the earliest.
+  std::string spec_revision_spoken(std::string_view protocol_version) const;
   // Where a tool (any JSON value) carries each field: one walk of its members beside the fields'
   // member names, instead of a look-up per field; what follows asks it, not the tool.
   LocatedFields locate(const nlohmann::json& tool) const;
