@@ -41,8 +41,10 @@ The mcp-hints reference client, run by `mcp-hints certify` (see conformance/ADAP
 MCP_CONFORMANCE_CONTEXT (servers, task, scripted user, events file), and MCP_HINTS_SERVER_COMMAND
 or a URL as its last argument when the context names no servers. Without a task (the official
 conformance suite's client scenarios) it acts as a plain client: it connects, lists the tools and
-calls each with arguments its input schema allows, under the same policy. It speaks the revision
-MCP_CONFORMANCE_PROTOCOL_VERSION names, else negotiates (server/discover, else initialize).
+calls each with arguments its input schema allows, under the same policy; the suite's
+json-schema-2020-12-preservation (MCP_CONFORMANCE_SCENARIO) instead hands one tool's input schema,
+as listed, to the tool that echoes it. It speaks the revision MCP_CONFORMANCE_PROTOCOL_VERSION
+names, else negotiates (server/discover, else initialize).
 
 flags (each breaks one behaviour, for negative controls):
   --never-prompt          never involves the user: no prompt, no block, no escalation, no progress
@@ -252,8 +254,14 @@ class Client {
     const std::string server = default_server();
     Connection& c = connect(server);
     std::vector<std::pair<std::string, json>> calls;
-    for (const auto& [name, tool] : c.tools)
-      calls.emplace_back(name, example_arguments(tool.value("inputSchema", json())));
+    const char* scenario = std::getenv("MCP_CONFORMANCE_SCENARIO");
+    const auto focal = c.tools.find("json_schema_2020_12_tool");
+    if (scenario && std::string_view(scenario) == "json-schema-2020-12-preservation" && focal != c.tools.end())
+      // What a client keeps of a schema is what it hands back: the listing's, to the byte.
+      calls.emplace_back("json_schema_echo", json{{"schema", focal->second.value("inputSchema", json::object())}});
+    else
+      for (const auto& [name, tool] : c.tools)
+        calls.emplace_back(name, example_arguments(tool.value("inputSchema", json())));
     int failures = 0;
     for (const auto& [name, arguments] : calls) {
       try {

@@ -607,9 +607,10 @@ TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasO
 
 // The official suite's client scenarios against the reference client, which acts as a plain client
 // when given no task of ours: the suite starts its own server, appends its URL to the command and
-// names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Out of scope: auth/* (OAuth), the
-// elicitation, SSE-retry and custom-header scenarios (capabilities the reference client does not
-// declare), the extension scenarios.
+// names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Not run yet, for what the reference
+// client does not do yet: elicitation-sep1034-client-defaults (a server's request in the session
+// era), sse-retry (the SSE retry field), http-custom-headers and http-invalid-tool-headers (SEP-2243
+// Mcp-Param headers). Out of scope: auth/* (OAuth), the extension scenarios.
 std::vector<std::string> official_client_checks(const std::string& scenario, const std::string& spec_version) {
   test_support::TempDir out;
   const std::vector<std::string> argv = {(node_dir() / "node_modules" / ".bin" / "node").string(),
@@ -662,6 +663,22 @@ TEST(Interop, TheOfficialSuiteClientScenariosPassTheReferenceClient) {
                 "SUCCESS sep-2322-client-request-state-echoed", "SUCCESS sep-2322-client-jsonrpc-id-different",
                 "SUCCESS sep-2322-default-result-type-complete", "SUCCESS sep-2322-client-no-state-omitted",
                 "SUCCESS sep-2322-client-parallel-isolation"}));
+  // A network $ref in a listed schema is never fetched (SEP-2106).
+  EXPECT_EQ(official_client_checks("json-schema-ref-no-deref", "2026-07-28"),
+            (std::vector<std::string>{"SUCCESS sep-2106-no-network-ref-deref"}));
+  // A listed schema is handed back as it came: the 2020-12 keywords of SEP-1613 and those of SEP-2106
+  // ($anchor, allOf/anyOf, if/then/else) all kept, in either revision.
+  const std::vector<std::string> preserved = {"SUCCESS json-schema-2020-12-client-tool-found",
+                                              "SUCCESS json-schema-2020-12-client-echo-completed",
+                                              "SUCCESS json-schema-2020-12-client-$schema-preserved",
+                                              "SUCCESS json-schema-2020-12-client-$defs-preserved",
+                                              "SUCCESS json-schema-2020-12-client-additionalProperties-preserved",
+                                              "SUCCESS sep-2106-client-composition-keywords-preserved",
+                                              "SUCCESS sep-2106-client-conditional-keywords-preserved",
+                                              "SUCCESS sep-2106-client-anchor-keyword-preserved",
+                                              "SUCCESS wire-schema-valid"};
+  EXPECT_EQ(official_client_checks("json-schema-2020-12-preservation", "2026-07-28"), preserved);
+  EXPECT_EQ(official_client_checks("json-schema-2020-12-preservation", "2025-11-25"), preserved);
   EXPECT_EQ(official_client_checks("initialize", "2025-11-25"),
             (std::vector<std::string>{"SUCCESS mcp-client-initialization", "INFO server-info"}));
 }
