@@ -27,6 +27,7 @@
 #include "mcp_hints/vocab/trust_annotations.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/param_headers.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
@@ -189,6 +190,7 @@ struct Connection {
   bool listed_before = false;  // --reuse-listing: this connection's first listing is done
   std::string server;          // the scenario's name for it
   std::string authorization;   // the authorization context it acts for (the context's name); empty: none
+  bool over_http = false;      // Streamable HTTP (SEP-2243's x-mcp-header constraints bind it)
   // Stateless era: when the listing stops being fresh (its ttlMs; no list_changed comes then).
   std::optional<std::chrono::steady_clock::time_point> stale_at;
   std::chrono::milliseconds ttl{0};  // the listing's ttlMs; --ttl-from-use only
@@ -325,6 +327,7 @@ class Client {
       if (const char* env = std::getenv("MCP_HINTS_SERVER_COMMAND"); url.empty() && env) command = env;
     }
     if (!url.empty()) {
+      c->over_http = true;
       c->transport =
           make_http_transport(url, {}, credential.empty() ? HttpHeaders{} : HttpHeaders{{"Authorization", credential}});
     } else if (!command.empty()) {
@@ -401,8 +404,19 @@ class Client {
     const std::map<std::string, json> previous = c.tools;
     if (!first_page_only) c.tools.clear();  // --relist-first-page keeps the later pages' tools (broken)
     auto listing = first_page_only ? first_page(c) : c.session->list_tools();
-    for (auto& tool : listing.tools)
-      if (tool.is_object() && tool.contains("name") && tool["name"].is_string()) c.tools[tool["name"]] = tool;
+    // Over Streamable HTTP in the stateless era, a tool whose x-mcp-header breaks SEP-2243's
+    // constraints is left out, with a warning naming it and why (transports, 2026-07-28).
+    const bool param_headers = c.over_http && c.session->era() == ProtocolEra::stateless;
+    for (auto& tool : listing.tools) {
+      if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) continue;
+      if (param_headers)
+        if (const auto why = invalid_param_headers(tool.value("inputSchema", json())); !why.empty()) {
+          std::cerr << "reference_client: tools/list: leaves out " << tool["name"].get<std::string>() << ": " << why
+                    << "\n";
+          continue;
+        }
+      c.tools[tool["name"]] = tool;
+    }
     if (flags_.keep_first_hints) keep_first_hints(c);
     if (flags_.merge_relisted_hints) merge_hints(c, previous);
     for (const auto& [name, tool] : c.tools) tools_by_name_[name] = tool;  // --tools-by-name only

@@ -609,8 +609,8 @@ TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasO
 // when given no task of ours: the suite starts its own server, appends its URL to the command and
 // names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Not run yet, for what the reference
 // client does not do yet: elicitation-sep1034-client-defaults (a server's request in the session
-// era), sse-retry (the SSE retry field), http-custom-headers and http-invalid-tool-headers (SEP-2243
-// Mcp-Param headers). Out of scope: auth/* (OAuth), the extension scenarios.
+// era), sse-retry (the SSE retry field), http-custom-headers (SEP-2243's Mcp-Param headers). Out of
+// scope: auth/* (OAuth), the extension scenarios.
 std::vector<std::string> official_client_checks(const std::string& scenario, const std::string& spec_version) {
   test_support::TempDir out;
   const std::vector<std::string> argv = {(node_dir() / "node_modules" / ".bin" / "node").string(),
@@ -679,6 +679,14 @@ TEST(Interop, TheOfficialSuiteClientScenariosPassTheReferenceClient) {
                                               "SUCCESS wire-schema-valid"};
   EXPECT_EQ(official_client_checks("json-schema-2020-12-preservation", "2026-07-28"), preserved);
   EXPECT_EQ(official_client_checks("json-schema-2020-12-preservation", "2025-11-25"), preserved);
+  // Over Streamable HTTP, a tool whose x-mcp-header breaks a SEP-2243 constraint is left out of the
+  // listing and never called; the valid one beside them is.
+  std::vector<std::string> rejected = {"SUCCESS sep-2243-client-reject-invalid-tool",
+                                       "SUCCESS sep-2243-x-mcp-header-not-empty"};
+  rejected.insert(rejected.end(), 4, "SUCCESS sep-2243-x-mcp-header-primitive-only");
+  rejected.insert(rejected.end(), 2, "SUCCESS sep-2243-x-mcp-header-unique");
+  rejected.insert(rejected.end(), 4, "SUCCESS sep-2243-x-mcp-header-charset");
+  EXPECT_EQ(official_client_checks("http-invalid-tool-headers", "2026-07-28"), rejected);
   EXPECT_EQ(official_client_checks("initialize", "2025-11-25"),
             (std::vector<std::string>{"SUCCESS mcp-client-initialization", "INFO server-info"}));
 }

@@ -1,0 +1,75 @@
+// SEP-2243's constraints on x-mcp-header (transports, 2026-07-28): each broken one, and the valid
+// shapes beside it, including every invalid tool of the official suite's http-invalid-tool-headers.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/wire/param_headers.hpp"
+
+using json = nlohmann::json;
+using mcp_hints::invalid_param_headers;
+
+namespace {
+
+json with_property(const json& property) { return {{"type", "object"}, {"properties", {{"p", property}}}}; }
+json header(const std::string& type, const json& name) { return {{"type", type}, {"x-mcp-header", name}}; }
+
+}  // namespace
+
+TEST(ParamHeaders, ValidAnnotationsAndNoneAtAll) {
+  EXPECT_EQ(invalid_param_headers(json{{"type", "object"}}), "");
+  EXPECT_EQ(invalid_param_headers(json::object()), "");
+  EXPECT_EQ(invalid_param_headers(json("not a schema")), "");
+  for (const std::string type : {"string", "integer", "boolean"})
+    EXPECT_EQ(invalid_param_headers(with_property(header(type, "Region"))), "") << type;
+  // Every token character, and nested objects reached through properties alone.
+  EXPECT_EQ(invalid_param_headers(with_property(header("string", "A-z0.9!#$%&'*+^_`|~"))), "");
+  const json nested = {{"type", "object"},
+                       {"properties",
+                        {{"outer", {{"type", "object"}, {"properties", {{"inner", header("string", "Inner")}}}}},
+                         {"top", header("integer", "Top")}}}};
+  EXPECT_EQ(invalid_param_headers(nested), "");
+  // A property named x-mcp-header, and the word inside an instance (default, enum), are no annotation.
+  EXPECT_EQ(invalid_param_headers(json{{"properties", {{"x-mcp-header", {{"type", "string"}}}}}}), "");
+  EXPECT_EQ(invalid_param_headers(with_property({{"type", "object"}, {"default", {{"x-mcp-header", ""}}}})), "");
+  EXPECT_EQ(invalid_param_headers(with_property({{"enum", json::array({{{"x-mcp-header", 1}}})}})), "");
+}
+
+TEST(ParamHeaders, EachConstraintBroken) {
+  const auto why = [](const json& schema) { return invalid_param_headers(schema); };
+  EXPECT_NE(why(with_property(header("string", ""))).find("is empty"), std::string::npos);
+  EXPECT_NE(why(with_property(header("string", 7))).find("is not a string"), std::string::npos);
+  for (const std::string name : {"My Region", "Region:Primary", "R\xC3\xA9gion", "Region\t1", "a\r\nb", "a(b)"})
+    EXPECT_NE(why(with_property(header("string", name))).find("character an HTTP header name"), std::string::npos)
+        << name;
+  for (const std::string type : {"number", "object", "array", "null"})
+    EXPECT_NE(why(with_property(header(type, "X"))).find("not integer, string or boolean"), std::string::npos) << type;
+  EXPECT_NE(why(with_property({{"x-mcp-header", "X"}})).find("type unstated"), std::string::npos);
+  EXPECT_NE(why(with_property({{"type", json::array({"string", "null"})}, {"x-mcp-header", "X"}})).find("not integer"),
+            std::string::npos);
+  for (const auto& [first, second] : {std::pair{"Region", "Region"}, std::pair{"MyField", "myfield"}}) {
+    const json twice = {{"properties", {{"a", header("string", first)}, {"b", header("string", second)}}}};
+    EXPECT_NE(why(twice).find("repeats another, ignoring case"), std::string::npos) << first << " " << second;
+  }
+  // Nowhere but on a chain of properties: not the root, items, composition, conditionals, $defs.
+  EXPECT_NE(why(json{{"type", "string"}, {"x-mcp-header", "Root"}}).find("the schema's root"), std::string::npos);
+  for (const json& hidden : {
+           json{{"items", header("string", "X")}},
+           json{{"prefixItems", json::array({header("string", "X")})}},
+           json{{"allOf", json::array({with_property(header("string", "X"))})}},
+           json{{"anyOf", json::array({header("string", "X")})}},
+           json{{"oneOf", json::array({header("string", "X")})}},
+           json{{"not", header("string", "X")}},
+           json{{"if", header("string", "X")}},
+           json{{"then", with_property(header("string", "X"))}},
+           json{{"else", header("string", "X")}},
+           json{{"$defs", {{"d", header("string", "X")}}}},
+           json{{"additionalProperties", header("string", "X")}},
+           json{{"patternProperties", {{"^a", header("string", "X")}}}},
+       }) {
+    const std::string reason = why(with_property(hidden));
+    EXPECT_NE(reason.find("not on a property reached through properties alone"), std::string::npos) << hidden;
+  }
+  // The pointer says where.
+  EXPECT_NE(why(with_property(header("number", "Score"))).find("at /properties/p"), std::string::npos);
+}
