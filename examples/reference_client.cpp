@@ -42,9 +42,10 @@ The mcp-hints reference client, run by `mcp-hints certify` (see conformance/ADAP
 MCP_CONFORMANCE_CONTEXT (servers, task, scripted user, events file), and MCP_HINTS_SERVER_COMMAND
 or a URL as its last argument when the context names no servers. Without a task (the official
 conformance suite's client scenarios) it acts as a plain client: it connects, lists the tools and
-calls each with arguments its input schema allows, under the same policy; the suite's
-json-schema-2020-12-preservation (MCP_CONFORMANCE_SCENARIO) instead hands one tool's input schema,
-as listed, to the tool that echoes it. It speaks the revision MCP_CONFORMANCE_PROTOCOL_VERSION
+calls each with arguments its input schema allows (or makes the calls the context lists in
+toolCalls), under the same policy; the suite's json-schema-2020-12-preservation
+(MCP_CONFORMANCE_SCENARIO) instead hands one tool's input schema, as listed, to the tool that
+echoes it. It speaks the revision MCP_CONFORMANCE_PROTOCOL_VERSION
 names, else negotiates (server/discover, else initialize).
 
 flags (each breaks one behaviour, for negative controls):
@@ -258,9 +259,15 @@ class Client {
     std::vector<std::pair<std::string, json>> calls;
     const char* scenario = std::getenv("MCP_CONFORMANCE_SCENARIO");
     const auto focal = c.tools.find("json_schema_2020_12_tool");
+    const json listed_calls = context_.value("toolCalls", json());
     if (scenario && std::string_view(scenario) == "json-schema-2020-12-preservation" && focal != c.tools.end())
       // What a client keeps of a schema is what it hands back: the listing's, to the byte.
       calls.emplace_back("json_schema_echo", json{{"schema", focal->second.value("inputSchema", json::object())}});
+    else if (listed_calls.is_array())  // the calls the suite's context lists, as given
+      for (const auto& call : listed_calls) {
+        if (call.is_object() && call.contains("name") && call["name"].is_string())
+          calls.emplace_back(call["name"].get<std::string>(), call.value("arguments", json::object()));
+      }
     else
       for (const auto& [name, tool] : c.tools)
         calls.emplace_back(name, example_arguments(tool.value("inputSchema", json())));

@@ -609,8 +609,7 @@ TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasO
 // when given no task of ours: the suite starts its own server, appends its URL to the command and
 // names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Not run yet, for what the reference
 // client does not do yet: elicitation-sep1034-client-defaults (a server's request in the session
-// era), sse-retry (the SSE retry field), http-custom-headers (SEP-2243's Mcp-Param headers). Out of
-// scope: auth/* (OAuth), the extension scenarios.
+// era) and sse-retry (the SSE retry field). Out of scope: auth/* (OAuth), the extension scenarios.
 std::vector<std::string> official_client_checks(const std::string& scenario, const std::string& spec_version) {
   test_support::TempDir out;
   const std::vector<std::string> argv = {(node_dir() / "node_modules" / ".bin" / "node").string(),
@@ -687,6 +686,18 @@ TEST(Interop, TheOfficialSuiteClientScenariosPassTheReferenceClient) {
   rejected.insert(rejected.end(), 2, "SUCCESS sep-2243-x-mcp-header-unique");
   rejected.insert(rejected.end(), 4, "SUCCESS sep-2243-x-mcp-header-charset");
   EXPECT_EQ(official_client_checks("http-invalid-tool-headers", "2026-07-28"), rejected);
+  // A tools/call mirrors each x-mcp-header parameter in an Mcp-Param header, Base64 where the value
+  // is not plain ASCII, and none for a null one (the calls are those the suite's context lists).
+  std::vector<std::string> mirrored = {"SUCCESS sep-2243-client-supports-custom-headers",
+                                       "SUCCESS sep-2243-client-mirrors-designated-params"};
+  mirrored.insert(mirrored.end(), 3, "SUCCESS sep-2243-client-encode-values");
+  mirrored.insert(mirrored.end(), 3, "SUCCESS sep-2243-client-mirrors-designated-params");
+  mirrored.insert(mirrored.end(), 4, "SUCCESS sep-2243-client-base64-unsafe");
+  mirrored.push_back("SUCCESS sep-2243-client-mirrors-designated-params");
+  mirrored.insert(mirrored.end(), 3, "SUCCESS sep-2243-client-base64-unsafe");
+  mirrored.insert(mirrored.end(),
+                  {"SUCCESS sep-2243-client-mirrors-designated-params", "SUCCESS sep-2243-client-omit-null"});
+  EXPECT_EQ(official_client_checks("http-custom-headers", "2026-07-28"), mirrored);
   EXPECT_EQ(official_client_checks("initialize", "2025-11-25"),
             (std::vector<std::string>{"SUCCESS mcp-client-initialization", "INFO server-info"}));
 }

@@ -73,3 +73,52 @@ TEST(ParamHeaders, EachConstraintBroken) {
   // The pointer says where.
   EXPECT_NE(why(with_property(header("number", "Score"))).find("at /properties/p"), std::string::npos);
 }
+
+// The specification's table of encoding examples, and the edges beside them.
+TEST(ParamHeaders, ValuesAreEncodedAsTheSpecificationShows) {
+  using mcp_hints::header_value;
+  EXPECT_EQ(header_value("us-west1"), "us-west1");
+  EXPECT_EQ(header_value("Hello, \xE4\xB8\x96\xE7\x95\x8C"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+  EXPECT_EQ(header_value(" padded "), "=?base64?IHBhZGRlZCA=?=");
+  EXPECT_EQ(header_value("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+  EXPECT_EQ(header_value("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+  EXPECT_EQ(header_value("us west 1"), "us west 1");  // inner spaces stay plain
+  EXPECT_EQ(header_value("a\tb"), "a\tb");            // so does an inner tab
+  EXPECT_EQ(header_value("\tindented"), "=?base64?CWluZGVudGVk?=");
+  EXPECT_EQ(header_value("trailing "), "=?base64?dHJhaWxpbmcg?=");
+  EXPECT_EQ(header_value("a\x7F"), "=?base64?YX8=?=");  // DEL is a control character
+  EXPECT_EQ(header_value(""), "");
+  EXPECT_EQ(header_value("=?base64?"), "=?base64?");  // not the whole sentinel: plain
+}
+
+TEST(ParamHeaders, EachAnnotatedValueIsMirroredAndNothingElse) {
+  using mcp_hints::param_headers;
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  const json schema = {{"type", "object"},
+                       {"properties",
+                        {{"region", header("string", "Region")},
+                         {"priority", header("integer", "Priority")},
+                         {"verbose", header("boolean", "Verbose")},
+                         {"query", {{"type", "string"}}},
+                         {"scope", {{"type", "object"}, {"properties", {{"zone", header("string", "Zone")}}}}}}}};
+  EXPECT_TRUE(mcp_hints::has_param_headers(schema));
+  EXPECT_FALSE(mcp_hints::has_param_headers(json{{"properties", {{"query", {{"type", "string"}}}}}}));
+  EXPECT_FALSE(mcp_hints::has_param_headers(json{{"items", header("string", "X")}}));
+  // nlohmann::json keeps members in name order: the headers come in that order.
+  EXPECT_EQ(param_headers(schema, {{"region", "us-west1"},
+                                   {"priority", -7},
+                                   {"verbose", false},
+                                   {"query", "SELECT 1"},
+                                   {"scope", {{"zone", "b"}}}}),
+            (Headers{{"Mcp-Param-Priority", "-7"},
+                     {"Mcp-Param-Region", "us-west1"},
+                     {"Mcp-Param-Zone", "b"},
+                     {"Mcp-Param-Verbose", "false"}}));
+  // Absent, null, or a value of no primitive type: no header.
+  EXPECT_EQ(param_headers(schema, {{"region", nullptr}, {"priority", 1.5}, {"verbose", json::array()}}), Headers{});
+  EXPECT_EQ(param_headers(schema, json::object()), Headers{});
+  EXPECT_EQ(param_headers(schema, json("not arguments")), Headers{});
+  EXPECT_EQ(param_headers(schema, {{"verbose", true}}), (Headers{{"Mcp-Param-Verbose", "true"}}));
+  EXPECT_EQ(param_headers(schema, {{"region", "R\xC3\xA9gion"}}),
+            (Headers{{"Mcp-Param-Region", "=?base64?UsOpZ2lvbg==?="}}));
+}

@@ -6,6 +6,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/param_headers.hpp"
 
 namespace mcp_hints {
 
@@ -76,8 +77,26 @@ json McpClientSession::request(const std::string& method, const std::optional<js
   return request_within(method, params, timeout.value_or(options_.request_timeout));
 }
 
+// SEP-2243 (2026-07-28): over Streamable HTTP, a tools/call mirrors its tool's x-mcp-header
+// parameters in Mcp-Param headers; only the schemas that have any are kept from the listing.
+void McpClientSession::remember_param_headers(const json& tool) {
+  if (era_ != ProtocolEra::stateless || !transport_.stream_per_request() || !tool.is_object()) return;
+  const json name = tool.value("name", json());
+  const json schema = tool.value("inputSchema", json());
+  if (name.is_string() && has_param_headers(schema)) param_header_schemas_[name.get<std::string>()] = schema;
+}
+
 json McpClientSession::request_within(const std::string& method, const std::optional<json>& params,
                                       std::chrono::milliseconds timeout) {
+  if (method == "tools/call" && !param_header_schemas_.empty() && params && params->is_object() &&
+      params->contains("name") && (*params)["name"].is_string())
+    if (const auto tool = param_header_schemas_.find((*params)["name"].get<std::string>());
+        tool != param_header_schemas_.end()) {
+      Transport::HeaderOverrides headers;
+      for (auto& [name, value] : param_headers(tool->second, params->value("arguments", json::object())))
+        headers.emplace_back(std::move(name), std::move(value));
+      transport_.override_next_headers(std::move(headers));
+    }
   const long long id = next_id_++;
   Deadline deadline = Clock::now() + timeout;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
@@ -330,7 +349,11 @@ ToolListing McpClientSession::list_tools() {
     if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) {
       listing.page_errors.push_back(where + ": the result has no tools array");
     } else {
-      for (auto& tool : result["tools"]) listing.tools.push_back(std::move(tool));
+      if (page == 1) param_header_schemas_.clear();
+      for (auto& tool : result["tools"]) {
+        remember_param_headers(tool);
+        listing.tools.push_back(std::move(tool));
+      }
     }
     if (result.is_object()) {
       json page_result = result;

@@ -1,5 +1,7 @@
 #include "mcp_hints/wire/param_headers.hpp"
 
+#include <nettle/base64.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -102,6 +104,58 @@ std::string invalid_param_headers(const json& input_schema) {
   Walk walk;
   walk.schema(input_schema, "", true);
   return walk.why;
+}
+
+bool has_param_headers(const json& input_schema) {
+  if (!input_schema.is_object() || !input_schema.contains("properties") || !input_schema["properties"].is_object())
+    return false;
+  for (const auto& [name, property] : input_schema["properties"].items())
+    if (property.is_object() && (property.contains(kAnnotation) || has_param_headers(property))) return true;
+  return false;
+}
+
+std::string header_value(std::string_view value) {
+  const auto plain = [](char c) { return c == '\t' || (c >= 0x20 && c <= 0x7e); };
+  const auto space = [](char c) { return c == ' ' || c == '\t'; };
+  const bool sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
+  if (!sentinel && std::ranges::all_of(value, plain) &&
+      (value.empty() || (!space(value.front()) && !space(value.back()))))
+    return std::string(value);
+  std::string encoded(BASE64_ENCODE_RAW_LENGTH(value.size()), '\0');
+  base64_encode_raw(encoded.data(), value.size(), reinterpret_cast<const uint8_t*>(value.data()));
+  return "=?base64?" + encoded + "?=";
+}
+
+namespace {
+
+void collect(const json& schema, const json& value, std::vector<std::pair<std::string, std::string>>& out) {
+  if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object() || !value.is_object())
+    return;
+  for (const auto& [name, property] : schema["properties"].items()) {
+    const auto at = value.find(name);
+    if (at == value.end() || !property.is_object()) continue;
+    if (const auto mark = property.find(kAnnotation); mark != property.end() && mark->is_string()) {
+      std::string text;
+      if (at->is_string())
+        text = at->get<std::string>();
+      else if (at->is_boolean())
+        text = at->get<bool>() ? "true" : "false";
+      else if (at->is_number_integer())
+        text = at->dump();
+      else
+        continue;  // null, or a value of no primitive type: no header
+      out.emplace_back("Mcp-Param-" + mark->get<std::string>(), header_value(text));
+    }
+    collect(property, *at, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> param_headers(const json& input_schema, const json& arguments) {
+  std::vector<std::pair<std::string, std::string>> out;
+  collect(input_schema, arguments, out);
+  return out;
 }
 
 }  // namespace mcp_hints

@@ -152,6 +152,10 @@ class McpClientSession {
   ClientOptions options_;
   long long next_id_ = 1;
   nlohmann::json request_meta_ = nlohmann::json::object();
+  // By tool name, the input schemas of the last listing that mark x-mcp-header parameters
+  // (stateless era over HTTP): what a tools/call mirrors in Mcp-Param headers.
+  std::map<std::string, nlohmann::json> param_header_schemas_;
+  void remember_param_headers(const nlohmann::json& tool);
   std::vector<nlohmann::json> notifications_;
   std::vector<nlohmann::json> server_requests_;
   std::vector<DuplicateMember> result_duplicates_;

@@ -5,6 +5,9 @@
 // constraints" and "MUST exclude the invalid tool from the result of `tools/list`" (transports,
 // 2026-07-28). Knows nothing of hints.
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,5 +19,20 @@ namespace mcp_hints {
 // schema's annotations ignoring case, on a property of type integer, string or boolean, reached
 // from the root through `properties` alone (never items, composition, conditionals or $ref).
 std::string invalid_param_headers(const nlohmann::json& input_schema);
+
+// Whether a property reached from the root through `properties` alone carries an x-mcp-header.
+bool has_param_headers(const nlohmann::json& input_schema);
+
+// A value as a header carries it ("Value Encoding"): as is when it is visible ASCII, spaces and
+// tabs, with no whitespace at either end and not of the sentinel's form =?base64?...?=; else
+// "=?base64?" + the Base64 of its UTF-8 + "?=".
+std::string header_value(std::string_view value);
+
+// The Mcp-Param-{Name} headers of a tools/call with `arguments` under `input_schema` (one whose
+// annotations keep the constraints), in the schema's order: the value at each annotated
+// property's path of properties, converted (a string as is, an integer in decimal, a boolean
+// true or false) and encoded by header_value; absent or null, or of another type, no header.
+std::vector<std::pair<std::string, std::string>> param_headers(const nlohmann::json& input_schema,
+                                                               const nlohmann::json& arguments);
 
 }  // namespace mcp_hints
