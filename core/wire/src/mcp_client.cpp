@@ -81,9 +81,9 @@ json McpClientSession::request(const std::string& method, const std::optional<js
 // parameters in Mcp-Param headers; only the schemas that have any are kept from the listing.
 void McpClientSession::remember_param_headers(const json& tool) {
   if (era_ != ProtocolEra::stateless || !transport_.stream_per_request() || !tool.is_object()) return;
-  const json name = tool.value("name", json());
-  const json schema = tool.value("inputSchema", json());
-  if (name.is_string() && has_param_headers(schema)) param_header_schemas_[name.get<std::string>()] = schema;
+  const auto name = tool.find("name"), schema = tool.find("inputSchema");  // read in place: no copy per tool
+  if (name != tool.end() && name->is_string() && schema != tool.end() && has_param_headers(*schema))
+    param_header_schemas_[name->get<std::string>()] = *schema;
 }
 
 json McpClientSession::request_within(const std::string& method, const std::optional<json>& params,
