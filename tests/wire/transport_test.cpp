@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -33,6 +37,20 @@ std::string error_of(mcp_hints::Transport& t) {
   } catch (const TransportError& e) {
     return e.what();
   }
+}
+
+// What a scripted session-era server answers alike every time: a notification or a response (202),
+// and initialize (session "s-1", speaking `version`); nullopt for any other request.
+std::optional<mcp_hints::HttpReply> session_basics(const json& message, const std::string& version) {
+  mcp_hints::HttpReply reply;
+  if (!message.contains("id") || !message.contains("method")) {
+    reply.status = 202;
+    return reply;
+  }
+  if (message["method"] != "initialize") return std::nullopt;
+  reply.headers.emplace_back("Mcp-Session-Id", "s-1");
+  reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"protocolVersion", version}}).dump();
+  return reply;
 }
 
 }  // namespace
@@ -217,18 +235,10 @@ TEST(HttpTransport, SpeaksJsonAndSseWithSessionAndVersionHeaders) {
       return reply;
     }
     const json message = json::parse(req.body);
-    if (!message.contains("id")) {
-      reply.status = 202;
-      return reply;
-    }
-    if (message["method"] == "initialize") {
-      reply.headers.emplace_back("Mcp-Session-Id", "s-1");
-      reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"protocolVersion", "2025-06-18"}}).dump();
-    } else {
-      reply.content_type = "text/event-stream";
-      reply.body = ": priming\n\nevent: message\ndata: " + mcp_hints::jsonrpc::notification("progress").dump() +
-                   "\n\ndata: " + mcp_hints::jsonrpc::result(message["id"], json{{"ok", true}}).dump() + "\n\n";
-    }
+    if (auto basic = session_basics(message, "2025-06-18")) return *basic;
+    reply.content_type = "text/event-stream";
+    reply.body = ": priming\n\nevent: message\ndata: " + mcp_hints::jsonrpc::notification("progress").dump() +
+                 "\n\ndata: " + mcp_hints::jsonrpc::result(message["id"], json{{"ok", true}}).dump() + "\n\n";
     return reply;
   });
   server.listen("127.0.0.1", 0);
@@ -317,17 +327,38 @@ TEST(HttpTransport, ARefusalThatAnswersNoRequestOfOursStaysATransportError) {
   }
 }
 
+namespace {
+
+// A server answering every request with an empty result, keeping one header of each as it came.
+class HeaderRecorder {
+ public:
+  explicit HeaderRecorder(std::string mcp_hints::HttpRequestView::*header)
+      : header_(header), server_([this](const mcp_hints::HttpRequestView& req) {
+          std::lock_guard lock(m_);
+          seen_.push_back(req.*header_);
+          mcp_hints::HttpReply reply;
+          reply.body = mcp_hints::jsonrpc::result(json::parse(req.body)["id"], json::object()).dump();
+          return reply;
+        }) {
+    server_.listen("127.0.0.1", 0);
+  }
+  std::string url() const { return server_.url(); }
+  std::vector<std::string> seen() {
+    std::lock_guard lock(m_);
+    return seen_;
+  }
+
+ private:
+  std::string mcp_hints::HttpRequestView::*header_;
+  std::mutex m_;
+  std::vector<std::string> seen_;
+  mcp_hints::HttpServer server_;
+};
+
+}  // namespace
+
 TEST(HttpTransport, SendsTheAuthorizationItIsGivenOnEveryRequestAndTheServerSeesIt) {
-  std::vector<std::string> seen;
-  std::mutex m;
-  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
-    std::lock_guard lock(m);
-    seen.push_back(req.authorization);
-    mcp_hints::HttpReply reply;
-    reply.body = mcp_hints::jsonrpc::result(json::parse(req.body)["id"], json::object()).dump();
-    return reply;
-  });
-  server.listen("127.0.0.1", 0);
+  HeaderRecorder server(&mcp_hints::HttpRequestView::authorization);
   auto with = mcp_hints::make_http_transport(server.url(), {}, {{"Authorization", "Bearer token-bob"}});
   with->set_protocol_version("2026-07-28");
   with->send(mcp_hints::jsonrpc::request(1, "tools/list"), soon());
@@ -336,8 +367,7 @@ TEST(HttpTransport, SendsTheAuthorizationItIsGivenOnEveryRequestAndTheServerSees
   without->set_protocol_version("2026-07-28");
   without->send(mcp_hints::jsonrpc::request(2, "tools/list"), soon());
   ASSERT_TRUE(without->receive(soon()));
-  std::lock_guard lock(m);
-  EXPECT_EQ(seen, (std::vector<std::string>{"Bearer token-bob", ""}));
+  EXPECT_EQ(server.seen(), (std::vector<std::string>{"Bearer token-bob", ""}));
 }
 
 // Messages larger than what either side keeps before sending (64 KiB) go out whole, both ways, and
@@ -370,4 +400,145 @@ TEST(HttpTransport, LargeAndSmallMessagesArriveWholeBothWays) {
     EXPECT_EQ((*answer)["id"], i);
     EXPECT_EQ((*answer)["result"]["text"], std::to_string(i));
   }
+}
+
+namespace {
+
+// A session-era server whose tools/call stream ends after its priming events, before the answer,
+// and whose GETs resume it as `gets` script them (by the Last-Event-ID they carry).
+struct ResumingServer {
+  std::mutex m;
+  std::vector<mcp_hints::HttpRequestView> gets;
+  std::vector<Clock::time_point> ends;  // when each POST of tools/call and each GET was answered
+  std::string call_stream;              // the SSE text of the tools/call stream
+  std::function<mcp_hints::HttpReply(const std::string& last_event_id)> on_get;
+  mcp_hints::HttpServer server{[this](const mcp_hints::HttpRequestView& req) {
+    mcp_hints::HttpReply reply;
+    std::lock_guard lock(m);
+    if (req.method == "DELETE") {
+      reply.status = 204;
+      return reply;
+    }
+    if (req.method == "GET") {
+      gets.push_back(req);
+      reply = on_get(req.last_event_id);
+    } else {
+      if (auto basic = session_basics(json::parse(req.body), "2025-11-25")) return *basic;
+      reply.content_type = "text/event-stream";
+      reply.body = call_stream;
+    }
+    ends.push_back(Clock::now());
+    return reply;
+  }};
+
+  static mcp_hints::HttpReply stream(const std::string& text) {
+    mcp_hints::HttpReply reply;
+    reply.content_type = "text/event-stream";
+    reply.body = text;
+    return reply;
+  }
+
+  std::unique_ptr<mcp_hints::Transport> connect(const std::string& version) {
+    server.listen("127.0.0.1", 0);
+    auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+    if (version != "2026-07-28") {
+      t->send(mcp_hints::jsonrpc::request(1, "initialize"), soon());
+      EXPECT_TRUE(t->receive(soon()));
+    }
+    t->set_protocol_version(version);
+    return t;
+  }
+};
+
+std::string data_event(const json& message) { return "data: " + message.dump() + "\n\n"; }
+
+}  // namespace
+
+// "The client MUST respect the `retry` field, waiting the given number of milliseconds before
+// attempting to reconnect", and resumes "with an HTTP GET ... and include the Last-Event-ID header"
+// (transports, 2025-11-25): every time the stream ends before its answer, after the latest valid
+// retry (one not made of digits alone is ignored), from the latest event ID.
+TEST(HttpTransport, AStreamEndedBeforeItsAnswerIsResumedAfterItsRetryWithTheLastEventId) {
+  ResumingServer s;
+  s.call_stream = "id: e-1\nretry: 300\ndata: \n\nretry: -5\nretry: 1e3\nretry: 20ms\n: still 300\n\n";
+  s.on_get = [](const std::string& last_event_id) {
+    if (last_event_id == "e-1") return ResumingServer::stream("id: e-2\nretry: 150\ndata: \n\n");
+    return ResumingServer::stream(data_event(mcp_hints::jsonrpc::notification("notifications/progress")) + "id: e-3\n" +
+                                  data_event(mcp_hints::jsonrpc::result(7, json{{"content", json::array()}})));
+  };
+  auto t = s.connect("2025-11-25");
+  t->send(mcp_hints::jsonrpc::request(7, "tools/call", json{{"name", "slow"}}), soon());
+  const auto note = t->receive(soon());
+  const auto answer = t->receive(soon());
+  ASSERT_TRUE(note && answer);
+  EXPECT_EQ((*note)["method"], "notifications/progress");
+  EXPECT_EQ((*answer)["id"], 7);
+  std::lock_guard lock(s.m);
+  ASSERT_EQ(s.gets.size(), 2u);
+  EXPECT_EQ(s.gets[0].last_event_id, "e-1");
+  EXPECT_EQ(s.gets[1].last_event_id, "e-2");
+  EXPECT_EQ(s.gets[1].session_id, "s-1");
+  ASSERT_EQ(s.ends.size(), 3u);
+  // Each GET came after the previous stream's end by at least the retry then in force.
+  using std::chrono::milliseconds;
+  EXPECT_GE(s.ends[1] - s.ends[0], milliseconds(300));
+  EXPECT_GE(s.ends[2] - s.ends[1], milliseconds(150));
+}
+
+// A resumption the server refuses leaves the request unanswered for good: said at once, in one
+// line, rather than waited out.
+TEST(HttpTransport, AResumptionTheServerRefusesIsATransportErrorThatSaysWhy) {
+  ResumingServer s;
+  s.call_stream = "id: e-1\nretry: 10\ndata: \n\n";
+  s.on_get = [](const std::string&) {
+    mcp_hints::HttpReply reply;
+    reply.status = 405;
+    return reply;
+  };
+  auto t = s.connect("2025-11-25");
+  t->send(mcp_hints::jsonrpc::request(7, "tools/call", json{{"name", "slow"}}), soon());
+  const std::string error = error_of(*t);
+  EXPECT_NE(error.find("resuming the SSE stream of request 7 after event \"e-1\""), std::string::npos) << error;
+  EXPECT_NE(error.find("answered HTTP 405"), std::string::npos) << error;
+  std::lock_guard lock(s.m);
+  EXPECT_EQ(s.gets.size(), 1u);
+}
+
+// A stream that brings no event ID has nothing to resume from, and the stateless era resumes
+// nothing ("Resumable SSE streams via Last-Event-ID are not supported", 2026-07-28): no GET
+// carries a Last-Event-ID.
+TEST(HttpTransport, NoStreamIsResumedWithoutAnEventIdOrInTheStatelessEra) {
+  for (const auto& [version, stream] : std::vector<std::pair<std::string, std::string>>{
+           {"2025-11-25", "retry: 10\ndata: \n\n"}, {"2026-07-28", "id: e-1\nretry: 10\ndata: \n\n"}}) {
+    ResumingServer s;
+    s.call_stream = stream;
+    s.on_get = [](const std::string&) {
+      mcp_hints::HttpReply reply;
+      reply.status = 405;
+      return reply;
+    };
+    auto t = s.connect(version);
+    t->send(mcp_hints::jsonrpc::request(7, "tools/call", json{{"name", "slow"}}), soon());
+    EXPECT_FALSE(t->receive(Clock::now() + std::chrono::milliseconds(200))) << version;
+    std::lock_guard lock(s.m);
+    for (const auto& get : s.gets) EXPECT_EQ(get.last_event_id, "") << version;
+    if (version == "2026-07-28") {
+      EXPECT_TRUE(s.gets.empty());
+    }
+  }
+}
+
+// "If the `Mcp-Name` source value cannot be safely represented as a plain ASCII header value,
+// clients MUST encode it using the Base64 sentinel format" (transports, 2026-07-28).
+TEST(HttpTransport, ANameThatIsNotPlainAsciiGoesInMcpNameInBase64) {
+  HeaderRecorder server(&mcp_hints::HttpRequestView::mcp_name);
+  auto t = mcp_hints::make_http_transport(server.url());
+  t->set_protocol_version("2026-07-28");
+  int id = 0;
+  for (const char* name : {"get_weather", "wetter_\xC3\xA4", " padded", "file:///a b.txt"}) {
+    t->send(mcp_hints::jsonrpc::request(++id, "tools/call", json{{"name", name}}), soon());
+    ASSERT_TRUE(t->receive(soon())) << name;
+  }
+  EXPECT_EQ(server.seen(), (std::vector<std::string>{"get_weather", "=?base64?d2V0dGVyX8Ok?=",
+                                                     "=?base64?IHBhZGRlZA==?=", "file:///a b.txt"}));
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 #include "mcp_hints/json/text.hpp"
+#include "mcp_hints/wire/param_headers.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints {
@@ -47,8 +48,8 @@ Loaded load() {
     // Never closed: what it made may live until the process ends.
     void* handle = dlopen(place.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) return {nullptr, "cannot load " + place.string() + ": " + dlerror()};
-    static const Imports imports{&Transport::read_message, &printable, &jsonrpc::classify, &is_stateless_revision,
-                                 &json_text};
+    static const Imports imports{&Transport::read_message, &printable, &jsonrpc::classify,
+                                 &is_stateless_revision,   &json_text, &header_value};
     using EntryFunction = const Entry* (*)(const Imports*);
     const auto function = reinterpret_cast<EntryFunction>(dlsym(handle, kEntrySymbol));
     const Entry* entry = function ? function(&imports) : nullptr;

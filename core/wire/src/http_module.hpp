@@ -35,6 +35,7 @@ struct Imports {
   jsonrpc::Kind (*classify)(const nlohmann::json& message);
   bool (*is_stateless_revision)(const std::string& version);
   std::string (*json_text)(const nlohmann::json& value, int indent);
+  std::string (*header_value)(std::string_view value);  // SEP-2243's Value Encoding
 };
 
 struct Entry {

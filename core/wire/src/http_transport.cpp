@@ -24,6 +24,7 @@
 #include <thread>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "http_module.hpp"
 #include "mcp_hints/json/input.hpp"
@@ -149,7 +150,33 @@ class SseReader {
 
   bool partial() const { return buffer_.find_first_not_of("\r\n") != std::string::npos; }
 
+  // What the stream set for a reconnection (HTML, "Interpreting an event stream"): the last event
+  // ID, kept across events until an `id` field changes it ("" when none or cleared), and the
+  // reconnection time of the last `retry` field made only of digits.
+  const std::string& last_event_id() const { return last_event_id_; }
+  std::optional<std::chrono::milliseconds> retry() const { return retry_; }
+
  private:
+  static std::string field_value(const std::string& line, std::size_t name_length) {
+    std::string value = line.substr(name_length);
+    if (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    return value;
+  }
+
+  void set_reconnection_fields(const std::string& line) {
+    if (line.rfind("id:", 0) == 0) {
+      std::string value = field_value(line, 3);
+      if (value.find('\0') == std::string::npos) last_id_buffer_ = std::move(value);
+    } else if (line.rfind("retry:", 0) == 0) {
+      const std::string value = field_value(line, 6);
+      long long ms = 0;
+      const bool digits =
+          !value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (digits && std::from_chars(value.data(), value.data() + value.size(), ms).ec == std::errc())
+        retry_ = std::chrono::milliseconds(ms);  // beyond long long: ignored, as a value not all digits
+    }
+  }
+
   void event(const std::string& text, std::deque<Transport::Received>& out) {
     ++events_;
     std::string data;
@@ -159,18 +186,18 @@ class SseReader {
       std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.rfind("data:", 0) == 0) {
-        std::string value = line.substr(5);
-        if (!value.empty() && value.front() == ' ') value.erase(0, 1);
-        data += (data.empty() ? "" : "\n") + value;
-      } else if (!line.empty() && line.front() != ':' && line.rfind("event:", 0) != 0 && line.rfind("id:", 0) != 0 &&
-                 line.rfind("retry:", 0) != 0) {
+        data += (data.empty() ? "" : "\n") + field_value(line, 5);
+      } else if (line.rfind("id:", 0) == 0 || line.rfind("retry:", 0) == 0) {
+        set_reconnection_fields(line);
+      } else if (!line.empty() && line.front() != ':' && line.rfind("event:", 0) != 0) {
         throw TransportError("malformed SSE stream: event " + std::to_string(events_) + " has the line \"" +
                              excerpt(line) + "\" (at byte " + std::to_string(offset_ + start) + ")");
       }
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
-    if (data.empty()) return;  // a comment or priming event
+    last_event_id_ = last_id_buffer_;  // set as the event is dispatched, even one without data
+    if (data.empty()) return;          // a comment or priming event
     try {
       out.push_back(imported().read_message(data, limits_));
     } catch (const InputError& e) {
@@ -184,6 +211,8 @@ class SseReader {
   std::string buffer_;
   std::size_t offset_ = 0;
   std::size_t events_ = 0;
+  std::string last_id_buffer_, last_event_id_;
+  std::optional<std::chrono::milliseconds> retry_;
 };
 
 // Waits until a socket is ready for events, or the time is up (false).
@@ -329,23 +358,25 @@ class HttpTransport : public Transport {
     }
     const bool initialize = message.value("method", json()) == "initialize";
     sent_id_ = message.is_object() && message.contains("method") ? message.value("id", json()) : json();
-    exchange(req, deadline, "POST", initialize);
+    const StreamEnd end = exchange(req, deadline, initialize ? Purpose::initialize : Purpose::post, sent_id_);
+    if (end.unanswered() && !stateless_ && !end.last_event_id.empty())
+      resumptions_.push_back({end.last_event_id, sent_id_, Clock::now() + reconnection_time_});
   }
 
   std::optional<json> receive(Deadline deadline) override {
     while (queue_.empty()) {
       if (Clock::now() >= deadline) return std::nullopt;
+      if (!resumptions_.empty()) {
+        resume(deadline);
+        continue;
+      }
       // Nothing pending from our POSTs: listen on the GET stream for what the server starts.
       if (get_unsupported_ || stateless_ || session_id_.empty()) {
         std::this_thread::sleep_until(deadline);
         return std::nullopt;
       }
-      httplib::Request req;
-      req.method = "GET";
-      req.path = path_;
-      req.headers = headers();
-      req.headers.emplace("Accept", "text/event-stream");
-      exchange(req, deadline, "GET", false);
+      httplib::Request req = get_request();
+      exchange(req, deadline, Purpose::listen, json());
     }
     Received received = std::move(queue_.front());
     queue_.pop_front();
@@ -374,7 +405,8 @@ class HttpTransport : public Transport {
 
  private:
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
-  // so intermediaries can route without reading the body.
+  // so intermediaries can route without reading the body; a name that "cannot be safely represented
+  // as a plain ASCII header value" goes in the Base64 sentinel form.
   static void add_routing_headers(const json& message, httplib::Headers& headers) {
     if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return;
     headers.emplace("Mcp-Method", message["method"].get<std::string>());
@@ -382,7 +414,7 @@ class HttpTransport : public Transport {
     if (!params.is_object()) return;
     for (const char* key : {"name", "uri"})
       if (params.contains(key) && params[key].is_string()) {
-        headers.emplace("Mcp-Name", params[key].get<std::string>());
+        headers.emplace("Mcp-Name", imported().header_value(params[key].get<std::string>()));
         return;
       }
   }
@@ -409,7 +441,86 @@ class HttpTransport : public Transport {
     return h;
   }
 
-  void exchange(httplib::Request& req, Deadline deadline, const char* verb, bool initialize) {
+  httplib::Request get_request() const {
+    httplib::Request req;
+    req.method = "GET";
+    req.path = path_;
+    req.headers = headers();
+    req.headers.emplace("Accept", "text/event-stream");
+    return req;
+  }
+
+  // A stream the server closed (or that broke) after an event ID and before the answer to the
+  // request it carries: the session era resumes it, "after a disconnection (whether due to network
+  // failure or server-initiated closure)", with a GET carrying Last-Event-ID (transports,
+  // 2025-11-25, "Resumability and Redelivery"); the stateless era has no resumable streams.
+  struct Resumption {
+    std::string last_event_id;
+    json awaited;                  // the id of the request the stream answers
+    Clock::time_point not_before;  // "The client MUST respect the `retry` field"
+    int fruitless = 0;             // reconnections in a row that brought no new event
+  };
+
+  // Resumes the stream due first, once its reconnection time has passed, reading the GET until the
+  // answer it owes arrives or it ends again (then due again, from its new last event ID).
+  void resume(Deadline deadline) {
+    const auto due = std::min_element(resumptions_.begin(), resumptions_.end(),
+                                      [](const auto& a, const auto& b) { return a.not_before < b.not_before; });
+    if (due->not_before >= deadline) {
+      std::this_thread::sleep_until(deadline);
+      return;
+    }
+    std::this_thread::sleep_until(due->not_before);
+    Resumption r = std::move(*due);
+    resumptions_.erase(due);
+    httplib::Request req = get_request();
+    req.headers.emplace("Last-Event-ID", r.last_event_id);
+    const StreamEnd end = exchange(req, deadline, Purpose::resume, r.awaited);
+    const std::string what = "GET " + url_ + " (resuming the SSE stream of request " + r.awaited.dump() +
+                             " after event \"" + excerpt(r.last_event_id) + "\")";
+    if (end.status == 0 && Clock::now() >= deadline) {  // our deadline came first: resumed at the next receive
+      r.not_before = Clock::now();
+      resumptions_.push_back(std::move(r));
+      return;
+    }
+    if (end.status == 0) throw TransportError(what + ": " + failure_text(end.error, origin_));
+    if (end.status != 200)
+      throw TransportError(what + " answered HTTP " + std::to_string(end.status) +
+                           ", and the request's answer will not come without it");
+    if (!end.streaming)
+      throw TransportError(what + " answered with Content-Type \"" + excerpt(end.content_type) +
+                           "\", not text/event-stream");
+    if (end.answered) return;
+    const bool moved = !end.last_event_id.empty() && end.last_event_id != r.last_event_id;
+    r.fruitless = moved ? 0 : r.fruitless + 1;
+    if (r.fruitless >= kFruitlessResumptions)
+      throw TransportError(what + " ended " + std::to_string(r.fruitless) + " times in a row without an event");
+    if (moved) r.last_event_id = end.last_event_id;
+    // A stream we cut at our deadline is resumed at once; one the server ended, after its retry.
+    r.not_before = Clock::now() + (end.cut ? std::chrono::milliseconds(0) : reconnection_time_);
+    resumptions_.push_back(std::move(r));
+  }
+
+  // What an exchange is for: a POST (initialize, whose answer names the session, or another), the
+  // GET that listens for what the server starts, or the GET that resumes a stream.
+  enum class Purpose { post, initialize, listen, resume };
+
+  // How an exchange ended, as far as resuming its stream goes.
+  struct StreamEnd {
+    int status = 0;
+    std::string content_type;
+    bool streaming = false;  // a 200 text/event-stream
+    bool answered = false;   // the awaited answer arrived on it
+    bool cut = false;        // we stopped reading (the deadline, or what we read for arrived)
+    httplib::Error error = httplib::Error::Success;
+    std::string last_event_id;
+    bool unanswered() const { return status == 200 && streaming && !answered; }
+  };
+
+  StreamEnd exchange(httplib::Request& req, Deadline deadline, Purpose purpose, const json& awaited) {
+    const bool initialize = purpose == Purpose::initialize;
+    const bool is_get = purpose == Purpose::listen || purpose == Purpose::resume;
+    const char* verb = is_get ? "GET" : "POST";
     auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
     if (left.count() <= 0) left = std::chrono::microseconds(1000);
     client_->set_connection_timeout(left);
@@ -427,7 +538,12 @@ class HttpTransport : public Transport {
       if (initialize && res.has_header("Mcp-Session-Id")) session_id_ = res.get_header_value("Mcp-Session-Id");
       return true;
     };
-    const bool is_get = std::string_view(verb) == "GET";
+    const auto answers = [&](const Received& received) {
+      const auto kind = imported().classify(received.message);
+      return !awaited.is_null() && (kind == jsonrpc::Kind::result || kind == jsonrpc::Kind::error) &&
+             received.message["id"] == awaited;
+    };
+    StreamEnd end;
     req.content_receiver = [&](const char* data, std::size_t n, uint64_t, uint64_t) {
       bytes_received_ += n;
       try {
@@ -435,6 +551,7 @@ class HttpTransport : public Transport {
           const auto before = queue_.size();
           sse.feed(data, n, queue_);
           got_message = got_message || queue_.size() > before;
+          for (auto i = before; i < queue_.size(); ++i) end.answered = end.answered || answers(queue_[i]);
         } else {
           body.append(data, n);
           if (body.size() > limits_.max_message)
@@ -445,21 +562,33 @@ class HttpTransport : public Transport {
         return false;
       }
       if (Clock::now() >= deadline) {
-        timed_out = true;
+        timed_out = end.cut = true;
         return false;
       }
-      // A GET stream is only listened to until something arrives.
-      return !(is_get && got_message);
+      // A listening GET is read until something arrives; a resumed stream until its answer does.
+      const bool done = (purpose == Purpose::listen && got_message) || (purpose == Purpose::resume && end.answered);
+      end.cut = end.cut || done;
+      return !done;
     };
     httplib::Response res;
     httplib::Error error = httplib::Error::Success;
     const bool ok = client_->send(req, res, error);
     if (failure) std::rethrow_exception(failure);
+    end.status = status;
+    end.content_type = content_type;
+    end.streaming = streaming;
+    end.error = error;
+    if (sse.retry()) reconnection_time_ = std::max(*sse.retry(), kLeastReconnectionTime);
+    end.last_event_id = sse.last_event_id();
     if (is_get) {
-      if (status == 405 || status == 404 || (status != 0 && status != 200)) get_unsupported_ = true;
-      return;  // a GET stream ends however it ends; what arrived is queued
+      if (purpose == Purpose::listen && status != 0 && status != 200) get_unsupported_ = true;
+      return end;  // a GET stream ends however it ends; what arrived is queued
     }
-    if (!ok && !(got_message && (error == httplib::Error::Canceled || error == httplib::Error::Read))) {
+    // A stream that breaks after an event ID is resumed (the session era), not given up.
+    const bool resumable = streaming && !stateless_ && !end.last_event_id.empty();
+    const bool broke_resumably = resumable && error == httplib::Error::Read && Clock::now() < deadline;
+    if (!ok && !broke_resumably &&
+        !(got_message && (error == httplib::Error::Canceled || error == httplib::Error::Read))) {
       // The read timeout is the time left to the deadline: a read that failed once it passed is
       // the deadline's doing, not the server's.
       timed_out = timed_out || (error == httplib::Error::Read && Clock::now() >= deadline);
@@ -472,14 +601,16 @@ class HttpTransport : public Transport {
       throw TransportError(std::string(verb) + " " + url_ + ": " + failure_text(error, origin_));
     }
     last_status_ = status;
-    if (status == 202 || status == 204) return;  // a notification or response accepted
-    if (status != 200 && queue_error_answer(content_type, body)) return;
+    if (status == 202 || status == 204) return end;  // a notification or response accepted
+    if (status != 200 && queue_error_answer(content_type, body)) return end;
     if (status != 200)
       throw TransportError(std::string(verb) + " " + url_ + " answered HTTP " + std::to_string(status) +
                            (body.empty() ? "" : ": " + excerpt(body)));
     if (streaming) {
-      if (sse.partial() && !got_message) throw TransportError("the SSE stream ended in the middle of an event");
-      return;
+      // What a resumable stream broke off in the middle of, the server sends again after its ID.
+      if (sse.partial() && !got_message && !resumable)
+        throw TransportError("the SSE stream ended in the middle of an event");
+      return end;
     }
     if (content_type.find("application/json") == std::string::npos)
       throw TransportError(std::string(verb) + " " + url_ + " answered with Content-Type \"" + excerpt(content_type) +
@@ -492,7 +623,7 @@ class HttpTransport : public Transport {
     }
     if (!parsed.message.is_array()) {
       queue_.push_back(std::move(parsed));
-      return;
+      return end;
     }
     // A batch: each message with the members it repeats ("/3/result/x" is the fourth's "/result/x").
     const std::size_t first = queue_.size();
@@ -503,7 +634,16 @@ class HttpTransport : public Transport {
       d.pointer = slash == std::string::npos ? std::string() : d.pointer.substr(slash);
       queue_[first + index].duplicates.push_back(std::move(d));
     }
+    return end;
   }
+
+  // What keeps a server that asks for no wait (retry: 0) from being reconnected to in a busy loop.
+  static constexpr std::chrono::milliseconds kLeastReconnectionTime{10};
+  // Before a server's `retry` field says otherwise: HTML leaves the initial value to the user
+  // agent, "probably in the region of a few seconds".
+  static constexpr std::chrono::milliseconds kInitialReconnectionTime{1000};
+  // A resumed stream that ends this many times in a row without a new event is given up.
+  static constexpr int kFruitlessResumptions = 20;
 
   std::string url_, origin_, path_;
   TransportLimits limits_;
@@ -517,6 +657,8 @@ class HttpTransport : public Transport {
   bool stateless_ = false;
   bool get_unsupported_ = false;
   bool closed_ = false;
+  std::chrono::milliseconds reconnection_time_ = kInitialReconnectionTime;
+  std::vector<Resumption> resumptions_;  // streams to resume, each owing the answer to a request
 };
 
 }  // namespace
@@ -821,7 +963,7 @@ HttpRequestView read_headers(const httplib::Request& req) {
     std::string* value;
     bool* present;
   };
-  bool session_id = false, origin = false, authorization = false;
+  bool session_id = false, origin = false, authorization = false, last_event_id = false;
   const Wanted wanted[] = {
       {"Mcp-Session-Id", &view.session_id, &session_id},
       {"MCP-Protocol-Version", &view.protocol_version, &view.has_protocol_version},
@@ -831,6 +973,7 @@ HttpRequestView read_headers(const httplib::Request& req) {
       {"Mcp-Name", &view.mcp_name, &view.has_mcp_name},
       {"Content-Type", &view.content_type, &view.has_content_type},
       {"Accept", &view.accept, &view.has_accept},
+      {"Last-Event-ID", &view.last_event_id, &last_event_id},
   };
   for (const auto& [name, value] : req.headers)
     for (const Wanted& w : wanted)

@@ -160,6 +160,7 @@ struct HttpRequestView {
   std::string mcp_name;          // Mcp-Name, if sent (2026-07-28)
   std::string content_type;      // Content-Type, if sent
   std::string accept;            // Accept, if sent
+  std::string last_event_id;     // Last-Event-ID, if sent (resuming an SSE stream)
   bool has_mcp_method = false, has_mcp_name = false, has_protocol_version = false;
   bool has_content_type = false, has_accept = false;
   std::string body;
