@@ -22,6 +22,9 @@ FUZZ_SECONDS ?= 60
 # llvm-symbolizer (the one on PATH may be another release's, which the runtime rejects).
 SANITIZE_PACKAGES := clang-16 libclang-rt-16-dev llvm-16
 SANITIZE_BUILD ?= build-sanitize
+# How long each fuzz harness may take in make sanitize: its corpus replayed, then new inputs until
+# then (make fuzz is where they run for long).
+SANITIZE_FUZZ_SECONDS ?= 10
 TSAN_BUILD ?= build-tsan
 # The sanitizers' settings: every report fatal, leaks included (no suppression: none is needed).
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initialization_order=1 \
@@ -138,7 +141,7 @@ test: build
 # themselves (tests/time_bounds.hpp). SANITIZE_LABELS narrows it (a ctest -L regex, e.g. 'wire|checks').
 sanitize: deps deps-sanitize
 	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=ON \
-	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	  -DMCP_HINTS_FUZZ_SECONDS=$(SANITIZE_FUZZ_SECONDS) -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'bench|packaging|browser' $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
 

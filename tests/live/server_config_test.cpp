@@ -261,7 +261,9 @@ TEST(CheckServerConfig, NoSecretReachesAnyFormat) {
     EXPECT_EQ(r.err.find("tok-live-secret-7"), std::string::npos) << format << "\n" << r.err;
     EXPECT_NE(r.out.find("bad"), std::string::npos) << format;
     EXPECT_NE(r.out.find("broken"), std::string::npos) << format;
-    if (std::string(format) != "github") EXPECT_NE(r.out.find("good"), std::string::npos) << format;
+    if (std::string(format) != "github") {
+      EXPECT_NE(r.out.find("good"), std::string::npos) << format;
+    }
   }
 }
 

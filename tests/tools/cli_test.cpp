@@ -403,8 +403,7 @@ TEST(Cli, AnErrorTheCommandLeavesToMainEndsByItsCategory) {
 TEST(Cli, MemoryRunningOutEndsTheRunWithOneLine) {
   // AddressSanitizer reserves terabytes of shadow memory at start: under a 150 MB ulimit the
   // sanitizer build cannot start at all, so this runs in the plain build only.
-  if (test_support::kAddressSanitizer || test_support::kThreadSanitizer)
-    GTEST_SKIP() << "a sanitizer build cannot run under ulimit -v";
+  if (test_support::kUnderSanitizers) GTEST_SKIP() << "a sanitizer build cannot run under ulimit -v";
   test_support::TempDir dir;
   const auto path = dir.path() / "long-name.json";
   {
