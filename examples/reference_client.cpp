@@ -284,11 +284,22 @@ class Client {
     return failures ? 1 : 0;
   }
 
-  // A value of each property's type: 1 for numbers, true, "x", an empty array or object.
+  // A value for each property: its default ("Clients SHOULD use default values to pre-populate
+  // form fields", SEP-1034), else the first of its enum, else one of its type: 1 for numbers,
+  // true, "x", an empty array or object.
   static json example_arguments(const json& schema) {
     json arguments = json::object();
     if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object()) return arguments;
     for (const auto& [name, property] : schema["properties"].items()) {
+      if (property.is_object() && property.contains("default")) {
+        arguments[name] = property["default"];
+        continue;
+      }
+      if (property.is_object() && property.contains("enum") && property["enum"].is_array() &&
+          !property["enum"].empty()) {
+        arguments[name] = property["enum"].front();
+        continue;
+      }
       const std::string type = property.is_object() && property.contains("type") && property["type"].is_string()
                                    ? property["type"].get<std::string>()
                                    : "string";
@@ -354,6 +365,16 @@ class Client {
     // The revision under test, as the official suite and certify name it; else negotiated.
     if (const char* version = std::getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
       if (auto choice = parse_protocol_choice(version)) options.protocol = *choice;
+    // It answers form elicitations in either era: in the session era as requests the server makes
+    // during a call, in the stateless era as an input_required result's inputRequests.
+    options.capabilities = {{"elicitation", {{"form", json::object()}}}};
+    options.answer_server_request = [this, server](const json& request) -> std::optional<json> {
+      if (request.value("method", std::string()) != "elicitation/create") return std::nullopt;
+      const json params = request.value("params", json::object());
+      if (params.is_object() && params.value("mode", std::string("form")) != "form")
+        return json{{"action", "decline"}};  // only form mode is declared
+      return answer_elicitation(server, calling_tool_, request.value("id", json()).dump(), params);
+    };
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
     sync_annotations(*c);   // the stateless era's server/discover is a later request too
     c->session->connect();  // the stateless era where the server speaks it, else initialize
@@ -567,6 +588,7 @@ class Client {
   // its elicitations is shown to the user, whose answer (accept or decline) goes back with the
   // requestState. The answer is the user's, never the client's own.
   json call_answering_input(Connection& c, const std::string& server, const std::string& tool, const json& arguments) {
+    calling_tool_ = tool;  // what a session-era elicitation during the call is about
     json params = {{"name", tool}, {"arguments", arguments}};
     for (int round = 1;; ++round) {
       json result = c.session->request("tools/call", params, call_timeout());
@@ -760,6 +782,7 @@ class Client {
   };
   std::map<std::string, SharedListing> shared_listings_;  // by server: listings any context may use
   long long calls_ = 0;
+  std::string calling_tool_;                   // the tool of the call under way
   std::map<std::string, json> first_hints_;    // by server and tool; --keep-first-hints only
   json latest_sensitivity_;                    // --latest-level only
   std::set<std::string> annotating_servers_;   // --per-server-propagation only

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
+#include <vector>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
 
@@ -83,6 +85,40 @@ TEST(McpClient, AnswersServerRequestsInsteadOfHanging) {
   }
   EXPECT_EQ(sampling_answer["error"]["code"], -32601);
   EXPECT_EQ(ping_answer["result"], json::object());
+}
+
+// A client that declares a capability answers what it lets the server ask, through its hook, in the
+// middle of its own request; what the hook declines (nullopt) is method-not-found, as without one.
+// The capabilities are declared in initialize and, in the stateless era, in every request's _meta.
+TEST(McpClient, AnswersServerRequestsItsHookTakesAndDeclaresItsCapabilities) {
+  ScriptedTransport t([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") == "tools/call")
+      return {rpc::request("e1", "elicitation/create", json{{"message", "Your name?"}}),
+              rpc::request("s1", "sampling/createMessage"), rpc::result(m["id"], {{"content", json::array()}})};
+    return initialize_as(m, "2025-11-25");
+  });
+  mcp_hints::ClientOptions options;
+  options.capabilities = {{"elicitation", {{"form", json::object()}}}};
+  std::vector<json> asked;
+  options.answer_server_request = [&](const json& request) -> std::optional<json> {
+    asked.push_back(request);
+    if (request["method"] != "elicitation/create") return std::nullopt;
+    return json{{"action", "accept"}, {"content", {{"name", "Ada"}}}};
+  };
+  mcp_hints::McpClientSession session(t, options);
+  session.initialize();
+  EXPECT_EQ(t.sent[0]["params"]["capabilities"], options.capabilities);
+  session.request("tools/call", json{{"name", "greet"}});
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(asked[0]["params"]["message"], "Your name?");
+  json elicitation_answer, sampling_answer;
+  for (const auto& sent : t.sent) {
+    if (sent.value("id", json()) == "e1") elicitation_answer = sent;
+    if (sent.value("id", json()) == "s1") sampling_answer = sent;
+  }
+  EXPECT_EQ(elicitation_answer["result"], (json{{"action", "accept"}, {"content", {{"name", "Ada"}}}}));
+  EXPECT_EQ(sampling_answer["error"]["code"], -32601);
+  EXPECT_EQ(session.protocol_meta(), json::object());  // the session era carries no _meta
 }
 
 TEST(McpClient, FollowsCursorsWithinBounds) {
@@ -190,6 +226,19 @@ std::vector<json> legacy_server(const json& m) {
 }
 
 }  // namespace
+
+TEST(McpClient, TheStatelessEraDeclaresTheCapabilitiesInEveryRequestsMeta) {
+  ScriptedTransport t([](const json& m) { return stateless_server(m); });
+  mcp_hints::ClientOptions options;
+  options.capabilities = {{"elicitation", {{"form", json::object()}}}};
+  mcp_hints::McpClientSession session(t, options);
+  EXPECT_EQ(session.connect().era, mcp_hints::ProtocolEra::stateless);
+  session.list_tools();
+  ASSERT_GE(t.sent.size(), 2u);
+  for (const auto& sent : t.sent)
+    EXPECT_EQ(sent["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"], options.capabilities)
+        << sent.dump();
+}
 
 TEST(McpClient, AutomaticallySpeaksTheStatelessEraWhenTheServerDiscoversIt) {
   ScriptedTransport t([](const json& m) { return stateless_server(m); });

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 
 using json = nlohmann::json;
@@ -49,7 +51,10 @@ std::optional<mcp_hints::HttpReply> session_basics(const json& message, const st
   }
   if (message["method"] != "initialize") return std::nullopt;
   reply.headers.emplace_back("Mcp-Session-Id", "s-1");
-  reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"protocolVersion", version}}).dump();
+  reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"protocolVersion", version},
+                                                              {"capabilities", json::object()},
+                                                              {"serverInfo", {{"name", "s"}, {"version", "1"}}}})
+                   .dump();
   return reply;
 }
 
@@ -541,4 +546,60 @@ TEST(HttpTransport, ANameThatIsNotPlainAsciiGoesInMcpNameInBase64) {
   }
   EXPECT_EQ(server.seen(), (std::vector<std::string>{"get_weather", "=?base64?d2V0dGVyX8Ok?=",
                                                      "=?base64?IHBhZGRlZA==?=", "file:///a b.txt"}));
+}
+
+// A session-era server may send a request on a POST's stream and keep the stream open until it has
+// the answer ("The server MAY send JSON-RPC requests ... before sending the JSON-RPC response",
+// transports, 2025-11-25): the session answers it while the stream is read, through its hook, on
+// a connection of its own, and the observer sees the request and the answer.
+TEST(HttpTransport, ARequestOnAPostStreamIsAnsweredWhileTheStreamWaitsForIt) {
+  std::mutex m;
+  std::condition_variable answered;
+  std::optional<json> answer;
+  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+    mcp_hints::HttpReply reply;
+    if (req.method != "POST") {
+      reply.status = req.method == "DELETE" ? 204 : 405;
+      return reply;
+    }
+    const json message = json::parse(req.body);
+    if (mcp_hints::jsonrpc::classify(message) == mcp_hints::jsonrpc::Kind::result) {
+      std::lock_guard lock(m);
+      answer = message;
+      answered.notify_all();
+      reply.status = 202;
+      return reply;
+    }
+    if (auto basic = session_basics(message, "2025-11-25")) return *basic;
+    reply.content_type = "text/event-stream";
+    reply.body = data_event(mcp_hints::jsonrpc::request("e1", "elicitation/create", json{{"message", "Name?"}}));
+    reply.more = [&, id = message["id"], done = false]() mutable -> std::optional<std::string> {
+      if (done) return std::nullopt;
+      std::unique_lock lock(m);
+      if (!answered.wait_for(lock, std::chrono::seconds(3), [&] { return answer.has_value(); }))
+        return std::nullopt;  // no answer: the stream ends without the result
+      done = true;
+      return data_event(mcp_hints::jsonrpc::result(id, json{{"content", json::array({(*answer)["result"]})}}));
+    };
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+  mcp_hints::ClientOptions options;
+  options.answer_server_request = [](const json& request) -> std::optional<json> {
+    return json{{"action", "accept"}, {"content", {{"name", request["params"]["message"]}}}};
+  };
+  mcp_hints::McpClientSession session(*t, options);
+  std::vector<std::string> observed;
+  session.set_message_observer([&](const json& message, mcp_hints::Direction direction) {
+    observed.push_back((direction == mcp_hints::Direction::server_to_client ? "in " : "out ") +
+                       message.value("method", message.contains("result") ? "result" : "?"));
+  });
+  session.initialize();
+  const json result = session.request("tools/call", json{{"name", "greet"}});
+  EXPECT_EQ(result["content"][0], (json{{"action", "accept"}, {"content", {{"name", "Name?"}}}}));
+  ASSERT_EQ(session.server_requests().size(), 1u);
+  EXPECT_EQ(session.server_requests()[0]["id"], "e1");
+  EXPECT_EQ(observed, (std::vector<std::string>{"out initialize", "in result", "out notifications/initialized",
+                                                "out tools/call", "in elicitation/create", "out result", "in result"}));
 }

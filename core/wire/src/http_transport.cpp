@@ -402,6 +402,7 @@ class HttpTransport : public Transport {
   int last_http_status() const override { return last_status_; }
   bool stream_per_request() const override { return true; }
   void override_next_headers(HeaderOverrides overrides) override { next_overrides_ = std::move(overrides); }
+  void set_server_request_answerer(ServerRequestAnswerer answerer) override { answerer_ = std::move(answerer); }
 
  private:
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
@@ -439,6 +440,40 @@ class HttpTransport : public Transport {
     if (!session_id_.empty()) h.emplace("Mcp-Session-Id", session_id_);
     if (!protocol_version_.empty()) h.emplace("MCP-Protocol-Version", protocol_version_);
     return h;
+  }
+
+  // The server's requests queued from `from` on, answered at once on a connection of their own:
+  // the stream they came on waits for the answers (ServerRequestAnswerer).
+  void answer_server_requests(std::size_t from) {
+    if (!answerer_) return;
+    for (std::size_t i = from; i < queue_.size();) {
+      if (imported().classify(queue_[i].message) != jsonrpc::Kind::request) {
+        ++i;
+        continue;
+      }
+      const json request = std::move(queue_[i].message);
+      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
+      const json answer = answerer_(request);
+      if (!answer_client_) {
+        answer_client_ = make_client(origin_);
+        answer_client_->set_keep_alive(true);
+        answer_client_->set_tcp_nodelay(true);
+      }
+      answer_client_->set_connection_timeout(std::chrono::seconds(10));
+      answer_client_->set_read_timeout(std::chrono::seconds(10));
+      answer_client_->set_write_timeout(std::chrono::seconds(10));
+      httplib::Headers answer_headers = headers();
+      answer_headers.emplace("Accept", "application/json, text/event-stream");
+      const auto res =
+          answer_client_->Post(path_, answer_headers, imported().json_text(answer, -1), "application/json");
+      if (!res)
+        throw TransportError("POST " + url_ + " (the answer to the server's request " +
+                             excerpt(request.value("id", json()).dump()) + "): " + failure_text(res.error(), origin_));
+      if (res->status / 100 != 2)
+        throw TransportError("POST " + url_ + " (the answer to the server's request " +
+                             excerpt(request.value("id", json()).dump()) + ") answered HTTP " +
+                             std::to_string(res->status));
+    }
   }
 
   httplib::Request get_request() const {
@@ -552,6 +587,7 @@ class HttpTransport : public Transport {
           sse.feed(data, n, queue_);
           got_message = got_message || queue_.size() > before;
           for (auto i = before; i < queue_.size(); ++i) end.answered = end.answered || answers(queue_[i]);
+          if (purpose != Purpose::listen) answer_server_requests(before);
         } else {
           body.append(data, n);
           if (body.size() > limits_.max_message)
@@ -659,6 +695,8 @@ class HttpTransport : public Transport {
   bool closed_ = false;
   std::chrono::milliseconds reconnection_time_ = kInitialReconnectionTime;
   std::vector<Resumption> resumptions_;  // streams to resume, each owing the answer to a request
+  ServerRequestAnswerer answerer_;
+  std::unique_ptr<httplib::ClientImpl> answer_client_;  // answers sent while a stream is read
 };
 
 }  // namespace
@@ -1012,6 +1050,24 @@ class ServerImpl : public http_module::ServerBackend {
           while (!stopping_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
           return false;
         });
+        return;
+      }
+      if (reply.more) {
+        res.set_chunked_content_provider(reply.content_type,
+                                         [this, body = std::move(reply.body), more = std::move(reply.more)](
+                                             std::size_t, httplib::DataSink& sink) mutable {
+                                           std::optional<std::string> piece = std::exchange(body, {});
+                                           if (piece->empty()) piece = stopping_ ? std::nullopt : more();
+                                           if (!piece) {
+                                             sink.done();
+                                             return true;
+                                           }
+                                           if (piece->empty()) return true;  // an empty chunk would end the stream
+                                           const bool written = sink.write(piece->data(), piece->size());
+                                           if (current_connection)
+                                             current_connection->flush();  // each piece as it is made
+                                           return written;
+                                         });
         return;
       }
       if (!reply.body.empty() || reply.status == 200) res.set_content(reply.body, reply.content_type);

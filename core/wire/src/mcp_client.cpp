@@ -13,7 +13,21 @@ namespace mcp_hints {
 using json = nlohmann::json;
 
 McpClientSession::McpClientSession(Transport& transport, ClientOptions options)
-    : transport_(transport), options_(std::move(options)) {}
+    : transport_(transport), options_(std::move(options)) {
+  // Over HTTP a request on a POST's stream is answered while the stream is read: seen and answered
+  // as one that receive() hands over. The transport may outlive the session: it then answers that
+  // no session is there.
+  transport_.set_server_request_answerer([self = std::weak_ptr<McpClientSession*>(self_)](const json& request) {
+    const auto session = self.lock();
+    if (!session)
+      return jsonrpc::error(request.value("id", json()), jsonrpc::internal_error, "the client session has ended");
+    McpClientSession& s = **session;
+    if (s.observer_) s.observer_(request, Direction::server_to_client);
+    json answer = s.answer_to(request);
+    if (s.observer_) s.observer_(answer, Direction::client_to_server);
+    return answer;
+  });
+}
 
 void McpClientSession::send(const json& message, Deadline deadline) {
   if (observer_) observer_(message, Direction::client_to_server);
@@ -52,22 +66,27 @@ void McpClientSession::speak(ProtocolEra era, const std::string& version) {
 json McpClientSession::protocol_meta() const {
   if (era_ != ProtocolEra::stateless) return json::object();
   return {{kProtocolVersionMeta, protocol_version_},
-          {kClientCapabilitiesMeta, json::object()},
+          {kClientCapabilitiesMeta, options_.capabilities},
           {kClientInfoMeta, {{"name", options_.client_name}, {"version", kVersion}}}};
+}
+
+// Every request is answered, so that the server never waits on us.
+json McpClientSession::answer_to(const json& request) {
+  server_requests_.push_back(request);
+  std::optional<json> result;
+  if (request["method"] == "ping")
+    result = json::object();
+  else if (options_.answer_server_request)
+    result = options_.answer_server_request(request);
+  return result ? jsonrpc::result(request["id"], std::move(*result))
+                : jsonrpc::error(request["id"], jsonrpc::method_not_found,
+                                 "mcp-hints does not support " + request["method"].get<std::string>());
 }
 
 void McpClientSession::handle_unsolicited(const json& message) {
   switch (jsonrpc::classify(message)) {
     case jsonrpc::Kind::notification: notifications_.push_back(message); break;
-    case jsonrpc::Kind::request:
-      // We declare no client capabilities: answer so the server never waits on us.
-      server_requests_.push_back(message);
-      send(message["method"] == "ping"
-               ? jsonrpc::result(message["id"], json::object())
-               : jsonrpc::error(message["id"], jsonrpc::method_not_found,
-                                "mcp-hints does not support " + message["method"].get<std::string>()),
-           Clock::now() + options_.request_timeout);
-      break;
+    case jsonrpc::Kind::request: send(answer_to(message), Clock::now() + options_.request_timeout); break;
     default: break;  // a stray response or a malformed message: nothing waits for it
   }
 }
@@ -292,7 +311,7 @@ InitializeResult McpClientSession::initialize() {
                                   : supported_protocol_versions().front();
   offered_version_ = offered;
   const json params = {{"protocolVersion", offered},
-                       {"capabilities", json::object()},
+                       {"capabilities", options_.capabilities},
                        {"clientInfo", {{"name", options_.client_name}, {"version", kVersion}}}};
   json result = request("initialize", params);
   if (!result.is_object()) throw ProtocolError("the initialize result is not an object");

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,12 @@ struct ClientOptions {
   // automatic: how long server/discover may take before the client falls back to initialize (a
   // legacy server may ignore any request before initialize); never longer than request_timeout.
   std::chrono::milliseconds discover_probe_timeout{3000};
+  // The capabilities the client declares (in initialize, and in every stateless-era request's
+  // _meta): none unless it answers what they let a server ask.
+  nlohmann::json capabilities = nlohmann::json::object();
+  // Answers a request the server makes while the client waits (elicitation/create in the session
+  // era): the result to send, or nullopt for method-not-found. ping is always answered.
+  std::function<std::optional<nlohmann::json>(const nlohmann::json& request)> answer_server_request;
 };
 
 // What the server said of itself: the initialize result (legacy era) or the server/discover
@@ -71,6 +78,8 @@ struct ToolListing {
 class McpClientSession {
  public:
   McpClientSession(Transport& transport, ClientOptions options = {});
+  McpClientSession(const McpClientSession&) = delete;
+  McpClientSession& operator=(const McpClientSession&) = delete;
 
   // Opens the conversation in the era the options choose: server/discover (stateless) or
   // initialize + notifications/initialized (legacy). ProtocolError for an error answer or a
@@ -132,12 +141,14 @@ class McpClientSession {
   // Notifications received so far (in order), by method name.
   std::size_t notification_count(const std::string& method) const;
   const std::vector<nlohmann::json>& notifications() const { return notifications_; }
-  // Requests the server made to us (answered with method-not-found, or an empty result for ping).
+  // Requests the server made to us (answered as ClientOptions::answer_server_request says, with an
+  // empty result for ping, else with method-not-found).
   const std::vector<nlohmann::json>& server_requests() const { return server_requests_; }
 
  private:
   InitializeResult discover(std::chrono::milliseconds timeout);
   void handle_unsolicited(const nlohmann::json& message);
+  nlohmann::json answer_to(const nlohmann::json& request);
   void send(const nlohmann::json& message, Deadline deadline);
   std::optional<nlohmann::json> receive(Deadline deadline);
   void cancel_timed_out(long long id);
@@ -145,6 +156,7 @@ class McpClientSession {
                                 std::chrono::milliseconds timeout);
   void speak(ProtocolEra era, const std::string& version);
   Transport& transport_;
+  std::shared_ptr<McpClientSession*> self_ = std::make_shared<McpClientSession*>(this);  // for the transport
   MessageObserver observer_;
   ProtocolEra era_ = ProtocolEra::legacy;
   std::string protocol_version_;

@@ -95,6 +95,12 @@ class Transport {
   // (no value: left out), to probe how a server answers headers a correct client would not send.
   using HeaderOverrides = std::vector<std::pair<std::string, std::optional<std::string>>>;
   virtual void override_next_headers(HeaderOverrides) {}
+  // Answers a request the server makes on a stream that stays open until the server has the answer
+  // (Streamable HTTP: a POST's SSE stream, which receive() cannot hand over before it ends): the
+  // transport asks this at once, sends the answer it returns, and does not queue the request.
+  // Unset, such requests are queued like any message (stdio hands every message over as it comes).
+  using ServerRequestAnswerer = std::function<nlohmann::json(const nlohmann::json& request)>;
+  virtual void set_server_request_answerer(ServerRequestAnswerer) {}
   // Bytes of messages received so far (to bound what a listing may take in).
   std::size_t bytes_received() const { return bytes_received_; }
   // The members the message receive() last returned gave twice in one object (JSON pointers into
@@ -172,6 +178,10 @@ struct HttpReply {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
   bool stall_after_headers = false;  // send the headers, then nothing until the server stops
+  // What the answer sends after its body, piece by piece as each is returned (the call may wait,
+  // as a server waits for what a stream's later events need), until nullopt ends it. Unset: the
+  // body is the whole answer.
+  std::function<std::optional<std::string>()> more;
 };
 
 // What one HTTP client may hold or send, so that no client can starve the others or exhaust memory:
