@@ -516,9 +516,6 @@ std::string summary_line(const Certification& c) {
   // A scenario runs once per revision: the runs are counted, and the scenarios they are of.
   std::set<std::string> scenarios;
   for (const auto& run : c.runs) scenarios.insert(run.scenario.id);
-  const auto plural = [](std::size_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-  };
   const std::string runs = c.runs.size() == scenarios.size()
                                ? plural(scenarios.size(), "scenario")
                                : plural(c.runs.size(), "run") + " of " + plural(scenarios.size(), "scenario");

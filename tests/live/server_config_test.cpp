@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "mcp_hints/json/input.hpp"
@@ -183,6 +184,39 @@ TEST(ServerConfig, TheUsualFilesOfTheUserAndTheProject) {
             with_codex_home.end());
   EXPECT_EQ(std::find(with_codex_home.begin(), with_codex_home.end(), fs::path("/home/someone/.codex/config.toml")),
             with_codex_home.end());
+}
+
+// A server two configs name alike is checked once; a difference in anything that reaches the server
+// (its command, URL, environment, headers, folder) or in whether it can run makes it another.
+TEST(ServerConfig, TheSameServerIsTheSameNameTargetAndUsabilityFromAnyConfig) {
+  ConfiguredServer a;
+  a.name = "files";
+  a.config = "/home/someone/.cursor/mcp.json";
+  a.target.command = {"npx", "files-server"};
+  a.target.env = {{"ROOT", "/data"}};
+  ConfiguredServer b = a;
+  b.config = "/project/.mcp.json";
+  EXPECT_TRUE(same_server(a, b));
+  const std::vector<std::function<void(ConfiguredServer&)>> differences = {
+      [](ConfiguredServer& s) { s.name = "files2"; },
+      [](ConfiguredServer& s) {
+        s.target.command = {"npx", "other-server"};
+      },
+      [](ConfiguredServer& s) { s.target.url = "http://127.0.0.1:1/mcp"; },
+      [](ConfiguredServer& s) {
+        s.target.env = {{"ROOT", "/tmp"}};
+      },
+      [](ConfiguredServer& s) {
+        s.target.headers = {{"Authorization", "Bearer t"}};
+      },
+      [](ConfiguredServer& s) { s.target.working_dir = "/srv"; },
+      [](ConfiguredServer& s) { s.unusable = "the variable TOKEN is not set"; },
+  };
+  for (std::size_t i = 0; i < differences.size(); ++i) {
+    ConfiguredServer other = a;
+    differences[i](other);
+    EXPECT_FALSE(same_server(a, other)) << i;
+  }
 }
 
 TEST(ServerConfig, RedactionHidesEveryOccurrenceLongestFirst) {

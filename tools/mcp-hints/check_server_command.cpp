@@ -86,13 +86,6 @@ error, or a result with isError true, whose text is quoted); the reason is said 
 With --config, the worst of the servers' decides.
 )";
 
-// Whether two configured servers are the same server (one config repeating another's).
-bool same_server(const ConfiguredServer& a, const ConfiguredServer& b) {
-  return a.name == b.name && a.unusable == b.unusable && a.target.command == b.target.command &&
-         a.target.url == b.target.url && a.target.env == b.target.env && a.target.headers == b.target.headers &&
-         a.target.working_dir == b.target.working_dir;
-}
-
 // --config: the servers of hosts' config files, each checked as the options say.
 int check_configured_servers(const std::vector<std::string>& given, const CheckServerOptions& run,
                              ReportSettings& settings, Progress& progress) {

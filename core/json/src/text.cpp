@@ -7,6 +7,10 @@
 
 namespace mcp_hints {
 
+std::string plural(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 std::string join(std::span<const std::string> items, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

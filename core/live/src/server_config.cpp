@@ -313,6 +313,12 @@ ConfigPlaces ConfigPlaces::of_this_process() {
   return places;
 }
 
+bool same_server(const ConfiguredServer& a, const ConfiguredServer& b) {
+  return a.name == b.name && a.unusable == b.unusable && a.target.command == b.target.command &&
+         a.target.url == b.target.url && a.target.env == b.target.env && a.target.headers == b.target.headers &&
+         a.target.working_dir == b.target.working_dir;
+}
+
 ServerConfig read_server_config(const fs::path& path, const ConfigPlaces& places) {
   ServerConfig config{path.string(), "", {}};
   const std::string text = read_config_text(path);

@@ -32,10 +32,6 @@ const char* colour_of(Level level) {
   return "";
 }
 
-std::string plural(std::size_t n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 std::string counts_text(std::size_t errors, std::size_t warnings, std::size_t infos) {
   return plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + std::to_string(infos) + " info";
 }
@@ -61,11 +57,15 @@ std::string verdict_name(const LintReport& report, const ReportOptions& options)
 }
 
 // The verdict as the text summary ends: INCOMPLETE, BAD INPUT, FAIL, or pass.
-std::string verdict_text(const LintReport& report, const ReportOptions& options) {
-  std::string name = verdict_name(report, options);
+// A verdict as the text report shows it: upper case unless it is a pass.
+std::string shown_verdict(std::string name) {
   if (name != "pass")
     for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return name;
+}
+
+std::string verdict_text(const LintReport& report, const ReportOptions& options) {
+  return shown_verdict(verdict_name(report, options));
 }
 
 // Text as a URI reference (RFC 3986): unreserved characters and '/' kept, every other byte
@@ -955,12 +955,9 @@ void render_server_set(std::ostream& out, const ServerSetReport& set, const std:
     for (const char* v : {"pass", "fail", "bad input", "incomplete"})
       if (counts[v]) tally.push_back(std::to_string(counts[v]) + " " + v);
     const std::string verdict = set.verdict(options);
-    std::string shown_verdict = verdict;
-    if (verdict != "pass")
-      for (char& c : shown_verdict) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string shown = shown_verdict(verdict);
     out << plural(set.parts.size(), "server") << (tally.empty() ? "" : ": " + join(tally, ", ")) << " — "
-        << (verdict == "pass" || !options.color ? shown_verdict
-                                                : std::string(colour_of(Level::error)) + shown_verdict + "\033[0m")
+        << (verdict == "pass" || !options.color ? shown : std::string(colour_of(Level::error)) + shown + "\033[0m")
         << " (fail on " << (options.fail_on ? level_name(*options.fail_on) : "never") << ")\n";
   }
 }

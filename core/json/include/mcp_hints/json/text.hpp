@@ -14,6 +14,9 @@ namespace mcp_hints {
 // "a, b, c" (or any separator).
 std::string join(std::span<const std::string> items, std::string_view separator = ", ");
 
+// A count and its noun, plural unless one: "1 tool", "3 tools" (nouns that take an s).
+std::string plural(std::size_t n, std::string_view noun);
+
 // The candidate a mistyped name most likely meant ("did you mean"): the closest by edit distance
 // when that distance is small for the name's length (at most a third of it, and at most 3), or
 // the only candidate that starts with the name; nullopt when none is close enough.

@@ -39,6 +39,10 @@ struct ConfiguredServer {
   std::vector<std::string> secrets;
 };
 
+// Whether two configured servers are the same server (one config repeating another's): the same
+// name, target and usability, whatever config each came from.
+bool same_server(const ConfiguredServer& a, const ConfiguredServer& b);
+
 struct ServerConfig {
   std::string path;
   std::string shape;  // "mcpServers", "servers" or "mcp_servers"

@@ -1,0 +1,24 @@
+#pragma once
+// The crosswalk (vocab table) as JSON, text, Markdown and HTML: every field of every vocabulary
+// revision, where it lives, its type, each value and the facet it means, its overlaps and
+// conflicts; then the message scope, how its facets stand to the tool's, and the conflicts.
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_hints/vocab/crosswalk.hpp"
+
+namespace mcp_hints {
+
+nlohmann::json crosswalk_json(const Vocabulary& vocabulary);
+void render_crosswalk_text(std::ostream& out, const Vocabulary& vocabulary);
+void render_crosswalk_markdown(std::ostream& out, const Vocabulary& vocabulary);
+std::string render_crosswalk_html(const Vocabulary& vocabulary);
+
+// A row's values and the facet each means: "`value` → facet; …".
+std::string crosswalk_values_text(const CrosswalkRow& row);
+// A relation between a message facet and a tool facet, in Markdown: "**a** rule **b** (checks): words".
+std::string crosswalk_relation_text(const Relation& relation);
+
+}  // namespace mcp_hints
