@@ -269,7 +269,8 @@ int main(int argc, char** argv) {
       pid = stdio->pid();
       transport = std::move(stdio);
     }
-    McpClientSession session(*transport);
+    const ClientOptions options;  // named: a temporary one made gcc 12 warn (-Wmaybe-uninitialized) at -O3
+    McpClientSession session(*transport, options);
     session.initialize();
     const double startup = ms_since(spawned);
     const auto start = Clock::now();

@@ -9,6 +9,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/child_process.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/param_headers.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints::mock {
@@ -35,11 +36,16 @@ bool is_stateless_request(const json& message) {
          names_protocol_version(message["params"]);
 }
 
-// What is wrong with a stateless request's mirrored headers; empty when nothing is.
-std::string header_mismatch(const HttpRequestView& req, const json& message) {
-  auto differs = [](bool sent, const std::string& header, const std::string& name, const std::string& body) {
+// What is wrong with a stateless request's mirrored headers; empty when nothing is. Mcp-Name and the
+// Mcp-Param headers of a tool's x-mcp-header parameters are compared once decoded (SEP-2243).
+std::string header_mismatch(const HttpRequestView& req, const json& message, MockServer& server,
+                            const std::string& context) {
+  auto differs = [](bool sent, const std::string& header, const std::string& name, const std::string& body,
+                    bool encoded = false) {
     if (!sent) return name + " header missing (the body says \"" + body + "\")";
-    if (header != body) return name + " header \"" + header + "\" does not match the body's \"" + body + "\"";
+    const auto value = encoded ? decoded_header_value(header) : std::optional<std::string>(header);
+    if (!value) return name + " header \"" + header + "\" has invalid characters or Base64";
+    if (*value != body) return name + " header \"" + *value + "\" does not match the body's \"" + body + "\"";
     return std::string();
   };
   const json& params = message["params"];
@@ -55,8 +61,12 @@ std::string header_mismatch(const HttpRequestView& req, const json& message) {
                     : method == "resources/read"                      ? "uri"
                                                                       : nullptr;
   if (key && params.contains(key) && params[key].is_string())
-    return differs(req.has_mcp_name, req.mcp_name, "Mcp-Name", params[key].get<std::string>());
-  return {};
+    if (auto why = differs(req.has_mcp_name, req.mcp_name, "Mcp-Name", params[key].get<std::string>(), true);
+        !why.empty())
+      return why;
+  if (method != "tools/call" || !params.contains("name") || !params["name"].is_string()) return {};
+  const auto schema = server.tool_input_schema(params["name"].get<std::string>(), context);
+  return schema ? param_header_mismatch(*schema, params.value("arguments", json::object()), req.params) : std::string();
 }
 
 // A header's media type, lower case, without parameters ("application/json; charset=utf-8").
@@ -221,7 +231,8 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
   const bool stateless = is_stateless_request(parsed) || (server_.speaks_stateless() && sessionless_request);
   if (stateless) {
     // The stateless era: no session; the headers mirror the body, for intermediaries (SEP-2243).
-    if (const std::string mismatch = is_stateless_request(parsed) ? header_mismatch(req, parsed) : std::string();
+    if (const std::string mismatch =
+            is_stateless_request(parsed) ? header_mismatch(req, parsed, server_, context) : std::string();
         !mismatch.empty()) {
       record_refusal(std::string(kStatelessHttpConnection), 400, mismatch);
       HttpReply reply;

@@ -99,6 +99,14 @@ std::string MockServer::authorization_context(std::string_view credential) const
   return {};
 }
 
+std::optional<json> MockServer::tool_input_schema(const std::string& name, const std::string& context) {
+  std::lock_guard lock(mutex_);
+  for (const auto& tool : catalog_for(context))
+    if (tool.is_object() && tool.value("name", json()) == name && tool.contains("inputSchema"))
+      return tool["inputSchema"];
+  return std::nullopt;
+}
+
 const std::vector<json>& MockServer::catalog_for(const std::string& context) const {
   auto own = spec_.tools_by_authorization.find(context);
   return own == spec_.tools_by_authorization.end() ? tools_ : own->second;

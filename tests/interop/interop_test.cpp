@@ -447,9 +447,8 @@ TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverHttp) {
 // tool-only mock does not serve (completion-complete, resources-*, sep-2164-resource-not-found,
 // prompts-*, logging-set-level), what needs the server to ask the client something or to log
 // (tools-call-with-logging, -sampling, -elicitation, elicitation-sep1034-defaults,
-// elicitation-sep1330-enums, input-required-result-*), the SEP-2243 Mcp-Param headers of tools
-// with x-mcp-header (http-custom-header-server-validation: the mock mirrors no parameter), and the
-// extensions (sep-2640-skills-*, tasks-*). OAuth is a client matter.
+// elicitation-sep1330-enums, input-required-result-*), and the extensions (sep-2640-skills-*,
+// tasks-*). OAuth is a client matter.
 struct SuiteScenario {
   std::string name;
   std::vector<std::string> checks;  // "STATUS check-id", in the order the suite reports them
@@ -557,6 +556,14 @@ TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728O
             "SUCCESS sep-2243-server-reject-error-code", "SUCCESS sep-2243-header-name-case-insensitive",
             "SUCCESS sep-2243-header-name-case-insensitive", "SUCCESS sep-2243-server-reject-invalid-headers",
             "SUCCESS sep-2243-server-reject-error-code", "SUCCESS wire-schema-valid"}},
+          // test_custom_headers mirrors its region in Mcp-Param-Region: decoded strictly, taken
+          // literally without the whole sentinel, required when the body gives the value.
+          {"http-custom-header-server-validation",
+           {"SUCCESS sep-2243-server-decode-base64", "SUCCESS sep-2243-server-reject-invalid-param-chars",
+            "SUCCESS sep-2243-server-reject-param-mismatch", "SUCCESS sep-2243-server-reject-invalid-param-chars",
+            "SUCCESS sep-2243-server-reject-param-mismatch", "SUCCESS sep-2243-server-validate-param-match",
+            "SUCCESS sep-2243-server-validate-param-match", "SUCCESS sep-2243-server-validate-param-match",
+            "SUCCESS sep-2243-server-reject-param-mismatch", "SUCCESS wire-schema-valid"}},
           {"tools-list",
            {"SUCCESS tools-list", "SUCCESS tools-name-format", "SUCCESS tools-list-deterministic-order",
             "SUCCESS wire-schema-valid"}},

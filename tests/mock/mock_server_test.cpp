@@ -836,6 +836,61 @@ TEST(MockServer, HttpServesTheStatelessEraWithoutSessionsAndChecksTheMirroredHea
                 "refused: HTTP 400 MCP-Protocol-Version header missing (the body says \"2026-07-28\")"}));
 }
 
+// SEP-2243 as a server: "Any server that processes the message body MUST validate that encoded
+// header values, after decoding if Base64-encoded, match the corresponding values in the request
+// body" (transports, 2026-07-28). A client that mirrors (the library's session) is served, a Base64
+// Mcp-Name and Mcp-Param decoded; a header missing, wrong, malformed or undecodable is refused with
+// -32020, and an integer may be written as a number.
+TEST(MockServer, HttpDecodesAndChecksTheMcpParamHeadersOfATool) {
+  test_support::TempDir dir;
+  json document = mcp_hints::mock::load_scenario("mock.basic").document;
+  document["servers"]["main"]["protocolVersions"] = {"2026-07-28"};
+  document["servers"]["main"]["tools"].push_back({{"name", "wetter_\xC3\xA4"},
+                                                  {"description", "weather"},
+                                                  {"inputSchema",
+                                                   {{"type", "object"},
+                                                    {"properties",
+                                                     {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                                      {"days", {{"type", "integer"}, {"x-mcp-header", "Days"}}},
+                                                      {"note", {{"type", "string"}}}}}}}});
+  const auto scenario = dir.write("headers.json", document.dump());
+  const auto record = (dir.path() / "record.jsonl").string();
+  const auto mock = http_mock({"--scenario", scenario.string(), "--record", record});
+  auto t = mcp_hints::connect({{}, mock.url, {}, {}}, {});
+  mcp_hints::McpClientSession session(*t);
+  session.connect();
+  session.list_tools();
+  const json arguments = {{"region", "Z\xC3\xBCrich"}, {"days", 3}, {"note", "x"}};
+  EXPECT_EQ(session.call_tool("wetter_\xC3\xA4", arguments)["resultType"], "complete");
+  const std::string body = stateless(9, "tools/call", {{"name", "wetter_\xC3\xA4"}, {"arguments", arguments}}).dump();
+  auto post = [&](std::vector<std::string> params) {
+    std::vector<std::string> args = {"-X", "POST",
+                                     "-H", "Content-Type: application/json",
+                                     "-H", "MCP-Protocol-Version: 2026-07-28",
+                                     "-H", "Mcp-Method: tools/call",
+                                     "-H", "Mcp-Name: =?base64?d2V0dGVyX8Ok?="};
+    for (auto& h : params) args.insert(args.end(), {"-H", h});
+    args.insert(args.end(), {"-d", body, mock.url});
+    return curl(args).out;
+  };
+  EXPECT_EQ(post({"Mcp-Param-Region: =?base64?WsO8cmljaA==?=", "Mcp-Param-Days: 3"}), "200");
+  EXPECT_EQ(post({"mcp-param-region: =?base64?WsO8cmljaA==?=", "MCP-PARAM-DAYS: 3.0"}), "200");
+  EXPECT_EQ(post({"Mcp-Param-Days: 3"}), "400");
+  EXPECT_EQ(post({"Mcp-Param-Region: =?base64?WsO8cmljaA?=", "Mcp-Param-Days: 3"}), "400");
+  EXPECT_EQ(post({"Mcp-Param-Region: =?base64?WsO8cmljaA==?=", "Mcp-Param-Days: 4"}), "400");
+  std::ifstream in(record);
+  std::vector<std::string> refusals;
+  for (std::string line; std::getline(in, line);) {
+    const json l = json::parse(line);
+    if (l.value("event", "").starts_with("refused: ")) refusals.push_back(l["event"]);
+  }
+  EXPECT_EQ(refusals,
+            (std::vector<std::string>{
+                "refused: HTTP 400 Mcp-Param-Region header missing (the body says \"Z\xC3\xBCrich\")",
+                "refused: HTTP 400 Mcp-Param-Region header \"=?base64?WsO8cmljaA?=\" has invalid characters or Base64",
+                "refused: HTTP 400 Mcp-Param-Days header value \"4\" does not match the body's \"3\""}));
+}
+
 // check-server speaks whichever era the server does (automatic), or the one it is told to.
 TEST(MockServer, CheckServerSpeaksEachEraTheMockSpeaks) {
   test_support::TempDir dir;

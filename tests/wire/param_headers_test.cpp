@@ -122,3 +122,61 @@ TEST(ParamHeaders, EachAnnotatedValueIsMirroredAndNothingElse) {
   EXPECT_EQ(param_headers(schema, {{"region", "R\xC3\xA9gion"}}),
             (Headers{{"Mcp-Param-Region", "=?base64?UsOpZ2lvbg==?="}}));
 }
+
+// "Value Encoding" as a server reads it: the sentinel decoded strictly (the official suite's cases:
+// bad padding and a character outside the alphabet refused; a value missing either end of the
+// sentinel taken literally), and what no header may carry refused.
+TEST(ParamHeaders, ValuesAreDecodedStrictlyAndTakenLiterallyWithoutTheSentinel) {
+  using mcp_hints::decoded_header_value;
+  EXPECT_EQ(decoded_header_value("=?base64?SGVsbG8=?="), "Hello");
+  EXPECT_EQ(decoded_header_value("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, \xE4\xB8\x96\xE7\x95\x8C");
+  EXPECT_EQ(decoded_header_value("=?base64?"
+                                 "?="),
+            "");  // split: "??=" would be a trigraph
+  EXPECT_EQ(decoded_header_value("SGVsbG8="), "SGVsbG8=");
+  EXPECT_EQ(decoded_header_value("=?base64?SGVsbG8="), "=?base64?SGVsbG8=");
+  EXPECT_EQ(decoded_header_value("SGVsbG8=?="), "SGVsbG8=?=");
+  EXPECT_EQ(decoded_header_value("plain value\twith tab"), "plain value\twith tab");
+  for (const char* bad : {"=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?SGVsbG8===?=",
+                          "=?base64?SGVs bG8=?=", "=?base64?S=VsbG8=?=", "caf\xC3\xA9", "line\nbreak", "del\x7f"})
+    EXPECT_EQ(decoded_header_value(bad), std::nullopt) << bad;
+  // What a client encodes, a server decodes back.
+  for (const char* value :
+       {"Hello, \xE4\xB8\x96\xE7\x95\x8C", " padded ", "line1\nline2", "=?base64?literal?=", "plain"})
+    EXPECT_EQ(decoded_header_value(mcp_hints::header_value(value)), value) << value;
+}
+
+// A server's check of a tools/call: every annotated value the arguments give has its header (any
+// case), decoded equal to the body's (an integer as a number); an absent or null value, or a
+// header for no annotated value, asks for nothing.
+TEST(ParamHeaders, AServerFindsEachHeaderMissingOrUnequal) {
+  const json schema = {{"type", "object"},
+                       {"properties",
+                        {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                         {"days", {{"type", "integer"}, {"x-mcp-header", "Days"}}},
+                         {"loud", {{"type", "boolean"}, {"x-mcp-header", "Loud"}}},
+                         {"note", {{"type", "string"}}}}}};
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  const json args = {{"region", "Z\xC3\xBCrich"}, {"days", 3}, {"loud", false}, {"note", "n"}};
+  const Headers good = {{"Region", "=?base64?WsO8cmljaA==?="}, {"Days", "3"}, {"Loud", "false"}};
+  EXPECT_EQ(mcp_hints::param_header_mismatch(schema, args, good), "");
+  EXPECT_EQ(
+      mcp_hints::param_header_mismatch(
+          schema, args, {{"region", "=?base64?WsO8cmljaA==?="}, {"DAYS", "3.0"}, {"loud", "false"}, {"Other", "x"}}),
+      "");
+  EXPECT_EQ(mcp_hints::param_header_mismatch(schema, {{"region", nullptr}, {"note", "n"}}, {}), "");
+  EXPECT_EQ(mcp_hints::param_header_mismatch(schema, args, {{"Days", "3"}, {"Loud", "false"}}),
+            "Mcp-Param-Region header missing (the body says \"Z\xC3\xBCrich\")");
+  EXPECT_EQ(
+      mcp_hints::param_header_mismatch(schema, args, {{"Region", "Z\xC3\xBCrich"}, {"Days", "3"}, {"Loud", "false"}}),
+      "Mcp-Param-Region header \"Z\xC3\xBCrich\" has invalid characters or Base64");
+  EXPECT_EQ(mcp_hints::param_header_mismatch(
+                schema, args, {{"Region", "=?base64?WsO8cmljaA==?="}, {"Days", "3.5"}, {"Loud", "false"}}),
+            "Mcp-Param-Days header value \"3.5\" does not match the body's \"3\"");
+  EXPECT_EQ(mcp_hints::param_header_mismatch(schema, args,
+                                             {{"Region", "=?base64?WsO8cmljaA==?="}, {"Days", "3"}, {"Loud", "0"}}),
+            "Mcp-Param-Loud header value \"0\" does not match the body's \"false\"");
+  // Only an integer is compared as a number: a string "3" is not "3.0".
+  EXPECT_EQ(mcp_hints::param_header_mismatch(schema, {{"region", "3"}}, {{"Region", "3.0"}}),
+            "Mcp-Param-Region header value \"3.0\" does not match the body's \"3\"");
+}

@@ -1013,13 +1013,18 @@ HttpRequestView read_headers(const httplib::Request& req) {
       {"Accept", &view.accept, &view.has_accept},
       {"Last-Event-ID", &view.last_event_id, &last_event_id},
   };
-  for (const auto& [name, value] : req.headers)
+  constexpr std::string_view param_prefix = "Mcp-Param-";
+  for (const auto& [name, value] : req.headers) {
+    if (name.size() > param_prefix.size() &&
+        same_name(std::string_view(name).substr(0, param_prefix.size()), param_prefix))
+      view.params.emplace_back(name.substr(param_prefix.size()), value);
     for (const Wanted& w : wanted)
       if (!*w.present && same_name(name, w.name)) {
         *w.value = value;
         *w.present = true;
         break;
       }
+  }
   return view;
 }
 

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -126,9 +129,45 @@ std::string header_value(std::string_view value) {
   return "=?base64?" + encoded + "?=";
 }
 
+std::optional<std::string> decoded_header_value(std::string_view value) {
+  const auto plain = [](char c) { return c == '\t' || (c >= 0x20 && c <= 0x7e); };
+  if (!std::ranges::all_of(value, plain)) return std::nullopt;
+  constexpr std::string_view prefix = "=?base64?", suffix = "?=";
+  if (value.size() < prefix.size() + suffix.size() || !value.starts_with(prefix) || !value.ends_with(suffix))
+    return std::string(value);  // no sentinel: the value as it is
+  const std::string_view encoded = value.substr(prefix.size(), value.size() - prefix.size() - suffix.size());
+  // Strict: the standard alphabet, padded to a multiple of four (Nettle's decoder alone would
+  // take a missing padding and skip spaces).
+  const auto alphabet = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/'; };
+  const std::size_t padding = encoded.size() - std::min(encoded.find('='), encoded.size());
+  if (encoded.size() % 4 != 0 || padding > 2 ||
+      !std::ranges::all_of(encoded.substr(0, encoded.size() - padding), alphabet) ||
+      encoded.substr(encoded.size() - padding).find_first_not_of('=') != std::string_view::npos)
+    return std::nullopt;
+  base64_decode_ctx ctx;
+  base64_decode_init(&ctx);
+  std::string decoded(BASE64_DECODE_LENGTH(encoded.size()), '\0');
+  std::size_t length = decoded.size();
+  if (!base64_decode_update(&ctx, &length, reinterpret_cast<uint8_t*>(decoded.data()), encoded.size(),
+                            encoded.data()) ||
+      !base64_decode_final(&ctx))
+    return std::nullopt;
+  decoded.resize(length);
+  return decoded;
+}
+
 namespace {
 
-void collect(const json& schema, const json& value, std::vector<std::pair<std::string, std::string>>& out) {
+// An annotated parameter the arguments give: its header's {Name}, its text (a string as is, an
+// integer in decimal, a boolean true or false), and whether it is an integer.
+struct Mirrored {
+  std::string name, text;
+  bool integer = false;
+};
+
+// Each annotated parameter the arguments give, in the schema's order; null, absent or of another
+// type: none.
+void collect(const json& schema, const json& value, std::vector<Mirrored>& out) {
   if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object() || !value.is_object())
     return;
   for (const auto& [name, property] : schema["properties"].items()) {
@@ -144,7 +183,7 @@ void collect(const json& schema, const json& value, std::vector<std::pair<std::s
         text = at->dump();
       else
         continue;  // null, or a value of no primitive type: no header
-      out.emplace_back("Mcp-Param-" + mark->get<std::string>(), header_value(text));
+      out.push_back({mark->get<std::string>(), std::move(text), at->is_number_integer()});
     }
     collect(property, *at, out);
   }
@@ -153,9 +192,37 @@ void collect(const json& schema, const json& value, std::vector<std::pair<std::s
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> param_headers(const json& input_schema, const json& arguments) {
+  std::vector<Mirrored> mirrored;
+  collect(input_schema, arguments, mirrored);
   std::vector<std::pair<std::string, std::string>> out;
-  collect(input_schema, arguments, out);
+  for (const auto& m : mirrored) out.emplace_back("Mcp-Param-" + m.name, header_value(m.text));
   return out;
+}
+
+std::string param_header_mismatch(const json& input_schema, const json& arguments,
+                                  const std::vector<std::pair<std::string, std::string>>& headers) {
+  std::vector<Mirrored> expected;
+  collect(input_schema, arguments, expected);
+  const auto same_name = [](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  for (const auto& [name, body, integer] : expected) {
+    const std::string header = "Mcp-Param-" + name;
+    const auto sent = std::ranges::find_if(headers, [&](const auto& h) { return same_name(h.first, name); });
+    if (sent == headers.end()) return header + " header missing (the body says \"" + body + "\")";
+    const auto decoded = decoded_header_value(sent->second);
+    if (!decoded) return header + " header \"" + sent->second + "\" has invalid characters or Base64";
+    if (*decoded == body) continue;
+    // "servers SHOULD compare the header value and the body value numerically" (42.0 is 42).
+    char* end = nullptr;
+    const double number = std::strtod(decoded->c_str(), &end);
+    const bool numeric = integer && !decoded->empty() && end == decoded->c_str() + decoded->size();
+    if (numeric && std::isfinite(number) && number == std::strtod(body.c_str(), nullptr)) continue;
+    return header + " header value \"" + *decoded + "\" does not match the body's \"" + body + "\"";
+  }
+  return {};
 }
 
 }  // namespace mcp_hints

@@ -87,6 +87,9 @@ class MockServer {
   std::string authorization_context(std::string_view credential) const;
   // Whether the scenario declares authorization contexts: a request must then carry one.
   bool requires_authorization() const { return !spec_.authorizations.empty(); }
+  // The inputSchema of the tool `name` in the catalog served now under an authorization context;
+  // nullopt when it serves no such tool (or the tool has none).
+  std::optional<nlohmann::json> tool_input_schema(const std::string& name, const std::string& context);
   // A request id the client cancelled (notifications/cancelled), if this message is one.
   static std::optional<nlohmann::json> cancelled_request(const nlohmann::json& message);
 

@@ -4,6 +4,7 @@
 // Streamable HTTP "MUST reject tool definitions where any `x-mcp-header` value violates these
 // constraints" and "MUST exclude the invalid tool from the result of `tools/list`" (transports,
 // 2026-07-28). Knows nothing of hints.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,20 @@ bool has_param_headers(const nlohmann::json& input_schema);
 // tabs, with no whitespace at either end and not of the sentinel's form =?base64?...?=; else
 // "=?base64?" + the Base64 of its UTF-8 + "?=".
 std::string header_value(std::string_view value);
+
+// A header value as a server reads it ("Value Encoding"): the Base64 sentinel form decoded, strictly
+// (the standard alphabet, padded), any other value as it is; nullopt for a value with a character
+// outside visible ASCII, space and tab, or a sentinel whose Base64 is malformed.
+std::optional<std::string> decoded_header_value(std::string_view value);
+
+// What a server finds wrong with a tools/call's Mcp-Param headers ("Any server that processes the
+// message body MUST validate that encoded header values, after decoding if Base64-encoded, match the
+// corresponding values in the request body", transports, 2026-07-28): each annotated parameter the
+// arguments give has its header (names compared ignoring case), whose decoded value is the body's
+// (an integer compared as a number); "" when all do. `headers`: the request's Mcp-Param-{Name}
+// headers, {Name} as sent.
+std::string param_header_mismatch(const nlohmann::json& input_schema, const nlohmann::json& arguments,
+                                  const std::vector<std::pair<std::string, std::string>>& headers);
 
 // The Mcp-Param-{Name} headers of a tools/call with `arguments` under `input_schema` (one whose
 // annotations keep the constraints), in the schema's order: the value at each annotated

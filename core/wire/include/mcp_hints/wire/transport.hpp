@@ -167,6 +167,8 @@ struct HttpRequestView {
   std::string content_type;      // Content-Type, if sent
   std::string accept;            // Accept, if sent
   std::string last_event_id;     // Last-Event-ID, if sent (resuming an SSE stream)
+  // The Mcp-Param-{Name} headers (2026-07-28, SEP-2243): {Name} as sent, and the value.
+  std::vector<std::pair<std::string, std::string>> params;
   bool has_mcp_method = false, has_mcp_name = false, has_protocol_version = false;
   bool has_content_type = false, has_accept = false;
   std::string body;
