@@ -86,7 +86,7 @@ int table(const std::string& format) {
   else if (format == "html")
     std::cout << render_crosswalk_html(vocabulary);
   else if (format == "text")
-    render_crosswalk_text(std::cout, vocabulary);
+    render_crosswalk_text(std::cout, vocabulary, "as a table: --format markdown or html");
   else
     render_crosswalk_markdown(std::cout, vocabulary);
   return pass;

@@ -122,7 +122,7 @@ std::string render_crosswalk_html(const Vocabulary& vocabulary) {
   return html_page("mcp-hints crosswalk", body, "code{font-size:90%}");
 }
 
-void render_crosswalk_text(std::ostream& out, const Vocabulary& vocabulary) {
+void render_crosswalk_text(std::ostream& out, const Vocabulary& vocabulary, std::string_view aside) {
   const auto rows = crosswalk_rows(vocabulary);
   const auto [tool_rows, message_rows] = scopes_of(rows);
   // For a terminal: a block per field, its lines wrapped at 100 columns, no Markdown marks.
@@ -138,7 +138,8 @@ void render_crosswalk_text(std::ostream& out, const Vocabulary& vocabulary) {
   for (const auto& row : rows) revisions.insert(row.revision->ref());
   line(0, "The crosswalk of tool-safety hints: " + std::to_string(rows.size()) + " fields in " +
               std::to_string(revisions.size()) + " vocabulary revisions, " +
-              std::to_string(vocabulary.conflicts().size()) + " conflicts (as a table: --format markdown or html).");
+              std::to_string(vocabulary.conflicts().size()) + " conflicts" +
+              (aside.empty() ? std::string() : " (" + std::string(aside) + ")") + ".");
   line(0, std::string("Precedence. ") + precedence_rule());
   const auto fields = [&](const std::vector<const CrosswalkRow*>& of) {
     std::string revision;

@@ -4,6 +4,7 @@
 // conflicts; then the message scope, how its facets stand to the tool's, and the conflicts.
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +13,8 @@
 namespace mcp_hints {
 
 nlohmann::json crosswalk_json(const Vocabulary& vocabulary);
-void render_crosswalk_text(std::ostream& out, const Vocabulary& vocabulary);
+// `aside`: said in parentheses at the end of the first line (the command's way to the other forms).
+void render_crosswalk_text(std::ostream& out, const Vocabulary& vocabulary, std::string_view aside = {});
 void render_crosswalk_markdown(std::ostream& out, const Vocabulary& vocabulary);
 std::string render_crosswalk_html(const Vocabulary& vocabulary);
 
