@@ -366,8 +366,10 @@ class Client {
     if (const char* version = std::getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
       if (auto choice = parse_protocol_choice(version)) options.protocol = *choice;
     // It answers form elicitations in either era: in the session era as requests the server makes
-    // during a call, in the stateless era as an input_required result's inputRequests.
+    // during a call (on the call's stream or the standalone one), in the stateless era as an
+    // input_required result's inputRequests.
     options.capabilities = {{"elicitation", {{"form", json::object()}}}};
+    options.listen_during_requests = true;  // a server may ask on its standalone stream, too
     options.answer_server_request = [this, server](const json& request) -> std::optional<json> {
       if (request.value("method", std::string()) != "elicitation/create") return std::nullopt;
       const json params = request.value("params", json::object());

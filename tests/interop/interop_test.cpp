@@ -615,11 +615,8 @@ TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasO
 
 // The official suite's client scenarios against the reference client, which acts as a plain client
 // when given no task of ours: the suite starts its own server, appends its URL to the command and
-// names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Not run yet, for what the reference
-// client does not do yet: elicitation-sep1034-client-defaults, whose server sends its
-// elicitation/create on the standalone GET stream, which the client does not hold open while a
-// POST is under way (a request on the POST's own stream is answered). Out of scope: auth/*
-// (OAuth), the extension scenarios.
+// names the revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Out of scope: auth/* (OAuth), the
+// extension scenarios.
 std::vector<std::string> official_client_checks(const std::string& scenario, const std::string& spec_version) {
   test_support::TempDir out;
   const std::vector<std::string> argv = {(node_dir() / "node_modules" / ".bin" / "node").string(),
@@ -717,4 +714,13 @@ TEST(Interop, TheOfficialSuiteClientScenariosPassTheReferenceClient) {
   std::erase_if(resumed, [](const std::string& check) { return check.starts_with("INFO "); });
   EXPECT_EQ(resumed, (std::vector<std::string>{"SUCCESS client-sse-graceful-reconnect",
                                                "SUCCESS client-sse-retry-timing", "SUCCESS client-sse-last-event-id"}));
+  // The suite's server asks for a form on the standalone GET stream while the call waits: the
+  // client, listening there during the call, accepts it with every field's default (SEP-1034).
+  std::vector<std::string> defaults = official_client_checks("elicitation-sep1034-client-defaults", "2025-11-25");
+  std::erase_if(defaults, [](const std::string& check) { return check.starts_with("INFO "); });
+  EXPECT_EQ(defaults, (std::vector<std::string>{"SUCCESS client-elicitation-sep1034-string-default",
+                                                "SUCCESS client-elicitation-sep1034-integer-default",
+                                                "SUCCESS client-elicitation-sep1034-number-default",
+                                                "SUCCESS client-elicitation-sep1034-enum-default",
+                                                "SUCCESS client-elicitation-sep1034-boolean-default"}));
 }

@@ -603,3 +603,95 @@ TEST(HttpTransport, ARequestOnAPostStreamIsAnsweredWhileTheStreamWaitsForIt) {
   EXPECT_EQ(observed, (std::vector<std::string>{"out initialize", "in result", "out notifications/initialized",
                                                 "out tools/call", "in elicitation/create", "out result", "in result"}));
 }
+
+// A session-era server may send its request on the standalone GET stream instead, naming no request
+// of ours (as the official SDK does for a request a tool's handler makes of its own server), and
+// hold the call until it has the answer. A session that listens during requests answers it there;
+// one that does not never sees it, and the call waits out its timeout.
+TEST(HttpTransport, ARequestOnTheStandaloneStreamIsAnsweredWhenTheSessionListensDuringRequests) {
+  for (const bool listening : {true, false}) {
+    SCOPED_TRACE(listening ? "listening" : "not listening");
+    std::mutex m;
+    std::condition_variable changed;
+    bool call_arrived = false, asked = false, done = false;
+    std::optional<json> answer;
+    std::size_t gets = 0;
+    // Waits (a little at a time, so that the test's end ends it) until `ready` says so.
+    auto wait_for = [&](std::unique_lock<std::mutex>& lock, auto ready) {
+      const auto until = Clock::now() + std::chrono::seconds(3);
+      while (!ready() && !done && Clock::now() < until) changed.wait_for(lock, std::chrono::milliseconds(50));
+      return ready();
+    };
+    mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+      mcp_hints::HttpReply reply;
+      if (req.method == "DELETE") {
+        reply.status = 204;
+        return reply;
+      }
+      reply.content_type = "text/event-stream";
+      if (req.method == "GET") {
+        std::lock_guard lock(m);
+        ++gets;
+        reply.more = [&, sent = false]() mutable -> std::optional<std::string> {
+          std::unique_lock lock(m);
+          if (sent || !wait_for(lock, [&] { return call_arrived; })) return std::nullopt;
+          sent = asked = true;
+          return data_event(mcp_hints::jsonrpc::request("e1", "elicitation/create", json{{"message", "Name?"}}));
+        };
+        return reply;
+      }
+      const json message = json::parse(req.body);
+      if (mcp_hints::jsonrpc::classify(message) == mcp_hints::jsonrpc::Kind::result) {
+        std::lock_guard lock(m);
+        answer = message;
+        changed.notify_all();
+        reply.status = 202;
+        return reply;
+      }
+      if (auto basic = session_basics(message, "2025-11-25")) return *basic;
+      {
+        std::lock_guard lock(m);
+        call_arrived = true;
+        changed.notify_all();
+      }
+      reply.more = [&, id = message["id"], sent = false]() mutable -> std::optional<std::string> {
+        std::unique_lock lock(m);
+        if (sent || !wait_for(lock, [&] { return answer.has_value(); })) return std::nullopt;
+        sent = true;
+        return data_event(mcp_hints::jsonrpc::result(id, json{{"content", json::array({(*answer)["result"]})}}));
+      };
+      return reply;
+    });
+    server.listen("127.0.0.1", 0);
+    auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+    mcp_hints::ClientOptions options;
+    options.request_timeout = std::chrono::seconds(listening ? 10 : 1);
+    options.listen_during_requests = listening;
+    options.answer_server_request = [](const json& request) -> std::optional<json> {
+      return json{{"action", "accept"}, {"content", {{"name", request["params"]["message"]}}}};
+    };
+    {
+      mcp_hints::McpClientSession session(*t, options);
+      session.initialize();
+      if (listening) {
+        const json result = session.request("tools/call", json{{"name", "greet"}});
+        EXPECT_EQ(result["content"][0], (json{{"action", "accept"}, {"content", {{"name", "Name?"}}}}));
+        ASSERT_EQ(session.server_requests().size(), 1u);
+        EXPECT_EQ(session.server_requests()[0]["id"], "e1");
+      } else {
+        EXPECT_THROW(session.request("tools/call", json{{"name", "greet"}}), mcp_hints::RequestTimeout);
+        EXPECT_TRUE(session.server_requests().empty());
+      }
+    }
+    {
+      std::lock_guard lock(m);
+      if (listening) {
+        EXPECT_EQ(gets, 1u);
+        EXPECT_TRUE(asked);
+      }
+      done = true;
+      changed.notify_all();
+    }
+    t->close();
+  }
+}

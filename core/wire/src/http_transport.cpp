@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -403,6 +404,7 @@ class HttpTransport : public Transport {
   bool stream_per_request() const override { return true; }
   void override_next_headers(HeaderOverrides overrides) override { next_overrides_ = std::move(overrides); }
   void set_server_request_answerer(ServerRequestAnswerer answerer) override { answerer_ = std::move(answerer); }
+  void listen_during_requests(bool on) override { listen_during_requests_ = on; }
 
  private:
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
@@ -453,28 +455,126 @@ class HttpTransport : public Transport {
       }
       const json request = std::move(queue_[i].message);
       queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
-      const json answer = answerer_(request);
-      if (!answer_client_) {
-        answer_client_ = make_client(origin_);
-        answer_client_->set_keep_alive(true);
-        answer_client_->set_tcp_nodelay(true);
-      }
-      answer_client_->set_connection_timeout(std::chrono::seconds(10));
-      answer_client_->set_read_timeout(std::chrono::seconds(10));
-      answer_client_->set_write_timeout(std::chrono::seconds(10));
-      httplib::Headers answer_headers = headers();
-      answer_headers.emplace("Accept", "application/json, text/event-stream");
-      const auto res =
-          answer_client_->Post(path_, answer_headers, imported().json_text(answer, -1), "application/json");
-      if (!res)
-        throw TransportError("POST " + url_ + " (the answer to the server's request " +
-                             excerpt(request.value("id", json()).dump()) + "): " + failure_text(res.error(), origin_));
-      if (res->status / 100 != 2)
-        throw TransportError("POST " + url_ + " (the answer to the server's request " +
-                             excerpt(request.value("id", json()).dump()) + ") answered HTTP " +
-                             std::to_string(res->status));
+      answer_now(request);
     }
   }
+
+  // Answers one request of the server's at once, on the connection kept for answers. The listener
+  // and the reading of a POST's stream may both answer: one at a time.
+  void answer_now(const json& request) {
+    std::lock_guard lock(answer_mutex_);
+    const json answer = answerer_(request);
+    if (!answer_client_) {
+      answer_client_ = make_client(origin_);
+      answer_client_->set_keep_alive(true);
+      answer_client_->set_tcp_nodelay(true);
+    }
+    answer_client_->set_connection_timeout(std::chrono::seconds(10));
+    answer_client_->set_read_timeout(std::chrono::seconds(10));
+    answer_client_->set_write_timeout(std::chrono::seconds(10));
+    httplib::Headers answer_headers = headers();
+    answer_headers.emplace("Accept", "application/json, text/event-stream");
+    const auto res = answer_client_->Post(path_, answer_headers, imported().json_text(answer, -1), "application/json");
+    const std::string what =
+        "POST " + url_ + " (the answer to the server's request " + excerpt(request.value("id", json()).dump()) + ")";
+    if (!res) throw TransportError(what + ": " + failure_text(res.error(), origin_));
+    if (res->status / 100 != 2) throw TransportError(what + " answered HTTP " + std::to_string(res->status));
+  }
+
+  // The standalone GET stream, held open on a thread of its own while a request's POST is under
+  // way (listen_during_requests): a server may send there what the call waits on (an elicitation
+  // it makes without naming the request), which no one would read before the POST ends. Requests
+  // are answered as they come (answer_now); the rest is kept, and queued once the POST is over.
+  class Listener {
+   public:
+    Listener(HttpTransport& t, Deadline deadline) : t_(t), client_(make_client(t.origin_)) {
+      auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
+      if (left.count() <= 0) left = std::chrono::microseconds(1000);
+      client_->set_connection_timeout(left);
+      client_->set_read_timeout(left);
+      client_->set_write_timeout(left);
+      thread_ = std::thread([this] { listen(); });
+      // The POST waits for the stream to be open (or refused), so that nothing the server sends
+      // there for this call goes out before anyone listens; a server slow to answer a GET is not
+      // waited for long.
+      std::unique_lock lock(m_);
+      ready_cv_.wait_until(lock, std::min(deadline, Clock::now() + kListenerStart), [this] { return ready_; });
+    }
+
+    // Ends the stream and the thread; what it received is added to `queue`, what went wrong thrown.
+    void finish(std::deque<Received>& queue) {
+      stop_and_join();
+      if (status_ != 0 && status_ != 200) t_.get_unsupported_ = true;
+      for (auto& received : inbox_) queue.push_back(std::move(received));
+      if (failure_) std::rethrow_exception(failure_);
+    }
+
+    ~Listener() { stop_and_join(); }
+
+   private:
+    void listen() {
+      httplib::Request req = t_.get_request();
+      SseReader sse(t_.limits_);
+      bool streaming = false;
+      req.response_handler = [&](const httplib::Response& res) {
+        status_ = res.status;
+        streaming = res.status == 200 && res.get_header_value("Content-Type").find("text/event-stream") == 0;
+        signal_ready();
+        return streaming;
+      };
+      req.content_receiver = [&](const char* data, std::size_t n, uint64_t, uint64_t) {
+        try {
+          std::deque<Received> got;
+          sse.feed(data, n, got);
+          for (auto& received : got) {
+            if (imported().classify(received.message) == jsonrpc::Kind::request)
+              t_.answer_now(received.message);
+            else
+              inbox_.push_back(std::move(received));
+          }
+        } catch (...) {
+          failure_ = std::current_exception();
+          return false;
+        }
+        return !stop_.load();
+      };
+      httplib::Response res;
+      httplib::Error error = httplib::Error::Success;
+      if (!stop_) client_->send(req, res, error);  // ends as the server, our stop or the deadline ends it
+      signal_ready();
+      finished_ = true;
+    }
+
+    void stop_and_join() {
+      if (!thread_.joinable()) return;
+      stop_ = true;
+      while (!finished_) {
+        client_->stop();  // shuts the socket down; again, in case the GET had not started yet
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+      thread_.join();
+    }
+
+    void signal_ready() {
+      {
+        std::lock_guard lock(m_);
+        ready_ = true;
+      }
+      ready_cv_.notify_all();
+    }
+
+    static constexpr std::chrono::milliseconds kListenerStart{2000};
+    HttpTransport& t_;
+    std::unique_ptr<httplib::ClientImpl> client_;
+    std::thread thread_;
+    std::mutex m_;
+    std::condition_variable ready_cv_;
+    bool ready_ = false;
+    std::atomic<bool> stop_{false}, finished_{false};
+    int status_ = 0;              // written before finished_, read after the join
+    std::deque<Received> inbox_;  // the same
+    std::exception_ptr failure_;  // the same
+  };
 
   httplib::Request get_request() const {
     httplib::Request req;
@@ -608,7 +708,13 @@ class HttpTransport : public Transport {
     };
     httplib::Response res;
     httplib::Error error = httplib::Error::Success;
+    // A request's POST in the session era, when asked: the standalone GET stream open beside it.
+    std::optional<Listener> listener;
+    if (purpose == Purpose::post && listen_during_requests_ && answerer_ && !awaited.is_null() && !stateless_ &&
+        !session_id_.empty() && !get_unsupported_)
+      listener.emplace(*this, deadline);
     const bool ok = client_->send(req, res, error);
+    if (listener) listener->finish(queue_);
     if (failure) std::rethrow_exception(failure);
     end.status = status;
     end.content_type = content_type;
@@ -696,7 +802,9 @@ class HttpTransport : public Transport {
   std::chrono::milliseconds reconnection_time_ = kInitialReconnectionTime;
   std::vector<Resumption> resumptions_;  // streams to resume, each owing the answer to a request
   ServerRequestAnswerer answerer_;
+  std::mutex answer_mutex_;                             // one answer at a time (answer_now)
   std::unique_ptr<httplib::ClientImpl> answer_client_;  // answers sent while a stream is read
+  bool listen_during_requests_ = false;
 };
 
 }  // namespace
@@ -1062,7 +1170,11 @@ class ServerImpl : public http_module::ServerBackend {
                                          [this, body = std::move(reply.body), more = std::move(reply.more)](
                                              std::size_t, httplib::DataSink& sink) mutable {
                                            std::optional<std::string> piece = std::exchange(body, {});
-                                           if (piece->empty()) piece = stopping_ ? std::nullopt : more();
+                                           if (piece->empty()) {
+                                             if (current_connection)
+                                               current_connection->flush();  // what is written goes out before a wait
+                                             piece = stopping_ ? std::nullopt : more();
+                                           }
                                            if (!piece) {
                                              sink.done();
                                              return true;

@@ -27,6 +27,7 @@ McpClientSession::McpClientSession(Transport& transport, ClientOptions options)
     if (s.observer_) s.observer_(answer, Direction::client_to_server);
     return answer;
   });
+  transport_.listen_during_requests(options_.listen_during_requests);
 }
 
 void McpClientSession::send(const json& message, Deadline deadline) {

@@ -44,6 +44,9 @@ struct ClientOptions {
   // Answers a request the server makes while the client waits (elicitation/create in the session
   // era): the result to send, or nullopt for method-not-found. ping is always answered.
   std::function<std::optional<nlohmann::json>(const nlohmann::json& request)> answer_server_request;
+  // Streamable HTTP, session era: hold the server's standalone GET stream open while a request is
+  // under way (Transport::listen_during_requests), for a server that asks there what a call needs.
+  bool listen_during_requests = false;
 };
 
 // What the server said of itself: the initialize result (legacy era) or the server/discover

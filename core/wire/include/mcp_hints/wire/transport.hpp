@@ -101,6 +101,10 @@ class Transport {
   // Unset, such requests are queued like any message (stdio hands every message over as it comes).
   using ServerRequestAnswerer = std::function<nlohmann::json(const nlohmann::json& request)>;
   virtual void set_server_request_answerer(ServerRequestAnswerer) {}
+  // Streamable HTTP, session era: while a request's POST is under way, also hold the standalone GET
+  // stream open, where a server may send what the call waits on; its requests are answered by the
+  // answerer, the rest is queued once the POST is over. Off: the GET is opened only to wait.
+  virtual void listen_during_requests(bool) {}
   // Bytes of messages received so far (to bound what a listing may take in).
   std::size_t bytes_received() const { return bytes_received_; }
   // The members the message receive() last returned gave twice in one object (JSON pointers into
