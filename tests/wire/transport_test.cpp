@@ -695,3 +695,48 @@ TEST(HttpTransport, ARequestOnTheStandaloneStreamIsAnsweredWhenTheSessionListens
     t->close();
   }
 }
+
+// A server that offers no standalone stream says so with 405, and no GET is made again in that
+// session; one that refuses a GET otherwise (409: one stream at a time) is asked again at the next
+// request, whose stream it then opens.
+TEST(HttpTransport, OnlyA405EndsListeningDuringRequests) {
+  for (const int refusal : {405, 409}) {
+    SCOPED_TRACE(refusal);
+    std::mutex m;
+    std::size_t gets = 0;
+    mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+      mcp_hints::HttpReply reply;
+      if (req.method == "DELETE") {
+        reply.status = 204;
+        return reply;
+      }
+      if (req.method == "GET") {
+        std::lock_guard lock(m);
+        if (++gets == 1) {
+          reply.status = refusal;
+          return reply;
+        }
+        reply.content_type = "text/event-stream";
+        reply.body = ": open\n\n";
+        return reply;
+      }
+      const json message = json::parse(req.body);
+      if (auto basic = session_basics(message, "2025-11-25")) return *basic;
+      reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"tools", json::array()}}).dump();
+      return reply;
+    });
+    server.listen("127.0.0.1", 0);
+    auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+    mcp_hints::ClientOptions options;
+    options.listen_during_requests = true;
+    options.answer_server_request = [](const json&) -> std::optional<json> { return std::nullopt; };
+    {
+      mcp_hints::McpClientSession session(*t, options);
+      session.initialize();
+      for (int i = 0; i < 3; ++i) session.request("tools/list", json::object());
+    }
+    t->close();
+    std::lock_guard lock(m);
+    EXPECT_EQ(gets, refusal == 405 ? 1u : 3u);
+  }
+}

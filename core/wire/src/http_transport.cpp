@@ -504,7 +504,10 @@ class HttpTransport : public Transport {
     // Ends the stream and the thread; what it received is added to `queue`, what went wrong thrown.
     void finish(std::deque<Received>& queue) {
       stop_and_join();
-      if (status_ != 0 && status_ != 200) t_.get_unsupported_ = true;
+      // "return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream
+      // at this endpoint": only that ends listening for the session; another refusal (a 409 while the
+      // last request's stream is not yet closed on the server's side) is for this request alone.
+      if (status_ == 405) t_.get_unsupported_ = true;
       for (auto& received : inbox_) queue.push_back(std::move(received));
       if (failure_) std::rethrow_exception(failure_);
     }
