@@ -41,6 +41,9 @@ constexpr std::array<std::string_view, 4> kSchemaArrays = {"allOf", "anyOf", "on
 constexpr std::array<std::string_view, 4> kSchemaMaps = {"$defs", "definitions", "patternProperties",
                                                          "dependentSchemas"};
 
+// What a header value may hold as it is: visible ASCII, space and tab.
+bool header_safe(char c) { return c == '\t' || (c >= 0x20 && c <= 0x7e); }
+
 bool among(const auto& list, std::string_view key) { return std::ranges::find(list, key) != list.end(); }
 
 class Walk {
@@ -118,10 +121,9 @@ bool has_param_headers(const json& input_schema) {
 }
 
 std::string header_value(std::string_view value) {
-  const auto plain = [](char c) { return c == '\t' || (c >= 0x20 && c <= 0x7e); };
   const auto space = [](char c) { return c == ' ' || c == '\t'; };
   const bool sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
-  if (!sentinel && std::ranges::all_of(value, plain) &&
+  if (!sentinel && std::ranges::all_of(value, header_safe) &&
       (value.empty() || (!space(value.front()) && !space(value.back()))))
     return std::string(value);
   std::string encoded(BASE64_ENCODE_RAW_LENGTH(value.size()), '\0');
@@ -130,8 +132,7 @@ std::string header_value(std::string_view value) {
 }
 
 std::optional<std::string> decoded_header_value(std::string_view value) {
-  const auto plain = [](char c) { return c == '\t' || (c >= 0x20 && c <= 0x7e); };
-  if (!std::ranges::all_of(value, plain)) return std::nullopt;
+  if (!std::ranges::all_of(value, header_safe)) return std::nullopt;
   constexpr std::string_view prefix = "=?base64?", suffix = "?=";
   if (value.size() < prefix.size() + suffix.size() || !value.starts_with(prefix) || !value.ends_with(suffix))
     return std::string(value);  // no sentinel: the value as it is
