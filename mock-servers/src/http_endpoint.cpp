@@ -272,6 +272,7 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     reply.headers.emplace_back("Mcp-Session-Id", session);
     agree(session, MockServer::agreed_version(parsed, outs));
   }
+  if (outs.size() == 1 && outs.front().subscription) return subscription_stream(outs.front(), conn, context);
   std::vector<const Outgoing*> send;
   // A session deleted while this request waits (a DELETE racing it) takes its answers with it.
   auto session_gone = [&] { return !stateless && !initialize && !session.empty() && !session_open(session); };
@@ -323,6 +324,49 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     out->append_text(reply.body);
     reply.body += "\n\n";
   }
+  return reply;
+}
+
+HttpReply HttpEndpoint::subscription_stream(const Outgoing& ack, const std::string& connection,
+                                            const std::string& context) {
+  // The stream's state, ended (its subscription with it) when the HTTP front drops the reply: the
+  // client closed the stream, or the server stopped.
+  struct Stream {
+    MockServer& server;
+    Recorder* recorder;
+    std::string connection, context;
+    std::uint64_t number;
+    nlohmann::json id;
+    bool keep_time;
+    std::deque<Delivery> queued;
+    ~Stream() {
+      server.end_subscription(number);
+      if (recorder) recorder->event(connection, "subscription " + id.dump() + " ended (its stream closed)");
+    }
+  };
+  auto stream =
+      std::make_shared<Stream>(server_, recorder_, connection, context, ack.subscription, ack.answers, keep_time_);
+  if (recorder_) recorder_->message(connection, "out", ack.message(), context);
+  HttpReply reply;
+  reply.content_type = "text/event-stream";
+  reply.body = "event: message\ndata: " + json_text(ack.message()) + "\n\n";
+  // Each call waits a moment at most, so that the front notices a client gone or a server stopping.
+  reply.more = [stream]() -> std::optional<std::string> {
+    constexpr std::chrono::milliseconds slice{100};
+    if (stream->queued.empty())
+      for (auto& d : stream->server.take_deliveries(stream->number, slice)) stream->queued.push_back(std::move(d));
+    std::string events;
+    const auto now = Clock::now();
+    while (!stream->queued.empty() && (!stream->keep_time || stream->queued.front().due <= now)) {
+      const json& message = stream->queued.front().message;
+      if (stream->recorder) stream->recorder->message(stream->connection, "out", message, stream->context);
+      events += "event: message\ndata: " + json_text(message) + "\n\n";
+      stream->queued.pop_front();
+    }
+    if (events.empty() && !stream->queued.empty())
+      std::this_thread::sleep_until(std::min(stream->queued.front().due, now + slice));
+    return events;
+  };
   return reply;
 }
 

@@ -253,7 +253,7 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
   std::vector<Outgoing> out;
   if (method == "server/discover"sv) {
     out = answer(rpc::result(id, {{"supportedVersions", spoken_versions()},
-                                  {"capabilities", {{"tools", json::object()}}},
+                                  {"capabilities", {{"tools", {{"listChanged", true}}}}},
                                   {"_meta", {{kServerInfoMeta, {{"name", spec_.name}, {"version", kVersion}}}}},
                                   {"ttlMs", ttl_ms()},
                                   {"cacheScope", spec_.cache_scope}}));
@@ -261,6 +261,8 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
     out = list_tools(id, params, ProtocolEra::stateless, context);
   } else if (method == "tools/call"sv) {
     out = call_tool(id, params, ProtocolEra::stateless, context);
+  } else if (method == "subscriptions/listen"sv) {
+    return listen(id, params, context);
   } else {  // ping, initialize and the like are gone from this era: 404, as the SDK and the suite say
     return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
   }
@@ -329,13 +331,13 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
                                        json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
                      step.delay * i / (step.progress + 1), false, id});
   // list_changed goes out before the answer, so a client has it before it makes its next call. The
-  // stateless era delivers it only on a subscriptions/listen stream: there the listing's ttlMs
-  // is what sends a client back to tools/list.
+  // stateless era delivers it only on the subscriptions/listen streams that asked for it; with none
+  // open the change goes unannounced, and the listing's ttlMs is what sends a client back.
   if (step.list_changed) {
     tools_ = *step.list_changed;
     if (era == ProtocolEra::legacy) {
       out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
-    } else {
+    } else if (announce_tools_changed(Clock::now() + step.delay) == 0) {
       Outgoing changed{json(), step.delay};
       changed.note = std::string(kCatalogChangedEvent);
       out.push_back(std::move(changed));
@@ -368,6 +370,78 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
       break;
   }
   return out;
+}
+
+std::vector<Outgoing> MockServer::listen(const json& id, const json& params, const std::string& context) {
+  const json* filter = member(params, "notifications");
+  std::string wrong;
+  if (!filter || !filter->is_object()) wrong = "notifications must be an object (the subscription's filter)";
+  if (wrong.empty())
+    for (const char* flag : {"toolsListChanged", "promptsListChanged", "resourcesListChanged"})
+      if (const json* value = member(*filter, flag); value && !value->is_boolean() && wrong.empty())
+        wrong = std::string("notifications.") + flag + " must be a boolean";
+  if (const json* uris = wrong.empty() ? member(*filter, "resourceSubscriptions") : nullptr;
+      uris &&
+      (!uris->is_array() || !std::all_of(uris->begin(), uris->end(), [](const json& u) { return u.is_string(); })))
+    wrong = "notifications.resourceSubscriptions must be an array of strings";
+  if (!wrong.empty()) return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + wrong), 400);
+  if (subscriptions_.size() >= kMaxSubscriptions)
+    return answer(
+        rpc::error(id, rpc::internal_error,
+                   "Internal error: " + std::to_string(kMaxSubscriptions) + " subscriptions are open already"));
+  // The mock serves tools alone: what else the filter asks for is left out of what it honours.
+  const json* tools = member(*filter, "toolsListChanged");
+  Subscription subscription{id, context, tools && *tools == true, {}};
+  json honoured = json::object();
+  if (subscription.tools) honoured["toolsListChanged"] = true;
+  const std::uint64_t number = next_subscription_++;
+  subscriptions_.emplace(number, std::move(subscription));
+  Outgoing ack{rpc::notification("notifications/subscriptions/acknowledged",
+                                 json{{"_meta", {{kSubscriptionIdMeta, id}}}, {"notifications", std::move(honoured)}}),
+               {},
+               false,
+               id};
+  ack.subscription = number;
+  return only(std::move(ack));
+}
+
+std::size_t MockServer::announce_tools_changed(Clock::time_point due) {
+  std::size_t told = 0;
+  for (auto& [number, s] : subscriptions_) {
+    // A context with a catalog of its own does not see the shared one change.
+    if (!s.tools || spec_.tools_by_authorization.count(s.context)) continue;
+    ++told;
+    if (s.queued.size() >= kMaxQueuedDeliveries) continue;  // a stream nobody reads: what it holds is enough
+    s.queued.push_back({due, rpc::notification("notifications/tools/list_changed",
+                                               json{{"_meta", {{kSubscriptionIdMeta, s.request_id}}}})});
+  }
+  if (told) delivered_.notify_all();
+  return told;
+}
+
+std::vector<Delivery> MockServer::take_deliveries(std::uint64_t subscription, std::chrono::milliseconds wait) {
+  std::unique_lock lock(mutex_);
+  auto found = subscriptions_.find(subscription);
+  if (found == subscriptions_.end()) return {};
+  if (found->second.queued.empty() && wait.count() > 0) {
+    delivered_.wait_for(lock, wait, [&] {
+      found = subscriptions_.find(subscription);
+      return found == subscriptions_.end() || !found->second.queued.empty();
+    });
+    if (found == subscriptions_.end()) return {};
+  }
+  std::vector<Delivery> taken(std::make_move_iterator(found->second.queued.begin()),
+                              std::make_move_iterator(found->second.queued.end()));
+  found->second.queued.clear();
+  return taken;
+}
+
+void MockServer::end_subscription(std::uint64_t subscription) {
+  {
+    std::lock_guard lock(mutex_);
+    subscriptions_.erase(subscription);
+  }
+  delivered_.notify_all();
 }
 
 std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& id, const std::string& tool,

@@ -35,7 +35,7 @@ const SchemaRegistry& scenario_schema() {
   return registry;
 }
 
-Step read_step(const json& s) {
+Step read_step(const json& s, const std::vector<json>& first_catalog) {
   Step step;
   step.delay = std::chrono::milliseconds(s.value("delayMs", 0));
   if (s.contains("result")) {
@@ -53,7 +53,9 @@ Step read_step(const json& s) {
   } else {
     step.kind = Step::Kind::close;
   }
-  if (s.contains("listChanged")) step.list_changed = s["listChanged"]["tools"].get<std::vector<json>>();
+  // Without tools, the change is announced and the server's own catalog served from then on.
+  if (s.contains("listChanged"))
+    step.list_changed = s["listChanged"].value("tools", json(first_catalog)).get<std::vector<json>>();
   step.progress = s.value("progress", 0);
   return step;
 }
@@ -129,7 +131,7 @@ Scenario parse_scenario(const json& document, const std::string& source) {
         if (!listed)
           throw ScenarioError(source + ": /servers/" + escape_pointer_token(key) + "/scripts/" +
                               escape_pointer_token(tool) + ": a script for a tool the server does not list");
-        for (const auto& step : steps) spec.scripts[tool].push_back(read_step(step));
+        for (const auto& step : steps) spec.scripts[tool].push_back(read_step(step, spec.tools));
       }
     }
     scenario.servers.emplace(key, std::move(spec));

@@ -60,8 +60,9 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
     if (rec) rec->event(connection, "close (unauthorized: " + why + ")");
     return 1;
   }
-  std::vector<Pending> pending;  // in the order they were produced
-  std::string agreed;            // the revision initialize agreed on (one process, one session)
+  std::vector<Pending> pending;                               // in the order they were produced
+  std::vector<std::pair<std::uint64_t, json>> subscriptions;  // open, with the id of the request that opened each
+  std::string agreed;  // the revision initialize agreed on (one process, one session)
   std::string buffer, line_out;
   MessageReader requests = MockServer::request_reader();  // the next message is built into the last
   const json& parsed = requests.message();
@@ -143,8 +144,25 @@ int serve_stdio(MockServer& server, const ServeOptions& options) {
       }
       if (auto cancelled = MockServer::cancelled_request(parsed)) {
         std::erase_if(pending, [&](const Pending& p) { return p.out.answers == *cancelled; });
+        // A subscription ends when its request is cancelled: stdio has no stream of its own to close.
+        if (auto open = std::find_if(subscriptions.begin(), subscriptions.end(),
+                                     [&](const auto& s) { return s.second == *cancelled; });
+            open != subscriptions.end()) {
+          server.end_subscription(open->first);
+          if (rec) rec->event(connection, "subscription " + cancelled->dump() + " ended (cancelled by the client)");
+          subscriptions.erase(open);
+        }
       }
-      for (auto& out : outs) pending.push_back({Clock::now() + out.delay, std::move(out)});
+      // What the message delivered on the subscriptions (all of them this client's: one process
+      // serves one client), sent when due and, like an answer, dropped once its request is cancelled;
+      // queued before the answers, so that a tools/list_changed goes out before the call's result.
+      for (const auto& [number, request] : subscriptions)
+        for (auto& delivery : server.take_deliveries(number))
+          pending.push_back({delivery.due, Outgoing{std::move(delivery.message), {}, false, request}});
+      for (auto& out : outs) {
+        if (out.subscription) subscriptions.emplace_back(out.subscription, out.answers);
+        pending.push_back({Clock::now() + out.delay, std::move(out)});
+      }
     }
     buffer.erase(0, start);
     if (buffer.size() > options.max_message) return too_long(buffer);

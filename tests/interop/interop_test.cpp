@@ -504,26 +504,22 @@ void expect_official_suite_results(const std::string& package, const std::string
 // conformance 0.2.0-alpha.12, --spec-version 2026-07-28, against a mock speaking only that
 // revision. Every FAILURE and SKIPPED below is out of the mock's scope (said beside it): the
 // suite's diagnostic tools need a server that requires a client capability, asks the client
-// something on the response stream or logs, and the mock does none of these; it serves no prompts,
-// resources or subscriptions. Every other check passes.
+// something on the response stream or logs, and the mock does none of these; it serves no prompts
+// or resources. Every other check passes, the subscription checks among them.
 TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728OverHttp) {
   expect_official_suite_results(
       "conformance-next", "2026-07-28", {"2026-07-28"},
       {
           {"server-stateless",
-           {"SUCCESS sep-2575-request-meta-invalid-missing-meta",
-            "SUCCESS sep-2575-http-server-meta-invalid-400",
+           {"SUCCESS sep-2575-request-meta-invalid-missing-meta", "SUCCESS sep-2575-http-server-meta-invalid-400",
             "SUCCESS sep-2575-request-meta-invalid-missing-protocol-version",
             "SUCCESS sep-2575-http-server-meta-invalid-400",
             "SUCCESS sep-2575-request-meta-invalid-missing-client-capabilities",
-            "SUCCESS sep-2575-http-server-meta-invalid-400",
-            "SUCCESS sep-2575-request-meta-client-info-optional",
-            "SUCCESS sep-2575-server-implements-discover",
-            "SUCCESS sep-2575-server-identifies-in-result-meta",
+            "SUCCESS sep-2575-http-server-meta-invalid-400", "SUCCESS sep-2575-request-meta-client-info-optional",
+            "SUCCESS sep-2575-server-implements-discover", "SUCCESS sep-2575-server-identifies-in-result-meta",
             "SUCCESS sep-2575-server-declares-prompts-in-discover",
             "SUCCESS sep-2575-discover-capabilities-match-handlers",
-            "SUCCESS sep-2575-server-unsupported-version-error",
-            "SUCCESS sep-2575-http-server-unsupported-version-400",
+            "SUCCESS sep-2575-server-unsupported-version-error", "SUCCESS sep-2575-http-server-unsupported-version-400",
             "SUCCESS sep-2575-http-server-header-mismatch-400",
             "FAILURE sep-2575-server-rejects-undeclared-capability",  // needs tool test_missing_capability
             "FAILURE sep-2575-missing-capability-http-400",           // the same tool
@@ -535,11 +531,11 @@ TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728O
             "SUCCESS sep-2575-http-server-method-not-found-404",
             "FAILURE sep-2575-http-server-no-independent-requests-on-stream",  // needs test_streaming_elicitation
             "FAILURE sep-2575-server-no-log-without-loglevel",  // needs test_logging_tool (the mock does not log)
-            "SKIPPED sep-2575-server-sends-subscription-ack",   // no subscriptions/listen: none declared
-            "SKIPPED sep-2575-server-tags-subscription-id",
-            "SKIPPED sep-2575-server-honors-notification-filter",
-            "SKIPPED sep-2575-server-sends-prompts-list-changed-on-subscription",
-            "SKIPPED sep-2575-server-sends-tools-list-changed-on-subscription",
+            // test_trigger_tool_change's steps announce a change on the subscriptions/listen streams
+            "SUCCESS sep-2575-server-sends-subscription-ack", "SUCCESS sep-2575-server-tags-subscription-id",
+            "SUCCESS sep-2575-server-honors-notification-filter",
+            "SKIPPED sep-2575-server-sends-prompts-list-changed-on-subscription",  // no prompts
+            "SUCCESS sep-2575-server-sends-tools-list-changed-on-subscription",
             "SUCCESS sep-2575-http-server-error-jsonrpc-id"}},
           {"caching",
            {"SUCCESS sep-2549-tools-list-caching-hints",

@@ -490,6 +490,161 @@ TEST(MockServer, TheStatelessEraChangesTheCatalogWithoutAListChangedNotification
   }
 }
 
+// subscriptions/listen (2026-07-28): "The server MUST send notifications/subscriptions/acknowledged
+// as the first message carrying the subscription's ID", its filter "the subset the server agreed to
+// honor", and "MUST NOT send notification types the client has not explicitly requested".
+TEST(MockServer, AcknowledgesASubscriptionAndDeliversTheCatalogChangeOnlyWhereAsked) {
+  auto spec = mcp_hints::mock::load_scenario("mock.script-steps").servers.at("main");
+  spec.protocol_versions = {"2026-07-28", "2025-11-25"};
+  spec.authorizations = {{"alice", "a"}, {"bob", "b"}};
+  spec.tools_by_authorization["bob"] = spec.tools;  // bob's catalog is his own: the change is not his
+  mcp_hints::mock::MockServer server(spec);
+  auto listen = [&](const json& id, const json& filter, const std::string& context = "alice") {
+    auto outs = server.handle(
+        rpc::request(id, "subscriptions/listen", json{{"_meta", envelope()}, {"notifications", filter}}), context);
+    EXPECT_EQ(outs.size(), 1u);
+    return outs;
+  };
+  auto tools =
+      listen("t", {{"toolsListChanged", true}, {"promptsListChanged", true}, {"resourceSubscriptions", {"x"}}});
+  ASSERT_NE(tools[0].subscription, 0u);
+  EXPECT_EQ(tools[0].message(), rpc::notification("notifications/subscriptions/acknowledged",
+                                                  json{{"_meta", {{"io.modelcontextprotocol/subscriptionId", "t"}}},
+                                                       {"notifications", {{"toolsListChanged", true}}}}));
+  auto prompts = listen(2, {{"promptsListChanged", true}, {"toolsListChanged", false}});
+  EXPECT_EQ(prompts[0].message()["params"]["notifications"], json::object());
+  auto bobs = listen(3, {{"toolsListChanged", true}}, "bob");
+  auto ended = listen(4, {{"toolsListChanged", true}});
+  server.end_subscription(ended[0].subscription);
+  // The fourth call of fetch_record changes the catalog: announced, so no unannounced change is noted.
+  std::vector<mcp_hints::mock::Outgoing> fourth;
+  for (int i = 1; i <= 4; ++i) fourth = server.handle(stateless(i, "tools/call", {{"name", "fetch_record"}}), "alice");
+  for (const auto& o : fourth) EXPECT_NE(o.note, mcp_hints::mock::kCatalogChangedEvent);
+  const auto delivered = server.take_deliveries(tools[0].subscription);
+  ASSERT_EQ(delivered.size(), 1u);
+  EXPECT_EQ(delivered[0].message,
+            rpc::notification("notifications/tools/list_changed",
+                              json{{"_meta", {{"io.modelcontextprotocol/subscriptionId", "t"}}}}));
+  EXPECT_LE(delivered[0].due, Clock::now());
+  EXPECT_TRUE(server.take_deliveries(tools[0].subscription).empty());  // taken once
+  for (const auto* other : {&prompts, &bobs, &ended})
+    EXPECT_TRUE(server.take_deliveries((*other)[0].subscription, std::chrono::milliseconds(20)).empty());
+  // A filter that is not the schema's is refused (HTTP 400); the legacy era has no subscriptions.
+  for (const json& params : {json{{"_meta", envelope()}}, json{{"_meta", envelope()}, {"notifications", true}},
+                             json{{"_meta", envelope()}, {"notifications", {{"toolsListChanged", "yes"}}}},
+                             json{{"_meta", envelope()}, {"notifications", {{"resourceSubscriptions", {1}}}}}}) {
+    const auto refused = server.handle(rpc::request(9, "subscriptions/listen", params), "alice");
+    ASSERT_EQ(refused.size(), 1u) << params;
+    EXPECT_EQ(refused[0].message()["error"]["code"], -32602) << params;
+    EXPECT_EQ(refused[0].http_status, 400) << params;
+    EXPECT_EQ(refused[0].subscription, 0u);
+  }
+  EXPECT_EQ(server.handle(rpc::request(10, "subscriptions/listen", json{{"notifications", json::object()}}), "alice")[0]
+                .message()["error"]["code"],
+            -32601);
+}
+
+TEST(MockServer, OpensNoMoreSubscriptionsThanItsBound) {
+  auto server = pinned_server({"2026-07-28"});
+  const json params = {{"_meta", envelope()}, {"notifications", {{"toolsListChanged", true}}}};
+  for (std::size_t i = 0; i < mcp_hints::mock::MockServer::kMaxSubscriptions; ++i)
+    ASSERT_NE(server.handle(rpc::request(static_cast<int>(i), "subscriptions/listen", params))[0].subscription, 0u);
+  const auto refused = server.handle(rpc::request(-1, "subscriptions/listen", params));
+  EXPECT_EQ(refused[0].subscription, 0u);
+  EXPECT_EQ(refused[0].message()["error"]["code"], -32603);
+}
+
+// Over stdio every subscription shares the channel: the change goes out before the call's answer,
+// and a notifications/cancelled naming the listen request ends the subscription.
+TEST(MockStdio, DeliversOnASubscriptionUntilTheClientCancelsIt) {
+  test_support::TempDir dir;
+  const auto record = (dir.path() / "record.jsonl").string();
+  auto t = mock_stdio("mock.script-steps", {"--record", record});
+  mcp_hints::ClientOptions options;
+  options.protocol = {mcp_hints::EraChoice::stateless, ""};
+  mcp_hints::McpClientSession session(*t, options);
+  session.connect();
+  const auto window = session.listen({{"toolsListChanged", true}}, std::chrono::milliseconds(150));
+  ASSERT_FALSE(window.answer);
+  ASSERT_EQ(window.messages.size(), 1u);
+  EXPECT_EQ(window.messages[0]["method"], "notifications/subscriptions/acknowledged");
+  // The listen above was cancelled: a second one hears the change.
+  t->send(rpc::request("s", "subscriptions/listen",
+                       json{{"_meta", session.protocol_meta()}, {"notifications", {{"toolsListChanged", true}}}}),
+          soon());
+  EXPECT_EQ((*t->receive(soon()))["method"], "notifications/subscriptions/acknowledged");
+  for (int i = 1; i <= 4; ++i) t->send(stateless(100 + i, "tools/call", {{"name", "fetch_record"}}), soon());
+  std::vector<json> got;
+  while (got.size() < 5)
+    if (auto m = t->receive(soon()))
+      got.push_back(*m);
+    else
+      break;
+  ASSERT_EQ(got.size(), 5u);
+  std::size_t changed = got.size(), answered = got.size();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i].value("method", "") == "notifications/tools/list_changed") changed = i;
+    if (got[i].value("id", json()) == 104) answered = i;
+  }
+  ASSERT_LT(changed, got.size());
+  EXPECT_LT(changed, answered);
+  EXPECT_EQ(got[changed]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "s");
+  t->send(rpc::notification("notifications/cancelled", json{{"requestId", "s"}}), soon());
+  t->close();
+  std::ifstream in(record);
+  std::vector<std::string> events;
+  for (std::string line; std::getline(in, line);)
+    if (const json l = json::parse(line); l.contains("event")) events.push_back(l["event"]);
+  EXPECT_NE(
+      std::find(events.begin(), events.end(), "subscription " + window.id.dump() + " ended (cancelled by the client)"),
+      events.end());
+  EXPECT_NE(std::find(events.begin(), events.end(), "subscription \"s\" ended (cancelled by the client)"),
+            events.end());
+}
+
+// Over HTTP the stream is held open: what a call on another connection changes is delivered on it,
+// recorded as the stateless era's, and the subscription ends when the client closes the stream.
+TEST(MockServer, HttpHoldsASubscriptionStreamOpenUntilTheClientClosesIt) {
+  test_support::TempDir dir;
+  const auto record = (dir.path() / "record.jsonl").string();
+  const auto mock = http_mock({"--scenario", "mock.script-steps", "--record", record});
+  mcp_hints::ClientOptions options;
+  options.protocol = {mcp_hints::EraChoice::stateless, ""};
+  auto listener_transport = mcp_hints::connect({{}, mock.url, {}, {}}, {});
+  mcp_hints::McpClientSession listener(*listener_transport, options);
+  const auto hello = listener.connect();
+  EXPECT_EQ(hello.capabilities["tools"]["listChanged"], true);
+  std::thread caller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // once the stream is open
+    auto t = mcp_hints::connect({{}, mock.url, {}, {}}, {});
+    mcp_hints::McpClientSession session(*t, options);
+    session.connect();
+    for (int i = 1; i <= 4; ++i) try {
+        session.call_tool("fetch_record", json::object());
+      } catch (const mcp_hints::ProtocolError&) {
+        // the script's first and third steps are errors
+      }
+  });
+  const auto window = listener.listen({{"toolsListChanged", true}}, std::chrono::milliseconds(1500));
+  caller.join();
+  EXPECT_FALSE(window.answer);
+  ASSERT_EQ(window.messages.size(), 2u);
+  EXPECT_EQ(window.messages[0]["method"], "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(window.messages[1]["method"], "notifications/tools/list_changed");
+  EXPECT_EQ(window.messages[1]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], window.id);
+  EXPECT_EQ(listener.notification_count("notifications/tools/list_changed"), 1u);
+  // The stream closed at the window's end ends the subscription (the server notices within moments).
+  const std::string ended = "subscription " + window.id.dump() + " ended (its stream closed)";
+  bool seen = false;
+  for (const auto until = Clock::now() + std::chrono::seconds(5); !seen && Clock::now() < until;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream in(record);
+    for (std::string line; std::getline(in, line);)
+      if (const json l = json::parse(line); l.value("event", "") == ended) seen = l["connection"] == "http:stateless";
+  }
+  EXPECT_TRUE(seen) << ended;
+}
+
 // confirm.input-required: the first call is answered with an InputRequiredResult; the server stays
 // open on it until a call answers every input request and returns the requestState.
 TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {

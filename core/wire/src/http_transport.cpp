@@ -894,6 +894,12 @@ class Connection : public httplib::Stream {
     pollfd p{fd_, POLLOUT, 0};
     return !refused_ && ::poll(&p, 1, 0) > 0;
   }
+  // Whether the client has closed its side (or the connection broke): an answer streamed piece by
+  // piece, which may wait long between pieces, ends then rather than at its next write.
+  bool peer_closed() const {
+    pollfd p{fd_, POLLRDHUP, 0};
+    return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+  }
 
   ssize_t read(char* ptr, std::size_t size) override {
     if (refused_) return -1;
@@ -1176,7 +1182,8 @@ class ServerImpl : public http_module::ServerBackend {
                                            if (piece->empty()) {
                                              if (current_connection)
                                                current_connection->flush();  // what is written goes out before a wait
-                                             piece = stopping_ ? std::nullopt : more();
+                                             const bool gone = current_connection && current_connection->peer_closed();
+                                             piece = stopping_ || gone ? std::nullopt : more();
                                            }
                                            if (!piece) {
                                              sink.done();

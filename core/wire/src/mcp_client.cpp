@@ -92,6 +92,48 @@ void McpClientSession::handle_unsolicited(const json& message) {
   }
 }
 
+std::optional<json> McpClientSession::with_meta(const std::optional<json>& params) const {
+  std::optional<json> sent = params;
+  const json protocol = protocol_meta();
+  if (!request_meta_.empty() || !protocol.empty()) {
+    if (!sent || !sent->is_object()) sent = json::object();
+    json& meta = (*sent)["_meta"];
+    if (!meta.is_object()) meta = json::object();
+    meta.update(request_meta_);
+    meta.update(protocol);  // the protocol's own keys are never the caller's to change
+  }
+  return sent;
+}
+
+SubscriptionWindow McpClientSession::listen(const json& filter, std::chrono::milliseconds window) {
+  Deadline deadline = Clock::now() + window;
+  if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
+  SubscriptionWindow seen;
+  seen.id = next_id_++;
+  try {
+    // Over HTTP the stream is read here, until the window closes it.
+    send(jsonrpc::request(seen.id, "subscriptions/listen", with_meta(json{{"notifications", filter}})), deadline);
+  } catch (const RequestTimeout&) {
+    return seen;  // nothing came on the stream in the window (its closing ended the subscription)
+  }
+  while (auto message = receive(deadline)) {
+    const auto kind = jsonrpc::classify(*message);
+    if ((kind == jsonrpc::Kind::result || kind == jsonrpc::Kind::error) && (*message)["id"] == seen.id) {
+      seen.answer = std::move(*message);
+      return seen;  // the server ended it
+    }
+    if (kind == jsonrpc::Kind::notification) seen.messages.push_back(*message);
+    handle_unsolicited(*message);
+  }
+  // stdio has no stream of its own to close.
+  if (!transport_.stream_per_request()) try {
+      notify("notifications/cancelled", json{{"requestId", seen.id}});
+    } catch (const TransportError&) {
+      // a server gone has no subscription left to end
+    }
+  return seen;
+}
+
 json McpClientSession::request(const std::string& method, const std::optional<json>& params,
                                std::optional<std::chrono::milliseconds> timeout) {
   return request_within(method, params, timeout.value_or(options_.request_timeout));
@@ -120,15 +162,7 @@ json McpClientSession::request_within(const std::string& method, const std::opti
   const long long id = next_id_++;
   Deadline deadline = Clock::now() + timeout;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
-  std::optional<json> sent = params;
-  const json protocol = protocol_meta();
-  if (!request_meta_.empty() || !protocol.empty()) {
-    if (!sent || !sent->is_object()) sent = json::object();
-    json& meta = (*sent)["_meta"];
-    if (!meta.is_object()) meta = json::object();
-    meta.update(request_meta_);
-    meta.update(protocol);  // the protocol's own keys are never the caller's to change
-  }
+  const std::optional<json> sent = with_meta(params);
   // Not the probe of an unknown era: a legacy server that ignored it is not yet initialized, and
   // hears nothing more of it.
   const auto cancel = [&] {

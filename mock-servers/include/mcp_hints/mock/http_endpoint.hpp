@@ -50,6 +50,9 @@ class HttpEndpoint {
   std::string session_version(const std::string& id) const;
   void agree(const std::string& id, const std::string& version);
   HttpReply handle_post(const HttpRequestView& request, const std::string& connection);
+  // A subscriptions/listen answered: its acknowledgment, then what is delivered on it, as an SSE
+  // stream held open until the client closes it.
+  HttpReply subscription_stream(const Outgoing& ack, const std::string& connection, const std::string& context);
   std::string open_session();
   void close_session(const std::string& id);
   void cancel(const nlohmann::json& id);

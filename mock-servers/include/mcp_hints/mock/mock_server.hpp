@@ -2,6 +2,9 @@
 // The scripted mock server: serves one server of a scenario, answering as its scripts say, and
 // records what it is sent. It judges nothing: checks judge the record.
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -27,6 +30,8 @@ struct Outgoing {
   nlohmann::json answers;              // the request id this answers, for cancellation (and a
                                        // scripted result's id: not to be changed once made)
   int http_status = 0;                 // over HTTP, the status to answer with (0: 200)
+  std::uint64_t subscription = 0;      // the subscriptions/listen stream this acknowledges (0: none):
+                                       // the front keeps it open and sends what is delivered on it
   std::string note;                    // recorded as an event when due, never sent
 
   Outgoing(nlohmann::json message_to_send = {}, std::chrono::milliseconds delay_ = {}, bool close_ = false,
@@ -52,6 +57,13 @@ struct Outgoing {
   mutable nlohmann::json message_;
   const nlohmann::json* result_ = nullptr;  // a scripted result sent as {"id", "jsonrpc", "result"}
   const std::string* result_text_ = nullptr;
+};
+
+// A message due on a subscriptions/listen stream, and when (a script's delay counts from the call
+// that made it).
+struct Delivery {
+  Clock::time_point due;
+  nlohmann::json message;
 };
 
 class MockServer {
@@ -93,6 +105,15 @@ class MockServer {
   // A request id the client cancelled (notifications/cancelled), if this message is one.
   static std::optional<nlohmann::json> cancelled_request(const nlohmann::json& message);
 
+  // The stateless era's subscriptions/listen streams, which the fronts hold open: what was delivered
+  // on one since it was last asked (in order, each with when it is due), waiting up to `wait` when
+  // nothing was; empty once it has ended.
+  std::vector<Delivery> take_deliveries(std::uint64_t subscription, std::chrono::milliseconds wait = {});
+  // Ends a subscription: its stream closed, or (stdio) the client cancelled its request.
+  void end_subscription(std::uint64_t subscription);
+  static constexpr std::size_t kMaxSubscriptions = 1024;     // open at once; more are refused
+  static constexpr std::size_t kMaxQueuedDeliveries = 4096;  // per subscription, not yet taken
+
   const ServerSpec& spec() const { return spec_; }
   // Whether it speaks the stateless era (then a request without a session is no refusal).
   bool speaks_stateless() const { return !stateless_versions().empty(); }
@@ -112,6 +133,11 @@ class MockServer {
   // A scripted result (the default one or a step's), answering request `id`.
   Outgoing scripted_result(const nlohmann::json& id, const nlohmann::json& result,
                            std::chrono::milliseconds delay = {}) const;
+  // subscriptions/listen: the stream opened and acknowledged with what of its filter is honoured.
+  std::vector<Outgoing> listen(const nlohmann::json& id, const nlohmann::json& params, const std::string& context);
+  // tools/list_changed delivered, at `due`, on every stream that asked for it and sees the shared
+  // catalog; how many streams it went to.
+  std::size_t announce_tools_changed(Clock::time_point due);
   std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
                                    const std::string& context);
   // The catalog served under an authorization context: its own, else the one served now.
@@ -137,7 +163,16 @@ class MockServer {
   // The JSON text of each scripted result (the default one and every result step's), by its
   // address in spec_: the server is never moved (deleted below), and spec_ never changed.
   std::unordered_map<const nlohmann::json*, std::string> result_texts_;
+  struct Subscription {
+    nlohmann::json request_id;  // its subscriptionId
+    std::string context;        // the authorization context it was opened under
+    bool tools = false;         // toolsListChanged honoured
+    std::deque<Delivery> queued;
+  };
+  std::map<std::uint64_t, Subscription> subscriptions_;
+  std::uint64_t next_subscription_ = 1;
   std::mutex mutex_;
+  std::condition_variable delivered_;
 };
 
 // Fronts. Both run until the client goes (stdio: stdin closes) or a step closes (stdio), or the

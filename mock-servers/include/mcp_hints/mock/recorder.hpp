@@ -11,8 +11,8 @@
 
 namespace mcp_hints::mock {
 
-// The event a mock server records when a script changes its catalog in the stateless era, where
-// no tools/list_changed is sent (it goes only to subscriptions/listen streams).
+// The event a mock server records when a script changes its catalog in the stateless era and no
+// subscriptions/listen stream asked to hear of it (the era sends tools/list_changed nowhere else).
 inline constexpr std::string_view kCatalogChangedEvent = "catalog changed (stateless era: no notification sent)";
 // The connection event of a scripted close (stdio: the server exits; HTTP: its session ends). The
 // client did not choose it: a reconnection that follows goes on with the client's session.

@@ -78,6 +78,14 @@ struct ToolListing {
   std::optional<long long> ttl_ms() const;
 };
 
+// What a subscriptions/listen stream (the stateless era) brought while it was read.
+struct SubscriptionWindow {
+  nlohmann::json id;                     // the request's: the subscriptionId its messages should carry
+  std::vector<nlohmann::json> messages;  // the notifications received, in order
+  std::optional<nlohmann::json> answer;  // the response to the request, if one came (an error, or the
+                                         // server ending the subscription)
+};
+
 class McpClientSession {
  public:
   McpClientSession(Transport& transport, ClientOptions options = {});
@@ -110,6 +118,12 @@ class McpClientSession {
                          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // The members the last result request() returned gave twice (pointers below the result).
   const std::vector<DuplicateMember>& result_duplicates() const { return result_duplicates_; }
+
+  // Opens a subscriptions/listen stream asking for `filter` (its `notifications`), reads it for
+  // `window` (never past the run's deadline) or until the server answers the request, then ends it
+  // (HTTP: closes the stream; stdio: notifications/cancelled). Server requests meanwhile are
+  // answered, and each notification also counts in notifications().
+  SubscriptionWindow listen(const nlohmann::json& filter, std::chrono::milliseconds window);
 
   // Sends a notification (e.g. notifications/cancelled); params as given.
   void notify(const std::string& method, const std::optional<nlohmann::json>& params);
@@ -155,6 +169,8 @@ class McpClientSession {
   void send(const nlohmann::json& message, Deadline deadline);
   std::optional<nlohmann::json> receive(Deadline deadline);
   void cancel_timed_out(long long id);
+  // Request params with the _meta every request carries (the era's and the caller's) merged in.
+  std::optional<nlohmann::json> with_meta(const std::optional<nlohmann::json>& params) const;
   nlohmann::json request_within(const std::string& method, const std::optional<nlohmann::json>& params,
                                 std::chrono::milliseconds timeout);
   void speak(ProtocolEra era, const std::string& version);

@@ -26,6 +26,8 @@ inline constexpr const char* kProtocolVersionMeta = "io.modelcontextprotocol/pro
 inline constexpr const char* kClientCapabilitiesMeta = "io.modelcontextprotocol/clientCapabilities";
 inline constexpr const char* kClientInfoMeta = "io.modelcontextprotocol/clientInfo";
 inline constexpr const char* kServerInfoMeta = "io.modelcontextprotocol/serverInfo";
+// The _meta key that names the subscriptions/listen stream a message belongs to (its request's id).
+inline constexpr const char* kSubscriptionIdMeta = "io.modelcontextprotocol/subscriptionId";
 
 // The error codes of the stateless era (2026-07-28 reserves -32020 to -32099).
 enum StatelessErrorCode : int {

@@ -185,8 +185,9 @@ struct HttpReply {
   std::vector<std::pair<std::string, std::string>> headers;
   bool stall_after_headers = false;  // send the headers, then nothing until the server stops
   // What the answer sends after its body, piece by piece as each is returned (the call may wait,
-  // as a server waits for what a stream's later events need), until nullopt ends it. Unset: the
-  // body is the whole answer.
+  // as a server waits for what a stream's later events need; an empty piece sends nothing), until
+  // nullopt ends it, the client closes the connection or the server stops: a call that returns
+  // now and then lets the server notice the last two. Unset: the body is the whole answer.
   std::function<std::optional<std::string>()> more;
 };
 
