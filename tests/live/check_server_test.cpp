@@ -173,6 +173,32 @@ const std::map<std::string, Control>& controls() {
         false,
         "the hints changed across authorization contexts 1 and 2 of a tools/list marked cacheScope public: "
         "readOnlyHint true -> false"}},
+      {"subscriptions.acknowledged",
+       {"listen-late-ack",
+        {},
+        kStateless,
+        false,
+        "should open with notifications/subscriptions/acknowledged, but notifications/tools/list_changed came before "
+        "the acknowledgment"}},
+      {"subscriptions.id-tagged",
+       {"listen-untagged",
+        {},
+        kStateless,
+        false,
+        "but 1 of 2 did not; first, notifications/tools/list_changed (io.modelcontextprotocol/subscriptionId absent)"}},
+      {"subscriptions.filter",
+       {"listen-unfiltered",
+        {},
+        kStateless,
+        false,
+        "asked for toolsListChanged alone, but the server sent notifications/prompts/list_changed on it"}},
+      {"subscriptions.listen-refused",
+       {"listen-refused",
+        {},
+        kStateless,
+        false,
+        "the server declares tools.listChanged, so the subscriptions/listen stream (request 6) should open and "
+        "acknowledge, but the request was answered with error {\"code\":-32601"}},
       {"era.mixed",
        {"mixed-era",
         {},
@@ -357,11 +383,14 @@ TEST(CheckServer, EveryServerCheckHasANegativeControlThatMakesItFire) {
                                       << (it->second.http ? " (http)" : "") << ": " << o.report.dump(1) << o.err;
     // A revision chosen that mcp-hints cannot speak ends the run, which is then incomplete.
     EXPECT_EQ(o.exit_code == 3, id == "server.protocol-version") << id << ": " << o.err;
-    if (!id.starts_with("stateless.") && !id.starts_with("era.")) continue;
+    const auto of_an_era = [](const std::string& c) {
+      return c.starts_with("stateless.") || c.starts_with("era.") || c.starts_with("subscriptions.");
+    };
+    if (!of_an_era(id)) continue;
     // An era's control trips its own check and no other of the eras', and says what it expected and saw.
     std::set<std::string> era_checks;
     for (const auto& c : o.checks())
-      if (c.starts_with("stateless.") || c.starts_with("era.")) era_checks.insert(c);
+      if (of_an_era(c)) era_checks.insert(c);
     EXPECT_EQ(era_checks, std::set<std::string>{id}) << o.report.dump(1);
     std::string messages;
     for (const auto& f : o.report["findings"])
@@ -823,6 +852,34 @@ TEST(CheckServerStateless, AServerSpeakingTheStatelessEraPassesEveryCheck) {
       EXPECT_TRUE(h.checks().empty()) << what << " (http): " << h.report.dump(1);
       EXPECT_EQ(h.report["protocol"]["era"], "stateless") << what;
     }
+}
+
+// The stateless era announces a changed tool list only on a subscriptions/listen stream: check-server
+// opens one when the server declares tools.listChanged, judges what comes on it, and lists again
+// after a tools/list_changed there, over stdio and HTTP. A stream that brings nothing in the window,
+// nor a second one in the request timeout, was never acknowledged.
+TEST(CheckServerStateless, JudgesWhatASubscriptionStreamBrings) {
+  struct Case {
+    std::string mode, check, says;
+  };
+  const std::vector<Case> cases = {
+      {"rug-pull", "list-changed.weakened", "after notifications/tools/list_changed the tool became less cautious"},
+      {"listen-late-ack", "subscriptions.acknowledged", "came before the acknowledgment"},
+      {"listen-silent", "subscriptions.acknowledged",
+       "but nothing came on it within the 300 ms observe window, nor on a second stream within the " +
+           std::to_string(request_timeout_seconds() * 1000) + " ms request timeout"},
+  };
+  for (const auto& c : cases) {
+    const auto server = http_sample_server(c.mode, kStateless);
+    for (const auto& o : {check_stdio(c.mode, {}, kStateless), check_http(server.url)}) {
+      EXPECT_EQ(o.exit_code, 1) << c.mode << ": " << o.err;
+      EXPECT_TRUE(o.report["summary"]["incomplete"].is_null()) << c.mode << ": " << o.report.dump(1);
+      std::string messages;
+      for (const auto& f : o.report["findings"])
+        if (f["check"] == c.check) messages += f["message"].get<std::string>() + "\n";
+      EXPECT_NE(messages.find(c.says), std::string::npos) << c.mode << ": " << o.report.dump(1);
+    }
+  }
 }
 
 TEST(CheckServerStateless, ALegacyRunSaysWhyNegotiationFellBack) {

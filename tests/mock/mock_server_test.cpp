@@ -564,9 +564,14 @@ TEST(MockStdio, DeliversOnASubscriptionUntilTheClientCancelsIt) {
   options.protocol = {mcp_hints::EraChoice::stateless, ""};
   mcp_hints::McpClientSession session(*t, options);
   session.connect();
+  // A subscription opened beside it: its acknowledgment shares the channel, and is not the window's.
+  t->send(rpc::request("other", "subscriptions/listen",
+                       json{{"_meta", session.protocol_meta()}, {"notifications", {{"toolsListChanged", true}}}}),
+          soon());
   const auto window = session.listen({{"toolsListChanged", true}}, std::chrono::milliseconds(150));
   ASSERT_FALSE(window.answer);
   ASSERT_EQ(window.messages.size(), 1u);
+  EXPECT_EQ(window.messages[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], window.id);
   EXPECT_EQ(window.messages[0]["method"], "notifications/subscriptions/acknowledged");
   // The listen above was cancelled: a second one hears the change.
   t->send(rpc::request("s", "subscriptions/listen",
@@ -598,6 +603,7 @@ TEST(MockStdio, DeliversOnASubscriptionUntilTheClientCancelsIt) {
   EXPECT_NE(
       std::find(events.begin(), events.end(), "subscription " + window.id.dump() + " ended (cancelled by the client)"),
       events.end());
+  EXPECT_EQ(std::count(events.begin(), events.end(), "subscription \"other\" ended (cancelled by the client)"), 0);
   EXPECT_NE(std::find(events.begin(), events.end(), "subscription \"s\" ended (cancelled by the client)"),
             events.end());
 }

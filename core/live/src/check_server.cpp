@@ -436,10 +436,20 @@ class Run {
     }
     spent_.push_back(std::move(again));
 
-    // Notifications the server sends on its own within the window.
-    step("session 1: waiting " + std::to_string(options_.observe_window.count()) + " ms for notifications");
+    // Notifications the server sends on its own within the window: in the stateless era on a
+    // subscriptions/listen stream, the only place the era delivers tools/list_changed, opened when
+    // the server says it sends them.
+    const std::string window = std::to_string(options_.observe_window.count()) + " ms";
+    const json* list_changed = find_member(init_.capabilities, {"tools", "listChanged"});
+    const bool subscribe = session.era() == ProtocolEra::stateless && list_changed && *list_changed == true &&
+                           options_.observe_window.count() > 0;
+    step("session 1: " + (subscribe ? "subscriptions/listen for toolsListChanged, read for " + window
+                                    : "waiting " + window + " for notifications"));
     try {
-      session.observe(options_.observe_window);
+      if (subscribe)
+        subscription_in_window(session, transport);
+      else
+        session.observe(options_.observe_window);
     } catch (const TransportError& e) {
       incomplete("session 1: while waiting for notifications: " + std::string(e.what()), &transport);
       return false;
@@ -485,6 +495,81 @@ class Run {
         emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "),
              std::string(name), "/tools/" + std::to_string(i));
     }
+  }
+
+  // A subscriptions/listen stream for toolsListChanged, read for the observe window. One that brings
+  // nothing there (a server slow to answer, or one that never acknowledges) is opened again and read
+  // for the request timeout, the time any answer gets, before its silence is a finding.
+  void subscription_in_window(McpClientSession& session, Transport& transport) {
+    const json filter = {{"toolsListChanged", true}};
+    SubscriptionWindow window = session.listen(filter, options_.observe_window);
+    std::string waited = "within the " + std::to_string(options_.observe_window.count()) + " ms observe window";
+    if (window.messages.empty() && !window.answer) {
+      step("session 1: nothing came on the subscriptions/listen stream; another, read for " +
+           std::to_string(options_.request_timeout.count()) + " ms");
+      window = session.listen(filter, options_.request_timeout);
+      waited += ", nor on a second stream within the " + std::to_string(options_.request_timeout.count()) +
+                " ms request timeout";
+    }
+    judge_subscription(window, transport.stream_per_request(), waited);
+  }
+
+  // A subscriptions/listen stream that asked for toolsListChanged alone, as read (2026-07-28,
+  // Subscriptions). Over stdio every message shares the channel: only what a subscription delivers
+  // is held to its tag there.
+  void judge_subscription(const SubscriptionWindow& window, bool own_stream, const std::string& waited) {
+    const std::string stream = "the subscriptions/listen stream (request " + window.id.dump() + ")";
+    if (window.answer && window.answer->contains("error")) {
+      emit(server_check("subscriptions.listen-refused"), "",
+           "the server declares tools.listChanged, so " + stream +
+               " should open and acknowledge, but the request was answered with error " +
+               shown(&(*window.answer)["error"]));
+      return;
+    }
+    static const std::set<std::string> unasked = {"notifications/prompts/list_changed",
+                                                  "notifications/resources/list_changed",
+                                                  "notifications/resources/updated"};
+    const auto method_of = [](const json& m) { return m.value("method", std::string()); };
+    const auto delivered = [&](const json& m) {
+      const std::string method = method_of(m);
+      return own_stream || unasked.count(method) || method == "notifications/tools/list_changed" ||
+             method == "notifications/subscriptions/acknowledged";
+    };
+    std::vector<const json*> on_stream;
+    for (const auto& m : window.messages)
+      if (delivered(m)) on_stream.push_back(&m);
+    const auto ack = std::find_if(on_stream.begin(), on_stream.end(), [&](const json* m) {
+      return method_of(*m) == "notifications/subscriptions/acknowledged";
+    });
+    const std::string expected = stream + " should open with notifications/subscriptions/acknowledged, but ";
+    if (ack == on_stream.end())
+      emit(server_check("subscriptions.acknowledged"), "",
+           expected + (window.answer ? "the server ended the subscription (a result) without acknowledging it"
+                       : on_stream.empty()
+                           ? "nothing came on it " + waited
+                           : "none of its " + std::to_string(on_stream.size()) + " notification(s) was one (first, " +
+                                 method_of(*on_stream.front()) + ")"));
+    else if (ack != on_stream.begin())
+      emit(server_check("subscriptions.acknowledged"), "",
+           expected + method_of(*on_stream.front()) + " came before the acknowledgment");
+    std::size_t untagged = 0;
+    std::string first_untagged;
+    for (const json* m : on_stream) {
+      const json* tag = find_member(*m, {"params", "_meta", kSubscriptionIdMeta});
+      if (tag && *tag == window.id) continue;
+      if (untagged++ == 0) first_untagged = method_of(*m) + " (" + kSubscriptionIdMeta + " " + shown(tag) + ")";
+    }
+    if (untagged)
+      emit(server_check("subscriptions.id-tagged"), "",
+           "every notification on " + stream + " should carry " + kSubscriptionIdMeta + " " + window.id.dump() +
+               ", but " + std::to_string(untagged) + " of " + std::to_string(on_stream.size()) + " did not; first, " +
+               first_untagged);
+    for (const json* m : on_stream)
+      if (unasked.count(method_of(*m))) {
+        emit(server_check("subscriptions.filter"), "",
+             stream + " asked for toolsListChanged alone, but the server sent " + method_of(*m) + " on it");
+        break;
+      }
   }
 
   void judge_list_changed(const std::vector<json>& before, const std::vector<json>& after) {

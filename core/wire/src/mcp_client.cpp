@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -105,6 +106,17 @@ std::optional<json> McpClientSession::with_meta(const std::optional<json>& param
   return sent;
 }
 
+namespace {
+
+// The subscriptionId a message names in params._meta; nullptr when it names none.
+const json* find_subscription_tag(const json& message) {
+  const json* params = member(message, "params");
+  const json* meta = params ? member(*params, "_meta") : nullptr;
+  return meta ? member(*meta, kSubscriptionIdMeta) : nullptr;
+}
+
+}  // namespace
+
 SubscriptionWindow McpClientSession::listen(const json& filter, std::chrono::milliseconds window) {
   Deadline deadline = Clock::now() + window;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
@@ -122,7 +134,10 @@ SubscriptionWindow McpClientSession::listen(const json& filter, std::chrono::mil
       seen.answer = std::move(*message);
       return seen;  // the server ended it
     }
-    if (kind == jsonrpc::Kind::notification) seen.messages.push_back(*message);
+    // Over stdio every subscription shares the channel: what names another is not this stream's.
+    const json* tag = find_subscription_tag(*message);
+    if (kind == jsonrpc::Kind::notification && (transport_.stream_per_request() || !tag || *tag == seen.id))
+      seen.messages.push_back(*message);
     handle_unsolicited(*message);
   }
   // stdio has no stream of its own to close.

@@ -70,6 +70,24 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "a tools/list marked cacheScope public gives every tool the same hints in every authorization context given "
      "(else a shared cache serves one user's hints to another)",
      Scope::server},
+    {"subscriptions.acknowledged", Level::error, "MCP specification 2026-07-28: Subscriptions, Acknowledgment",
+     "a subscriptions/listen stream opens with notifications/subscriptions/acknowledged: no notification on it comes "
+     "before, and one comes within the observe window",
+     Scope::server},
+    {"subscriptions.id-tagged", Level::error,
+     "MCP specification 2026-07-28: Subscriptions, Receiving Notifications (NotificationMetaObject subscriptionId)",
+     "every notification on a subscriptions/listen stream carries io.modelcontextprotocol/subscriptionId, the id of "
+     "the request that opened it",
+     Scope::server},
+    {"subscriptions.filter", Level::error, "MCP specification 2026-07-28: Subscriptions, Opening a Stream",
+     "a subscriptions/listen stream brings no notification type its filter did not ask for (check-server asks for "
+     "toolsListChanged alone)",
+     Scope::server},
+    {"subscriptions.listen-refused", Level::info,
+     "MCP specification 2026-07-28: ServerCapabilities tools.listChanged; Subscriptions",
+     "a server that declares tools.listChanged opens a subscriptions/listen stream when asked, where the era delivers "
+     "tools/list_changed",
+     Scope::server},
     {"era.mixed", Level::warning,
      "mcp-hints rule (one era at a time); MCP specification: Lifecycle (2025 revisions) and 2026-07-28 Result",
      "a result of the legacy era carries none of the stateless era's members (resultType, ttlMs, cacheScope, "
@@ -81,7 +99,8 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "a restarted server (stdio) or a second session (HTTP) gives every tool the same hints", Scope::server},
     {"list-changed.weakened", Level::warning,
      "MCP specification: Tools, List Changed Notification; proposal 1: Semantics",
-     "after notifications/tools/list_changed no tool's hints become less cautious (a possible rug pull)",
+     "after notifications/tools/list_changed (in the stateless era, on a subscriptions/listen stream) no tool's hints "
+     "become less cautious (a possible rug pull)",
      Scope::server},
     {"list-changed.changed", Level::info, "MCP specification: Tools, List Changed Notification",
      "reports hints that changed after notifications/tools/list_changed", Scope::server},
