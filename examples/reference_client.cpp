@@ -150,7 +150,11 @@ class Events {
   ~Events() {
     if (fd_ >= 0) ::close(fd_);
   }
+  // The authorization context the task item under way is done for: every event names it, so that
+  // an approval given for one user's call covers none of another's (empty: none named).
+  void acting_for(std::string authorization) { authorization_ = std::move(authorization); }
   void emit(json event) {
+    if (!authorization_.empty()) event["authorization"] = authorization_;
     event["time"] = unix_now() * time_scale_;
     const std::string line = event.dump() + "\n";
     if (fd_ >= 0 && ::write(fd_, line.data(), line.size()) < 0)
@@ -160,6 +164,7 @@ class Events {
  private:
   int fd_ = -1;
   double time_scale_ = 1;
+  std::string authorization_;
 };
 
 // The scripted user: per prompt, else per tool, else the default (approve).
@@ -687,6 +692,7 @@ class Client {
   void perform(const std::string& server, const std::string& tool, const json& arguments,
                const std::string& authorization = {}) {
     Connection& c = connect(server, authorization);
+    events_.acting_for(authorization);
     if (!flags_.ignore_list_changed &&
         (c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen ||
          (c.stale_at && std::chrono::steady_clock::now() >= *c.stale_at)))

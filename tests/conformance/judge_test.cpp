@@ -92,6 +92,11 @@ class Record {
     event("confirmation_requested", {{"tool", tool}});
     return event("user_decision", {{"tool", tool}, {"decision", decision}});
   }
+  // A prompt and its decision that name the authorization context they were for.
+  Record& prompt_for(const std::string& authorization, const std::string& tool, const std::string& decision) {
+    event("confirmation_requested", {{"tool", tool}, {"authorization", authorization}});
+    return event("user_decision", {{"tool", tool}, {"decision", decision}, {"authorization", authorization}});
+  }
   // A prompt that shows a server's input request (the contract's `input`).
   Record& input_prompt(const std::string& tool, const std::string& input, const std::string& decision) {
     event("confirmation_requested", {{"tool", tool}, {"input", input}});
@@ -1634,6 +1639,38 @@ TEST(Judge, AGateForOneAuthorizationContextJudgesOnlyItsCalls) {
     Record r;
     r.as("alice").call("rm").result();
     EXPECT_EQ(outcome(bob, r), "not-reached");
+  }
+  // Events that name their context (the contract's `authorization`) belong to it alone.
+  const auto alice = check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "alice"}});
+  {  // bob's approval, then alice's unprompted call, then bob's: his approval covers his call alone
+    Record r;
+    r.prompt_for("bob", "rm", "approve").as("alice").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "confirmed-called");
+    EXPECT_EQ(outcome(alice, r), "called-unprompted");
+    EXPECT_NE(judge_check(alice, r.get(), "http").detail.find("0 prompt(s)"), std::string::npos)
+        << judge_check(alice, r.get(), "http").detail;
+  }
+  {  // the same events naming no context: alice's call used the approval up (what the judge can know)
+    Record r;
+    r.prompt("rm", "approve").as("alice").call("rm").result();
+    r.as("bob").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "repeated-without-confirmation");
+  }
+  {  // alice's approval does not cover bob's call, nor does her denial withdraw his
+    Record r;
+    r.prompt_for("bob", "rm", "approve").prompt_for("alice", "rm", "deny").as("bob").call("rm").result();
+    EXPECT_EQ(outcome(bob, r), "confirmed-called");
+    Record again;
+    again.prompt_for("alice", "rm", "approve").as("bob").call("rm").result();
+    EXPECT_EQ(outcome(bob, again), "called-unprompted");
+  }
+  {  // an approval naming bob and one naming none: a call of bob's that needs two has both
+    const auto twice =
+        check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "bob"}, {"confirmations", 2}});
+    Record r;
+    r.prompt_for("bob", "rm", "approve").prompt("rm", "approve").as("bob").call("rm").result();
+    EXPECT_EQ(outcome(twice, r), "confirmed-called");
   }
   // A context the scenario does not declare is refused when the scenario is read.
   EXPECT_THROW(check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "carol"}}), mock::ScenarioError);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "check_kind.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "record_queries.hpp"
 
 namespace mcp_hints::conformance {
@@ -78,6 +79,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
     bool new_session = false;
     bool judged = true;  // a call under another authorization context uses up approvals, unjudged
     const WireLine* call = nullptr;
+    bool shared = true;  // an event that names no authorization context: its approval covers whoever calls
   };
   std::vector<Item> items;
   // Approvals and denials never cross a session boundary: a new session of the gated server
@@ -87,18 +89,26 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
     if (line.server == check.server && sessions_seen.insert(line.session).second && line.session > 1 &&
         line.time >= start)
       items.push_back({line.time, -1, nullptr, true, true, nullptr});
-  for (const auto& e : record.events)
-    if (e.time >= start && (e.type == "confirmation_requested" || e.type == "user_decision" || e.type == "blocked") &&
-        event_is_for(e, check.server, check.tool))
-      items.push_back({e.time, 0, &e, false, true, nullptr});
+  // An event that names the context it was for belongs to that context alone; one that names none
+  // may be anyone's.
+  for (const auto& e : record.events) {
+    if (e.time < start || (e.type != "confirmation_requested" && e.type != "user_decision" && e.type != "blocked") ||
+        !event_is_for(e, check.server, check.tool))
+      continue;
+    const std::string* context = string_member(e.data, "authorization");
+    if (context && !check.authorization.empty() && *context != check.authorization) continue;
+    items.push_back({e.time, 0, &e, false, true, nullptr, !context || check.authorization.empty()});
+  }
   for (const auto& line : record.wire)
     if (line.time >= start && is_call_of(record, line, check.server, check.tool))
       items.push_back({line.time, 1, nullptr, false,
                        check.authorization.empty() || line.authorization == check.authorization, &line});
   std::stable_sort(items.begin(), items.end(),
                    [](const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.order < b.order; });
-  // approved counts the run's approvals (the detail); approved_in_session only this session's.
-  int open_prompts = 0, approvals = 0, prompts = 0, approved = 0, approved_in_session = 0, denied = 0, blocked = 0;
+  // approved counts the run's approvals (the detail); approved_in_session only this session's. The
+  // approvals open: own ones name the gate's context, shared ones name none (and cover any call).
+  int open_prompts = 0, own = 0, shared = 0, prompts = 0, approved = 0, approved_in_session = 0, denied = 0,
+      blocked = 0;
   bool last_decision_denied = false;
   std::size_t calls = 0;
   std::string first_bad, bad_detail;
@@ -106,7 +116,7 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
   const ClientEvent* last_prompt = nullptr;
   for (const auto& item : items) {
     if (item.new_session) {
-      open_prompts = approvals = approved_in_session = 0;
+      open_prompts = own = shared = approved_in_session = 0;
       last_decision_denied = false;
       continue;
     }
@@ -121,25 +131,28 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
       } else if (open_prompts > 0) {  // a decision answers an open prompt; others mean nothing
         --open_prompts;
         if (e.data.value("decision", json()) == "approve") {
-          ++approvals;
+          ++(item.shared ? shared : own);
           ++approved;
           ++approved_in_session;
           last_decision_denied = false;
         } else {
           ++denied;
-          approvals = 0;  // a denial withdraws what was approved for this call
+          own = shared = 0;  // a denial withdraws what was approved for this call
           last_decision_denied = true;
         }
       }
       continue;
     }
-    if (!item.judged) {  // each approval covers one call, whoever it was for
-      approvals = std::max(0, approvals - check.confirmations);
+    if (!item.judged) {  // each approval that names no context covers one call, whoever it was for
+      shared = std::max(0, shared - check.confirmations);
       continue;
     }
     ++calls;
+    const int approvals = own + shared;
     if (approvals >= check.confirmations) {
-      approvals -= check.confirmations;
+      const int from_own = std::min(own, check.confirmations);
+      own -= from_own;
+      shared -= check.confirmations - from_own;
       continue;
     }
     if (!first_bad.empty()) continue;
@@ -159,7 +172,9 @@ Observation judge_gate(const Gate& check, const RunRecord& record) {
                              (check.authorization.empty() ? "" : " under " + check.authorization) + " on the wire, " +
                              std::to_string(prompts) + " prompt(s), " + std::to_string(approved) + " approval(s), " +
                              std::to_string(denied) + " denial(s), " + std::to_string(blocked) + " block(s)" +
-                             (check.authorization.empty() ? "" : " (prompts and decisions of every context)") +
+                             (check.authorization.empty()
+                                  ? ""
+                                  : " (prompts and decisions of " + check.authorization + " and of no named context)") +
                              (check.after_list_changed ? " after tools/list_changed" : "");
   if (calls > 0) return {first_bad.empty() ? "confirmed-called" : first_bad, counts + bad_detail, bad_call};
   // A denial ends the call: asking again for it (the rest of a multi-approval) is nagging.
