@@ -117,6 +117,9 @@ flags (each breaks one behaviour, for negative controls):
                           2026-06 extension's {"regulated": {"scopes": [...]}} claims nothing
   --events-in-ms          writes event times in milliseconds, against the contract (the events
                           file is then unusable: every check is not testable)
+  --no-param-headers      sends tools/call without the Mcp-Param headers of a tool's x-mcp-header
+                          parameters (over HTTP in the stateless era the server refuses it: -32020)
+  --no-mcp-name           sends tools/call without its Mcp-Name header (the same)
 
 careful flags (stricter local policies, which the texts allow: "Clients MAY apply stricter local
 policies regardless of hints"; a client with one must keep every conformance tier):
@@ -136,7 +139,7 @@ struct Flags {
        bare_relist = false, first_member_only = false, closed_world_by_default = false, carry_from_medium = false,
        reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false, per_server_taint = false,
        block_overrides_result = false, reconnect_clears = false, resend_on_timeout = false,
-       string_sensitivity_only = false;
+       string_sensitivity_only = false, no_param_headers = false, no_mcp_name = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -598,7 +601,9 @@ class Client {
     calling_tool_ = tool;  // what a session-era elicitation during the call is about
     json params = {{"name", tool}, {"arguments", arguments}};
     for (int round = 1;; ++round) {
-      json result = c.session->request("tools/call", params, call_timeout());
+      json result = flags_.no_param_headers || flags_.no_mcp_name
+                        ? bare_call(c, params)
+                        : c.session->request("tools/call", params, call_timeout());
       if (result_type(result) != "input_required") return result;
       if (round > 3) throw std::runtime_error(tool + " still asks for input after 3 answers");
       const json requests = result.value("inputRequests", json::object());
@@ -617,6 +622,19 @@ class Client {
       if (!responses.empty()) params["inputResponses"] = responses;
       if (result.contains("requestState")) params["requestState"] = result["requestState"];
     }
+  }
+
+  // --no-param-headers, --no-mcp-name (broken): the call as a probe, which mirrors no parameter in
+  // headers, only what the transport adds to every request (less Mcp-Name, if so).
+  json bare_call(Connection& c, json params) {
+    params["_meta"] = c.session->protocol_meta();
+    Transport::HeaderOverrides drop;
+    if (flags_.no_mcp_name) drop.emplace_back("Mcp-Name", std::nullopt);
+    const auto answer =
+        c.session->probe("tools/call", params, std::move(drop), call_timeout().value_or(std::chrono::seconds(10)));
+    if (answer.error) throw std::runtime_error("tools/call failed with error " + answer.error->dump());
+    if (!answer.result) throw std::runtime_error("no answer to tools/call in time");
+    return *answer.result;
   }
 
   json answer_elicitation(const std::string& server, const std::string& tool, const std::string& key,
@@ -876,6 +894,10 @@ int main(int argc, char** argv) {
       flags.carry_from_medium = true;
     else if (a == "--reuse-input-answer")
       flags.reuse_input_answer = true;
+    else if (a == "--no-param-headers")
+      flags.no_param_headers = true;
+    else if (a == "--no-mcp-name")
+      flags.no_mcp_name = true;
     else if (a == "--bare-input-retry")
       flags.bare_input_retry = true;
     else if (a == "--ttl-from-use")

@@ -133,9 +133,13 @@ bool applies_under(const mock::Scenario& scenario, const std::string& protocol) 
                                                                                                : ProtocolEra::legacy));
 }
 
-std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served) {
+std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served,
+                                  const std::string& transport, const std::string& protocol) {
   auto checks = read_checks(scenario);
   checks.push_back(client_messages_check(served));
+  if (transport == "http" &&
+      (protocol.empty() ? served.applies_to_era(to_string(ProtocolEra::stateless)) : is_stateless_revision(protocol)))
+    checks.push_back(client_headers_check());
   return checks;
 }
 
@@ -198,7 +202,7 @@ void judge_run(ScenarioRun& run, const mock::Scenario& scenario) {
   const auto started = Clock::now();
   if (!run.could_not_run) {
     run.era_not_spoken = era_not_spoken(run.record, run.protocol);
-    for (const auto& check : run_checks(scenario, run.scenario))
+    for (const auto& check : run_checks(scenario, run.scenario, run.transport, run.protocol))
       run.checks.push_back(judge_check(check, run.record, run.transport));
   }
   run.seconds += std::chrono::duration<double>(Clock::now() - started).count();

@@ -234,7 +234,10 @@ HttpReply HttpEndpoint::handle_post(const HttpRequestView& req, const std::strin
     if (const std::string mismatch =
             is_stateless_request(parsed) ? header_mismatch(req, parsed, server_, context) : std::string();
         !mismatch.empty()) {
-      record_refusal(std::string(kStatelessHttpConnection), 400, mismatch);
+      if (recorder_) {
+        recorder_->message(std::string(kStatelessHttpConnection), "in", parsed, context);
+        recorder_->event(std::string(kStatelessHttpConnection), std::string(kHeaderMismatchRefusal) + mismatch);
+      }
       HttpReply reply;
       reply.status = 400;
       reply.body = json_text(jsonrpc::error(parsed["id"], header_mismatch_code, "Header mismatch: " + mismatch));

@@ -76,7 +76,7 @@ TEST(Certify, TheScenariosCoverEveryAreaAndKind) {
     for (const auto& c : read_checks(s)) kinds.insert(c.kind);
   }
   EXPECT_EQ(areas, (std::set<std::string>{"confirm", "propagation", "exfiltration", "escalation", "retry", "rugpull",
-                                          "survival", "robustness", "progress", "gateway"}));
+                                          "survival", "robustness", "progress", "gateway", "headers"}));
   std::size_t declarable = 0;
   for (const auto& [kind, outcomes] : outcomes_by_kind()) declarable += is_implicit_kind(kind) ? 0 : 1;
   EXPECT_EQ(kinds.size(), declarable);
@@ -174,6 +174,43 @@ TEST(Certify, TheStatelessEraCatchesTheVariantsOfWhatItChanges) {
       EXPECT_NE(it->verdict, Verdict::not_testable)
           << variant << " " << transport << " " << check << ": " << it->detail;
     }
+}
+
+// Over HTTP in the stateless era certify holds every run to the request metadata headers
+// (client-headers, SEP-2243): the reference client mirrors them and passes; a client that leaves
+// out a tool's Mcp-Param headers, or any call's Mcp-Name, is refused by the mock (-32020) and
+// fails it, saying which header. Over stdio, or pinned to the session era, the check is not run.
+TEST(Certify, TheClientHeadersCheckHoldsStatelessHttpRequestsToTheirHeaders) {
+  struct Case {
+    std::string variant, scenario, transport, protocol, outcome, says;
+  };
+  const std::vector<Case> cases = {
+      {"", "headers.param-mirrored", "http", "2026-07-28", "mirrored", "each with the headers that mirror it"},
+      {"--no-param-headers", "headers.param-mirrored", "http", "2026-07-28", "header-mismatch",
+       "Mcp-Param-Days header missing (the body says \"3\")"},
+      {"--no-mcp-name", "confirm.spec-destructive", "http", "2026-07-28", "header-mismatch",
+       "Mcp-Name header missing (the body says \"delete_branch\")"},
+      {"--no-param-headers", "confirm.spec-destructive", "http", "2026-07-28", "mirrored", ""},
+      {"--no-mcp-name", "confirm.spec-destructive", "stdio", "2026-07-28", "", ""},
+      {"--no-mcp-name", "confirm.spec-destructive", "http", "2025-11-25", "", ""},
+  };
+  for (const auto& c : cases) {
+    test_support::TempDir dir;
+    const std::string client = c.variant.empty() ? kReference : kReference + " " + c.variant;
+    const auto run =
+        run_scenario(load_certification_scenario(c.scenario), options_for(client, c.transport, dir.path(), c.protocol));
+    const std::string what = c.variant + " " + c.scenario + " " + c.transport + " " + c.protocol;
+    const auto it = std::find_if(run.checks.begin(), run.checks.end(),
+                                 [](const CheckResult& r) { return r.spec.id == "client-headers"; });
+    if (c.outcome.empty()) {
+      EXPECT_EQ(it, run.checks.end()) << what;
+      continue;
+    }
+    ASSERT_NE(it, run.checks.end()) << what;
+    EXPECT_EQ(it->outcome, c.outcome) << what << ": " << it->detail;
+    EXPECT_EQ(it->verdict, c.outcome == "mirrored" ? Verdict::pass : Verdict::fail) << what;
+    EXPECT_NE(it->detail.find(c.says), std::string::npos) << what << ": " << it->detail;
+  }
 }
 
 // Over stateless HTTP only the client can say where its agent sessions end: a client that never

@@ -1614,6 +1614,48 @@ TEST(Judge, CacheScopeOutcomes) {
   }
 }
 
+// client-headers reads the mock's record: requests of the stateless era over HTTP, and the ones it
+// refused for their headers (-32020); a request on any other connection is not of its concern.
+TEST(Judge, TheClientHeadersCheckCountsTheRefusalsOfStatelessHttpRequests) {
+  const auto check = client_headers_check();
+  EXPECT_EQ(check.transports, std::vector<std::string>{"http"});
+  auto request = [](const std::string& connection, int id) {
+    WireLine line;
+    line.server = "main";
+    line.connection = connection;
+    line.direction = "in";
+    line.time = 100 + id;
+    line.message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", "rm"}}}};
+    return line;
+  };
+  RunRecord record;
+  record.wire.push_back(request("http:abc", 1));  // the session era: not judged here
+  record.index();
+  EXPECT_EQ(judge_check(check, record, "http").outcome, "no-stateless-requests");
+  EXPECT_EQ(judge_check(check, record, "http").verdict, Verdict::not_testable);
+  EXPECT_EQ(judge_check(check, record, "stdio").verdict, Verdict::not_applicable);
+  record.wire.push_back(request(std::string(mock::kStatelessHttpConnection), 2));
+  record.index();
+  EXPECT_EQ(judge_check(check, record, "http").outcome, "mirrored");
+  WireLine refused;
+  refused.server = "main";
+  refused.connection = std::string(mock::kStatelessHttpConnection);
+  refused.time = 102.5;
+  refused.event = std::string(mock::kHeaderMismatchRefusal) + "Mcp-Name header missing (the body says \"rm\")";
+  record.wire.push_back(request(std::string(mock::kStatelessHttpConnection), 3));
+  record.wire.push_back(refused);
+  record.index();
+  const auto failed = judge_check(check, record, "http");
+  EXPECT_EQ(failed.outcome, "header-mismatch");
+  EXPECT_EQ(failed.verdict, Verdict::fail);
+  EXPECT_NE(failed.detail.find("2 request(s)"), std::string::npos) << failed.detail;
+  EXPECT_NE(failed.detail.find("1 refused with -32020 (HTTP 400); first, to main: Mcp-Name header missing"),
+            std::string::npos)
+      << failed.detail;
+  ASSERT_TRUE(failed.decided_by);
+  EXPECT_EQ(failed.decided_by->index, 3u);
+}
+
 TEST(Judge, AGateForOneAuthorizationContextJudgesOnlyItsCalls) {
   const auto bob = check_with_authorizations("gate", {{"tool", "rm"}, {"authorization", "bob"}});
   {  // alice's call needs no prompt; bob's was confirmed

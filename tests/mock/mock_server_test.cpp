@@ -991,10 +991,13 @@ TEST(MockServer, HttpServesTheStatelessEraWithoutSessionsAndChecksTheMirroredHea
   EXPECT_EQ(connections, std::set<std::string>{"http:stateless"});
   EXPECT_EQ(refusals,
             (std::vector<std::string>{
-                "refused: HTTP 400 Mcp-Name header missing (the body says \"read_file\")",
-                "refused: HTTP 400 Mcp-Method header \"tools/list\" does not match the body's \"tools/call\"",
-                "refused: HTTP 400 MCP-Protocol-Version header \"2025-11-25\" does not match the body's \"2026-07-28\"",
-                "refused: HTTP 400 MCP-Protocol-Version header missing (the body says \"2026-07-28\")"}));
+                "refused: HTTP 400 header mismatch (-32020): Mcp-Name header missing (the body says \"read_file\")",
+                "refused: HTTP 400 header mismatch (-32020): Mcp-Method header \"tools/list\" does not match the "
+                "body's \"tools/call\"",
+                "refused: HTTP 400 header mismatch (-32020): MCP-Protocol-Version header \"2025-11-25\" does not match "
+                "the body's \"2026-07-28\"",
+                "refused: HTTP 400 header mismatch (-32020): MCP-Protocol-Version header missing (the body says "
+                "\"2026-07-28\")"}));
 }
 
 // SEP-2243 as a server: "Any server that processes the message body MUST validate that encoded
@@ -1045,11 +1048,12 @@ TEST(MockServer, HttpDecodesAndChecksTheMcpParamHeadersOfATool) {
     const json l = json::parse(line);
     if (l.value("event", "").starts_with("refused: ")) refusals.push_back(l["event"]);
   }
-  EXPECT_EQ(refusals,
-            (std::vector<std::string>{
-                "refused: HTTP 400 Mcp-Param-Region header missing (the body says \"Z\xC3\xBCrich\")",
-                "refused: HTTP 400 Mcp-Param-Region header \"=?base64?WsO8cmljaA?=\" has invalid characters or Base64",
-                "refused: HTTP 400 Mcp-Param-Days header value \"4\" does not match the body's \"3\""}));
+  EXPECT_EQ(refusals, (std::vector<std::string>{"refused: HTTP 400 header mismatch (-32020): Mcp-Param-Region header "
+                                                "missing (the body says \"Z\xC3\xBCrich\")",
+                                                "refused: HTTP 400 header mismatch (-32020): Mcp-Param-Region header "
+                                                "\"=?base64?WsO8cmljaA?=\" has invalid characters or Base64",
+                                                "refused: HTTP 400 header mismatch (-32020): Mcp-Param-Days header "
+                                                "value \"4\" does not match the body's \"3\""}));
 }
 
 // check-server speaks whichever era the server does (automatic), or the one it is told to.

@@ -73,9 +73,11 @@ mock::Scenario load_certification_scenario(const std::string& file_or_id);
 std::vector<std::string> scenario_eras(const mock::Scenario& scenario);
 bool applies_under(const mock::Scenario& scenario, const std::string& protocol);
 
-// The checks a run of `scenario` judges, in order: its own, then the implicit one on what the
-// client sent (which reads the served scenario).
-std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served);
+// The checks a run of `scenario` over `transport` under `protocol` (empty: the scenario's own)
+// judges, in order: its own, then the implicit ones on what the client sent (which read the
+// served scenario): its messages, and over HTTP where the stateless era may be spoken its headers.
+std::vector<CheckSpec> run_checks(const mock::Scenario& scenario, const mock::Scenario& served,
+                                  const std::string& transport = "stdio", const std::string& protocol = "");
 
 // Runs a scenario (as loaded by mock::load_scenario) against the client and judges it: both steps
 // below. A mock::ScenarioError when it does not apply under options.protocol.

@@ -104,6 +104,10 @@ struct CheckResult {
 // names in its _meta, else the one initialize agreed on its connection, else the first the served
 // scenario (as pinned) gives its server.
 CheckSpec client_messages_check(const mock::Scenario& served);
+// The check certify adds to every run over HTTP that may speak the stateless era (kind and id
+// client-headers): no request was refused for a request metadata header missing or saying
+// otherwise than the body (the mock server's -32020).
+CheckSpec client_headers_check();
 // Whether a kind is one certify adds to every run, which no scenario declares.
 bool is_implicit_kind(std::string_view kind);
 // A check that does not apply to a run (its transport, its protocol era), saying why.

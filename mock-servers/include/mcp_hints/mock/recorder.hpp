@@ -18,6 +18,10 @@ inline constexpr std::string_view kCatalogChangedEvent = "catalog changed (state
 // client did not choose it: a reconnection that follows goes on with the client's session.
 inline constexpr std::string_view kScriptedCloseEvent = "close (scripted)";
 
+// How an HTTP request refused for its request metadata headers (-32020, SEP-2243) is recorded: this,
+// then what was wrong with them.
+inline constexpr std::string_view kHeaderMismatchRefusal = "refused: HTTP 400 header mismatch (-32020): ";
+
 // The connection name of every stateless-era request over HTTP: the era has no session.
 inline constexpr std::string_view kStatelessHttpConnection = "http:stateless";
 
