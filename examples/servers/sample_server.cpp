@@ -99,6 +99,8 @@ const char* kModes[] = {
     "listen-unfiltered",       // ... send prompts/list_changed, which no filter of a client asks for
     "listen-refused",          // declares tools.listChanged, and answers subscriptions/listen with -32601
     "listen-silent",           // never answers subscriptions/listen (over HTTP: the stream's headers, then nothing)
+    "param-header-invalid",    // its first tool mirrors its first parameter in a valid x-mcp-header, its third puts
+                               // one on a parameter of type number (which no x-mcp-header may annotate)
 };
 
 struct Config {
@@ -715,6 +717,14 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  if (config.mode == "param-header-invalid" && config.tools.size() >= 3)
+    for (const std::size_t i : {std::size_t{0}, std::size_t{2}}) {
+      json* properties = config.tools[i].is_object() ? &config.tools[i]["inputSchema"]["properties"] : nullptr;
+      if (!properties || !properties->is_object() || properties->empty()) continue;
+      json& first = properties->begin().value();
+      first["x-mcp-header"] = "Param" + std::to_string(i);
+      if (i == 2) first["type"] = "number";
+    }
   if (config.mode == "unstable-hints") {
     if (config.state_file.empty()) usage("unstable-hints needs --state FILE");
     if (bump_start_count(config.state_file) % 2 == 0) flip_read_only(config.tools);

@@ -153,6 +153,14 @@ const std::map<std::string, Control>& controls() {
         true,
         "a tools/list without Mcp-Method should be refused with HTTP 400 and error -32020, but it was answered with "
         "a result with members cacheScope, resultType, tools, ttlMs (HTTP 200)"}},
+      {"stateless.param-header-invalid",
+       {"param-header-invalid",
+        {},
+        kStateless,
+        false,
+        "every x-mcp-header should keep the constraints of 2026-07-28, but the x-mcp-header at /properties/limit is "
+        "on a property of type \"number\", not integer, string or boolean: a client over Streamable HTTP must leave "
+        "the tool out"}},
       {"stateless.ttl-changed",
        {"relist-changes",
         {},

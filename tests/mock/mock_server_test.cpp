@@ -595,6 +595,10 @@ TEST(MockStdio, DeliversOnASubscriptionUntilTheClientCancelsIt) {
   EXPECT_LT(changed, answered);
   EXPECT_EQ(got[changed]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "s");
   t->send(rpc::notification("notifications/cancelled", json{{"requestId", "s"}}), soon());
+  // The mock reads in order: once a later request is answered, the cancellation is recorded.
+  t->send(stateless(200, "tools/list"), soon());
+  for (auto m = t->receive(soon()); m && m->value("id", json()) != 200; m = t->receive(soon())) {
+  }
   t->close();
   std::ifstream in(record);
   std::vector<std::string> events;

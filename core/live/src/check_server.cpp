@@ -24,6 +24,7 @@
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/wire/param_headers.hpp"
 #include "mcp_hints/wire/protocol_schema.hpp"
 
 namespace mcp_hints {
@@ -350,6 +351,7 @@ class Run {
     const long long ttl_ms = session.era() == ProtocolEra::stateless ? listing.ttl_ms().value_or(-1) : -1;
     tools = std::move(listing.tools);
     first_tools_ = &tools;
+    if (session.era() == ProtocolEra::stateless) judge_param_header_declarations(tools);
     if (session.era() == ProtocolEra::stateless && !stateless_probes(session, transport)) return false;
     SessionLint lint(*this, tools, std::move(listing.tool_duplicates));
     const bool ok = relist_observe_and_call(transport, session, tools, ttl_ms, lint);
@@ -494,6 +496,20 @@ class Run {
       if (!diffs.empty())
         emit(check, "/tools/" + std::to_string(i), "the hints changed across " + what + ": " + join(diffs, "; "),
              std::string(name), "/tools/" + std::to_string(i));
+    }
+  }
+
+  // The x-mcp-header annotations of each tool (2026-07-28): a tool that breaks their constraints is
+  // one every client over Streamable HTTP must leave out of its tools.
+  void judge_param_header_declarations(const std::vector<json>& tools) {
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+      const json* schema = find_member(tools[i], {"inputSchema"});
+      if (!schema) continue;
+      if (const std::string why = invalid_param_headers(*schema); !why.empty())
+        emit(server_check("stateless.param-header-invalid"), "/tools/" + std::to_string(i) + "/inputSchema",
+             "every x-mcp-header should keep the constraints of 2026-07-28, but " + why +
+                 ": a client over Streamable HTTP must leave the tool out",
+             std::string(tool_name(tools[i])), "/tools/" + std::to_string(i));
     }
   }
 

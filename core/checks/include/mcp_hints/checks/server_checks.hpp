@@ -57,6 +57,12 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "over HTTP, a request whose Mcp-Method header is missing or names another method, or a tools/call whose "
      "Mcp-Name is missing or names another tool, is refused with HTTP 400 and error -32020",
      Scope::server},
+    {"stateless.param-header-invalid", Level::error,
+     "MCP specification 2026-07-28: Streamable HTTP, Request Metadata (constraints on x-mcp-header values)",
+     "in the stateless era, every x-mcp-header of a listed tool's inputSchema is a non-empty HTTP token, unique "
+     "ignoring case, on an integer, string or boolean property reached through properties alone (a client over "
+     "HTTP must leave out a tool that breaks one)",
+     Scope::server},
     {"stateless.ttl-changed", Level::info, "MCP specification 2026-07-28: ttlMs; proposal 1: Semantics (stable hints)",
      "listing tools again within the ttlMs the first listing promised gives every tool the same hints (a cache "
      "would go on serving the old ones)",
