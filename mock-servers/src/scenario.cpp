@@ -54,8 +54,10 @@ Step read_step(const json& s, const std::vector<json>& first_catalog) {
     step.kind = Step::Kind::close;
   }
   // Without tools, the change is announced and the server's own catalog served from then on.
-  if (s.contains("listChanged"))
-    step.list_changed = s["listChanged"].value("tools", json(first_catalog)).get<std::vector<json>>();
+  if (s.contains("listChanged")) {
+    const json& changed = s["listChanged"];
+    step.list_changed = changed.contains("tools") ? changed["tools"].get<std::vector<json>>() : first_catalog;
+  }
   step.progress = s.value("progress", 0);
   return step;
 }
