@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "test_support.hpp"
+#include "time_bounds.hpp"
 
 using mcp_hints::ChildProcess;
 using mcp_hints::Clock;
@@ -152,14 +153,19 @@ TEST(ChildProcess, SaysWhyACommandCannotStart) {
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   o.argv = {script.string()};
   const auto children = mcp_hints::current_children();
-  try {
-    ChildProcess p(o);
-    FAIL();
-  } catch (const mcp_hints::ProcessError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot start " + script.string() + ": Exec format error"), std::string::npos)
-        << e.what();
+  // ThreadSanitizer turns vfork into fork: the child's exec error then lands in its own copy of
+  // the memory Boost reads it back from, and the start looks successful (a plain build vforks).
+  if (!test_support::kThreadSanitizer) {
+    try {
+      ChildProcess p(o);
+      FAIL();
+    } catch (const mcp_hints::ProcessError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot start " + script.string() + ": Exec format error"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(mcp_hints::current_children(), children) << "the child whose exec failed is reaped, not left a zombie";
   }
-  EXPECT_EQ(mcp_hints::current_children(), children) << "the child whose exec failed is reaped, not left a zombie";
   o.argv = {};
   EXPECT_THROW({ ChildProcess p(o); }, mcp_hints::ProcessError);
 }
