@@ -59,6 +59,7 @@ Step read_step(const json& s, const std::vector<json>& first_catalog) {
     step.list_changed = changed.contains("tools") ? changed["tools"].get<std::vector<json>>() : first_catalog;
   }
   step.progress = s.value("progress", 0);
+  step.required_capabilities = s.value("requiresClientCapabilities", json::object());
   return step;
 }
 

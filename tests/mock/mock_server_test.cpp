@@ -454,6 +454,50 @@ TEST(MockServer, SpeaksTheStatelessEraToEnvelopedRequests) {
   EXPECT_EQ(ping_status, 404);
 }
 
+// 2026-07-28, basic: "If processing a request requires a capability the client did not include in
+// io.modelcontextprotocol/clientCapabilities, the server MUST return a
+// MissingRequiredClientCapabilityError (-32021) whose data.requiredCapabilities lists the missing
+// capabilities. On HTTP, the response status MUST be 400 Bad Request."
+TEST(MockServer, RefusesAStepThatNeedsACapabilityTheRequestDoesNotDeclare) {
+  json doc = test_support::read_json(test_support::source_dir() / "scenarios" / "mock.basic.json");
+  doc["servers"]["main"]["scripts"] = {
+      {"read_file",
+       json::array({{{"requiresClientCapabilities", {{"sampling", json::object()}, {"elicitation", json::object()}}},
+                     {"result", {{"content", json::array({{{"type", "text"}, {"text", "sampled"}}})}}}}})}};
+  auto spec = mcp_hints::mock::parse_scenario(doc, "s.json").servers.at("main");
+  spec.protocol_versions = {"2026-07-28", "2025-11-25"};
+  mcp_hints::mock::MockServer server(spec);
+  auto call_declaring = [&](int id, const json& capabilities) {
+    json request = stateless(id, "tools/call", {{"name", "read_file"}, {"arguments", json::object()}});
+    request["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = capabilities;
+    auto out = server.handle(request);
+    EXPECT_EQ(out.size(), 1u);
+    return out.at(0);
+  };
+  const auto none = call_declaring(1, json::object());
+  EXPECT_EQ(none.message()["id"], 1);
+  EXPECT_EQ(none.message()["error"]["code"], -32021);
+  EXPECT_EQ(none.message()["error"]["data"],
+            json({{"requiredCapabilities", {{"elicitation", json::object()}, {"sampling", json::object()}}}}));
+  EXPECT_EQ(none.http_status, 400);
+  // Only what is missing is named; the refused calls left the step where it was.
+  const auto half = call_declaring(2, {{"elicitation", {{"form", json::object()}}}});
+  EXPECT_EQ(half.message()["error"]["data"], json({{"requiredCapabilities", {{"sampling", json::object()}}}}));
+  const auto both = call_declaring(3, {{"sampling", json::object()}, {"elicitation", json::object()}});
+  EXPECT_EQ(both.message()["result"]["content"][0]["text"], "sampled") << both.message();
+  EXPECT_NE(both.http_status, 400);
+  // The step is spent: the next call gets the default result, whatever it declares.
+  EXPECT_TRUE(call_declaring(4, json::object()).message().contains("result"));
+  // The legacy era declares capabilities once, at initialize, and has no such error: the step is played.
+  mcp_hints::mock::MockServer legacy(spec);
+  EXPECT_EQ(legacy.handle(call("read_file", 5))[0].message()["result"]["content"][0]["text"], "sampled");
+  // A requirement names at least one capability, each a ClientCapabilities member (an object).
+  for (const json& wrong : {json::object(), json({{"sampling", true}}), json::array({"sampling"})}) {
+    doc["servers"]["main"]["scripts"]["read_file"][0]["requiresClientCapabilities"] = wrong;
+    EXPECT_THROW(mcp_hints::mock::parse_scenario(doc, "s.json"), mcp_hints::mock::ScenarioError) << wrong;
+  }
+}
+
 TEST(MockServer, EachEraOnlyWhereTheServerSpeaksIt) {
   auto legacy = pinned_server({});
   EXPECT_EQ(legacy.handle(stateless(1, "server/discover"))[0].message()["error"]["code"], -32022);

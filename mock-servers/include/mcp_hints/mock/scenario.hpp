@@ -30,6 +30,8 @@ struct Step {
   nlohmann::json payload;
   std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
   int progress = 0;                                         // notifications/progress before the answer
+  // Stateless era: the client capabilities the step needs (a ClientCapabilities object; empty: none).
+  nlohmann::json required_capabilities = nlohmann::json::object();
 };
 
 struct ServerSpec {
