@@ -319,22 +319,20 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
     if (auto asked = answer_open_input(id, name, params)) return std::move(*asked);
   const std::size_t n = calls_[name];
   auto script = spec_.scripts.find(name);
-  if (script == spec_.scripts.end() || n >= script->second.size()) {
-    ++calls_[name];
-    return only(scripted_result(id, spec_.default_result));
-  }
-  const Step& step = script->second[n];
+  const Step* next = script != spec_.scripts.end() && n < script->second.size() ? &script->second[n] : nullptr;
   // A step that needs a capability the request does not declare is refused, and stays for the next
   // call (2026-07-28, basic: "the server MUST return a MissingRequiredClientCapabilityError (-32021)
   // whose data.requiredCapabilities lists the missing capabilities").
-  if (era == ProtocolEra::stateless && !step.required_capabilities.empty()) {
+  if (next && era == ProtocolEra::stateless && !next->required_capabilities.empty()) {
     const json& declared = params["_meta"][kClientCapabilitiesMeta];  // handle_stateless checked it is an object
     json missing = json::object();
-    for (const auto& [capability, settings] : step.required_capabilities.items())
-      if (!declared.contains(capability)) missing[capability] = settings;
+    std::vector<std::string> names;
+    for (const auto& [capability, settings] : next->required_capabilities.items())
+      if (!declared.contains(capability)) {
+        missing[capability] = settings;
+        names.push_back(capability);
+      }
     if (!missing.empty()) {
-      std::vector<std::string> names;
-      for (const auto& [capability, settings] : missing.items()) names.push_back(capability);
       json error = rpc::error(id, missing_required_client_capability,
                               "Missing required client capability: " + join(names, ", "));
       error["error"]["data"] = {{"requiredCapabilities", std::move(missing)}};
@@ -342,6 +340,8 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
     }
   }
   ++calls_[name];
+  if (!next) return only(scripted_result(id, spec_.default_result));
+  const Step& step = *next;
   std::vector<Outgoing> out;
   // Progress for a caller that asked for it (a progressToken), before the answer.
   const json* meta = member(params, "_meta");
