@@ -8,6 +8,13 @@
 
 namespace test_support {
 
+// A shell command line as a child's argv.
+inline mcp_hints::ProcessOptions sh(const std::string& script) {
+  mcp_hints::ProcessOptions o;
+  o.argv = {"/bin/sh", "-c", script};
+  return o;
+}
+
 // A server started as a child that prints its URL as the first line of stdout (the mock and
 // sample servers over HTTP): kept running, and its whole group killed, for the test's length.
 struct ListeningChild {

@@ -20,6 +20,8 @@ namespace test_support {
 
 inline std::filesystem::path source_dir() { return MCP_HINTS_SOURCE_DIR; }
 inline std::filesystem::path shared_dir() { return MCP_HINTS_SHARED_DIR; }
+// The reference client's command line (certify --client).
+inline const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
 inline std::filesystem::path fixture(const std::string& relative) {
   return source_dir() / "tests" / "fixtures" / relative;
 }

@@ -52,6 +52,8 @@ void expect_same(const Linted& one, const Linted& many) {
   EXPECT_EQ(one.progress, many.progress);
 }
 
+}  // namespace
+
 class ParallelLint : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -65,8 +67,6 @@ class ParallelLint : public ::testing::Test {
   test_support::TempDir dir_;
   std::string whole_, truncated_, small_;
 };
-
-}  // namespace
 
 TEST_F(ParallelLint, FourThreadsReportWhatOneReports) {
   const auto one = lint({whole_, truncated_, small_, whole_}, 1);

@@ -30,7 +30,7 @@ using namespace mcp_hints::conformance;
 namespace mock = mcp_hints::mock;
 namespace fs = std::filesystem;
 
-const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
+using test_support::kReference;
 
 // The harness's options for a client against the mock, as certify sets them (protocol empty:
 // each scenario's own revisions).

@@ -15,7 +15,7 @@ using mcp_hints::conformance::host_matrix;
 using mcp_hints::conformance::host_matrix_html;
 using mcp_hints::conformance::host_matrix_markdown;
 
-const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
+using test_support::kReference;
 
 // A certify report of `client` on two scenarios, both eras, as if certify --host NAME wrote it.
 json host_report(const std::string& client, const std::string& name, const std::string& title) {
@@ -53,7 +53,9 @@ std::vector<std::string> row_of(const std::string& markdown, const std::string& 
   return cells;
 }
 
-class HostMatrix : public ::testing::Test {
+}  // namespace
+
+class HostMatrixPages : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     careful = new json(host_report(kReference, "careful", "Careful Host"));
@@ -66,13 +68,11 @@ class HostMatrix : public ::testing::Test {
   static json* careful;
   static json* careless;
 };
-json* HostMatrix::careful = nullptr;
-json* HostMatrix::careless = nullptr;
-
-}  // namespace
+json* HostMatrixPages::careful = nullptr;
+json* HostMatrixPages::careless = nullptr;
 
 // Each cell is the verdict of that host's run in that era; each tier and profile the report's own.
-TEST_F(HostMatrix, EveryCellIsTheVerdictOfItsHostsRun) {
+TEST_F(HostMatrixPages, EveryCellIsTheVerdictOfItsHostsRun) {
   const auto page = host_matrix_markdown(host_matrix({*careful, *careless}, {"a.json", "b.json"}, "2026-12-04"));
   EXPECT_NE(page.find("Made on 2026-12-04"), std::string::npos);
   EXPECT_NE(page.find("Careful Host 1.0, Careless Host 1.0"), std::string::npos);
@@ -100,7 +100,7 @@ TEST_F(HostMatrix, EveryCellIsTheVerdictOfItsHostsRun) {
 
 // A scenario a host was not given says so in each of its columns; the page does not depend on the order of the reports'
 // runs.
-TEST_F(HostMatrix, AScenarioNotRunSaysSoAndRunOrderChangesNothing) {
+TEST_F(HostMatrixPages, AScenarioNotRunSaysSoAndRunOrderChangesNothing) {
   const auto page = host_matrix_markdown(host_matrix({*careful, *careless}, {}, "2026-12-04"));
   const auto row = row_of(page, "gateway.cache-scope-per-context");
   ASSERT_EQ(row.size(), 5u);
@@ -111,7 +111,7 @@ TEST_F(HostMatrix, AScenarioNotRunSaysSoAndRunOrderChangesNothing) {
 }
 
 // Only reports of certify --host, each host once, each valid against certify-report.schema.json.
-TEST_F(HostMatrix, RefusesWhatIsNotAHostReport) {
+TEST_F(HostMatrixPages, RefusesWhatIsNotAHostReport) {
   json client_report = *careful;
   client_report.erase("host");
   json broken = *careful;
@@ -133,7 +133,7 @@ TEST_F(HostMatrix, RefusesWhatIsNotAHostReport) {
 }
 
 // The HTML page: self-contained, each verdict marked for its colour, every report's host named.
-TEST_F(HostMatrix, TheHtmlPageNamesEveryHostAndMarksEachVerdict) {
+TEST_F(HostMatrixPages, TheHtmlPageNamesEveryHostAndMarksEachVerdict) {
   const auto page = host_matrix_html(host_matrix({*careful, *careless}, {}, "2026-12-04"));
   EXPECT_NE(page.find("Careful Host"), std::string::npos);
   EXPECT_NE(page.find("Careless Host"), std::string::npos);
@@ -143,7 +143,7 @@ TEST_F(HostMatrix, TheHtmlPageNamesEveryHostAndMarksEachVerdict) {
 }
 
 // The command: a page to a file, today's date unless --date; bad input is exit 2 in one line.
-TEST_F(HostMatrix, TheCommandWritesThePageAndRefusesBadInput) {
+TEST_F(HostMatrixPages, TheCommandWritesThePageAndRefusesBadInput) {
   test_support::TempDir dir;
   const auto a = dir.path() / "a.json";
   const auto b = dir.path() / "b.json";

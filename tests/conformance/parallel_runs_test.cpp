@@ -26,7 +26,7 @@ using namespace mcp_hints::conformance;
 namespace mock = mcp_hints::mock;
 namespace fs = std::filesystem;
 
-const std::string kReference = MCP_HINTS_REFERENCE_CLIENT;
+using test_support::kReference;
 
 HarnessOptions options_for(const std::string& client, const fs::path& dir, const std::string& protocol = "") {
   HarnessOptions options;

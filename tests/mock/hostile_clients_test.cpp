@@ -20,10 +20,10 @@
 #include <fstream>
 #include <thread>
 
-#include "listening_child.hpp"
 #include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/transport.hpp"
+#include "mock_support.hpp"
 #include "raw_http_client.hpp"
 #include "test_support.hpp"
 #include "time_bounds.hpp"
@@ -33,6 +33,8 @@ namespace rpc = mcp_hints::jsonrpc;
 using mcp_hints::Clock;
 using test_support::body_of;
 using test_support::header_of;
+using test_support::http_mock;
+using test_support::initialize_request;
 using test_support::RawClient;
 using test_support::status_of;
 using namespace std::chrono_literals;
@@ -40,14 +42,6 @@ using namespace std::chrono_literals;
 namespace {
 
 auto generous() { return Clock::now() + 60s; }
-
-// `mcp-hints mock --transport http` as a child.
-test_support::ListeningChild http_mock(const std::vector<std::string>& args) {
-  mcp_hints::ProcessOptions o;
-  o.argv = {MCP_HINTS_BIN, "mock", "--transport", "http"};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  return test_support::start_listening(o);
-}
 
 int port_of(const std::string& url) { return std::stoi(url.substr(url.rfind(':') + 1)); }
 
@@ -72,13 +66,6 @@ std::string post(int port, const std::string& body, const std::vector<std::strin
 
 const std::vector<std::string> kGood = {"Content-Type: application/json",
                                         "Accept: application/json, text/event-stream"};
-
-json initialize_request() {
-  return rpc::request(0, "initialize",
-                      json{{"protocolVersion", "2025-11-25"},
-                           {"capabilities", json::object()},
-                           {"clientInfo", {{"name", "hostile"}, {"version", "1"}}}});
-}
 
 // A session opened with initialize: its id.
 std::string open_session(int port) {

@@ -14,6 +14,7 @@
 #include "mcp_hints/mock/scenario.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/protocol.hpp"
+#include "mock_support.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
@@ -22,12 +23,9 @@ using mcp_hints::HttpRequestView;
 using mcp_hints::mock::CancelledRequests;
 using mcp_hints::mock::HttpEndpoint;
 using mcp_hints::mock::MockServer;
+using test_support::server_of;
 
 namespace {
-
-MockServer server_of(const std::string& id) {
-  return MockServer(mcp_hints::mock::load_scenario(id).servers.at("main"));
-}
 
 HttpRequestView post(const json& message, const std::string& session = {}) {
   HttpRequestView req;

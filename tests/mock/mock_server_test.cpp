@@ -13,7 +13,6 @@
 #include <sstream>
 #include <thread>
 
-#include "listening_child.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/live/check_server.hpp"
 #include "mcp_hints/mock/scenario.hpp"
@@ -21,18 +20,18 @@
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/protocol.hpp"
 #include "mcp_hints/wire/transport.hpp"
+#include "mock_support.hpp"
 #include "schema_check.hpp"
 #include "test_support.hpp"
 
 using json = nlohmann::json;
 namespace rpc = mcp_hints::jsonrpc;
 using mcp_hints::Clock;
+using test_support::http_mock;
+using test_support::initialize_request;
+using test_support::server_of;
 
 namespace {
-
-mcp_hints::mock::MockServer server_of(const std::string& id, const std::string& server = "main") {
-  return mcp_hints::mock::MockServer(mcp_hints::mock::load_scenario(id).servers.at(server));
-}
 
 json call(const std::string& tool, int id) {
   return rpc::request(id, "tools/call", json{{"name", tool}, {"arguments", json::object()}});
@@ -47,21 +46,6 @@ std::unique_ptr<mcp_hints::StdioTransport> mock_stdio(const std::string& scenari
   o.argv = {MCP_HINTS_BIN, "mock", "--scenario", scenario};
   o.argv.insert(o.argv.end(), extra.begin(), extra.end());
   return std::make_unique<mcp_hints::StdioTransport>(o);
-}
-
-json initialize_request() {
-  return rpc::request(0, "initialize",
-                      json{{"protocolVersion", "2025-11-25"},
-                           {"capabilities", json::object()},
-                           {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
-}
-
-// `mcp-hints mock --transport http` as a child.
-test_support::ListeningChild http_mock(const std::vector<std::string>& args) {
-  mcp_hints::ProcessOptions o;
-  o.argv = {MCP_HINTS_BIN, "mock", "--transport", "http"};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  return test_support::start_listening(o);
 }
 
 test_support::RunResult curl(const std::vector<std::string>& args) {

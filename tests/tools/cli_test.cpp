@@ -21,7 +21,7 @@ using test_support::run_cli;
 
 namespace {
 
-std::string fixture(const std::string& name) { return test_support::fixture("lint/" + name).string(); }
+std::string lint_fixture(const std::string& name) { return test_support::fixture("lint/" + name).string(); }
 
 // Bad input must give exactly one line on stderr that names the file, and exit 2.
 void expect_bad_input(const test_support::RunResult& r, const std::string& file, const std::string& says) {
@@ -121,9 +121,9 @@ TEST(Cli, SarifHelpLinksLandOnDocsHeadings) {
     anchors.insert(anchor.substr(anchor.find_first_not_of('-')));
   }
   std::set<std::string> linked;
-  for (const auto& run : {run_cli({"lint", "--format", "sarif", fixture("clean.json")}),
+  for (const auto& run : {run_cli({"lint", "--format", "sarif", lint_fixture("clean.json")}),
                           run_cli({"check-server", "--format", "sarif", "--observe", "0", "--", MCP_HINTS_SAMPLE_SERVER,
-                                   "--catalog", fixture("clean.json")})})
+                                   "--catalog", lint_fixture("clean.json")})})
     for (const json sarif = json::parse(run.out); const auto& rule : sarif["runs"][0]["tool"]["driver"]["rules"]) {
       const std::string uri = rule["helpUri"];
       EXPECT_NE(uri.find("/blob/main/docs/checks.md#"), std::string::npos) << uri;
@@ -177,18 +177,18 @@ TEST(Cli, ListChecksNamesEveryRegisteredCheck) {
 }
 
 TEST(Cli, ExitCodesFollowTheFailOnLevel) {
-  EXPECT_EQ(run_cli({"lint", fixture("clean.json")}).exit_code, 0);
-  EXPECT_EQ(run_cli({"lint", fixture("negative/risk.understated.json")}).exit_code, 1);
-  EXPECT_EQ(run_cli({"lint", "--fail-on", "never", fixture("negative/risk.understated.json")}).exit_code, 0);
+  EXPECT_EQ(run_cli({"lint", lint_fixture("clean.json")}).exit_code, 0);
+  EXPECT_EQ(run_cli({"lint", lint_fixture("negative/risk.understated.json")}).exit_code, 1);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "never", lint_fixture("negative/risk.understated.json")}).exit_code, 0);
   // Only warnings (a SHOULD, or the suite's own rule): fail by default, as with --strict or
   // --fail-on warning; pass when only a MUST would fail the run.
-  const auto warn = fixture("negative/placement.annotation-only.json");
+  const auto warn = lint_fixture("negative/placement.annotation-only.json");
   EXPECT_EQ(run_cli({"lint", warn}).exit_code, 1);
   EXPECT_EQ(run_cli({"lint", "--strict", warn}).exit_code, 1);
   EXPECT_EQ(run_cli({"lint", "--fail-on", "warning", warn}).exit_code, 1);
   EXPECT_EQ(run_cli({"lint", "--fail-on", "error", warn}).exit_code, 0);
   // Only info: fails only with --fail-on info.
-  const auto info = fixture("negative/agency.destructive-unconfirmed.json");
+  const auto info = lint_fixture("negative/agency.destructive-unconfirmed.json");
   EXPECT_EQ(run_cli({"lint", info}).exit_code, 0);
   EXPECT_EQ(run_cli({"lint", "--strict", info}).exit_code, 0);
   EXPECT_EQ(run_cli({"lint", "--fail-on", "info", info}).exit_code, 1);
@@ -196,16 +196,16 @@ TEST(Cli, ExitCodesFollowTheFailOnLevel) {
 
 TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_cli({"lint"}).exit_code, 2);
-  EXPECT_EQ(run_cli({"lint", "--format", "yaml", fixture("clean.json")}).exit_code, 2);
-  EXPECT_EQ(run_cli({"lint", "--fail-on", "fatal", fixture("clean.json")}).exit_code, 2);
-  EXPECT_EQ(run_cli({"lint", "--spec-revision", "2024-11-05", fixture("clean.json")}).exit_code, 2);
-  EXPECT_EQ(run_cli({"lint", "--no-such-option", fixture("clean.json")}).exit_code, 2);
-  EXPECT_EQ(run_cli({"lint", "--max-bytes", "lots", fixture("clean.json")}).exit_code, 2);
-  EXPECT_EQ(run_cli({"lint", "--color", "sometimes", fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--format", "yaml", lint_fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--fail-on", "fatal", lint_fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--spec-revision", "2024-11-05", lint_fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--no-such-option", lint_fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--max-bytes", "lots", lint_fixture("clean.json")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"lint", "--color", "sometimes", lint_fixture("clean.json")}).exit_code, 2);
 }
 
 TEST(Cli, EveryFormatIsWellFormed) {
-  const auto bad = fixture("negative/risk.understated.json");
+  const auto bad = lint_fixture("negative/risk.understated.json");
   auto j = run_cli({"lint", "--format", "json", bad});
   EXPECT_EQ(j.exit_code, 1);
   EXPECT_EQ(json::parse(j.out)["summary"]["warning"], 2);
@@ -227,8 +227,8 @@ TEST(Cli, EveryFormatIsWellFormed) {
 TEST(Cli, ReadsStandardInputAndWritesToAFile) {
   test_support::TempDir dir;
   const auto out = dir.path() / "report.json";
-  auto r =
-      run_cli({"lint", "--format", "json", "--output", out.string(), "-"}, fixture("negative/risk.understated.json"));
+  auto r = run_cli({"lint", "--format", "json", "--output", out.string(), "-"},
+                   lint_fixture("negative/risk.understated.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty());
   const json report = test_support::read_json(out);
@@ -237,7 +237,7 @@ TEST(Cli, ReadsStandardInputAndWritesToAFile) {
 }
 
 TEST(Cli, AReportThatCannotBeWrittenIsAnIncompleteRun) {
-  auto r = run_cli({"lint", "--output", "/nonexistent-dir/report.txt", fixture("clean.json")});
+  auto r = run_cli({"lint", "--output", "/nonexistent-dir/report.txt", lint_fixture("clean.json")});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("cannot write /nonexistent-dir/report.txt"), std::string::npos);
 }
@@ -296,8 +296,8 @@ TEST(Cli, AMegabyteStringUnderAPatternCheckIsAFindingNotACrash) {
 }
 
 TEST(Cli, LintsSeveralFilesInOneRun) {
-  auto r = run_cli({"lint", "--format", "json", fixture("clean.json"), fixture("spec-hints-only.json"),
-                    fixture("negative/hints.readonly-and-destructive.json")});
+  auto r = run_cli({"lint", "--format", "json", lint_fixture("clean.json"), lint_fixture("spec-hints-only.json"),
+                    lint_fixture("negative/hints.readonly-and-destructive.json")});
   EXPECT_EQ(r.exit_code, 0);  // a note only (info: the specification's definition)
   const json report = json::parse(r.out);
   EXPECT_EQ(report["files"].size(), 3u);

@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "listening_child.hpp"
 #include "test_support.hpp"
 #include "time_bounds.hpp"
 
@@ -17,11 +18,7 @@ using mcp_hints::ProcessOptions;
 
 namespace {
 
-ProcessOptions sh(const std::string& script) {
-  ProcessOptions o;
-  o.argv = {"/bin/sh", "-c", script};
-  return o;
-}
+using test_support::sh;
 
 std::string read_all(ChildProcess& p, std::chrono::milliseconds within = std::chrono::seconds(5)) {
   std::string out;

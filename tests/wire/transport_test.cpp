@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "listening_child.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
 #include "mcp_hints/wire/protocol.hpp"
@@ -23,11 +24,7 @@ using mcp_hints::TransportError;
 
 namespace {
 
-mcp_hints::ProcessOptions sh(const std::string& script) {
-  mcp_hints::ProcessOptions o;
-  o.argv = {"/bin/sh", "-c", script};
-  return o;
-}
+using test_support::sh;
 
 auto soon() { return Clock::now() + std::chrono::seconds(3); }
 
