@@ -143,20 +143,22 @@ sanitize: deps deps-sanitize
 	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=ON \
 	  -DMCP_HINTS_FUZZ_SECONDS=$(SANITIZE_FUZZ_SECONDS) -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'bench|packaging|browser' $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)')
+	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'bench|packaging|browser' $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)'); \
+	  rc=$$?; python3 $(CURDIR)/cmake/skipped_tests.py .; exit $$rc
 
 # The suites of what runs on several threads against a ThreadSanitizer build made by clang 16 in
 # its own folder: lint --jobs, report --jobs and the schema registry (json, checks, report); the
 # transports, child processes and sessions (wire); check-server --jobs (live); the mock's HTTP
-# connections and subscriptions (mock); certify's side-by-side runs (conformance).
-# tests/tsan.supp says what is suppressed and why.
+# connections and subscriptions (mock); certify's side-by-side runs (conformance). The sweeps whose
+# code runs on one thread skip themselves (tests/time_bounds.hpp). tests/tsan.supp says what is
+# suppressed and why. The last stage of .ci/run.
 TSAN_LABELS := json|checks|report|wire|live|mock|conformance
 sanitize-thread: deps deps-sanitize
 	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=thread \
 	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(foreach l,$(subst |, ,$(TSAN_LABELS)),$(l)_tests) mcp-hints sample_server reference_client
 	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/tests/tsan.supp \
-	  ctest --output-on-failure -j $(JOBS) -L '^($(TSAN_LABELS))$$'
+	  ctest --output-on-failure -j $(JOBS) -L '^($(TSAN_LABELS))$$'; rc=$$?; python3 $(CURDIR)/cmake/skipped_tests.py .; exit $$rc
 
 deps-sanitize:
 	@missing=$$(for p in $(SANITIZE_PACKAGES) $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

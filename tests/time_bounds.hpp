@@ -40,3 +40,11 @@ inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdo
   if (!test_support::kUnderSanitizers) {              \
   } else                                              \
     GTEST_SKIP() << "a sweep of logic, run by make test; under the sanitizers " << reason
+
+// A sweep whose code runs on one thread (the catalog reader's, over thousands of generated and
+// damaged catalogs) gives ThreadSanitizer nothing to see: it would only repeat, minutes long under
+// its slowdown, what make test and make sanitize run. Skipped there, with its reason.
+#define MCP_HINTS_SKIP_ONE_THREAD_SWEEP_UNDER_THREAD_SANITIZER(reason) \
+  if (!test_support::kThreadSanitizer) {                               \
+  } else                                                               \
+    GTEST_SKIP() << "a sweep on one thread, run by make test and make sanitize; under ThreadSanitizer " << reason
