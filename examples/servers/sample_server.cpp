@@ -5,12 +5,15 @@
 //   sample_server --catalog FILE [--page-size N] [--misbehave MODE] [--state FILE]
 //                 [--http PORT] [--sse] [--pid-file FILE]
 //                 [--protocol legacy|stateless|both] [--ttl-ms N] [--cache-scope public|private]
+//                 [--param-header NAME]
 //
 // With --http it listens on 127.0.0.1 (PORT 0: a free port) and prints its URL as the first line.
 // --protocol says which era it speaks: legacy (initialize and sessions, the default), stateless
 // (2026-07-28 only: server/discover, per-request _meta, resultType, ttlMs and cacheScope, and over
-// HTTP the Mcp-Method and Mcp-Name headers checked) or both. Its authorization context is the
-// Authorization header (HTTP) or the environment variable MCP_SAMPLE_AUTH (stdio).
+// HTTP the Mcp-Method, Mcp-Name and Mcp-Param headers checked) or both. --param-header puts
+// x-mcp-header NAME on its first tool's first parameter (SEP-2243), so a call mirrors it. Its
+// authorization context is the Authorization header (HTTP) or the environment variable
+// MCP_SAMPLE_AUTH (stdio).
 #include <signal.h>
 #include <unistd.h>
 
@@ -31,6 +34,7 @@
 #include "mcp_hints/json/version.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
 #include "mcp_hints/wire/mcp_client.hpp"
+#include "mcp_hints/wire/param_headers.hpp"
 #include "mcp_hints/wire/transport.hpp"
 
 using json = nlohmann::json;
@@ -87,6 +91,8 @@ const char* kModes[] = {
     "result-type-unknown",     // its results say resultType "done"
     "no-cache-hints",          // its tools/list pages carry no ttlMs or cacheScope
     "ignore-headers",          // (http) never checks Mcp-Method or Mcp-Name against the body
+    "ignore-param-headers",    // (http) never checks Mcp-Param headers against the body (see --param-header)
+    "lenient-param-headers",   // (http) checks the Mcp-Param headers sent, but takes a missing one
     "expiry-weakens",          // once its first listing's ttlMs has passed, every tool turns read-only
     "per-context-hints",       // an authorization context ending in "admin" sees readOnlyHint flipped
     "mixed-era",               // (legacy) its initialize and tools/list results carry resultType, ttlMs, cacheScope
@@ -113,14 +119,15 @@ struct Config {
   std::string protocol = "legacy";  // legacy, stateless or both
   long long ttl_ms = 60000;
   std::string cache_scope = "public";
-  std::string auth;  // stdio: the authorization context (MCP_SAMPLE_AUTH)
+  std::string auth;          // stdio: the authorization context (MCP_SAMPLE_AUTH)
+  std::string param_header;  // the x-mcp-header put on the first tool's first parameter ("": none)
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "sample_server: " << why
             << "\nusage: sample_server --catalog FILE [--page-size N] [--misbehave MODE] "
                "[--state FILE] [--http PORT] [--sse] [--pid-file FILE] [--protocol legacy|stateless|both] "
-               "[--ttl-ms N] [--cache-scope public|private]\nmodes:";
+               "[--ttl-ms N] [--cache-scope public|private] [--param-header NAME]\nmodes:";
   for (const char* m : kModes) std::cerr << " " << m;
   std::cerr << "\n";
   std::exit(2);
@@ -238,6 +245,18 @@ class Server {
   bool mode(const char* m) const { return config_.mode == m; }
   bool speaks(const std::string& era) const { return config_.protocol == era || config_.protocol == "both"; }
   const Config& config() const { return config_; }
+
+  // What is wrong with a tools/call's Mcp-Param headers under its tool's inputSchema (SEP-2243); the
+  // tools are read under the lock, as a rug pull rewrites them.
+  std::string param_header_mismatch(const json& params,
+                                    const std::vector<std::pair<std::string, std::string>>& headers) {
+    std::lock_guard lock(mutex_);
+    for (const auto& tool : config_.tools)
+      if (tool.is_object() && tool.value("name", json()) == params["name"] && tool.contains("inputSchema"))
+        return mcp_hints::param_header_mismatch(tool["inputSchema"], params.value("arguments", json::object()),
+                                                headers);
+    return {};
+  }
 
  private:
   // The revisions server/discover lists (discover-lies: one it refuses too).
@@ -528,9 +547,9 @@ int serve_stdio(Server& server) {
 }
 
 // What is wrong with the headers of a stateless-era request (SEP-2243): the version header against
-// the body's, Mcp-Method against the method, and for tools/call Mcp-Name against the tool; empty
-// when nothing.
-std::string header_mismatch(const mcp_hints::HttpRequestView& req, const json& message) {
+// the body's, Mcp-Method against the method, and for tools/call Mcp-Name against the tool and the
+// Mcp-Param headers against its arguments; empty when nothing.
+std::string header_mismatch(const mcp_hints::HttpRequestView& req, const json& message, Server& server) {
   if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return {};
   const std::string method = message["method"];
   const json params = message.value("params", json());
@@ -545,7 +564,9 @@ std::string header_mismatch(const mcp_hints::HttpRequestView& req, const json& m
   if (!req.has_mcp_name) return "the Mcp-Name header is missing";
   if (params["name"] != req.mcp_name)
     return "the Mcp-Name header value '" + req.mcp_name + "' does not match body value " + params["name"].dump();
-  return {};
+  if (server.mode("ignore-param-headers")) return {};
+  std::string why = server.param_header_mismatch(params, req.params);
+  return server.mode("lenient-param-headers") && why.find(" header missing ") != std::string::npos ? "" : why;
 }
 
 int serve_http(Server& server, int port) {
@@ -580,7 +601,7 @@ int serve_http(Server& server, int port) {
     // A server of the stateless era alone holds no session, whatever the request names.
     const bool stateless = server.is_stateless(message) || !server.speaks("legacy");
     if (server.is_stateless(message) && !server.mode("ignore-headers")) {
-      if (auto why = header_mismatch(req, message); !why.empty()) {
+      if (auto why = header_mismatch(req, message, server); !why.empty()) {
         reply.status = 400;
         reply.body =
             rpc::error(message.value("id", json()), mcp_hints::header_mismatch_code, "Header mismatch: " + why).dump();
@@ -690,6 +711,8 @@ int main(int argc, char** argv) {
       config.ttl_ms = std::stoll(next());
     else if (a == "--cache-scope")
       config.cache_scope = next();
+    else if (a == "--param-header")
+      config.param_header = next();
     else if (a == "--pid-file")
       std::ofstream(next()) << ::getpid() << "\n";
     else
@@ -716,6 +739,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     return 0;
+  }
+  if (!config.param_header.empty() && !config.tools.empty() && config.tools[0].is_object()) {
+    json& properties = config.tools[0]["inputSchema"]["properties"];
+    if (properties.is_object() && !properties.empty()) properties.begin().value()["x-mcp-header"] = config.param_header;
   }
   if (config.mode == "param-header-invalid" && config.tools.size() >= 3)
     for (const std::size_t i : {std::size_t{0}, std::size_t{2}}) {

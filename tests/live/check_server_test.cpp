@@ -153,6 +153,13 @@ const std::map<std::string, Control>& controls() {
         true,
         "a tools/list without Mcp-Method should be refused with HTTP 400 and error -32020, but it was answered with "
         "a result with members cacheScope, resultType, tools, ttlMs (HTTP 200)"}},
+      {"stateless.param-header-mismatch",
+       {"ignore-param-headers",
+        {"--call", R"(list_pods={"namespace":"prod"})"},
+        {"--protocol", "stateless", "--param-header", "Namespace"},
+        true,
+        "a tools/call of list_pods whose Mcp-Param-Namespace header says other than its argument should be refused "
+        "with HTTP 400 and error -32020, but it was answered with a result"}},
       {"stateless.param-header-invalid",
        {"param-header-invalid",
         {},
@@ -863,6 +870,68 @@ TEST(CheckServerStateless, AServerSpeakingTheStatelessEraPassesEveryCheck) {
       EXPECT_TRUE(h.checks().empty()) << what << " (http): " << h.report.dump(1);
       EXPECT_EQ(h.report["protocol"]["era"], "stateless") << what;
     }
+}
+
+// SEP-2243: a called tool whose parameter its call mirrors in an Mcp-Param header is called again
+// with that header wrong, then without it, over HTTP in the stateless era. A server that validates
+// passes; one that checks the value but not its absence, or nothing, is caught by the probe it
+// fails. No probe where nothing is mirrored (the argument not given), over stdio, or in the legacy era.
+TEST(CheckServerStateless, ProbesTheMcpParamHeadersOfACalledTool) {
+  const std::vector<std::string> call = {"--call", R"(list_pods={"namespace":"prod"})"};
+  const std::vector<std::string> annotated = {"--param-header", "Namespace"};
+  const auto findings_of = [](const Outcome& o) {
+    std::string out;
+    for (const auto& f : o.report["findings"])
+      if (f["check"] == "stateless.param-header-mismatch") out += f["message"].get<std::string>() + "\n";
+    return out;
+  };
+  struct Case {
+    std::string mode, protocol;
+    std::vector<std::string> call;
+    std::string says;  // "": no finding
+  };
+  const std::vector<Case> cases = {
+      {"none", "stateless", call, ""},
+      {"none", "both", call, ""},
+      {"ignore-param-headers", "stateless", call, "whose Mcp-Param-Namespace header says other than its argument"},
+      {"lenient-param-headers", "stateless", call, "without its Mcp-Param-Namespace header should be refused"},
+      {"ignore-param-headers", "stateless", {"--call", "list_pods={}"}, ""},
+      {"ignore-param-headers", "legacy", call, ""},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> server_extra = {"--protocol", c.protocol};
+    server_extra.insert(server_extra.end(), annotated.begin(), annotated.end());
+    const auto server = http_sample_server(c.mode, server_extra);
+    const std::string what = c.mode + " " + c.protocol + " " + c.call.back();
+    auto o = check_http(server.url, c.call);
+    const std::string found = findings_of(o);
+    ASSERT_EQ(o.report["calls"].size(), 1u) << what << ": " << o.report.dump(1) << o.err;
+    EXPECT_EQ(o.report["calls"][0]["outcome"], "succeeded") << what;
+    if (c.says.empty()) {
+      EXPECT_EQ(found, "") << what;
+      EXPECT_EQ(o.exit_code, 0) << what << ": " << o.report.dump(1) << o.err;
+    } else {
+      EXPECT_NE(found.find(c.says), std::string::npos) << what << ": " << found;
+      EXPECT_EQ(std::count(found.begin(), found.end(), '\n'), 1) << what << ": one probe fails, one finding";
+      EXPECT_EQ(o.exit_code, 1) << what;
+    }
+  }
+  // The mock, which validates as the specification says, passes too: a string sent in Base64, then
+  // an integer (0, whose wrong value is 1), each the first header mirrored.
+  mcp_hints::ProcessOptions mock;
+  mock.argv = {MCP_HINTS_BIN, "mock", "--scenario", "headers.param-mirrored", "--transport", "http"};
+  for (const std::string arguments : {R"({"region":"Z\u00fcrich","days":3})", R"({"days":0})"}) {
+    const auto server = test_support::start_listening(mock);
+    auto m = check_http(server.url, {"--call", "get_forecast=" + arguments});
+    EXPECT_EQ(findings_of(m), "") << arguments;
+    EXPECT_EQ(m.exit_code, 0) << arguments << ": " << m.report.dump(1) << m.err;
+    ASSERT_EQ(m.report["calls"].size(), 1u) << arguments;
+    EXPECT_EQ(m.report["calls"][0]["outcome"], "succeeded") << arguments;
+  }
+  // Over stdio nothing is mirrored, so nothing is probed, whatever the server does with headers.
+  auto o = check_stdio("ignore-param-headers", call, {"--protocol", "stateless", "--param-header", "Namespace"});
+  EXPECT_EQ(findings_of(o), "");
+  EXPECT_EQ(o.exit_code, 0) << o.report.dump(1) << o.err;
 }
 
 // The stateless era announces a changed tool list only on a subscriptions/listen stream: check-server

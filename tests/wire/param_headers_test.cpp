@@ -2,6 +2,9 @@
 // shapes beside it, including every invalid tool of the official suite's http-invalid-tool-headers.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "mcp_hints/wire/param_headers.hpp"
@@ -179,4 +182,45 @@ TEST(ParamHeaders, AServerFindsEachHeaderMissingOrUnequal) {
   // Only an integer is compared as a number: a string "3" is not "3.0".
   EXPECT_EQ(mcp_hints::param_header_mismatch(schema, {{"region", "3"}}, {{"Region", "3.0"}}),
             "Mcp-Param-Region header value \"3.0\" does not match the body's \"3\"");
+}
+
+// A probe's wrong header, for every kind of value: a server that reads it as the specification
+// says (decoded, an integer compared as a number) finds it differs from the body, and it is a
+// valid header value (so the refusal is for the mismatch, not for its characters).
+TEST(ParamHeaders, AMismatchedValueDiffersForEveryKindOfValue) {
+  const json schema = {{"type", "object"},
+                       {"properties",
+                        {{"s", {{"type", "string"}, {"x-mcp-header", "S"}}},
+                         {"i", {{"type", "integer"}, {"x-mcp-header", "I"}}},
+                         {"b", {{"type", "boolean"}, {"x-mcp-header", "B"}}}}}};
+  const std::vector<json> values = {json("us-west1"),
+                                    json(""),
+                                    json("0"),
+                                    json("-12"),
+                                    json("true"),
+                                    json("false"),
+                                    json(" padded "),
+                                    json("Z\xC3\xBCrich"),
+                                    json("=?base64?literal?="),
+                                    json("line1\nline2"),
+                                    json(0),
+                                    json(-1),
+                                    json(42),
+                                    json(9007199254740993LL),  // 2^53 + 1: a double cannot tell it from its neighbours
+                                    json(std::numeric_limits<long long>::min()),
+                                    json(true),
+                                    json(false)};
+  for (const auto& value : values) {
+    const char* key = value.is_string() ? "s" : value.is_boolean() ? "b" : "i";
+    const json args = {{key, value}};
+    const auto right = mcp_hints::param_headers(schema, args);
+    ASSERT_EQ(right.size(), 1u) << value;
+    EXPECT_EQ(mcp_hints::param_header_mismatch(schema, args, {{key, right[0].second}}), "") << value;
+    const auto text = mcp_hints::decoded_header_value(right[0].second);
+    ASSERT_TRUE(text) << value;
+    const std::string wrong = mcp_hints::mismatched_header_value(*text);
+    EXPECT_TRUE(mcp_hints::decoded_header_value(wrong)) << value << " -> " << wrong;
+    const std::string why = mcp_hints::param_header_mismatch(schema, args, {{key, wrong}});
+    EXPECT_NE(why.find("does not match the body's"), std::string::npos) << value << " -> " << wrong << ": " << why;
+  }
 }

@@ -741,6 +741,43 @@ class Run {
                    relation.tool_facet + " " + value_text(claim.claim.value) + ", more than declared",
                call->tool);
         }
+      if (!probe_param_headers(session, transport, *call, *tool)) return false;
+    }
+    return true;
+  }
+
+  // SEP-2243 (2026-07-28, over HTTP): a tool the run was asked to call, whose parameters the call
+  // mirrors in Mcp-Param headers, is called once more with the first such header's value wrong and,
+  // when that is refused, once without it. Each must be refused with HTTP 400 and -32020, before
+  // the tool runs. Only a tool the run calls anyway: a server that does not validate runs it again,
+  // and is not asked a second time.
+  bool probe_param_headers(McpClientSession& session, Transport& transport, const ToolCallRequest& call,
+                           const json& tool) {
+    if (target_.url.empty() || session.era() != ProtocolEra::stateless) return true;
+    const json* schema = find_member(tool, {"inputSchema"});
+    if (!schema || !invalid_param_headers(*schema).empty()) return true;
+    const auto mirrored = param_headers(*schema, call.arguments);
+    const auto text = mirrored.empty() ? std::nullopt : decoded_header_value(mirrored[0].second);
+    if (!text) return true;
+    const json params = {{"name", call.tool}, {"arguments", call.arguments}, {"_meta", session.protocol_meta()}};
+    const std::string& header = mirrored[0].first;
+    const std::pair<std::string, std::optional<std::string>> probes[] = {
+        {"whose " + header + " header says other than its argument", mismatched_header_value(*text)},
+        {"without its " + header + " header", std::nullopt}};
+    for (const auto& [what, value] : probes) {
+      const std::string probe = "a tools/call of " + call.tool + " " + what;
+      step("session 1: " + probe);
+      Transport::HeaderOverrides headers(mirrored.begin(), mirrored.end());
+      headers[0].second = value;
+      McpClientSession::ProbeAnswer answer;
+      std::string refused;
+      if (!send_probe(session, transport, "tools/call", params, std::move(headers), answer, refused)) return false;
+      if (answer.http_status == 400 && answer.error && answer.error->value("code", 0) == header_mismatch_code) continue;
+      emit(server_check("stateless.param-header-mismatch"), "",
+           "session 1: " + probe + " should be refused with HTTP 400 and error -32020, but " +
+               what_came(answer, refused),
+           call.tool);
+      break;
     }
     return true;
   }

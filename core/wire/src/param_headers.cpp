@@ -157,6 +157,15 @@ std::optional<std::string> decoded_header_value(std::string_view value) {
   return decoded;
 }
 
+std::string mismatched_header_value(std::string_view text) {
+  const std::string_view digits = text.starts_with('-') ? text.substr(1) : text;
+  if (!digits.empty() && std::ranges::all_of(digits, [](char c) { return c >= '0' && c <= '9'; }))
+    return text == "0" ? "1" : "0";
+  if (text == "true") return "false";
+  if (text == "false") return "true";
+  return header_value(std::string(text) + "-mcp-hints-probe");
+}
+
 namespace {
 
 // An annotated parameter the arguments give: its header's {Name}, its text (a string as is, an

@@ -57,6 +57,12 @@ inline constexpr auto kServerChecks = std::to_array<CheckInfo>({
      "over HTTP, a request whose Mcp-Method header is missing or names another method, or a tools/call whose "
      "Mcp-Name is missing or names another tool, is refused with HTTP 400 and error -32020",
      Scope::server},
+    {"stateless.param-header-mismatch", Level::error,
+     "MCP specification 2026-07-28: Streamable HTTP, Server Behavior for Custom Headers (HeaderMismatchError)",
+     "over HTTP, a tools/call the run was asked to make whose tool mirrors a parameter in an Mcp-Param "
+     "header is refused with HTTP 400 and error -32020 when sent again with that header's value wrong, or without "
+     "it (a server that does not validate runs the call again)",
+     Scope::server},
     {"stateless.param-header-invalid", Level::error,
      "MCP specification 2026-07-28: Streamable HTTP, Request Metadata (constraints on x-mcp-header values)",
      "in the stateless era, every x-mcp-header of a listed tool's inputSchema is a non-empty HTTP token, unique "

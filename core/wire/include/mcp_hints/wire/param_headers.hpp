@@ -34,6 +34,13 @@ std::string header_value(std::string_view value);
 // outside visible ASCII, space and tab, or a sentinel whose Base64 is malformed.
 std::optional<std::string> decoded_header_value(std::string_view value);
 
+// A header value that mirrors `text` (a parameter's value as its header carries it, decoded)
+// wrongly, whatever the parameter's type: an integer's text becomes another integer (0, or 1 for
+// 0: numbers far apart, so no numeric comparison takes them for equal), a boolean's the other
+// boolean, any other text the same with a suffix; encoded by header_value. What a probe of a
+// server's validation sends.
+std::string mismatched_header_value(std::string_view text);
+
 // What a server finds wrong with a tools/call's Mcp-Param headers ("Any server that processes the
 // message body MUST validate that encoded header values, after decoding if Base64-encoded, match the
 // corresponding values in the request body", transports, 2026-07-28): each annotated parameter the
