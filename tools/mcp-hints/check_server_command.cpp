@@ -65,7 +65,10 @@ options:
                          a tool whose hints do not say read-only (readOnlyHint true, or a
                          proposal's read effect) is refused unless --allow-side-effects is
                          given, and so is one without hints (the specification's default is
-                         destructive); a read-only tool that reaches the open world is called
+                         destructive); a read-only tool that reaches the open world is called.
+                         Over HTTP in the stateless era, a call that mirrors an argument in an
+                         Mcp-Param header is sent again with that header wrong, then without it
+                         (a server that does not validate them runs it again)
   --allow-side-effects   allow --call on tools whose hints do not say read-only
   --jobs N               threads: with 2 or more (default: the machine's cores), the first
                          listing's tools are linted while the session goes on and the next
