@@ -12,5 +12,8 @@ function(mcp_hints_embed out_var dir pattern function)
     DEPENDS ${paths} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
     COMMENT "Embedding ${dir}"
     VERBATIM)
+  # Each such source names its data alike (file_0, files): it is built on its own, never in a unity
+  # batch, which it would only make slower to rebuild.
+  set_source_files_properties(${out} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

@@ -7,6 +7,9 @@ include(GNUInstallDirs)
 function(mcp_hints_role name)
   cmake_parse_arguments(ARG "" "" "SOURCES;ROLES;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
   add_library(mcp_hints_${name} STATIC ${ARG_SOURCES})
+  # Four sources to a unit, as the test suites (tests/CMakeLists.txt): the headers they share and
+  # the templates instantiated from them are compiled once per unit, not once per source.
+  set_target_properties(mcp_hints_${name} PROPERTIES UNITY_BUILD ${MCP_HINTS_UNITY_LIBRARIES} UNITY_BUILD_BATCH_SIZE 4)
   mcp_hints_profile_guided(mcp_hints_${name})
   # Installed as mcp_hints::NAME (find_package(mcp_hints), cmake/Packaging.cmake); the same name
   # works in the build tree.

@@ -20,11 +20,7 @@ using json = nlohmann::json;
 namespace {
 
 // The verdict as results.json says it: "certified", "not certified", "incomplete".
-std::string overall_json_name(Overall overall) {
-  std::string name(overall_name(overall));
-  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return name;
-}
+std::string overall_json_name(Overall overall) { return ascii_lower(overall_name(overall)); }
 
 // A run's or a check's verdict where its era is one the client does not speak.
 constexpr const char* kNotSpoken = "not spoken";

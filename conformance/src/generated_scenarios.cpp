@@ -11,6 +11,7 @@
 
 #include "mcp_hints/conformance/coverage.hpp"
 #include "mcp_hints/json/error.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/hint_model.hpp"
 #include "semantics.hpp"
 
@@ -129,11 +130,6 @@ std::string slug(const semantics::FieldValue& fv) {
   return out;
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 using Expectation = semantics::CallNeeds;
 
 json gate_check(const std::string& id, const std::string& title, const std::string& tool, const Expectation& e) {
@@ -201,8 +197,9 @@ std::vector<json> confirmation_scenarios(const Vocabulary& vocabulary) {
       place_members(tool, fv, vocabulary);
       const Expectation e = semantics::call_needs(tool, vocabulary, semantics::kDefaultTrustLevel);
       const std::string what = fv.field->key + " " + fv.value.dump();
-      expect.push_back(gate_check(
-          lower(slug(fv)), what + (e.confirmation ? ": confirmed before the call" : ": no prompt needed"), name, e));
+      expect.push_back(gate_check(ascii_lower(slug(fv)),
+                                  what + (e.confirmation ? ": confirmed before the call" : ": no prompt needed"), name,
+                                  e));
       tools.push_back(std::move(tool));
       task.push_back({{"tool", name}, {"arguments", {{"id", "1"}}}});
       proposals.insert({proposal_of(*fv.field), fv.field->section});
@@ -286,7 +283,7 @@ std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
       const bool sensitive = std::any_of(fv.asserts.begin(), fv.asserts.end(), semantics::makes_sensitive);
       Expectation e;
       e.confirmation = sensitive;
-      json check = gate_check(lower(slug(fv)),
+      json check = gate_check(ascii_lower(slug(fv)),
                               "after " + fv.field->key + " " + fv.value.dump() +
                                   (sensitive ? ": the send is confirmed or blocked" : ": the send needs no prompt"),
                               sink, e);
@@ -302,7 +299,7 @@ std::vector<json> sensitivity_scenarios(const Vocabulary& vocabulary) {
     std::string id = "exfiltration.sources." + group;
     std::replace(id.begin(), id.end(), '_', '-');
     documents.push_back(scenario_document(
-        lower(id), "Every returned-data value of " + group + ", and whether it taints the context",
+        ascii_lower(id), "Every returned-data value of " + group + ", and whether it taints the context",
         "A read-only tool that declares what it returns, then a tool that sends outside, in a fresh session per "
         "value: after pii, financial, credentials or regulated data, or a confidential or restricted result, the "
         "send is confirmed or blocked; after none, user, public or internal data it needs no prompt. Generated "

@@ -1,17 +1,10 @@
 #include "mcp_hints/conformance/traceability.hpp"
 
-#include <algorithm>
 #include <set>
 
+#include "mcp_hints/json/text.hpp"
+
 namespace mcp_hints::conformance {
-namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-}  // namespace
 
 std::vector<std::string> scenario_trace_problems(const Traceability& trace,
                                                  const std::vector<mock::Scenario>& scenarios) {
@@ -25,10 +18,11 @@ std::vector<std::string> scenario_trace_problems(const Traceability& trace,
     if (refs.empty()) out.push_back("scenario " + scenario.id + " names no sentence: no sentence of the data lists it");
     std::string cited;
     for (const auto& p : scenario.document.value("proposals", nlohmann::json::array()))
-      cited += lower(p.value("proposal", "")) + "\n";
+      cited += ascii_lower(p.value("proposal", "")) + "\n";
     for (const auto& ref : refs) {
       bool named = false;
-      for (const auto& name : ref.document->cited_as) named = named || cited.find(lower(name)) != std::string::npos;
+      for (const auto& name : ref.document->cited_as)
+        named = named || cited.find(ascii_lower(name)) != std::string::npos;
       if (!named)
         out.push_back("scenario " + scenario.id + " is listed by " + ref.document->id + "/" + ref.sentence->id +
                       ", a document its proposals do not cite");

@@ -74,9 +74,7 @@ std::string media_type(std::string_view value) {
   value = value.substr(0, value.find(';'));
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-  std::string type(value);
-  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return type;
+  return ascii_lower(value);
 }
 
 // Whether a POST's Accept lists both answer forms (the spec's MUST), by name or by a wildcard.

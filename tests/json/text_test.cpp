@@ -19,6 +19,19 @@ TEST(Text, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(mcp_hints::join(std::vector<std::string>{"a", "b"}, " and "), "a and b");
 }
 
+// Every byte but A-Z is kept, so a name with UTF-8 in it compares as written.
+TEST(Text, AsciiLowerLowersTheAsciiLettersAlone) {
+  EXPECT_EQ(mcp_hints::ascii_lower("Read-Only_HINT 2 @[`{"), "read-only_hint 2 @[`{");
+  EXPECT_EQ(mcp_hints::ascii_lower("\xC3\x89T\xC3\x89 \xFF"), "\xC3\x89t\xC3\x89 \xFF");
+  EXPECT_EQ(mcp_hints::ascii_lower(""), "");
+  std::string every_byte;
+  for (int c = 0; c < 256; ++c) every_byte += static_cast<char>(c);
+  const std::string lowered = mcp_hints::ascii_lower(every_byte);
+  ASSERT_EQ(lowered.size(), 256u);
+  for (int c = 0; c < 256; ++c)
+    EXPECT_EQ(static_cast<unsigned char>(lowered[static_cast<std::size_t>(c)]), c >= 'A' && c <= 'Z' ? c + 32 : c) << c;
+}
+
 TEST(Text, ShortenKeepsShortTextAndCutsLongTextOnACharacterBoundary) {
   EXPECT_EQ(mcp_hints::shorten("abcdef", 6), "abcdef");
   EXPECT_EQ(mcp_hints::shorten("abcdefg", 6), "abc...");

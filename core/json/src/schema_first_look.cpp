@@ -154,15 +154,14 @@ void fill_regex_narrow_table() {
   (void)filled;
 }
 
-namespace {
-
 // std::regex's traits, answering as they do, sooner. Compiling a bracket expression ("[a-z0-9-]")
 // tries each of the 256 characters against it, and for each the standard traits look the
 // locale's facets up for a character class the bracket may not hold, and build the character's
 // primary sort key (for [[=x=]] classes) in new strings: most of what compiling a schema's
 // patterns costs a process that starts (a mock server). Here no class asked for matches nothing
 // at once, as the standard traits find after looking it up, and one character's primary key is
-// read from a table made once, with the same locale.
+// read from a table made once, with the same locale. (Outside the anonymous namespace: Pattern,
+// which the header declares, derives from a regex of these traits.)
 struct QuickRegexTraits : std::regex_traits<char> {
   bool isctype(char c, char_class_type f) const { return f != char_class_type() && regex_traits::isctype(c, f); }
 
@@ -187,8 +186,6 @@ struct QuickRegexTraits : std::regex_traits<char> {
     return regex_traits::transform_primary(first, last);
   }
 };
-
-}  // namespace
 
 // A pattern as std::regex (and valijson) reads and matches it.
 struct SchemaFirstLook::Pattern : std::basic_regex<char, QuickRegexTraits> {

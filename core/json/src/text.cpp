@@ -108,6 +108,13 @@ std::string wrap_from(std::string_view text, std::size_t width, std::size_t hang
 
 }  // namespace
 
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 std::string padded(std::string_view text, std::size_t width) {
   const std::size_t w = text_width(text);
   return std::string(text) + std::string(w < width ? width - w : 1, ' ');

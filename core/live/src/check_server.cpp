@@ -104,7 +104,7 @@ std::string result_text(const json& result) {
   return shorten(text, 300);
 }
 
-std::string shown(const json* value) { return value ? mcp_hints::shown(*value, 60) : "absent"; }
+std::string shown_or_absent(const json* value) { return value ? mcp_hints::shown(*value, 60) : "absent"; }
 
 // What differs in a tool's hints between two listings: every crosswalk field of a tool
 // vocabulary, then any other annotation.
@@ -116,12 +116,12 @@ std::vector<std::string> hint_differences(const json& before, const json& after,
     const json* b = in_before.value(field);
     const json* a = in_after.value(field);
     if ((b == nullptr) != (a == nullptr) || (b && *b != *a))
-      out.push_back(field.key + " " + shown(b) + " -> " + shown(a));
+      out.push_back(field.key + " " + shown_or_absent(b) + " -> " + shown_or_absent(a));
   }
   const json* ab = find_member(before, {"annotations"});
   const json* aa = find_member(after, {"annotations"});
   if (out.empty() && ((ab == nullptr) != (aa == nullptr) || (ab && *ab != *aa)))
-    out.push_back("annotations " + shown(ab) + " -> " + shown(aa));
+    out.push_back("annotations " + shown_or_absent(ab) + " -> " + shown_or_absent(aa));
   return out;
 }
 
@@ -272,7 +272,7 @@ class Run {
     }
     if (!init_.capabilities.contains("tools"))
       emit(server_check("server.tools-capability"), "",
-           which + ": the initialize result declares capabilities " + shown(&init_.capabilities) +
+           which + ": the initialize result declares capabilities " + shown_or_absent(&init_.capabilities) +
                " without tools, yet mcp-hints is to list its tools");
     return true;
   }
@@ -539,7 +539,7 @@ class Run {
       emit(server_check("subscriptions.listen-refused"), "",
            "the server declares tools.listChanged, so " + stream +
                " should open and acknowledge, but the request was answered with error " +
-               shown(&(*window.answer)["error"]));
+               shown_or_absent(&(*window.answer)["error"]));
       return;
     }
     static const std::set<std::string> unasked = {"notifications/prompts/list_changed",
@@ -573,7 +573,8 @@ class Run {
     for (const json* m : on_stream) {
       const json* tag = find_member(*m, {"params", "_meta", kSubscriptionIdMeta});
       if (tag && *tag == window.id) continue;
-      if (untagged++ == 0) first_untagged = method_of(*m) + " (" + kSubscriptionIdMeta + " " + shown(tag) + ")";
+      if (untagged++ == 0)
+        first_untagged = method_of(*m) + " (" + kSubscriptionIdMeta + " " + shown_or_absent(tag) + ")";
     }
     if (untagged)
       emit(server_check("subscriptions.id-tagged"), "",

@@ -167,17 +167,12 @@ std::vector<std::pair<std::string, std::string>> values_of(const Field& field, c
   return out;
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // A key as a name to compare: its last segment, lower case, letters and digits only, without
 // a trailing "hint" (destructiveHint ~ destructive).
 std::string normalized_name(const std::string& key) {
   std::string last = key.substr(key.find_last_of("./") == std::string::npos ? 0 : key.find_last_of("./") + 1);
   std::string out;
-  for (char c : lower(last))
+  for (char c : ascii_lower(last))
     if (std::isalnum(static_cast<unsigned char>(c))) out += c;
   if (out.size() > 4 && out.ends_with("hint")) out.resize(out.size() - 4);
   return out;
@@ -404,11 +399,12 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     for (const auto& existing : vocabulary.fields())
       for (const auto& [value, targets] : existing.map)
         for (const auto& t : targets)
-          meanings[lower(value)][t.facet + "=" + (t.value.is_string() ? t.value.get<std::string>() : t.value.dump())]
-              .insert(existing.latest->ref() + " " + existing.key);
+          meanings[ascii_lower(value)]
+                  [t.facet + "=" + (t.value.is_string() ? t.value.get<std::string>() : t.value.dump())]
+                      .insert(existing.latest->ref() + " " + existing.key);
     std::map<std::string, std::size_t> facet_hits;
     for (const auto& v : values)
-      for (const auto& [meaning, refs] : meanings[lower(v)]) ++facet_hits[meaning.substr(0, meaning.find('='))];
+      for (const auto& [meaning, refs] : meanings[ascii_lower(v)]) ++facet_hits[meaning.substr(0, meaning.find('='))];
     std::vector<std::string> by_values;
     for (const auto& [facet, hits] : facet_hits)
       if (hits >= 2 && hits * 2 >= values.size() && !matched_facets.count(facet)) {
@@ -427,7 +423,7 @@ std::vector<DraftFinding> check_draft_schema(const Vocabulary& vocabulary, const
     // Values that already mean something else.
     for (const auto& v : values) {
       std::vector<std::string> elsewhere;
-      for (const auto& [meaning, refs] : meanings[lower(v)]) {
+      for (const auto& [meaning, refs] : meanings[ascii_lower(v)]) {
         const std::string facet = meaning.substr(0, meaning.find('='));
         if (matched_facets.count(facet)) continue;
         elsewhere.push_back(meaning + " in " + join(std::vector<std::string>(refs.begin(), refs.end()), " and "));

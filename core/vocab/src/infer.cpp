@@ -11,6 +11,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 #include "mcp_hints/vocab/translate.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
@@ -101,11 +102,6 @@ std::string compact(const std::string& s) {
   return out;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 const std::vector<std::string>& risk_grades() {
   static const std::vector<std::string> grades = {"low", "medium", "high", "critical"};
   return grades;
@@ -157,7 +153,7 @@ std::string joined(const std::vector<std::string>& words, std::size_t count, con
 Inference classify(const std::string& name, const std::string& description, bool with_evidence = true) {
   Inference out;
   out.words = name_words(name);
-  const std::string text = lower(description);
+  const std::string text = ascii_lower(description);
   const auto& model = name_model();
   // What the model says of each word, looked up once (null: nothing).
   boost::container::small_vector<const NameModel::Word*, 8> listed;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/vocab/published_schemas.hpp"
 
 namespace mcp_hints {
@@ -103,15 +104,10 @@ std::optional<TraceRef> Traceability::sentence_for(std::string_view id, std::str
   const auto refs = enforcing(id);
   if (refs.empty()) return std::nullopt;
   // Where in the citation a document is first named, in any case (npos: not named).
-  auto lower = [](std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-  };
-  const auto citation = lower(cited);
+  const auto citation = ascii_lower(cited);
   auto named_at = [&](const TraceDocument& d) {
     auto first = std::string::npos;
-    for (const auto& name : d.cited_as) first = std::min(first, citation.find(lower(name)));
+    for (const auto& name : d.cited_as) first = std::min(first, citation.find(ascii_lower(name)));
     return first;
   };
   return *std::min_element(refs.begin(), refs.end(), [&](const TraceRef& a, const TraceRef& b) {
@@ -253,8 +249,7 @@ std::vector<std::string> unaccounted_keywords(const Traceability& trace, const T
     for (auto at = source.find(quote); at != std::string::npos; at = source.find(quote, at + 1))
       std::fill(spanned.begin() + static_cast<std::ptrdiff_t>(at),
                 spanned.begin() + static_cast<std::ptrdiff_t>(at + quote.size()), true);
-  std::string lower = source;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = ascii_lower(source);
   std::vector<std::string> out;
   for (const char* keyword : {"must", "should", "may", "required", "recommended", "shall", "never", "always"}) {
     const std::string_view word = keyword;

@@ -33,6 +33,9 @@ struct Row {
 };
 std::string columns(std::span<const Row> rows, std::size_t indent, std::size_t max_first = 32, std::size_t width = 100);
 
+// Text with its ASCII letters in lower case (other bytes, UTF-8 included, kept as they are).
+std::string ascii_lower(std::string_view text);
+
 // Text and at least one space after it, padded to `width` characters.
 std::string padded(std::string_view text, std::size_t width);
 
