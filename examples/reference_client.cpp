@@ -120,9 +120,14 @@ flags (each breaks one behaviour, for negative controls):
   --no-param-headers      sends tools/call without the Mcp-Param headers of a tool's x-mcp-header
                           parameters (over HTTP in the stateless era the server refuses it: -32020)
   --no-mcp-name           sends tools/call without its Mcp-Name header (the same)
+  --no-resubscription     after a reconnection over stdio, does not send subscriptions/listen again
+                          (the server holds no subscription across connections)
 
 careful flags (stricter local policies, which the texts allow: "Clients MAY apply stricter local
-policies regardless of hints"; a client with one must keep every conformance tier):
+policies regardless of hints"; a client with one must keep every conformance tier), and what a
+client may leave out:
+  --no-subscription       never opens a subscriptions/listen stream (the stateless era): learns of a
+                          changed catalog only once its listing's ttlMs runs out
   --prompt-always         asks the user before every call, read-only ones too
   --refuse-confirmable    refuses on its own (a blocked event) every call its policy would ask the
                           user about, and asks nothing
@@ -139,7 +144,8 @@ struct Flags {
        bare_relist = false, first_member_only = false, closed_world_by_default = false, carry_from_medium = false,
        reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false, per_server_taint = false,
        block_overrides_result = false, reconnect_clears = false, resend_on_timeout = false,
-       string_sensitivity_only = false, no_param_headers = false, no_mcp_name = false;
+       string_sensitivity_only = false, no_param_headers = false, no_mcp_name = false, no_subscription = false,
+       no_resubscription = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -232,6 +238,7 @@ class Client {
         }
         if (!flags_.leak_across_sessions) policy_ = std::make_unique<SessionPolicy>(config_);
         server_policies_.clear();
+        subscribed_.clear();
         continue;
       }
       const std::string server = item.value("server", default_server());
@@ -386,8 +393,16 @@ class Client {
       return answer_elicitation(server, calling_tool_, request.value("id", json()).dump(), params);
     };
     c->session = std::make_unique<McpClientSession>(*c->transport, options);
-    sync_annotations(*c);   // the stateless era's server/discover is a later request too
-    c->session->connect();  // the stateless era where the server speaks it, else initialize
+    sync_annotations(*c);                      // the stateless era's server/discover is a later request too
+    const auto hello = c->session->connect();  // the stateless era where the server speaks it, else initialize
+    // The stateless era announces a changed catalog only on a subscriptions/listen stream: held
+    // beside the calls where the server says it will announce. After a reconnection this is the
+    // new connection's, sent again ("the client MUST re-send subscriptions/listen", subscriptions).
+    const json* list_changed = find_member(hello.capabilities, {"tools", "listChanged"});
+    if (hello.era == ProtocolEra::stateless && list_changed && *list_changed == true && !flags_.no_subscription &&
+        !(flags_.no_resubscription && subscribed_.count(key)))
+      c->session->hold_subscription({{"toolsListChanged", true}});
+    subscribed_.insert(key);
     if (!reuse_shared_listing(*c)) list(*c);
     // Broken: cancels its first request (long answered, which the text allows) with a reason that
     // is no string.
@@ -711,6 +726,7 @@ class Client {
                const std::string& authorization = {}) {
     Connection& c = connect(server, authorization);
     events_.acting_for(authorization);
+    c.session->poll();  // what the subscription brought meanwhile
     if (!flags_.ignore_list_changed &&
         (c.session->notification_count("notifications/tools/list_changed") > c.list_changes_seen ||
          (c.stale_at && std::chrono::steady_clock::now() >= *c.stale_at)))
@@ -815,6 +831,7 @@ class Client {
   std::map<std::string, json> tools_by_name_;  // the last listing of each name; --tools-by-name only
   json leaked_annotations_ = json::object();   // --clear-sensitivity-only
   std::map<std::string, std::unique_ptr<SessionPolicy>> server_policies_;  // --per-server-taint only
+  std::set<std::string> subscribed_;  // connections made so far in the session; --no-resubscription only
 };
 
 }  // namespace
@@ -898,6 +915,10 @@ int main(int argc, char** argv) {
       flags.no_param_headers = true;
     else if (a == "--no-mcp-name")
       flags.no_mcp_name = true;
+    else if (a == "--no-subscription")
+      flags.no_subscription = true;
+    else if (a == "--no-resubscription")
+      flags.no_resubscription = true;
     else if (a == "--bare-input-retry")
       flags.bare_input_retry = true;
     else if (a == "--ttl-from-use")

@@ -76,7 +76,9 @@ json acceptable_traces(const CheckSpec& spec) {
   json traces = json::array();
   for (const auto& outcome : outcomes_by_kind().at(spec.kind)) {
     auto it = spec.traces.find(outcome.name);
+    // As the judge grades them: a moot outcome is not applicable whatever the traces say.
     std::string verdict = outcome.untestable        ? "not testable"
+                          : outcome.moot            ? std::string(verdict_name(Verdict::not_applicable))
                           : it == spec.traces.end() ? "fail"
                                                     : std::string(verdict_name(it->second));
     traces.push_back({{"outcome", outcome.name}, {"description", outcome.description}, {"verdict", verdict}});

@@ -253,7 +253,7 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
   std::vector<Outgoing> out;
   if (method == "server/discover"sv) {
     out = answer(rpc::result(id, {{"supportedVersions", spoken_versions()},
-                                  {"capabilities", {{"tools", {{"listChanged", true}}}}},
+                                  {"capabilities", {{"tools", {{"listChanged", spec_.announces_changes}}}}},
                                   {"_meta", {{kServerInfoMeta, {{"name", spec_.name}, {"version", kVersion}}}}},
                                   {"ttlMs", ttl_ms()},
                                   {"cacheScope", spec_.cache_scope}}));
@@ -351,15 +351,21 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
                                        json{{"progressToken", *token}, {"progress", i}, {"total", step.progress}}),
                      step.delay * i / (step.progress + 1), false, id});
   // list_changed goes out before the answer, so a client has it before it makes its next call. The
-  // stateless era delivers it only on the subscriptions/listen streams that asked for it; with none
-  // open the change goes unannounced, and the listing's ttlMs is what sends a client back.
+  // stateless era delivers it only on the subscriptions/listen streams that asked for it, at once (the
+  // catalog has changed already; the stream is not the call's, so a delayed answer gives the client
+  // time to read it); with none open the change goes unannounced, and the listing's ttlMs is what
+  // sends a client back.
   if (step.list_changed) {
     tools_ = *step.list_changed;
     if (era == ProtocolEra::legacy) {
       out.push_back({rpc::notification("notifications/tools/list_changed"), step.delay, false, json()});
-    } else if (announce_tools_changed(Clock::now() + step.delay) == 0) {
+    } else if (announce_tools_changed(Clock::now()) == 0) {
       Outgoing changed{json(), step.delay};
       changed.note = std::string(kCatalogChangedEvent);
+      out.push_back(std::move(changed));
+    } else {  // recorded as it happens: a stream may close before what it was told goes out
+      Outgoing changed{json(), {}};
+      changed.note = std::string(kCatalogAnnouncedEvent);
       out.push_back(std::move(changed));
     }
   }
@@ -409,9 +415,10 @@ std::vector<Outgoing> MockServer::listen(const json& id, const json& params, con
     return answer(
         rpc::error(id, rpc::internal_error,
                    "Internal error: " + std::to_string(kMaxSubscriptions) + " subscriptions are open already"));
-  // The mock serves tools alone: what else the filter asks for is left out of what it honours.
+  // The mock serves tools alone (and announces their changes unless told not to): what else the
+  // filter asks for is left out of what it honours.
   const json* tools = member(*filter, "toolsListChanged");
-  Subscription subscription{id, context, tools && *tools == true, {}};
+  Subscription subscription{id, context, tools && *tools == true && spec_.announces_changes, {}};
   json honoured = json::object();
   if (subscription.tools) honoured["toolsListChanged"] = true;
   const std::uint64_t number = next_subscription_++;

@@ -117,6 +117,7 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     }
     if (s.contains("ttlMs")) spec.ttl_ms = s["ttlMs"].get<long long>();
     spec.cache_scope = s.value("cacheScope", spec.cache_scope);
+    spec.announces_changes = s.value("announcesChanges", true);
     spec.tools = s["tools"].get<std::vector<json>>();
     spec.authorizations = authorizations;
     const json by_authorization = s.value("toolsByAuthorization", json::object());

@@ -56,12 +56,16 @@ std::vector<ScenarioRun> certify(const std::string& client, const std::string& t
   return run_scenarios(requests, 2);
 }
 
-std::string failures_of(const std::vector<ScenarioRun>& runs) {
+// Every check that did not pass, and every note; a check that applies over other transports only
+// (its `transports`) is left out of `transport`'s runs, where it is not applicable by design.
+std::string failures_of(const std::vector<ScenarioRun>& runs, const std::string& transport = {}) {
   std::string out;
   for (const auto& run : runs) {
     for (const auto& n : run.notes) out += run.scenario.id + ": note: " + n + "\n";
     for (const auto& c : run.checks)
-      if (c.verdict != Verdict::pass)
+      if (c.verdict != Verdict::pass &&
+          (transport.empty() || c.spec.transports.empty() ||
+           std::find(c.spec.transports.begin(), c.spec.transports.end(), transport) != c.spec.transports.end()))
         out += run.scenario.id + ":" + c.spec.id + " " + c.outcome + " — " + c.detail + "\n";
   }
   return out;
@@ -89,12 +93,11 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
     std::size_t checks = 0;
     for (const auto& run : runs) {
       EXPECT_FALSE(run.could_not_run) << run.scenario.id;
-      EXPECT_EQ(run.verdict(), Verdict::pass) << transport << " " << run.scenario.id;
       EXPECT_EQ(run.client.exit_code, 0) << run.scenario.id << ": " << run.client.stderr_tail;
       checks += run.checks.size();
     }
     EXPECT_GE(checks, 40u);
-    EXPECT_EQ(failures_of(runs), "") << transport;
+    EXPECT_EQ(failures_of(runs, transport), "") << transport;
   }
 }
 
@@ -112,7 +115,6 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioInTheStatelessEra) {
     std::vector<ScenarioRun> runs;
     for (const auto& s : certification_scenarios()) {
       runs.push_back(run_scenario(s, options));
-      EXPECT_EQ(runs.back().verdict(), Verdict::pass) << transport << " " << s.id;
       EXPECT_EQ(runs.back().run_id(), s.id + "@2026-07-28");
       // The mock servers spoke the stateless era, and the client spoke it with them.
       bool stateless_request = false;
@@ -122,7 +124,7 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioInTheStatelessEra) {
                                   line.message["params"]["_meta"].contains("io.modelcontextprotocol/protocolVersion"));
       EXPECT_TRUE(stateless_request) << transport << " " << s.id;
     }
-    EXPECT_EQ(failures_of(runs), "") << transport;
+    EXPECT_EQ(failures_of(runs, transport), "") << transport;
   }
 }
 
@@ -423,25 +425,44 @@ TEST(Certify, TheReferenceClientPassesAgainstServersOfOlderRevisions) {
 }
 
 // Each variant breaks one behaviour; together they are the negative controls of every check.
-const std::vector<std::string> kVariants = {"--never-prompt",           "--ignore-denial",
-                                            "--drop-propagation",       "--retry-anything",
-                                            "--ignore-list-changed",    "--trust-missing-hints",
-                                            "--leak-across-sessions",   "--taint-high-only",
-                                            "--silent-retries",         "--reuse-listing",
-                                            "--nag-after-denial",       "--auto-answer-input",
-                                            "--keep-first-hints",       "--ttl-in-seconds",
-                                            "--latest-level",           "--per-server-propagation",
-                                            "--malformed-cancel",       "--share-private-cache",
-                                            "--absence-as-false",       "--agency-when-missing",
-                                            "--relist-first-page",      "--tools-by-name",
-                                            "--merge-relisted-hints",   "--skip-error-results",
-                                            "--clear-sensitivity-only", "--bare-relist",
-                                            "--first-member-only",      "--closed-world-by-default",
-                                            "--carry-from-medium",      "--reuse-input-answer",
-                                            "--bare-input-retry",       "--ttl-from-use",
-                                            "--per-server-taint",       "--block-overrides-result",
-                                            "--reconnect-clears",       "--resend-on-timeout",
-                                            "--string-sensitivity-only"};
+const std::vector<std::string> kVariants = {"--never-prompt",
+                                            "--ignore-denial",
+                                            "--drop-propagation",
+                                            "--retry-anything",
+                                            "--ignore-list-changed",
+                                            "--trust-missing-hints",
+                                            "--leak-across-sessions",
+                                            "--taint-high-only",
+                                            "--silent-retries",
+                                            "--reuse-listing",
+                                            "--nag-after-denial",
+                                            "--auto-answer-input",
+                                            "--keep-first-hints",
+                                            "--ttl-in-seconds",
+                                            "--latest-level",
+                                            "--per-server-propagation",
+                                            "--malformed-cancel",
+                                            "--share-private-cache",
+                                            "--absence-as-false",
+                                            "--agency-when-missing",
+                                            "--relist-first-page",
+                                            "--tools-by-name",
+                                            "--merge-relisted-hints",
+                                            "--skip-error-results",
+                                            "--clear-sensitivity-only",
+                                            "--bare-relist",
+                                            "--first-member-only",
+                                            "--closed-world-by-default",
+                                            "--carry-from-medium",
+                                            "--reuse-input-answer",
+                                            "--bare-input-retry",
+                                            "--ttl-from-use",
+                                            "--per-server-taint",
+                                            "--block-overrides-result",
+                                            "--reconnect-clears",
+                                            "--resend-on-timeout",
+                                            "--string-sensitivity-only",
+                                            "--no-resubscription"};
 
 // The variants that break one dimension beyond values (issue 44, part 3), each caught by the
 // scenarios of its dimension and by nothing else: a catalogue paged, shared or thinned, an
@@ -480,27 +501,35 @@ const std::map<std::string, std::set<std::string>> kDimensionVariants = {
 // from untrusted servers" (every schema.json since 2025-03-26). A client that asks before every
 // call, and one that refuses on its own every call it would ask about, keep the strict tier in both
 // eras, their caution seen (info where nothing asked for it) and never graded above info.
+//
+// Listening is optional too: a client that opens no subscriptions/listen stream (the stateless era)
+// learns of a changed catalog when its listing's ttlMs runs out, and keeps the strict tier; what it
+// could not know is not applicable.
 TEST(Certify, CarefulClientsKeepTheStrictTierInBothEras) {
-  const std::vector<std::pair<std::string, std::string>> careful = {
-      {"--prompt-always", "confirm.no-over-prompting:spec-read-only"},
-      {"--refuse-confirmable", "confirm.risk-critical:approved-called"}};
-  for (const auto& [variant, shows] : careful)
-    for (const char* protocol : {"2025-11-25", "2026-07-28"}) {
+  struct Careful {
+    std::string variant, shows, outcome;  // the check that shows its course, and the outcome it shows
+    std::vector<const char*> protocols;
+  };
+  const std::vector<Careful> careful = {
+      {"--prompt-always", "confirm.no-over-prompting:spec-read-only", "confirmed-called", {"2025-11-25", "2026-07-28"}},
+      {"--refuse-confirmable", "confirm.risk-critical:approved-called", "blocked", {"2025-11-25", "2026-07-28"}},
+      {"--no-subscription", "rugpull.announced-on-subscription:relisted", "unannounced-while-fresh", {"2026-07-28"}}};
+  for (const auto& [variant, shows, outcome, protocols] : careful)
+    for (const char* protocol : protocols) {
       test_support::TempDir dir;
       const HarnessOptions options = options_for(kReference + " " + variant, "stdio", dir.path(), protocol);
-      std::vector<ScenarioRun> runs;
-      bool caution_seen = false;
-      for (const auto& s : certification_scenarios()) {
-        if (!applies_under(s, protocol)) continue;
-        runs.push_back(run_scenario(s, options));
-        for (const auto& c : runs.back().checks) {
-          EXPECT_FALSE(blocks(c.verdict, true)) << variant << " " << protocol << " " << s.id << ":" << c.spec.id << " "
-                                                << verdict_name(c.verdict) << " " << c.outcome << ": " << c.detail;
-          if (s.id + ":" + c.spec.id == shows)
-            caution_seen = c.outcome == (variant == "--prompt-always" ? "confirmed-called" : "blocked");
+      std::vector<RunRequest> requests;
+      for (const auto& s : certification_scenarios())
+        if (applies_under(s, protocol)) requests.push_back({s, options});
+      bool course_seen = false;
+      for (const auto& run : run_scenarios(requests, 2))  // side by side, as certify --jobs 2 runs them
+        for (const auto& c : run.checks) {
+          EXPECT_FALSE(blocks(c.verdict, true))
+              << variant << " " << protocol << " " << run.scenario.id << ":" << c.spec.id << " "
+              << verdict_name(c.verdict) << " " << c.outcome << ": " << c.detail;
+          if (run.scenario.id + ":" + c.spec.id == shows) course_seen = c.outcome == outcome;
         }
-      }
-      EXPECT_TRUE(caution_seen) << variant << " " << protocol << ": " << shows << " saw no caution";
+      EXPECT_TRUE(course_seen) << variant << " " << protocol << ": " << shows << " did not come out " << outcome;
     }
 }
 
@@ -826,6 +855,16 @@ TEST(CertifyCli, ExitCodesAndEveryOutput) {
   EXPECT_GE(results["scenarios"].size(), 20u);
   const auto& first = results["scenarios"][0];
   EXPECT_FALSE(first["results"][0]["acceptableTraces"].empty());
+  // A moot outcome is listed as the judge grades it: not applicable, whatever the traces say.
+  std::size_t moot = 0;
+  for (const auto& scenario : results["scenarios"])
+    for (const auto& result : scenario["results"])
+      for (const auto& trace : result["acceptableTraces"])
+        if (trace["outcome"] == "not-reconnected" || trace["outcome"] == "unannounced-while-fresh") {
+          ++moot;
+          EXPECT_EQ(trace["verdict"], "not applicable") << scenario["id"] << " " << trace;
+        }
+  EXPECT_GT(moot, 0u);
   EXPECT_TRUE(fs::exists(fs::path(first["folder"].get<std::string>()) / "wire-main.jsonl"));
   EXPECT_EQ(first["run"], first["id"].get<std::string>() + "@" + first["protocol"].get<std::string>());
   const std::string junit = test_support::read_file(fs::path(out) / "junit.xml");

@@ -83,6 +83,12 @@ class Record {
   Record& list_changed(const std::string& server = "main", const std::string& connection = "c1") {
     return out({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, server, connection);
   }
+  // The stateless era's change of the catalog that no subscription announced (the mock's event).
+  Record& catalog_changed(const std::string& server = "main", const std::string& connection = "c1") {
+    line(server, connection, "", json());
+    record_.wire.back().event = mock::kCatalogChangedEvent;
+    return *this;
+  }
   Record& event(const std::string& type, json data = json::object()) {
     data["type"] = type;
     record_.events.push_back({type, tick(), data, record_.events.size() + 1});
@@ -792,6 +798,101 @@ TEST(Judge, RelistOnceTheListingsTtlRunsOut) {
   }
 }
 
+// Stateless era: a change no subscription announced is the client's to find once the listing it
+// held runs out, not before ("fresh" for its ttlMs); one announced on a stream counts at once.
+TEST(Judge, AnUnannouncedChangeCountsOnceTheListingHeldRunsOut) {
+  const auto relist = check("relist");
+  const auto gate = check("gate", {{"tool", "a"}, {"after", "list_changed"}});
+  auto listing = [](Record& r, int id, long long ttl_ms) -> Record& {
+    r.in({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/list"}, {"params", json::object()}});
+    return r.out({{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"tools", json::array()}, {"ttlMs", ttl_ms}}}});
+  };
+  {
+    Record r;  // an hour's listing: the calls after the change used it rightly
+    listing(r, 100, 3600000).call("a").catalog_changed().result().wait(0.5).call("a");
+    EXPECT_EQ(outcome(relist, r), "unannounced-while-fresh");
+    EXPECT_EQ(outcome(gate, r), "unannounced-while-fresh");
+  }
+  {
+    Record r;  // the listing ran out 300 ms after it came: the call 500 ms later must relist first
+    listing(r, 100, 300).call("a").catalog_changed().result().wait(0.5).call("a");
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+  {
+    Record r;  // a call while fresh is not judged; the one after expiry is, and followed a relist
+    listing(r, 100, 300).call("a").catalog_changed().result().call("a").wait(0.5);
+    listing(r, 101, 300).call("a");
+    EXPECT_EQ(outcome(relist, r), "relisted-before-call");
+  }
+  {
+    Record r;  // ttlMs 0: stale at once, so the next call must relist
+    listing(r, 100, 0).call("a").catalog_changed().result().call("a");
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+  }
+  {
+    Record r;  // announced (a subscription asked for it): at once, however long the listing's ttlMs
+    listing(r, 100, 3600000).call("a").list_changed().result().call("a");
+    EXPECT_EQ(outcome(relist, r), "called-without-relist");
+    EXPECT_EQ(outcome(gate, r), "called-unprompted");
+  }
+}
+
+// resubscribe: "On stdio, if the connection is terminated and then re-established, the client MUST
+// re-send subscriptions/listen" (subscriptions, 2026-07-28); a client that held none is not judged.
+TEST(Judge, ResubscribeOnTheReconnectionAfterADroppedConnection) {
+  const auto resubscribe = check("resubscribe");
+  auto listen = [](Record& r, const std::string& connection, int id) -> Record& {
+    return r.in({{"jsonrpc", "2.0"},
+                 {"id", id},
+                 {"method", "subscriptions/listen"},
+                 {"params", {{"notifications", {{"toolsListChanged", true}}}}}},
+                "main", connection);
+  };
+  auto numbered = [](Record& r) {
+    RunRecord record = r.get();
+    number_sessions(record);
+    return record;
+  };
+  {
+    Record r;  // nothing dropped
+    listen(r, "c1", 1).call("a");
+    EXPECT_EQ(judge_check(resubscribe, numbered(r), "stdio").outcome, "not-reached");
+  }
+  {
+    Record r;
+    listen(r, "c1", 1).call("a").dropped();
+    listen(r, "c2", 2).call("b", json(), "main", "c2");
+    EXPECT_EQ(judge_check(resubscribe, numbered(r), "stdio").outcome, "resubscribed");
+  }
+  {
+    Record r;  // the reconnection used without a subscription
+    listen(r, "c1", 1).call("a").dropped().list(json(), "main", "c2").call("b", json(), "main", "c2");
+    const RunRecord record = numbered(r);
+    const auto result = judge_check(resubscribe, record, "stdio");
+    EXPECT_EQ(result.outcome, "not-resubscribed");
+    EXPECT_EQ(result.verdict, Verdict::fail);
+    EXPECT_NE(result.detail.find("tools/list to main"), std::string::npos) << result.detail;
+  }
+  {
+    Record r;  // a new session of the client's is not a reconnection: it begins afresh
+    listen(r, "c1", 1).call("a").dropped().event("new_session").call("b", json(), "main", "c2");
+    EXPECT_EQ(judge_check(resubscribe, numbered(r), "stdio").outcome, "not-reconnected");
+  }
+  {
+    Record r;  // no subscription held: nothing to re-establish (not applicable)
+    r.call("a").dropped().call("b", json(), "main", "c2");
+    const auto result = judge_check(resubscribe, numbered(r), "stdio");
+    EXPECT_EQ(result.outcome, "never-subscribed");
+    EXPECT_EQ(result.verdict, Verdict::not_applicable);
+  }
+  {
+    Record r;  // the server not used again
+    listen(r, "c1", 1).call("a").dropped();
+    EXPECT_EQ(judge_check(resubscribe, numbered(r), "stdio").outcome, "not-reconnected");
+  }
+}
+
 TEST(Judge, InputRequestOutcomes) {
   const auto input = check("input-request", {{"tool", "archive"}});
   const json requests = {{"ok", {{"method", "elicitation/create"}, {"params", {{"message", "Archive?"}}}}}};
@@ -1464,7 +1565,7 @@ TEST(Judge, ClientMessagesNotJudgedWithoutASchema) {
       read_error(unchecked_scenario_with(
           json::array({{{"id", "m"}, {"title", "t"}, {"kind", "client-messages"}, {"traces", json::object()}}}))),
       "t.json: /expect/0/kind: no check kind 'client-messages' (known: gate, alike, propagation, clean-start, relist, "
-      "escalation, retry, progress, input-request, cache-scope)");
+      "escalation, retry, progress, input-request, cache-scope, resubscribe)");
 }
 
 TEST(Judge, TheSchemaPublishesEveryOutcome) {

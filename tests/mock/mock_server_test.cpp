@@ -683,6 +683,96 @@ TEST(MockServer, HttpHoldsASubscriptionStreamOpenUntilTheClientClosesIt) {
   EXPECT_TRUE(seen) << ended;
 }
 
+// A held subscription (McpClientSession::hold_subscription), as a client keeps one beside its calls:
+// the fourth call of fetch_record changes the catalog, and the change reaches the session that
+// made the call, before its answer over stdio (one channel) and on the held stream over HTTP.
+void expect_a_held_subscription_brings_the_change(bool over_http) {
+  test_support::TempDir dir;
+  const auto record = (dir.path() / "record.jsonl").string();
+  std::optional<test_support::ListeningChild> mock;
+  std::unique_ptr<mcp_hints::Transport> t;
+  if (over_http) {
+    mock.emplace(http_mock({"--scenario", "mock.script-steps", "--record", record}));
+    t = mcp_hints::connect({{}, mock->url, {}, {}}, {});
+  } else {
+    t = mock_stdio("mock.script-steps", {"--record", record});
+  }
+  mcp_hints::ClientOptions options;
+  options.protocol = {mcp_hints::EraChoice::stateless, ""};
+  mcp_hints::McpClientSession session(*t, options);
+  session.connect();
+  const json id = session.hold_subscription({{"toolsListChanged", true}});
+  for (int i = 1; i <= 3; ++i) try {
+      session.call_tool("fetch_record", json::object());
+    } catch (const mcp_hints::ProtocolError&) {
+      // the script's first and third steps are errors
+    }
+  EXPECT_EQ(session.notification_count("notifications/tools/list_changed"), 0u);
+  EXPECT_TRUE(session.holding_subscription());
+  session.call_tool("fetch_record", json::object());
+  // stdio: before the answer; HTTP: on the other stream, within moments.
+  for (const auto until = Clock::now() + std::chrono::seconds(5);
+       session.notification_count("notifications/tools/list_changed") == 0 && Clock::now() < until;) {
+    ASSERT_TRUE(over_http) << "over stdio the change comes before the call's answer";
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    session.poll();
+  }
+  ASSERT_EQ(session.notification_count("notifications/tools/list_changed"), 1u);
+  EXPECT_EQ(session.notification_count("notifications/subscriptions/acknowledged"), 1u);
+  for (const auto& n : session.notifications())
+    EXPECT_EQ(n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], id) << n;
+  EXPECT_TRUE(session.holding_subscription());
+  session.release_subscription();
+  EXPECT_FALSE(session.holding_subscription());
+  session.list_tools();  // stdio: read in order, so the cancellation is recorded by now
+  const std::string ended =
+      "subscription " + id.dump() + (over_http ? " ended (its stream closed)" : " ended (cancelled by the client)");
+  bool seen = false;
+  for (const auto until = Clock::now() + std::chrono::seconds(5); !seen && Clock::now() < until;) {
+    std::ifstream in(record);
+    for (std::string line; std::getline(in, line);) seen = seen || json::parse(line).value("event", "") == ended;
+    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(seen) << ended;
+  t->close();
+}
+
+TEST(MockStdio, AHeldSubscriptionBringsAChangeBeforeTheCallsAnswer) {
+  expect_a_held_subscription_brings_the_change(false);
+}
+
+TEST(MockServer, AHeldSubscriptionStreamBringsAChangeBesideTheCalls) {
+  expect_a_held_subscription_brings_the_change(true);
+}
+
+// A subscription the server refuses (a filter that is not the schema's: HTTP 400 and -32602) is not
+// held: its refusal ends it.
+TEST(MockServer, ARefusedSubscriptionIsNotHeld) {
+  for (const bool over_http : {false, true}) {
+    std::optional<test_support::ListeningChild> mock;
+    std::unique_ptr<mcp_hints::Transport> t;
+    if (over_http) {
+      mock.emplace(http_mock({"--scenario", "mock.script-steps"}));
+      t = mcp_hints::connect({{}, mock->url, {}, {}}, {});
+    } else {
+      t = mock_stdio("mock.script-steps");
+    }
+    mcp_hints::ClientOptions options;
+    options.protocol = {mcp_hints::EraChoice::stateless, ""};
+    mcp_hints::McpClientSession session(*t, options);
+    session.connect();
+    session.hold_subscription({{"toolsListChanged", "yes"}});
+    for (const auto until = Clock::now() + std::chrono::seconds(5);
+         session.holding_subscription() && Clock::now() < until;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      session.poll();
+    }
+    EXPECT_FALSE(session.holding_subscription()) << (over_http ? "http" : "stdio");
+    EXPECT_EQ(session.notification_count("notifications/subscriptions/acknowledged"), 0u);
+    t->close();
+  }
+}
+
 // confirm.input-required: the first call is answered with an InputRequiredResult; the server stays
 // open on it until a call answers every input request and returns the requestState.
 TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {

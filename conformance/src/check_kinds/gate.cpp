@@ -54,8 +54,12 @@ Gate read_gate(CheckReader& in) {
 Observation judge_gate(const Gate& check, const RunRecord& record) {
   double start = -kNever;
   if (check.after_list_changed) {
-    start = first_list_changed(record, check.server);
-    if (start == kNever) return {"not-reached", "the server never sent tools/list_changed"};
+    start = first_catalog_change_known(record, check.server);
+    if (start == kNever)
+      return {"not-reached",
+              "the server never sent tools/list_changed (nor changed its catalog unannounced where the client's "
+              "listing then ran out)"};
+    if (start > last_wire_time(record)) return {kUnannouncedWhileFresh, kUnannouncedWhileFreshDescription};
   }
   if (!check.requires_tool.empty()) {
     // The gate is about what the client does once the prerequisite's result is in its context:
@@ -209,6 +213,8 @@ Observation judge_alike(const Alike& check, const RunRecord& record) {
   const Observation tool = judge_gate(check.tool, record), like = judge_gate(check.like, record);
   const std::string detail = check.tool.tool + ": " + tool.outcome + " (" + tool.detail + "); " + check.like.tool +
                              ": " + like.outcome + " (" + like.detail + ")";
+  for (const auto& moot : {tool.outcome, like.outcome})
+    if (moot == kUnannouncedWhileFresh) return {moot, detail};
   if (tool.outcome == "not-reached" || like.outcome == "not-reached") return {"not-reached", detail};
   if (tool.outcome == like.outcome) return {"alike", detail};
   return {"unlike", detail, tool.line ? tool.line : like.line, tool.event ? tool.event : like.event};
@@ -220,7 +226,8 @@ CheckKind alike_kind() {
   return make_check_kind("alike",
                          {{"alike", "both tools' calls came out the same (both prompted, both called unprompted...)"},
                           {"unlike", "the two tools were gated differently although their hints mean the same"},
-                          {"not-reached", "the client never reached the decision for one of the tools", true}},
+                          {"not-reached", "the client never reached the decision for one of the tools", true},
+                          {kUnannouncedWhileFresh, kUnannouncedWhileFreshDescription, false, true}},
                          read_alike, judge_alike);
 }
 
@@ -239,7 +246,8 @@ CheckKind gate_kind() {
        {"approved-not-called", "asked the user, who approved, but never called"},
        {"prompt-unanswered", "asked the user but recorded no decision and did not call"},
        {"not-reached", "no call, no prompt, no block: the client never reached this decision", true},
-       {"prerequisite-not-met", "the call this check depends on was never answered with a result", true}},
+       {"prerequisite-not-met", "the call this check depends on was never answered with a result", true},
+       {kUnannouncedWhileFresh, kUnannouncedWhileFreshDescription, false, true}},
       read_gate, judge_gate);
 }
 

@@ -40,13 +40,46 @@ bool is_out_notification(const WireLine& line, const std::string& method) {
 }
 
 bool is_catalog_change(const WireLine& line) {
-  return is_out_notification(line, "notifications/tools/list_changed") || line.event == mock::kCatalogChangedEvent;
+  // A delivery on a subscriptions/listen stream (tagged with its subscriptionId) is not a change of
+  // its own: the change is the event recorded when it happened, and a stream may deliver late.
+  if (is_out_notification(line, "notifications/tools/list_changed"))
+    return !member(line.message, {"params", "_meta", "io.modelcontextprotocol/subscriptionId"});
+  return line.event == mock::kCatalogChangedEvent || line.event == mock::kCatalogAnnouncedEvent;
 }
 
-double first_list_changed(const RunRecord& record, const std::string& server) {
-  for (const auto& line : record.wire)
-    if (line.server == server && is_catalog_change(line)) return line.time;
-  return kNever;
+double catalog_change_known_at(const RunRecord& record, std::size_t index) {
+  const WireLine& change = record.wire[index];
+  if (change.event != mock::kCatalogChangedEvent) return change.time;
+  double known = change.time;
+  // The latest listing of the connection answered before the change is the one the client held.
+  for (std::size_t i = 0; i < index; ++i) {
+    const WireLine& line = record.wire[i];
+    if (line.server != change.server || line.connection != change.connection || !record.is_request_in(line) ||
+        method_of(line) != "tools/list")
+      continue;
+    const WireLine* answer = record.answer_to(line);
+    if (!answer || answer->time > change.time) continue;
+    const json* ttl = member(answer->message, {"result", "ttlMs"});
+    // ttlMs 0 (or none) is stale at once: the change is the client's to find at its next call.
+    known = ttl && ttl->is_number() && ttl->get<double>() > 0
+                ? answer->time + ttl->get<double>() / 1000 + kTtlSlackSeconds
+                : change.time;
+  }
+  return std::max(known, change.time);
+}
+
+double last_wire_time(const RunRecord& record) {
+  double last = -kNever;
+  for (const auto& line : record.wire) last = std::max(last, line.time);
+  return last;
+}
+
+double first_catalog_change_known(const RunRecord& record, const std::string& server) {
+  double first = kNever;
+  for (std::size_t i = 0; i < record.wire.size(); ++i)
+    if (record.wire[i].server == server && is_catalog_change(record.wire[i]))
+      first = std::min(first, catalog_change_known_at(record, i));
+  return first;
 }
 
 std::string describe_request(const WireLine& line) {

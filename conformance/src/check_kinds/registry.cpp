@@ -17,12 +17,14 @@ CheckKind input_request_kind();
 CheckKind cache_scope_kind();
 CheckKind client_messages_kind();
 CheckKind client_headers_kind();
+CheckKind resubscribe_kind();
 
 const std::vector<CheckKind>& check_kinds() {
   static const std::vector<CheckKind> kinds = {
       gate_kind(),          alike_kind(),       propagation_kind(),     clean_start_kind(),
       relist_kind(),        escalation_kind(),  retry_kind(),           progress_kind(),
       input_request_kind(), cache_scope_kind(), client_messages_kind(), client_headers_kind(),
+      resubscribe_kind(),
   };
   return kinds;
 }

@@ -28,10 +28,6 @@ Relist read_relist(CheckReader& in) {
   return relist;
 }
 
-// A listing is fresh for ttlMs "after receiving the response"; the record times the answer when
-// it was sent, so the client gets this much more for the way back.
-constexpr double kTtlSlackSeconds = 0.1;
-
 // Each call against the listing it was made under (the session's latest tools/list answer before
 // it): a call after that listing's ttlMs ran out used a stale catalog.
 Observation judge_ttl_expiry(const Relist& check, const RunRecord& record) {
@@ -121,18 +117,26 @@ Observation judge_new_sessions(const Relist& check, const RunRecord& record) {
 Observation judge_relist(const Relist& check, const RunRecord& record) {
   if (check.new_session) return judge_new_sessions(check, record);
   if (check.ttl_expiry) return judge_ttl_expiry(check, record);
-  std::size_t changes = 0;
+  std::size_t changes = 0, unknowable = 0;
   std::string result = "not-reached", detail;
   const WireLine* unlisted_call = nullptr;
+  const double end = last_wire_time(record);
   for (std::size_t i = 0; i < record.wire.size(); ++i) {
     const auto& notice = record.wire[i];
     if (notice.server != check.server || !is_catalog_change(notice)) continue;
     ++changes;
+    const double known = catalog_change_known_at(record, i);
+    if (known > end) {  // nothing the client did in the run answers to it
+      ++unknowable;
+      continue;
+    }
     std::string here = "not-reached";
     for (std::size_t j = i + 1; j < record.wire.size(); ++j) {
       const auto& line = record.wire[j];
       if (line.server != check.server || line.connection != notice.connection || !record.is_request_in(line)) continue;
       const std::string method = method_of(line);
+      // A call under a listing still fresh when the change went unannounced: the client could not know.
+      if (method == "tools/call" && line.time < known) continue;
       if (method == "tools/list") {
         here = "relisted";
         for (std::size_t k = j + 1; k < record.wire.size(); ++k)
@@ -152,8 +156,11 @@ Observation judge_relist(const Relist& check, const RunRecord& record) {
     auto rank = [](const std::string& o) {
       return o == "called-without-relist" ? 3 : o == "not-reached" ? 2 : o == "relisted" ? 1 : 0;
     };
-    if (changes == 1 || rank(here) > rank(result)) result = here;
+    if (changes == unknowable + 1 || rank(here) > rank(result)) result = here;
   }
+  if (changes > 0 && unknowable == changes)
+    return {kUnannouncedWhileFresh, std::to_string(changes) + " catalog change(s) of " + check.server +
+                                        ", each unannounced while the client's listing was fresh"};
   return {result,
           std::to_string(changes) + " catalog change(s) of " + check.server +
               " (tools/list_changed, or unannounced in the stateless era)" + detail,
@@ -175,8 +182,10 @@ CheckKind relist_kind() {
         "after tools/list_changed (or in a new session, or once its listing's ttlMs ran out) the client called a tool "
         "without listing again"},
        {"not-reached",
-        "tools/list_changed was never sent (or no new session began, or no listing ran out), or nothing followed",
-        true}},
+        "tools/list_changed was never sent (nor did an unannounced change outlive the listing the client held), "
+        "no new session began or no listing ran out, or nothing followed",
+        true},
+       {kUnannouncedWhileFresh, kUnannouncedWhileFreshDescription, false, true}},
       read_relist, judge_relist);
 }
 

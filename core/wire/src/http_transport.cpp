@@ -345,14 +345,7 @@ class HttpTransport : public Transport {
   ~HttpTransport() override { close(); }
 
   void send(const json& message, Deadline deadline) override {
-    httplib::Request req;
-    req.method = "POST";
-    req.path = path_;
-    req.headers = headers();
-    req.headers.emplace("Accept", "application/json, text/event-stream");
-    req.headers.emplace("Content-Type", "application/json");
-    req.body = imported().json_text(message, -1);
-    if (stateless_) add_routing_headers(message, req.headers);
+    httplib::Request req = post_request(message);
     for (auto& [name, value] : std::exchange(next_overrides_, {})) {
       req.headers.erase(name);
       if (value) req.headers.emplace(name, *value);
@@ -405,8 +398,112 @@ class HttpTransport : public Transport {
   void override_next_headers(HeaderOverrides overrides) override { next_overrides_ = std::move(overrides); }
   void set_server_request_answerer(ServerRequestAnswerer answerer) override { answerer_ = std::move(answerer); }
   void listen_during_requests(bool on) override { listen_during_requests_ = on; }
+  std::unique_ptr<HeldStream> hold_stream(const json& request, Deliver deliver) override {
+    return std::make_unique<HeldPost>(*this, request, std::move(deliver));
+  }
 
  private:
+  // The POST that sends `message`, with the headers every request of the session carries.
+  httplib::Request post_request(const json& message) const {
+    httplib::Request req;
+    req.method = "POST";
+    req.path = path_;
+    req.headers = headers();
+    req.headers.emplace("Accept", "application/json, text/event-stream");
+    req.headers.emplace("Content-Type", "application/json");
+    req.body = imported().json_text(message, -1);
+    if (stateless_) add_routing_headers(message, req.headers);
+    return req;
+  }
+
+  // A request's POST held open on a connection and thread of its own (hold_stream): each message of
+  // its SSE stream is delivered as it comes; a JSON answer instead (a refusal) is delivered whole.
+  class HeldPost : public HeldStream {
+   public:
+    HeldPost(const HttpTransport& t, const json& request, Deliver deliver)
+        : req_(t.post_request(request)),
+          limits_(t.limits_),
+          origin_(t.origin_),
+          url_(t.url_),
+          client_(make_client(t.origin_)),
+          deliver_(std::move(deliver)) {
+      client_->set_connection_timeout(std::chrono::seconds(10));
+      client_->set_write_timeout(std::chrono::seconds(10));
+      client_->set_read_timeout(std::chrono::hours(24));  // held until let go: our stop ends the read
+      thread_ = std::thread([this] { read(); });
+    }
+    ~HeldPost() override {
+      stop_ = true;
+      while (!finished_) {
+        client_->stop();  // shuts the socket down; again, in case the POST had not started yet
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+      thread_.join();
+    }
+    bool ended() const override { return finished_ && !stop_; }
+    std::string why_ended() const override {
+      std::lock_guard lock(why_mutex_);
+      return why_;
+    }
+
+   private:
+    void read() {
+      SseReader sse(limits_);
+      int status = 0;
+      bool streaming = false;
+      std::string body;
+      std::string why;
+      req_.response_handler = [&](const httplib::Response& res) {
+        status = res.status;
+        streaming = status == 200 && res.get_header_value("Content-Type").find("text/event-stream") == 0;
+        return true;
+      };
+      req_.content_receiver = [&](const char* data, std::size_t n, uint64_t, uint64_t) {
+        try {
+          if (!streaming) {
+            body.append(data, n);
+            if (body.size() > limits_.max_message) throw TransportError("an answer longer than the message limit");
+            return !stop_.load();
+          }
+          std::deque<Received> got;
+          sse.feed(data, n, got);
+          for (auto& received : got) deliver_(std::move(received.message));
+        } catch (const std::exception& e) {
+          why = e.what();
+          return false;
+        }
+        return !stop_.load();
+      };
+      httplib::Response res;
+      httplib::Error error = httplib::Error::Success;
+      if (!stop_) client_->send(req_, res, error);  // ends as the server or our stop ends it
+      if (why.empty() && !streaming && !body.empty()) try {
+          deliver_(imported().read_message(body, limits_).message);
+        } catch (const InputError& e) {
+          why = "the answer is not JSON: " + std::string(e.what());
+        }
+      if (why.empty())
+        why = status == 0 ? "POST " + url_ + ": " + failure_text(error, origin_)
+              : streaming ? "the server closed the stream"
+                          : "the server answered HTTP " + std::to_string(status) + " without a stream";
+      {
+        std::lock_guard lock(why_mutex_);
+        why_ = std::move(why);
+      }
+      finished_ = true;
+    }
+
+    httplib::Request req_;
+    TransportLimits limits_;
+    std::string origin_, url_;
+    std::unique_ptr<httplib::ClientImpl> client_;
+    Deliver deliver_;
+    std::thread thread_;
+    std::atomic<bool> stop_{false}, finished_{false};
+    mutable std::mutex why_mutex_;
+    std::string why_;
+  };
+
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
   // so intermediaries can route without reading the body; a name that "cannot be safely represented
   // as a plain ASCII header value" goes in the Base64 sentinel form.

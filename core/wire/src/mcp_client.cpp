@@ -85,10 +85,30 @@ json McpClientSession::answer_to(const json& request) {
                                  "mcp-hints does not support " + request["method"].get<std::string>());
 }
 
+namespace {
+
+// The subscriptionId a message names in params._meta; nullptr when it names none.
+const json* find_subscription_tag(const json& message) {
+  const json* params = member(message, "params");
+  const json* meta = params ? member(*params, "_meta") : nullptr;
+  return meta ? member(*meta, kSubscriptionIdMeta) : nullptr;
+}
+
+}  // namespace
+
 void McpClientSession::handle_unsolicited(const json& message) {
   switch (jsonrpc::classify(message)) {
-    case jsonrpc::Kind::notification: notifications_.push_back(message); break;
+    case jsonrpc::Kind::notification:
+      if (!held_id_.is_null() && message["method"] == "notifications/subscriptions/acknowledged")
+        if (const json* tag = find_subscription_tag(message); tag && *tag == held_id_) held_acknowledged_ = true;
+      notifications_.push_back(message);
+      break;
     case jsonrpc::Kind::request: send(answer_to(message), Clock::now() + options_.request_timeout); break;
+    case jsonrpc::Kind::result:
+    case jsonrpc::Kind::error:
+      // The answer to the held subscriptions/listen: the server ended it.
+      if (!held_id_.is_null() && message["id"] == held_id_) held_ended_ = true;
+      break;
     default: break;  // a stray response or a malformed message: nothing waits for it
   }
 }
@@ -105,17 +125,6 @@ std::optional<json> McpClientSession::with_meta(const std::optional<json>& param
   }
   return sent;
 }
-
-namespace {
-
-// The subscriptionId a message names in params._meta; nullptr when it names none.
-const json* find_subscription_tag(const json& message) {
-  const json* params = member(message, "params");
-  const json* meta = params ? member(*params, "_meta") : nullptr;
-  return meta ? member(*meta, kSubscriptionIdMeta) : nullptr;
-}
-
-}  // namespace
 
 SubscriptionWindow McpClientSession::listen(const json& filter, std::chrono::milliseconds window) {
   Deadline deadline = Clock::now() + window;
@@ -149,6 +158,83 @@ SubscriptionWindow McpClientSession::listen(const json& filter, std::chrono::mil
   return seen;
 }
 
+json McpClientSession::hold_subscription(const json& filter) {
+  release_subscription();
+  held_id_ = next_id_++;
+  held_acknowledged_ = held_ended_ = false;
+  const json request = jsonrpc::request(held_id_, "subscriptions/listen", with_meta(json{{"notifications", filter}}));
+  if (observer_) observer_(request, Direction::client_to_server);
+  Deadline deadline = Clock::now() + options_.request_timeout;
+  if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
+  held_stream_ = transport_.hold_stream(request, [inbox = held_inbox_](json message) {
+    {
+      std::lock_guard lock(inbox->mutex);
+      inbox->messages.push_back(std::move(message));
+    }
+    inbox->arrived.notify_all();
+  });
+  if (held_stream_) {
+    while (!held_acknowledged_ && !held_ended_ && !held_stream_->ended() && Clock::now() < deadline) {
+      {
+        std::unique_lock lock(held_inbox_->mutex);
+        // Woken by a delivery; a stream that ends delivers nothing, so its end is looked at often.
+        held_inbox_->arrived.wait_until(lock, std::min(deadline, Clock::now() + std::chrono::milliseconds(20)),
+                                        [&] { return !held_inbox_->messages.empty(); });
+      }
+      take_held_messages();
+    }
+    return held_id_;
+  }
+  // stdio: the request goes on the channel, and what it brings comes there among the rest.
+  send(request, deadline);
+  while (!held_acknowledged_ && !held_ended_)
+    if (auto message = receive(deadline))
+      handle_unsolicited(*message);
+    else
+      break;
+  return held_id_;
+}
+
+void McpClientSession::release_subscription() {
+  if (held_id_.is_null()) return;
+  const json id = std::exchange(held_id_, json());
+  if (held_stream_) {
+    held_stream_.reset();  // closing the stream ends the subscription
+    take_held_messages();  // what came before it closed
+  } else if (!held_ended_) {
+    try {
+      notify("notifications/cancelled", json{{"requestId", id}});
+    } catch (const TransportError&) {
+      // a server gone has no subscription left to end
+    }
+  }
+  held_ended_ = false;
+}
+
+bool McpClientSession::holding_subscription() {
+  take_held_messages();
+  if (held_stream_ && held_stream_->ended()) held_ended_ = true;
+  return !held_id_.is_null() && !held_ended_;
+}
+
+void McpClientSession::take_held_messages() {
+  std::vector<json> taken;
+  {
+    std::lock_guard lock(held_inbox_->mutex);
+    taken.swap(held_inbox_->messages);
+  }
+  for (auto& message : taken) {
+    if (observer_) observer_(message, Direction::server_to_client);
+    handle_unsolicited(message);
+  }
+}
+
+void McpClientSession::poll() {
+  take_held_messages();
+  if (transport_.stream_per_request()) return;  // HTTP: nothing comes outside a request's stream
+  while (auto message = receive(Clock::now())) handle_unsolicited(*message);
+}
+
 json McpClientSession::request(const std::string& method, const std::optional<json>& params,
                                std::optional<std::chrono::milliseconds> timeout) {
   return request_within(method, params, timeout.value_or(options_.request_timeout));
@@ -174,6 +260,7 @@ json McpClientSession::request_within(const std::string& method, const std::opti
         headers.emplace_back(std::move(name), std::move(value));
       transport_.override_next_headers(std::move(headers));
     }
+  take_held_messages();  // what the held stream brought so far comes before this request's answer
   const long long id = next_id_++;
   Deadline deadline = Clock::now() + timeout;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;

@@ -14,6 +14,9 @@ namespace mcp_hints::mock {
 // The event a mock server records when a script changes its catalog in the stateless era and no
 // subscriptions/listen stream asked to hear of it (the era sends tools/list_changed nowhere else).
 inline constexpr std::string_view kCatalogChangedEvent = "catalog changed (stateless era: no notification sent)";
+// ... and the change the stateless era announced on the subscriptions that asked for it.
+inline constexpr std::string_view kCatalogAnnouncedEvent =
+    "catalog changed (stateless era: announced on the subscriptions/listen streams that asked)";
 // The connection event of a scripted close (stdio: the server exits; HTTP: its session ends). The
 // client did not choose it: a reconnection that follows goes on with the client's session.
 inline constexpr std::string_view kScriptedCloseEvent = "close (scripted)";

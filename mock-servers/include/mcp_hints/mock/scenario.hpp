@@ -43,6 +43,9 @@ struct ServerSpec {
   std::vector<std::string> protocol_versions;
   std::optional<long long> ttl_ms;      // stateless era: ttlMs of its listings (default by catalog)
   std::string cache_scope = "private";  // stateless era: cacheScope of its listings
+  // Stateless era: whether it declares tools.listChanged and announces a changed catalog on the
+  // subscriptions/listen streams that ask for it (else a client learns of it once ttlMs runs out).
+  bool announces_changes = true;
   std::vector<nlohmann::json> tools;
   // Authorization contexts: the scenario's, name -> bearer token (empty: requests need none), and
   // the catalog served under a context instead of tools.

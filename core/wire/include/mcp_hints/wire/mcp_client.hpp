@@ -4,10 +4,12 @@
 // protocol version and client capabilities in their _meta). What check-server and the reference
 // client speak. Knows nothing of hints.
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -125,6 +127,21 @@ class McpClientSession {
   // answered, and each notification also counts in notifications().
   SubscriptionWindow listen(const nlohmann::json& filter, std::chrono::milliseconds window);
 
+  // The stateless era's subscriptions/listen asking for `filter`, held open beside the requests
+  // that follow (Streamable HTTP: on a connection and thread of its own; stdio: on the one channel,
+  // read whenever the session reads), until release_subscription(), another hold or the session's
+  // end. Waits (at most the request timeout) for the server's acknowledgment, before which nothing
+  // is announced on it, or its refusal. Returns its id (its request's). What it brings counts in
+  // notifications() once taken in: by poll(), or by a request made meanwhile.
+  nlohmann::json hold_subscription(const nlohmann::json& filter);
+  // Ends the held subscription (HTTP: closes its stream; stdio: notifications/cancelled).
+  void release_subscription();
+  // Whether a subscription is held and the server has not ended it (nor its stream closed).
+  bool holding_subscription();
+  // Takes in what came meanwhile, without waiting: what the held stream brought, and over stdio
+  // what the channel holds (server requests answered, notifications counted).
+  void poll();
+
   // Sends a notification (e.g. notifications/cancelled); params as given.
   void notify(const std::string& method, const std::optional<nlohmann::json>& params);
 
@@ -174,6 +191,8 @@ class McpClientSession {
   nlohmann::json request_within(const std::string& method, const std::optional<nlohmann::json>& params,
                                 std::chrono::milliseconds timeout);
   void speak(ProtocolEra era, const std::string& version);
+  // Takes in what the held stream delivered (on its reader's thread) since last asked.
+  void take_held_messages();
   Transport& transport_;
   std::shared_ptr<McpClientSession*> self_ = std::make_shared<McpClientSession*>(this);  // for the transport
   MessageObserver observer_;
@@ -190,6 +209,17 @@ class McpClientSession {
   std::vector<nlohmann::json> notifications_;
   std::vector<nlohmann::json> server_requests_;
   std::vector<DuplicateMember> result_duplicates_;
+  // The held subscription: its id (null: none), its stream (HTTP), and what the stream delivered,
+  // which its reader's thread fills and the session's own thread empties.
+  struct HeldInbox {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::vector<nlohmann::json> messages;
+  };
+  nlohmann::json held_id_;
+  bool held_acknowledged_ = false, held_ended_ = false;
+  std::shared_ptr<HeldInbox> held_inbox_ = std::make_shared<HeldInbox>();
+  std::unique_ptr<HeldStream> held_stream_;  // last: its reader is joined before the rest goes
 };
 
 }  // namespace mcp_hints

@@ -53,6 +53,16 @@ struct ExpectedRepeat {
   std::optional<nlohmann::json> id_if_repeated(std::string_view other, const TransportLimits& limits) const;
 };
 
+// A request's stream held open beside the conversation (the stateless era's subscriptions/listen
+// over Streamable HTTP), read on a thread of its own until it ends or its holder lets it go.
+class HeldStream {
+ public:
+  virtual ~HeldStream() = default;  // closes the stream (which ends what it was for) and joins its reader
+  // Whether the stream ended on its own (the server closed it, or it broke), and why.
+  virtual bool ended() const = 0;
+  virtual std::string why_ended() const = 0;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -105,6 +115,14 @@ class Transport {
   // stream open, where a server may send what the call waits on; its requests are answered by the
   // answerer, the rest is queued once the POST is over. Off: the GET is opened only to wait.
   virtual void listen_during_requests(bool) {}
+  // Sends `request` on a connection of its own and holds its answer's stream open, handing each
+  // message that comes on it to `deliver` as it comes (on the reader's thread), until the handle is
+  // destroyed or the stream ends. nullptr where requests have no stream of their own (stdio: what
+  // answers a request comes on the one channel, which receive() reads).
+  using Deliver = std::function<void(nlohmann::json message)>;
+  virtual std::unique_ptr<HeldStream> hold_stream(const nlohmann::json& /*request*/, Deliver /*deliver*/) {
+    return nullptr;
+  }
   // Bytes of messages received so far (to bound what a listing may take in).
   std::size_t bytes_received() const { return bytes_received_; }
   // The members the message receive() last returned gave twice in one object (JSON pointers into
