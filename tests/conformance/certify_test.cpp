@@ -105,24 +105,27 @@ TEST(Certify, TheReferenceClientPassesEveryScenarioOverBothTransports) {
 // (2025-03-26 brought tool annotations; 2024-11-05 had none, but a server may send them anyway)
 // the reference client reads the same hints and passes the same checks.
 // The stateless era (2026-07-28): no initialize and, over HTTP, no session; propagation rides in
-// every request's _meta (server/discover included), a catalog change comes unannounced and only
-// the listing's ttlMs sends a client back, and the client's new_session events divide its agent
-// sessions. The reference client passes every scenario over both transports...
+// every request's _meta (server/discover included), a catalog change is announced only on the
+// subscriptions/listen stream the client holds (else the listing's ttlMs sends a client back), and
+// the client's new_session events divide its agent sessions. The reference client passes every scenario over both
+// transports...
 TEST(Certify, TheReferenceClientPassesEveryScenarioInTheStatelessEra) {
   for (const char* transport : {"stdio", "http"}) {
     test_support::TempDir dir;
     const HarnessOptions options = options_for(kReference, transport, dir.path(), "2026-07-28");
-    std::vector<ScenarioRun> runs;
-    for (const auto& s : certification_scenarios()) {
-      runs.push_back(run_scenario(s, options));
-      EXPECT_EQ(runs.back().run_id(), s.id + "@2026-07-28");
+    std::vector<RunRequest> requests;
+    for (const auto& s : certification_scenarios()) requests.push_back({s, options});
+    const auto runs = run_scenarios(requests, 2);  // side by side, as certify --jobs 2 runs them
+    ASSERT_EQ(runs.size(), requests.size());
+    for (const auto& run : runs) {
+      EXPECT_EQ(run.run_id(), run.scenario.id + "@2026-07-28");
       // The mock servers spoke the stateless era, and the client spoke it with them.
       bool stateless_request = false;
-      for (const auto& line : runs.back().record.wire)
+      for (const auto& line : run.record.wire)
         stateless_request =
-            stateless_request || (runs.back().record.is_request_in(line) &&
+            stateless_request || (run.record.is_request_in(line) &&
                                   line.message["params"]["_meta"].contains("io.modelcontextprotocol/protocolVersion"));
-      EXPECT_TRUE(stateless_request) << transport << " " << s.id;
+      EXPECT_TRUE(stateless_request) << transport << " " << run.scenario.id;
     }
     EXPECT_EQ(failures_of(runs, transport), "") << transport;
   }
