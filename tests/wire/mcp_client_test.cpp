@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "mcp_hints/wire/jsonrpc.hpp"
@@ -382,4 +384,51 @@ TEST(McpClient, RetriesDiscoverOnceWhenTheRefusalListsAVersionItSpeaks) {
   });
   mcp_hints::McpClientSession automatic(stubborn);
   EXPECT_EQ(automatic.connect().era, mcp_hints::ProtocolEra::legacy);
+}
+
+// A held subscription whose server floods its stream: the reading stops once the session holds
+// kHeldBacklog messages unread, the subscription ends and says why, and what came is kept; one the
+// server refuses (HTTP 400 with the JSON-RPC error) ends at once with the refusal.
+TEST(McpClient, AHeldSubscriptionIsBoundedAgainstAFloodingServer) {
+  mcp_hints::HttpServer server([](const mcp_hints::HttpRequestView& req) {
+    const json message = json::parse(req.body);
+    mcp_hints::HttpReply reply;
+    if (message["params"]["notifications"].contains("refused")) {
+      reply.status = 400;
+      reply.body = mcp_hints::jsonrpc::error(message["id"], -32602, "Invalid params").dump();
+      return reply;
+    }
+    const json tag = {{"_meta", {{"io.modelcontextprotocol/subscriptionId", message["id"]}}}};
+    auto event = [](const json& m) { return "event: message\ndata: " + m.dump() + "\n\n"; };
+    reply.content_type = "text/event-stream";
+    reply.body = event(mcp_hints::jsonrpc::notification("notifications/subscriptions/acknowledged", tag));
+    reply.more = [event, tag]() -> std::optional<std::string> {  // forever, until the client stops reading
+      std::string events;
+      for (int i = 0; i < 500; ++i) events += event(mcp_hints::jsonrpc::notification("notifications/message", tag));
+      return events;
+    };
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+  mcp_hints::McpClientSession session(*t);
+  const json id = session.hold_subscription({{"toolsListChanged", true}});
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (session.holding_subscription() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // nothing taken in: the backlog fills
+  EXPECT_FALSE(session.holding_subscription());
+  session.poll();
+  EXPECT_NE(session.subscription_end().find("too many messages unread"), std::string::npos)
+      << session.subscription_end();
+  // What was taken in while waiting for the acknowledgment, then a full backlog: bounded.
+  EXPECT_GT(session.notifications().size(), mcp_hints::McpClientSession::kHeldBacklog);
+  EXPECT_LE(session.notifications().size(), 2 * mcp_hints::McpClientSession::kHeldBacklog);
+  EXPECT_EQ(session.notifications().front()["method"], "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(session.notifications().front()["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], id);
+
+  session.hold_subscription({{"refused", true}});  // the first is released
+  EXPECT_FALSE(session.holding_subscription());
+  EXPECT_NE(session.subscription_end().find("the server refused it"), std::string::npos) << session.subscription_end();
+  session.release_subscription();
+  EXPECT_EQ(session.subscription_end(), "");
 }

@@ -467,7 +467,11 @@ class HttpTransport : public Transport {
           }
           std::deque<Received> got;
           sse.feed(data, n, got);
-          for (auto& received : got) deliver_(std::move(received.message));
+          for (auto& received : got)
+            if (!deliver_(std::move(received.message))) {
+              why = "the holder took no more (it had too many messages unread)";
+              return false;
+            }
         } catch (const std::exception& e) {
           why = e.what();
           return false;
@@ -478,14 +482,15 @@ class HttpTransport : public Transport {
       httplib::Error error = httplib::Error::Success;
       if (!stop_) client_->send(req_, res, error);  // ends as the server or our stop ends it
       if (why.empty() && !streaming && !body.empty()) try {
-          deliver_(imported().read_message(body, limits_).message);
+          deliver_(imported().read_message(body, limits_).message);  // the last: whether it takes more is moot
         } catch (const InputError& e) {
           why = "the answer is not JSON: " + std::string(e.what());
         }
       if (why.empty())
-        why = status == 0 ? "POST " + url_ + ": " + failure_text(error, origin_)
-              : streaming ? "the server closed the stream"
-                          : "the server answered HTTP " + std::to_string(status) + " without a stream";
+        why = status == 0     ? "POST " + url_ + ": " + failure_text(error, origin_)
+              : streaming     ? "the server closed the stream"
+              : status >= 400 ? "the server refused it: HTTP " + std::to_string(status)
+                              : "the server answered HTTP " + std::to_string(status) + " without a stream";
       {
         std::lock_guard lock(why_mutex_);
         why_ = std::move(why);

@@ -107,7 +107,11 @@ void McpClientSession::handle_unsolicited(const json& message) {
     case jsonrpc::Kind::result:
     case jsonrpc::Kind::error:
       // The answer to the held subscriptions/listen: the server ended it.
-      if (!held_id_.is_null() && message["id"] == held_id_) held_ended_ = true;
+      if (!held_id_.is_null() && message["id"] == held_id_ && !held_ended_) {
+        held_ended_ = true;
+        held_end_ = message.contains("error") ? "the server refused it: " + shown(message["error"], 200)
+                                              : "the server ended it";
+      }
       break;
     default: break;  // a stray response or a malformed message: nothing waits for it
   }
@@ -166,12 +170,15 @@ json McpClientSession::hold_subscription(const json& filter) {
   if (observer_) observer_(request, Direction::client_to_server);
   Deadline deadline = Clock::now() + options_.request_timeout;
   if (options_.run_deadline && *options_.run_deadline < deadline) deadline = *options_.run_deadline;
+  held_end_.clear();
   held_stream_ = transport_.hold_stream(request, [inbox = held_inbox_](json message) {
     {
       std::lock_guard lock(inbox->mutex);
+      if (inbox->messages.size() >= kHeldBacklog) return false;
       inbox->messages.push_back(std::move(message));
     }
     inbox->arrived.notify_all();
+    return true;
   });
   if (held_stream_) {
     while (!held_acknowledged_ && !held_ended_ && !held_stream_->ended() && Clock::now() < deadline) {
@@ -209,11 +216,14 @@ void McpClientSession::release_subscription() {
     }
   }
   held_ended_ = false;
+  held_end_.clear();
 }
 
 bool McpClientSession::holding_subscription() {
-  take_held_messages();
-  if (held_stream_ && held_stream_->ended()) held_ended_ = true;
+  if (held_stream_ && held_stream_->ended() && !held_ended_) {
+    held_ended_ = true;
+    held_end_ = held_stream_->why_ended();
+  }
   return !held_id_.is_null() && !held_ended_;
 }
 

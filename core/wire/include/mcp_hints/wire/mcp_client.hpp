@@ -136,8 +136,14 @@ class McpClientSession {
   nlohmann::json hold_subscription(const nlohmann::json& filter);
   // Ends the held subscription (HTTP: closes its stream; stdio: notifications/cancelled).
   void release_subscription();
-  // Whether a subscription is held and the server has not ended it (nor its stream closed).
+  // Whether a subscription is held and the server has not ended it (nor its stream closed), as far
+  // as what was taken in and the held stream say; takes nothing in.
   bool holding_subscription();
+  // Why the held subscription ended (empty while it is held, and once released).
+  const std::string& subscription_end() const { return held_end_; }
+  // The most messages a held stream may bring before they are taken in; at more, its reading stops
+  // and the subscription ends (a flooding server cannot exhaust memory).
+  static constexpr std::size_t kHeldBacklog = 4096;
   // Takes in what came meanwhile, without waiting: what the held stream brought, and over stdio
   // what the channel holds (server requests answered, notifications counted).
   void poll();
@@ -218,6 +224,7 @@ class McpClientSession {
   };
   nlohmann::json held_id_;
   bool held_acknowledged_ = false, held_ended_ = false;
+  std::string held_end_;
   std::shared_ptr<HeldInbox> held_inbox_ = std::make_shared<HeldInbox>();
   std::unique_ptr<HeldStream> held_stream_;  // last: its reader is joined before the rest goes
 };

@@ -117,9 +117,10 @@ class Transport {
   virtual void listen_during_requests(bool) {}
   // Sends `request` on a connection of its own and holds its answer's stream open, handing each
   // message that comes on it to `deliver` as it comes (on the reader's thread), until the handle is
-  // destroyed or the stream ends. nullptr where requests have no stream of their own (stdio: what
-  // answers a request comes on the one channel, which receive() reads).
-  using Deliver = std::function<void(nlohmann::json message)>;
+  // destroyed, the stream ends or `deliver` returns false (it takes no more: a holder bounds what it
+  // keeps unread). nullptr where requests have no stream of their own (stdio: what answers a request
+  // comes on the one channel, which receive() reads).
+  using Deliver = std::function<bool(nlohmann::json message)>;
   virtual std::unique_ptr<HeldStream> hold_stream(const nlohmann::json& /*request*/, Deliver /*deliver*/) {
     return nullptr;
   }
