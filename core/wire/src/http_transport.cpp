@@ -2,6 +2,7 @@
 // JSON body or an SSE stream; server-initiated messages may come on a GET SSE stream. The only
 // translation unit that includes cpp-httplib (compiled with Debian's library flags), and the whole
 // of the HTTP module, mcp-hints-http.so, loaded at first use (http_module.hpp).
+#include <fcntl.h>
 #include <httplib.h>
 #include <netdb.h>
 #include <poll.h>
@@ -430,12 +431,24 @@ class HttpTransport : public Transport {
       client_->set_connection_timeout(std::chrono::seconds(10));
       client_->set_write_timeout(std::chrono::seconds(10));
       client_->set_read_timeout(std::chrono::hours(24));  // held until let go: our stop ends the read
+      // A descriptor of our own for the connection's socket, which no other connection can take
+      // over while we hold it: shutting it down from the holder's thread ends the blocked read
+      // without reaching into httplib's state (ClientImpl::stop locks inside the library).
+      client_->set_socket_options([this](socket_t sock) {
+        std::lock_guard lock(socket_mutex_);
+        if (socket_ >= 0) ::close(socket_);
+        socket_ = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
+        if (stop_) ::shutdown(socket_, SHUT_RDWR);
+      });
       thread_ = std::thread([this] { read(); });
     }
     ~HeldPost() override {
       stop_ = true;
       while (!finished_) {
-        client_->stop();  // shuts the socket down; again, in case the POST had not started yet
+        {
+          std::lock_guard lock(socket_mutex_);
+          if (socket_ >= 0) ::shutdown(socket_, SHUT_RDWR);  // again, in case it was still connecting
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
       thread_.join();
@@ -481,6 +494,11 @@ class HttpTransport : public Transport {
       httplib::Response res;
       httplib::Error error = httplib::Error::Success;
       if (!stop_) client_->send(req_, res, error);  // ends as the server or our stop ends it
+      {
+        std::lock_guard lock(socket_mutex_);
+        if (socket_ >= 0) ::close(socket_);
+        socket_ = -1;
+      }
       if (why.empty() && !streaming && !body.empty()) try {
           deliver_(imported().read_message(body, limits_).message);  // the last: whether it takes more is moot
         } catch (const InputError& e) {
@@ -507,6 +525,8 @@ class HttpTransport : public Transport {
     std::atomic<bool> stop_{false}, finished_{false};
     mutable std::mutex why_mutex_;
     std::string why_;
+    std::mutex socket_mutex_;
+    int socket_ = -1;  // our duplicate of the connection's socket, while the POST is under way
   };
 
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
