@@ -6,6 +6,7 @@
 #include "mcp_hints/mock/recorder.hpp"
 #include "mcp_hints/vocab/trust_annotations.hpp"
 #include "mcp_hints/vocab/vocabulary.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints::conformance {
 
@@ -43,7 +44,7 @@ bool is_catalog_change(const WireLine& line) {
   // A delivery on a subscriptions/listen stream (tagged with its subscriptionId) is not a change of
   // its own: the change is the event recorded when it happened, and a stream may deliver late.
   if (is_out_notification(line, "notifications/tools/list_changed"))
-    return !member(line.message, {"params", "_meta", "io.modelcontextprotocol/subscriptionId"});
+    return !member(line.message, {"params", "_meta", kSubscriptionIdMeta});
   return line.event == mock::kCatalogChangedEvent || line.event == mock::kCatalogAnnouncedEvent;
 }
 
