@@ -52,6 +52,13 @@ MockServer::MockServer(ServerSpec spec)
       spoken_(spec_.protocol_versions.empty() ? supported_protocol_versions() : spec_.protocol_versions),
       tools_(spec_.tools) {
   for (const auto& version : spoken_) (is_stateless_revision(version) ? stateless_ : legacy_).push_back(version);
+  const auto listed = [](const auto& entries, const char* key, std::vector<json>& out) {
+    if (entries)
+      for (const auto& entry : *entries) out.push_back(entry.at(key));  // the schema requires it
+  };
+  listed(spec_.prompts, "prompt", listed_prompts_);
+  listed(spec_.resources, "resource", listed_resources_);
+  listed(spec_.resource_templates, "resourceTemplate", listed_templates_);
   // spec_ is not changed after this: the texts' keys stay valid for the server's life.
   result_texts_.emplace(&spec_.default_result, json_text(spec_.default_result));
   for (const auto& [tool, steps] : spec_.scripts)
@@ -159,7 +166,7 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
     std::string version = params["protocolVersion"];
     if (std::find(legacy.begin(), legacy.end(), version) == legacy.end()) version = legacy.front();
     return answer(rpc::result(id, {{"protocolVersion", version},
-                                   {"capabilities", {{"tools", {{"listChanged", true}}}}},
+                                   {"capabilities", capabilities(true)},
                                    {"serverInfo", {{"name", spec_.name}, {"version", kVersion}}}}));
   }
   if (legacy.empty() || method == "server/discover"sv) {
@@ -173,6 +180,7 @@ std::vector<Outgoing> MockServer::handle(const json& message, const std::string&
   if (method == "ping"sv) return answer(rpc::result(id, json::object()));
   if (method == "tools/list"sv) return list_tools(id, params, ProtocolEra::legacy, context);
   if (method == "tools/call"sv) return call_tool(id, params, ProtocolEra::legacy, context);
+  if (auto served = serve_content(id, method, params, ProtocolEra::legacy)) return std::move(*served);
   return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method));
 }
 
@@ -253,7 +261,7 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
   std::vector<Outgoing> out;
   if (method == "server/discover"sv) {
     out = answer(rpc::result(id, {{"supportedVersions", spoken_versions()},
-                                  {"capabilities", {{"tools", {{"listChanged", spec_.announces_changes}}}}},
+                                  {"capabilities", capabilities(spec_.announces_changes)},
                                   {"_meta", {{kServerInfoMeta, {{"name", spec_.name}, {"version", kVersion}}}}},
                                   {"ttlMs", ttl_ms()},
                                   {"cacheScope", spec_.cache_scope}}));
@@ -263,6 +271,8 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
     out = call_tool(id, params, ProtocolEra::stateless, context);
   } else if (method == "subscriptions/listen"sv) {
     return listen(id, params, context);
+  } else if (auto served = serve_content(id, method, params, ProtocolEra::stateless)) {
+    out = std::move(*served);
   } else {  // ping, initialize and the like are gone from this era: 404, as the SDK and the suite say
     return answer(rpc::error(id, rpc::method_not_found, "Method not found: " + method), 404);
   }
@@ -276,27 +286,39 @@ std::vector<Outgoing> MockServer::handle_stateless(const json& id, const std::st
 
 std::vector<Outgoing> MockServer::list_tools(const json& id, const json& params, ProtocolEra era,
                                              const std::string& context) {
-  const auto& tools = catalog_for(context);
+  return list_page(id, params, era, "tools", catalog_for(context));
+}
+
+std::vector<Outgoing> MockServer::list_page(const json& id, const json& params, ProtocolEra era, const char* key,
+                                            const std::vector<json>& items) const {
   std::size_t start = 0;
   if (params.contains("cursor")) {
     const json& cursor = params["cursor"];
     const std::string text = cursor.is_string() ? cursor.get<std::string>() : "";
     char* end = nullptr;
     const unsigned long value = text.rfind("page-", 0) == 0 ? std::strtoul(text.c_str() + 5, &end, 10) : 0;
-    if (!cursor.is_string() || text.rfind("page-", 0) != 0 || *end != '\0' || value >= tools.size() || value == 0)
+    if (!cursor.is_string() || text.rfind("page-", 0) != 0 || *end != '\0' || value >= items.size() || value == 0)
       return only(Outgoing{rpc::error(id, rpc::invalid_params, "Invalid params: unknown cursor"), {}, false, id});
     start = value;
   }
-  const std::size_t size = spec_.page_size ? spec_.page_size : tools.size();
+  const std::size_t size = spec_.page_size ? spec_.page_size : items.size();
   json page = json::array();
-  for (std::size_t i = start; i < tools.size() && i < start + size; ++i) page.push_back(tools[i]);
-  json result = {{"tools", std::move(page)}};
-  if (start + size < tools.size()) result["nextCursor"] = "page-" + std::to_string(start + size);
+  for (std::size_t i = start; i < items.size() && i < start + size; ++i) page.push_back(items[i]);
+  json result = {{key, std::move(page)}};
+  if (start + size < items.size()) result["nextCursor"] = "page-" + std::to_string(start + size);
   if (era == ProtocolEra::stateless) {
     result["ttlMs"] = ttl_ms();
     result["cacheScope"] = spec_.cache_scope;
   }
   return only(Outgoing{rpc::result(id, result), {}, false, id});
+}
+
+json MockServer::capabilities(bool tools_list_changed) const {
+  json declared = {{"tools", {{"listChanged", tools_list_changed}}}};
+  if (spec_.prompts) declared["prompts"] = {{"listChanged", false}};
+  if (spec_.resources || spec_.resource_templates)
+    declared["resources"] = {{"subscribe", false}, {"listChanged", false}};
+  return declared;
 }
 
 std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, ProtocolEra era,

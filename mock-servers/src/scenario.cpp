@@ -128,6 +128,9 @@ Scenario parse_scenario(const json& document, const std::string& source) {
     }
     spec.default_result =
         s.value("defaultResult", json{{"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
+    if (s.contains("prompts")) spec.prompts = s["prompts"].get<std::vector<json>>();
+    if (s.contains("resources")) spec.resources = s["resources"].get<std::vector<json>>();
+    if (s.contains("resourceTemplates")) spec.resource_templates = s["resourceTemplates"].get<std::vector<json>>();
     if (s.contains("scripts")) {
       for (const auto& [tool, steps] : s["scripts"].items()) {
         const bool listed = std::any_of(spec.tools.begin(), spec.tools.end(),

@@ -442,10 +442,11 @@ TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverHttp) {
 }
 
 // The official conformance suite's server scenarios against the mock over HTTP, serving the
-// suite's fixture tools (tests/fixtures/interop/official-suite-tools.json): each in-scope scenario
-// gives exactly the checks and statuses listed, in order. Out of scope, never run: what a
-// tool-only mock does not serve (completion-complete, resources-*, sep-2164-resource-not-found,
-// prompts-*, logging-set-level), what needs the server to ask the client something or to log
+// suite's fixture tools, prompts and resources (tests/fixtures/interop/official-suite-tools.json):
+// each in-scope scenario gives exactly the checks and statuses listed, in order. Out of scope,
+// never run: what the mock does not serve (completion-complete, resources-subscribe,
+// resources-unsubscribe, logging-set-level: it declares none of completions, resources.subscribe
+// and logging), what needs the server to ask the client something or to log
 // (tools-call-with-logging, -sampling, -elicitation, elicitation-sep1034-defaults,
 // elicitation-sep1330-enums, input-required-result-*), and the extensions (sep-2640-skills-*,
 // tasks-*). OAuth is a client matter.
@@ -502,9 +503,8 @@ void expect_official_suite_results(const std::string& package, const std::string
 }
 
 // conformance 0.2.0-alpha.12, --spec-version 2026-07-28, against a mock speaking only that
-// revision. Every FAILURE and SKIPPED below is out of the mock's scope (said beside it): it serves
-// no prompts or resources. Every other check passes, the subscription checks and the diagnostic
-// tools' (a step that requires a client capability, an input request) among them.
+// revision. Every check passes, the subscription checks and the diagnostic tools' (a step that
+// requires a client capability, an input request) among them, but for one SKIPPED (said beside it).
 TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728OverHttp) {
   expect_official_suite_results(
       "conformance-next", "2026-07-28", {"2026-07-28"},
@@ -535,16 +535,15 @@ TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728O
             // test_trigger_tool_change's steps announce a change on the subscriptions/listen streams
             "SUCCESS sep-2575-server-sends-subscription-ack", "SUCCESS sep-2575-server-tags-subscription-id",
             "SUCCESS sep-2575-server-honors-notification-filter",
-            "SKIPPED sep-2575-server-sends-prompts-list-changed-on-subscription",  // no prompts
+            // its prompts never change, so it declares no prompts.listChanged
+            "SKIPPED sep-2575-server-sends-prompts-list-changed-on-subscription",
             "SUCCESS sep-2575-server-sends-tools-list-changed-on-subscription",
             "SUCCESS sep-2575-http-server-error-jsonrpc-id"}},
           {"caching",
-           {"SUCCESS sep-2549-tools-list-caching-hints",
-            "FAILURE sep-2549-prompts-list-caching-hints",              // no prompts/list: a tool mock
-            "FAILURE sep-2549-resources-list-caching-hints",            // no resources/list
-            "FAILURE sep-2549-resources-templates-list-caching-hints",  // no resources/templates/list
-            "SKIPPED sep-2549-resources-read-caching-hints",            // no resources
-            "SUCCESS sep-2549-ttl-non-negative", "SUCCESS sep-2549-cache-scope-valid", "SUCCESS wire-schema-valid"}},
+           {"SUCCESS sep-2549-tools-list-caching-hints", "SUCCESS sep-2549-prompts-list-caching-hints",
+            "SUCCESS sep-2549-resources-list-caching-hints", "SUCCESS sep-2549-resources-templates-list-caching-hints",
+            "SUCCESS sep-2549-resources-read-caching-hints", "SUCCESS sep-2549-ttl-non-negative",
+            "SUCCESS sep-2549-cache-scope-valid", "SUCCESS wire-schema-valid"}},
           {"http-header-validation",
            {"SUCCESS sep-2243-server-reject-invalid-headers", "SUCCESS sep-2243-server-reject-error-code",
             "SUCCESS sep-2243-server-reject-invalid-headers", "SUCCESS sep-2243-server-reject-error-code",
@@ -581,6 +580,28 @@ TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728O
           {"server-sse-multiple-streams",
            {"SUCCESS server-accepts-multiple-post-streams", "INFO server-sse-streams-functional"}},
       });
+}
+
+// The prompts and resources scenarios, which the mock passes as a scenario scripts them: both
+// suites, each against a mock speaking its era (a test of its own, so that it runs beside the others).
+TEST(Interop, TheOfficialSuitePromptAndResourceScenariosAgainstTheMockInBothErasOverHttp) {
+  const std::vector<std::string> names = {"prompts-list",
+                                          "prompts-get-simple",
+                                          "prompts-get-with-args",
+                                          "prompts-get-embedded-resource",
+                                          "prompts-get-with-image",
+                                          "resources-list",
+                                          "resources-read-text",
+                                          "resources-read-binary",
+                                          "resources-templates-read"};
+  std::vector<SuiteScenario> suite;
+  for (const auto& name : names) suite.push_back({name, {"SUCCESS " + name}});
+  expect_official_suite_results("conformance", "", {"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}, suite);
+  for (auto& scenario : suite) scenario.checks.push_back("SUCCESS wire-schema-valid");
+  suite.push_back({"sep-2164-resource-not-found",
+                   {"SUCCESS sep-2164-no-empty-contents", "SUCCESS sep-2164-error-code", "SUCCESS sep-2164-data-uri",
+                    "SUCCESS wire-schema-valid"}});
+  expect_official_suite_results("conformance-next", "2026-07-28", {"2026-07-28"}, suite);
 }
 
 // conformance 0.1.16 (the 2025 revisions) against a mock speaking both eras: it is served the

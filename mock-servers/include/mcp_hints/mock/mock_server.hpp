@@ -140,6 +140,19 @@ class MockServer {
   std::size_t announce_tools_changed(Clock::time_point due);
   std::vector<Outgoing> list_tools(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
                                    const std::string& context);
+  // One page of a listing, its items under `key`, from the cursor the request gives ("page-N");
+  // in the stateless era with ttlMs and cacheScope.
+  std::vector<Outgoing> list_page(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
+                                  const char* key, const std::vector<nlohmann::json>& items) const;
+  // What it declares in initialize and server/discover: tools (listChanged as given), and prompts
+  // and resources when the scenario serves them.
+  nlohmann::json capabilities(bool tools_list_changed) const;
+  // The prompts and resources methods (served_content.cpp) when the scenario serves them; nullopt
+  // for any other method, or one of a capability it does not declare.
+  std::optional<std::vector<Outgoing>> serve_content(const nlohmann::json& id, const std::string& method,
+                                                     const nlohmann::json& params, ProtocolEra era) const;
+  std::vector<Outgoing> get_prompt(const nlohmann::json& id, const nlohmann::json& params) const;
+  std::vector<Outgoing> read_resource(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era) const;
   // The catalog served under an authorization context: its own, else the one served now.
   const std::vector<nlohmann::json>& catalog_for(const std::string& context) const;
   // The revisions it speaks (the scenario's, else the legacy ones), and those of each era: read
@@ -157,7 +170,10 @@ class MockServer {
 
   ServerSpec spec_;
   std::vector<std::string> spoken_, legacy_, stateless_;
-  std::vector<nlohmann::json> tools_;                  // the catalog served now (list_changed replaces it)
+  std::vector<nlohmann::json> tools_;  // the catalog served now (list_changed replaces it)
+  // What prompts/list, resources/list and resources/templates/list show: the scenario's entries'
+  // prompt, resource and resourceTemplate members.
+  std::vector<nlohmann::json> listed_prompts_, listed_resources_, listed_templates_;
   std::map<std::string, std::size_t> calls_;           // calls so far, by tool
   std::map<std::string, nlohmann::json> open_inputs_;  // by tool: the input_required result awaiting an answer
   // The JSON text of each scripted result (the default one and every result step's), by its

@@ -53,6 +53,9 @@ struct ServerSpec {
   std::map<std::string, std::vector<nlohmann::json>> tools_by_authorization;
   std::map<std::string, std::vector<Step>> scripts;  // by tool name
   nlohmann::json default_result;
+  // Prompts ({prompt, messages}), resources ({resource, contents}) and resource templates
+  // ({resourceTemplate, contents}) as the scenario gives them; absent, the capability is not declared.
+  std::optional<std::vector<nlohmann::json>> prompts, resources, resource_templates;
 };
 
 struct Scenario {
