@@ -89,6 +89,42 @@ TEST(McpClient, AnswersServerRequestsInsteadOfHanging) {
   EXPECT_EQ(ping_answer["result"], json::object());
 }
 
+// A server that floods a session with notifications and requests cannot exhaust its memory: every
+// one is counted (by method: the specification's each on its own, and the first kCountedMethods
+// others) and every request answered, but only the first kKeptMessages of each are kept.
+TEST(McpClient, AFloodOfNotificationsAndRequestsIsCountedButNotKept) {
+  using Session = mcp_hints::McpClientSession;
+  const std::size_t flood = Session::kKeptMessages + 2 * Session::kCountedMethods;
+  ScriptedTransport t([&](const json& m) -> std::vector<json> {
+    if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
+    std::vector<json> out;
+    for (std::size_t i = 0; i < flood; ++i) {
+      out.push_back(rpc::notification("notifications/progress"));
+      out.push_back(rpc::notification("notifications/n" + std::to_string(i)));  // a new method each time
+      out.push_back(rpc::request("r" + std::to_string(i), "ping"));
+    }
+    out.push_back(rpc::notification("notifications/tools/list_changed"));  // after the others filled the count
+    out.push_back(rpc::result(m["id"], {{"tools", json::array()}}));
+    return out;
+  });
+  Session session(t);
+  session.initialize();
+  EXPECT_TRUE(session.list_tools().tools.empty());
+  EXPECT_EQ(session.notifications_received(), 2 * flood + 1);
+  EXPECT_EQ(session.notification_count("notifications/progress"), flood);
+  EXPECT_EQ(session.notification_count("notifications/tools/list_changed"), 1u);  // the spec's: always apart
+  EXPECT_EQ(session.notification_count("notifications/n0"), 1u);
+  EXPECT_EQ(session.notification_count("notifications/n" + std::to_string(Session::kCountedMethods - 2)), 1u);
+  EXPECT_EQ(session.notification_count("notifications/n" + std::to_string(Session::kCountedMethods)), 0u);
+  EXPECT_EQ(session.notification_count(""), flood - (Session::kCountedMethods - 1));
+  ASSERT_EQ(session.notifications().size(), Session::kKeptMessages);
+  EXPECT_EQ(session.notifications()[1]["method"], "notifications/n0");
+  EXPECT_EQ(session.server_requests().size(), Session::kKeptMessages);
+  std::size_t answered = 0;
+  for (const auto& sent : t.sent) answered += sent.contains("result") && sent["result"] == json::object();
+  EXPECT_EQ(answered, flood);
+}
+
 // A client that declares a capability answers what it lets the server ask, through its hook, in the
 // middle of its own request; what the hook declines (nullopt) is method-not-found, as without one.
 // The capabilities are declared in initialize and, in the stateless era, in every request's _meta.
@@ -421,8 +457,8 @@ TEST(McpClient, AHeldSubscriptionIsBoundedAgainstAFloodingServer) {
   EXPECT_NE(session.subscription_end().find("too many messages unread"), std::string::npos)
       << session.subscription_end();
   // What was taken in while waiting for the acknowledgment, then a full backlog: bounded.
-  EXPECT_GT(session.notifications().size(), mcp_hints::McpClientSession::kHeldBacklog);
-  EXPECT_LE(session.notifications().size(), 2 * mcp_hints::McpClientSession::kHeldBacklog);
+  EXPECT_GT(session.notifications_received(), mcp_hints::McpClientSession::kHeldBacklog);
+  EXPECT_LE(session.notifications_received(), 2 * mcp_hints::McpClientSession::kHeldBacklog);
   EXPECT_EQ(session.notifications().front()["method"], "notifications/subscriptions/acknowledged");
   EXPECT_EQ(session.notifications().front()["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], id);
 

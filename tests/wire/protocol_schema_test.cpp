@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "test_support.hpp"
 
@@ -123,6 +124,23 @@ TEST(ProtocolSchema, BundlesTheSpecificationsSchemaOfEveryRevisionUnchanged) {
     EXPECT_EQ(mcp_hints::keywords_valijson_misreads(test_support::read_json(ours)), std::vector<std::string>())
         << revision;
   }
+}
+
+// The notifications a session always counts apart are those the bundled schemas define, no more.
+TEST(ProtocolSchema, TheSpecNotificationMethodsAreThoseOfTheBundledSchemas) {
+  std::set<std::string> defined;
+  for (const auto& revision : kRevisions) {
+    const json schema =
+        test_support::read_json(test_support::source_dir() / "schemas" / "protocol" / (revision + ".schema.json"));
+    const json definitions = schema.value("$defs", schema.value("definitions", json::object()));
+    for (const auto& [name, definition] : definitions.items())
+      if (const json method = definition.value("/properties/method/const"_json_pointer, json());
+          method.is_string() && method.get<std::string>().rfind("notifications/", 0) == 0)
+        defined.insert(method.get<std::string>());
+  }
+  const std::set<std::string> listed(std::begin(mcp_hints::kSpecNotificationMethods),
+                                     std::end(mcp_hints::kSpecNotificationMethods));
+  EXPECT_EQ(listed, defined);
 }
 
 TEST(ProtocolSchema, FindsWhatValijsonWouldMisreadInA2020_12Schema) {

@@ -74,7 +74,7 @@ json McpClientSession::protocol_meta() const {
 
 // Every request is answered, so that the server never waits on us.
 json McpClientSession::answer_to(const json& request) {
-  server_requests_.push_back(request);
+  if (server_requests_.size() < kKeptMessages) server_requests_.push_back(request);
   std::optional<json> result;
   if (request["method"] == "ping")
     result = json::object();
@@ -101,7 +101,7 @@ void McpClientSession::handle_unsolicited(const json& message) {
     case jsonrpc::Kind::notification:
       if (!held_id_.is_null() && message["method"] == "notifications/subscriptions/acknowledged")
         if (const json* tag = find_subscription_tag(message); tag && *tag == held_id_) held_acknowledged_ = true;
-      notifications_.push_back(message);
+      count_notification(message);
       break;
     case jsonrpc::Kind::request: send(answer_to(message), Clock::now() + options_.request_timeout); break;
     case jsonrpc::Kind::result:
@@ -580,10 +580,24 @@ void McpClientSession::observe(std::chrono::milliseconds window) {
   }
 }
 
+void McpClientSession::count_notification(const json& message) {
+  ++notifications_received_;
+  const std::string& method = message["method"].get_ref<const std::string&>();  // classified: a string
+  auto counted = notifications_by_method_.find(method);
+  if (counted == notifications_by_method_.end()) {
+    const bool of_the_spec = std::find(std::begin(kSpecNotificationMethods), std::end(kSpecNotificationMethods),
+                                       method) != std::end(kSpecNotificationMethods);
+    counted = of_the_spec || notifications_by_method_.size() < kCountedMethods
+                  ? notifications_by_method_.emplace(method, 0).first
+                  : notifications_by_method_.try_emplace("").first;
+  }
+  ++counted->second;
+  if (notifications_.size() < kKeptMessages) notifications_.push_back(message);
+}
+
 std::size_t McpClientSession::notification_count(const std::string& method) const {
-  std::size_t n = 0;
-  for (const auto& m : notifications_) n += m.value("method", "") == method;
-  return n;
+  const auto counted = notifications_by_method_.find(method);
+  return counted == notifications_by_method_.end() ? 0 : counted->second;
 }
 
 }  // namespace mcp_hints

@@ -178,16 +178,26 @@ class McpClientSession {
 
   // Waits up to `window` for notifications, handling server requests meanwhile.
   void observe(std::chrono::milliseconds window);
-  // Notifications received so far (in order), by method name.
+  // Notifications received so far, by method name: every one counted, however many come (each
+  // method of the specification on its own, and the first kCountedMethods others; later others
+  // together under the empty name).
   std::size_t notification_count(const std::string& method) const;
+  std::size_t notifications_received() const { return notifications_received_; }
+  // The first kKeptMessages notifications, in order: what a long or flooding session brings past
+  // them is counted, not kept.
   const std::vector<nlohmann::json>& notifications() const { return notifications_; }
-  // Requests the server made to us (answered as ClientOptions::answer_server_request says, with an
-  // empty result for ping, else with method-not-found).
+  // The first kKeptMessages requests the server made to us (each answered as
+  // ClientOptions::answer_server_request says, with an empty result for ping, else with
+  // method-not-found, kept or not).
   const std::vector<nlohmann::json>& server_requests() const { return server_requests_; }
+  static constexpr std::size_t kKeptMessages = 1024;
+  static constexpr std::size_t kCountedMethods = 256;
 
  private:
   InitializeResult discover(std::chrono::milliseconds timeout);
   void handle_unsolicited(const nlohmann::json& message);
+  // One notification counted by its method, and kept while fewer than kKeptMessages are.
+  void count_notification(const nlohmann::json& message);
   nlohmann::json answer_to(const nlohmann::json& request);
   void send(const nlohmann::json& message, Deadline deadline);
   std::optional<nlohmann::json> receive(Deadline deadline);
@@ -213,6 +223,8 @@ class McpClientSession {
   std::map<std::string, nlohmann::json> param_header_schemas_;
   void remember_param_headers(const nlohmann::json& tool);
   std::vector<nlohmann::json> notifications_;
+  std::size_t notifications_received_ = 0;
+  std::map<std::string, std::size_t, std::less<>> notifications_by_method_;
   std::vector<nlohmann::json> server_requests_;
   std::vector<DuplicateMember> result_duplicates_;
   // The held subscription: its id (null: none), its stream (HTTP), and what the stream delivered,

@@ -29,6 +29,21 @@ inline constexpr const char* kServerInfoMeta = "io.modelcontextprotocol/serverIn
 // The _meta key that names the subscriptions/listen stream a message belongs to (its request's id).
 inline constexpr const char* kSubscriptionIdMeta = "io.modelcontextprotocol/subscriptionId";
 
+// The notifications every revision's schema defines, from either side: a session counts each of
+// these on its own however many other methods a server makes up.
+inline constexpr std::string_view kSpecNotificationMethods[] = {"notifications/cancelled",
+                                                                "notifications/elicitation/complete",
+                                                                "notifications/initialized",
+                                                                "notifications/message",
+                                                                "notifications/progress",
+                                                                "notifications/prompts/list_changed",
+                                                                "notifications/resources/list_changed",
+                                                                "notifications/resources/updated",
+                                                                "notifications/roots/list_changed",
+                                                                "notifications/subscriptions/acknowledged",
+                                                                "notifications/tasks/status",
+                                                                "notifications/tools/list_changed"};
+
 // The error codes of the stateless era (2026-07-28 reserves -32020 to -32099).
 enum StatelessErrorCode : int {
   header_mismatch_code = -32020,
