@@ -446,10 +446,11 @@ TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverHttp) {
 // each in-scope scenario gives exactly the checks and statuses listed, in order. Out of scope,
 // never run: what the mock does not serve (completion-complete, resources-subscribe,
 // resources-unsubscribe, logging-set-level: it declares none of completions, resources.subscribe
-// and logging), what needs the server to ask the client something or to log
+// and logging), what needs a session-era server to send the client a request or a log
 // (tools-call-with-logging, -sampling, -elicitation, elicitation-sep1034-defaults,
-// elicitation-sep1330-enums, input-required-result-*), and the extensions (sep-2640-skills-*,
-// tasks-*). OAuth is a client matter.
+// elicitation-sep1330-enums: the mock asks for input only by the stateless era's
+// InputRequiredResult, on a tool call), input-required-result-non-tool-request (the same, on
+// prompts/get), and the extensions (sep-2640-skills-*, tasks-*). OAuth is a client matter.
 struct SuiteScenario {
   std::string name;
   std::vector<std::string> checks;  // "STATUS check-id", in the order the suite reports them
@@ -582,6 +583,41 @@ TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728O
       });
 }
 
+// SEP-2322's input requests (2026-07-28), each scripted as a step of the tool the scenario calls:
+// asked, asked again until answered in full with the requestState given (a changed one refused),
+// over several rounds, and only of a client that declares the capability the step requires.
+TEST(Interop, TheOfficialSuiteInputRequiredScenariosAgainstTheMockPinnedTo20260728OverHttp) {
+  const auto suite = [](const std::string& name, std::vector<std::string> checks) {
+    checks.push_back("SUCCESS wire-schema-valid");
+    return SuiteScenario{name, checks};
+  };
+  expect_official_suite_results(
+      "conformance-next", "2026-07-28", {"2026-07-28"},
+      {
+          suite("input-required-result-basic-elicitation",
+                {"SUCCESS sep-2322-elicitation-incomplete", "SUCCESS sep-2322-elicitation-complete"}),
+          suite("input-required-result-basic-sampling",
+                {"SUCCESS sep-2322-sampling-incomplete", "SUCCESS sep-2322-sampling-complete"}),
+          suite("input-required-result-basic-list-roots",
+                {"SUCCESS sep-2322-list-roots-incomplete", "SUCCESS sep-2322-list-roots-complete"}),
+          suite("input-required-result-request-state",
+                {"SUCCESS sep-2322-request-state-incomplete", "SUCCESS sep-2322-request-state-complete"}),
+          suite("input-required-result-multiple-input-requests",
+                {"SUCCESS sep-2322-multiple-inputs-incomplete", "SUCCESS sep-2322-multiple-inputs-complete"}),
+          suite("input-required-result-multi-round",
+                {"SUCCESS sep-2322-multi-round-r1", "SUCCESS sep-2322-multi-round-r2",
+                 "SUCCESS sep-2322-multi-round-r3"}),
+          suite("input-required-result-missing-input-response", {"SUCCESS sep-2322-missing-response-rerequests"}),
+          suite("input-required-result-result-type", {"SUCCESS sep-2322-result-type-included"}),
+          suite("input-required-result-tampered-state", {"SUCCESS sep-2322-reject-tampered-state"}),
+          suite("input-required-result-ignore-extra-params", {"SUCCESS sep-2322-ignore-unexpected-params"}),
+          suite("input-required-result-validate-input",
+                {"SUCCESS sep-2322-validate-input-responses", "SUCCESS sep-2322-error-on-protocol-error"}),
+          suite("input-required-result-capability-check", {"SUCCESS sep-2322-respect-client-capabilities"}),
+          suite("input-required-result-unsupported-methods", {"SUCCESS sep-2322-not-on-unsupported-requests"}),
+      });
+}
+
 // The prompts and resources scenarios, which the mock passes as a scenario scripts them: both
 // suites, each against a mock speaking its era (a test of its own, so that it runs beside the others).
 TEST(Interop, TheOfficialSuitePromptAndResourceScenariosAgainstTheMockInBothErasOverHttp) {
@@ -629,6 +665,13 @@ TEST(Interop, TheOfficialSuite2025ServerScenariosAgainstTheMockSpeakingBothErasO
            {"SUCCESS server-accepts-multiple-post-streams", "INFO server-sse-streams-functional"}},
           {"server-sse-polling", {"INFO outgoing-request", "INFO incoming-response", "INFO server-sse-content-type"}},
       });
+  // The session's lifecycle over HTTP (initialized accepted, DELETE ends it, then 404), which
+  // only the newer suite has, at the revision it names.
+  expect_official_suite_results(
+      "conformance-next", "2025-11-25", {"2026-07-28", "2025-11-25"},
+      {{"server-session-lifecycle",
+        {"SUCCESS server-session-initialized-accepted", "SUCCESS server-session-delete-accepted",
+         "SUCCESS server-session-terminated-returns-404"}}});
 }
 
 // The official suite's client scenarios against the reference client, which acts as a plain client
