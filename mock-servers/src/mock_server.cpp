@@ -498,26 +498,31 @@ std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& i
   auto open = open_inputs_.find(tool);
   if (open == open_inputs_.end()) return std::nullopt;
   const json& asked = open->second;
-  const bool answers = params.contains("inputResponses") || params.contains("requestState");
-  if (!answers) {  // a fresh call: the server still lacks the input, so it asks again
+  if (!answers_input(params)) {  // a fresh call: the server still lacks the input, so it asks again
     json result = asked;
     result["resultType"] = "input_required";
     return answer(rpc::result(id, result));
   }
-  const json responses = params.value("inputResponses", json::object());
-  std::string wrong;
-  if (!responses.is_object()) wrong = "inputResponses is not an object";
-  // The requests held by name: items() of the temporary value() returns would outlive it.
-  const json requests = asked.value("inputRequests", json::object());
-  if (responses.is_object())
-    for (const auto& [key, request] : requests.items())
-      if (wrong.empty() && (!responses.contains(key) || !responses[key].is_object()))
-        wrong = "inputResponses has no answer to '" + key + "'";
-  if (wrong.empty() && asked.contains("requestState") && params.value("requestState", json()) != asked["requestState"])
-    wrong = "requestState is not the one the input_required result gave";
-  if (!wrong.empty()) return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + wrong));
+  if (const std::string wrong = unanswered(asked, params); !wrong.empty())
+    return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + wrong));
   open_inputs_.erase(open);
   return std::nullopt;
+}
+
+bool MockServer::answers_input(const json& params) {
+  return params.contains("inputResponses") || params.contains("requestState");
+}
+
+std::string MockServer::unanswered(const json& asked, const json& params) {
+  const json responses = params.value("inputResponses", json::object());
+  if (!responses.is_object()) return "inputResponses is not an object";
+  // The requests held by name: items() of the temporary value() returns would outlive it.
+  const json requests = asked.value("inputRequests", json::object());
+  for (const auto& [key, request] : requests.items())
+    if (!responses.contains(key) || !responses[key].is_object()) return "inputResponses has no answer to '" + key + "'";
+  if (asked.contains("requestState") && params.value("requestState", json()) != asked["requestState"])
+    return "requestState is not the one the input_required result gave";
+  return {};
 }
 
 }  // namespace mcp_hints::mock

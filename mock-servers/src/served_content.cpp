@@ -85,7 +85,7 @@ std::optional<std::vector<Outgoing>> MockServer::serve_content(const json& id, c
                                                                const json& params, ProtocolEra era) const {
   if (spec_.prompts) {
     if (method == "prompts/list"sv) return list_page(id, params, era, "prompts", listed_prompts_);
-    if (method == "prompts/get"sv) return get_prompt(id, params);
+    if (method == "prompts/get"sv) return get_prompt(id, params, era);
   }
   if (spec_.resources || spec_.resource_templates) {
     if (method == "resources/list"sv) return list_page(id, params, era, "resources", listed_resources_);
@@ -96,8 +96,10 @@ std::optional<std::vector<Outgoing>> MockServer::serve_content(const json& id, c
   return std::nullopt;
 }
 
-// prompts: "Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602".
-std::vector<Outgoing> MockServer::get_prompt(const json& id, const json& params) const {
+// prompts: "Invalid prompt name: -32602 (Invalid params); Missing required arguments: -32602". A
+// prompt that asks for input asks every request that does not answer it (SEP-2322: the server
+// keeps no state between them).
+std::vector<Outgoing> MockServer::get_prompt(const json& id, const json& params, ProtocolEra era) const {
   const std::string* name = string_member(params, "name");
   if (!name) return refused(id, "Invalid params: name must be a string");
   Values values;
@@ -114,6 +116,22 @@ std::vector<Outgoing> MockServer::get_prompt(const json& id, const json& params)
     for (const auto& argument : prompt.value("arguments", json::array()))
       if (argument.value("required", false) && !values.count(argument["name"].get<std::string>()))
         return refused(id, "Invalid params: missing required argument '" + argument["name"].get<std::string>() + "'");
+    if (const json* asked = member(entry, "inputRequired")) {
+      if (era == ProtocolEra::legacy)  // which asks with a server request, which no script makes
+        return only(Outgoing{rpc::error(id, rpc::internal_error,
+                                        "Internal error: the prompt asks for input by an InputRequiredResult, which "
+                                        "only the stateless era has"),
+                             {},
+                             false,
+                             id});
+      if (!answers_input(params)) {
+        json result = *asked;
+        result["resultType"] = "input_required";
+        return only(Outgoing{rpc::result(id, result), {}, false, id});
+      }
+      if (const std::string wrong = unanswered(*asked, params); !wrong.empty())
+        return refused(id, "Invalid params: " + wrong);
+    }
     json result = {{"messages", substituted(entry["messages"], values)}};
     if (const json* description = member(prompt, "description"); description && description->is_string())
       result["description"] = *description;

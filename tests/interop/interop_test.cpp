@@ -449,8 +449,7 @@ TEST(Interop, TheTypeScriptSdkV2AdapterPinnedIsCertifiedAsItsListSaysOverHttp) {
 // and logging), what needs a session-era server to send the client a request or a log
 // (tools-call-with-logging, -sampling, -elicitation, elicitation-sep1034-defaults,
 // elicitation-sep1330-enums: the mock asks for input only by the stateless era's
-// InputRequiredResult, on a tool call), input-required-result-non-tool-request (the same, on
-// prompts/get), and the extensions (sep-2640-skills-*, tasks-*). OAuth is a client matter.
+// InputRequiredResult), and the extensions (sep-2640-skills-*, tasks-*). OAuth is a client matter.
 struct SuiteScenario {
   std::string name;
   std::vector<std::string> checks;  // "STATUS check-id", in the order the suite reports them
@@ -583,9 +582,10 @@ TEST(Interop, TheOfficialSuite2026ServerScenariosAgainstTheMockPinnedTo20260728O
       });
 }
 
-// SEP-2322's input requests (2026-07-28), each scripted as a step of the tool the scenario calls:
-// asked, asked again until answered in full with the requestState given (a changed one refused),
-// over several rounds, and only of a client that declares the capability the step requires.
+// SEP-2322's input requests (2026-07-28), each scripted as a step of the tool the scenario calls
+// (or on the prompt it gets): asked, asked again until answered in full with the requestState
+// given (a changed one refused), over several rounds, and only of a client that declares the
+// capability the step requires.
 TEST(Interop, TheOfficialSuiteInputRequiredScenariosAgainstTheMockPinnedTo20260728OverHttp) {
   const auto suite = [](const std::string& name, std::vector<std::string> checks) {
     checks.push_back("SUCCESS wire-schema-valid");
@@ -615,6 +615,8 @@ TEST(Interop, TheOfficialSuiteInputRequiredScenariosAgainstTheMockPinnedTo202607
                 {"SUCCESS sep-2322-validate-input-responses", "SUCCESS sep-2322-error-on-protocol-error"}),
           suite("input-required-result-capability-check", {"SUCCESS sep-2322-respect-client-capabilities"}),
           suite("input-required-result-unsupported-methods", {"SUCCESS sep-2322-not-on-unsupported-requests"}),
+          suite("input-required-result-non-tool-request",
+                {"SUCCESS sep-2322-non-tool-incomplete", "SUCCESS sep-2322-non-tool-complete"}),
       });
 }
 

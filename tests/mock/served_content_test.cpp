@@ -174,6 +174,59 @@ TEST(ServedContent, WrongRequestsAndUnknownNamesAreRefusedAsEachEraSays) {
   }
 }
 
+// A prompt that asks for input (SEP-2322) asks every stateless prompts/get that does not answer
+// it, refuses a partial answer or a changed requestState (-32602), and gives its messages to one
+// that answers in full; the session era, which has no such result, gets -32603.
+TEST(ServedContent, APromptThatAsksForInputAsksUntilAnsweredInFull) {
+  const json asked = {
+      {"inputRequests",
+       {{"context",
+         {{"method", "elicitation/create"},
+          {"params",
+           {{"mode", "form"},
+            {"message", "Which context?"},
+            {"requestedSchema", {{"type", "object"}, {"properties", {{"c", {{"type", "string"}}}}}}}}}}},
+        {"roots", {{"method", "roots/list"}, {"params", json::object()}}}}},
+      {"requestState", "c3RhdGU"}};
+  json members = kContent;
+  members["prompts"][1]["inputRequired"] = asked;
+  auto server = server_serving(members);
+  mcp_hints::ProtocolSchemas schemas;
+  const json accepted = {{"action", "accept"}, {"content", {{"c", "x"}}}};
+  const json roots = {{"roots", json::array()}};
+  for (int round = 0; round < 2; ++round) {  // asked again: the server keeps nothing between requests
+    const json got = answer(server, "prompts/get", {{"name", "bare"}}, true);
+    EXPECT_EQ(got["result"]["resultType"], "input_required") << got;
+    EXPECT_EQ(got["result"]["inputRequests"], asked["inputRequests"]) << got;
+    EXPECT_EQ(got["result"]["requestState"], "c3RhdGU");
+    for (const auto& v :
+         schemas.validate_message("2026-07-28", got, mcp_hints::Direction::server_to_client, "prompts/get"))
+      ADD_FAILURE() << v.definition << " " << v.pointer << " " << v.message;
+  }
+  const std::pair<json, std::string> wrong[] = {
+      {{{"inputResponses", {{"context", accepted}}}, {"requestState", "c3RhdGU"}}, "no answer to 'roots'"},
+      {{{"inputResponses", {{"context", accepted}, {"roots", roots}}}}, "requestState"},
+      {{{"inputResponses", {{"context", accepted}, {"roots", roots}}}, {"requestState", "other"}}, "requestState"},
+      {{{"inputResponses", json::array()}, {"requestState", "c3RhdGU"}}, "not an object"},
+  };
+  for (auto [params, why] : wrong) {
+    params["name"] = "bare";
+    const json got = answer(server, "prompts/get", params, true);
+    EXPECT_EQ(got["error"]["code"], -32602) << params << ": " << got;
+    EXPECT_NE(got["error"].value("message", "").find(why), std::string::npos) << got;
+  }
+  const json answered = answer(
+      server, "prompts/get",
+      {{"name", "bare"}, {"inputResponses", {{"context", accepted}, {"roots", roots}}}, {"requestState", "c3RhdGU"}},
+      true);
+  EXPECT_EQ(answered["result"]["resultType"], "complete") << answered;
+  EXPECT_EQ(answered["result"]["messages"], json::array({text_message("bare")}));
+  EXPECT_EQ(answer(server, "prompts/get", {{"name", "bare"}}, false)["error"]["code"], -32603);
+  // A prompt that asks for nothing is got in either era without an answer.
+  EXPECT_TRUE(
+      answer(server, "prompts/get", {{"name", "greet"}, {"arguments", {{"who", "x"}}}}, false).contains("result"));
+}
+
 // A scenario that gives no prompts declares no prompts capability, and prompts/get is not found;
 // one that gives resources but no templates lists none, and an empty list still declares.
 TEST(ServedContent, OnlyWhatTheScenarioGivesIsDeclaredAndServed) {
@@ -206,6 +259,8 @@ TEST(ServedContent, TheScenarioSchemaRefusesMalformedEntries) {
       {"/resources/1/resource/uri", 7},
       {"/resourceTemplates/0/resourceTemplate/uriTemplate", nullptr},
       {"/resources/0/extra", true},
+      {"/prompts/1/inputRequired", json::object()},
+      {"/prompts/1/inputRequired", {{"inputRequests", {{"k", {{"method", "tools/call"}}}}}}},
   };
   for (const auto& [pointer, value] : broken) {
     json members = kContent;

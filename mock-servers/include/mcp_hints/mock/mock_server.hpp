@@ -130,6 +130,11 @@ class MockServer {
   // when it answers in full (the script goes on) or nothing is open.
   std::optional<std::vector<Outgoing>> answer_open_input(const nlohmann::json& id, const std::string& tool,
                                                          const nlohmann::json& params);
+  // Whether a request carries an answer to an input request (inputResponses or requestState).
+  static bool answers_input(const nlohmann::json& params);
+  // What is wrong with a request's answer to `asked` (an InputRequiredResult's inputRequests and
+  // requestState): empty when it answers every input request and returns the requestState.
+  static std::string unanswered(const nlohmann::json& asked, const nlohmann::json& params);
   // A scripted result (the default one or a step's), answering request `id`.
   Outgoing scripted_result(const nlohmann::json& id, const nlohmann::json& result,
                            std::chrono::milliseconds delay = {}) const;
@@ -151,7 +156,7 @@ class MockServer {
   // for any other method, or one of a capability it does not declare.
   std::optional<std::vector<Outgoing>> serve_content(const nlohmann::json& id, const std::string& method,
                                                      const nlohmann::json& params, ProtocolEra era) const;
-  std::vector<Outgoing> get_prompt(const nlohmann::json& id, const nlohmann::json& params) const;
+  std::vector<Outgoing> get_prompt(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era) const;
   std::vector<Outgoing> read_resource(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era) const;
   // The catalog served under an authorization context: its own, else the one served now.
   const std::vector<nlohmann::json>& catalog_for(const std::string& context) const;
