@@ -498,31 +498,46 @@ std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& i
   auto open = open_inputs_.find(tool);
   if (open == open_inputs_.end()) return std::nullopt;
   const json& asked = open->second;
-  if (!answers_input(params)) {  // a fresh call: the server still lacks the input, so it asks again
-    json result = asked;
-    result["resultType"] = "input_required";
-    return answer(rpc::result(id, result));
+  std::string why;
+  switch (answer_to_input(asked, params, why)) {
+    case InputAnswer::missing: {  // the server still lacks the input, so it asks again
+      json result = asked;
+      result["resultType"] = "input_required";
+      return answer(rpc::result(id, result));
+    }
+    case InputAnswer::malformed: return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + why));
+    case InputAnswer::in_full: break;
   }
-  if (const std::string wrong = unanswered(asked, params); !wrong.empty())
-    return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + wrong));
   open_inputs_.erase(open);
   return std::nullopt;
 }
 
-bool MockServer::answers_input(const json& params) {
-  return params.contains("inputResponses") || params.contains("requestState");
-}
-
-std::string MockServer::unanswered(const json& asked, const json& params) {
-  const json responses = params.value("inputResponses", json::object());
-  if (!responses.is_object()) return "inputResponses is not an object";
-  // The requests held by name: items() of the temporary value() returns would outlive it.
+MockServer::InputAnswer MockServer::answer_to_input(const json& asked, const json& params, std::string& why) {
+  const json* responses = member(params, "inputResponses");
+  if (responses && !responses->is_object()) {
+    why = "inputResponses is not an object";
+    return InputAnswer::malformed;
+  }
+  if ((responses || member(params, "requestState")) && asked.contains("requestState") &&
+      params.value("requestState", json()) != asked["requestState"]) {
+    why = "requestState is not the one the input_required result gave";
+    return InputAnswer::malformed;
+  }
+  // Only the answers to what was asked are read: others are ignored (SEP-2322: "the server SHOULD
+  // ignore any information it does not recognize"). The requests held by name: items() of the
+  // temporary value() returns would outlive it.
   const json requests = asked.value("inputRequests", json::object());
-  for (const auto& [key, request] : requests.items())
-    if (!responses.contains(key) || !responses[key].is_object()) return "inputResponses has no answer to '" + key + "'";
-  if (asked.contains("requestState") && params.value("requestState", json()) != asked["requestState"])
-    return "requestState is not the one the input_required result gave";
-  return {};
+  bool missing = false;
+  for (const auto& [key, request] : requests.items()) {
+    const json* response = responses ? member(*responses, key) : nullptr;
+    if (!response) {
+      missing = true;
+    } else if (!response->is_object()) {
+      why = "inputResponses['" + key + "'] is not an object";
+      return InputAnswer::malformed;
+    }
+  }
+  return missing ? InputAnswer::missing : InputAnswer::in_full;
 }
 
 }  // namespace mcp_hints::mock

@@ -5,8 +5,10 @@
 #include <string_view>
 
 #include "mcp_hints/json/member.hpp"
+#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints::mock {
 
@@ -18,16 +20,20 @@ namespace {
 
 using Values = std::map<std::string, std::string, std::less<>>;
 
-// `value` with every {{NAME}} in its strings replaced by the value of NAME; a name it has no
-// value for stays as written.
+// `value` with every {{NAME}} in its strings replaced by the value of NAME (the innermost pair of
+// braces before each "}}"); a name it has no value for stays as written.
 json substituted(const json& value, const Values& values) {
   if (value.is_string()) {
     const std::string& text = value.get_ref<const std::string&>();
     std::string out;
     std::size_t at = 0;
-    for (std::size_t open; (open = text.find("{{", at)) != std::string::npos;) {
-      const std::size_t close = text.find("}}", open + 2);
-      if (close == std::string::npos) break;
+    for (std::size_t close; (close = text.find("}}", at)) != std::string::npos;) {
+      const std::size_t open = text.rfind("{{", close);
+      if (open == std::string::npos || open < at) {  // a "}}" that closes nothing
+        out.append(text, at, close + 2 - at);
+        at = close + 2;
+        continue;
+      }
       const auto found = values.find(std::string_view(text).substr(open + 2, close - open - 2));
       out.append(text, at, open - at);
       out += found == values.end() ? text.substr(open, close + 2 - open) : found->second;
@@ -45,7 +51,8 @@ json substituted(const json& value, const Values& values) {
 
 // The variables a URI gives a template's simple expansions ({NAME}: one or more characters, none
 // a '/'), each ending where the template's next literal text first follows; nullopt when the URI
-// does not match, or the template uses what the mock does not expand (operators, lists).
+// does not match, or the template uses what the mock does not expand (RFC 6570's operators, lists
+// and modifiers; two expansions side by side, which nothing divides).
 std::optional<Values> match_template(std::string_view pattern, std::string_view uri) {
   Values values;
   while (!pattern.empty()) {
@@ -57,10 +64,12 @@ std::optional<Values> match_template(std::string_view pattern, std::string_view 
     const std::size_t close = pattern.find('}', open);
     if (close == std::string_view::npos) return std::nullopt;
     const std::string_view name = pattern.substr(open + 1, close - open - 1);
-    if (name.empty() || name.find_first_of("+#./;?&,*:=!@|") != std::string_view::npos) return std::nullopt;
+    if (name.empty() || std::string_view("+#./;?&=!@|").find(name.front()) != std::string_view::npos ||
+        name.find_first_of(",*:{") != std::string_view::npos)
+      return std::nullopt;
     pattern.remove_prefix(close + 1);
     const std::string_view next = pattern.substr(0, pattern.find('{'));
-    std::size_t end = next.empty() ? uri.size() : uri.find(next);
+    const std::size_t end = next.empty() ? uri.size() : uri.find(next, 1);  // a value is never empty
     if (end == std::string_view::npos) return std::nullopt;
     const std::string_view value = uri.substr(0, end);
     if (value.empty() || value.find('/') != std::string_view::npos) return std::nullopt;
@@ -69,6 +78,15 @@ std::optional<Values> match_template(std::string_view pattern, std::string_view 
   }
   if (!uri.empty()) return std::nullopt;
   return values;
+}
+
+// The client capability an input request's method needs (SEP-2322's InputRequests: elicitation,
+// sampling, roots).
+const char* capability_asked_by(const std::string& method) {
+  if (method == "elicitation/create") return "elicitation";
+  if (method == "sampling/createMessage") return "sampling";
+  if (method == "roots/list") return "roots";
+  return nullptr;
 }
 
 std::vector<Outgoing> refused(const json& id, const std::string& message, json data = json()) {
@@ -124,13 +142,33 @@ std::vector<Outgoing> MockServer::get_prompt(const json& id, const json& params,
                              {},
                              false,
                              id});
-      if (!answers_input(params)) {
-        json result = *asked;
-        result["resultType"] = "input_required";
-        return only(Outgoing{rpc::result(id, result), {}, false, id});
+      // "Servers MUST NOT send an inputRequests that the client has not declared support for in
+      // its capabilities" (SEP-2322): a client that lacks one gets -32021, as for a tool step.
+      const json& declared = params["_meta"][kClientCapabilitiesMeta];  // handle_stateless checked it
+      json missing = json::object();
+      const json requests = asked->value("inputRequests", json::object());  // held: items() outlives a temporary
+      for (const auto& [key, request] : requests.items())
+        if (const char* capability = capability_asked_by(request["method"].get_ref<const std::string&>());
+            capability && !declared.contains(capability))
+          missing[capability] = json::object();
+      if (!missing.empty()) {
+        std::vector<std::string> names;
+        for (const auto& [capability, settings] : missing.items()) names.push_back(capability);
+        json error = rpc::error(id, missing_required_client_capability,
+                                "Missing required client capability: " + join(names, ", "));
+        error["error"]["data"] = {{"requiredCapabilities", std::move(missing)}};
+        return answer(std::move(error), 400);
       }
-      if (const std::string wrong = unanswered(*asked, params); !wrong.empty())
-        return refused(id, "Invalid params: " + wrong);
+      std::string why;
+      switch (answer_to_input(*asked, params, why)) {
+        case InputAnswer::missing: {  // asked again: the server keeps nothing between requests
+          json result = *asked;
+          result["resultType"] = "input_required";
+          return only(Outgoing{rpc::result(id, result), {}, false, id});
+        }
+        case InputAnswer::malformed: return refused(id, "Invalid params: " + why);
+        case InputAnswer::in_full: break;
+      }
     }
     json result = {{"messages", substituted(entry["messages"], values)}};
     if (const json* description = member(prompt, "description"); description && description->is_string())

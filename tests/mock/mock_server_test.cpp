@@ -792,12 +792,17 @@ TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
   ASSERT_TRUE(asked["inputRequests"].contains("confirm_archive"));
   EXPECT_EQ(asked["inputRequests"]["confirm_archive"]["method"], "elicitation/create");
   const std::string state = asked["requestState"];
-  // A call that answers nothing is asked again; a partial answer or a wrong state is refused.
+  // A call that answers nothing, or not all that was asked, is asked again (SEP-2322: "rather
+  // than returning an error"); a malformed answer or a wrong state is refused.
   EXPECT_EQ(result_of(archive)["result"], asked);
   json partial = archive;
-  partial["inputResponses"] = json::object();
+  partial["inputResponses"] = {{"other", "ignored"}};
   partial["requestState"] = state;
-  EXPECT_NE(result_of(partial)["error"]["message"].get<std::string>().find("no answer to 'confirm_archive'"),
+  EXPECT_EQ(result_of(partial)["result"], asked);
+  json malformed = partial;
+  malformed["inputResponses"] = {{"confirm_archive", true}};
+  EXPECT_NE(result_of(malformed)["error"]["message"].get<std::string>().find(
+                "inputResponses['confirm_archive'] is not an object"),
             std::string::npos);
   json answered = archive;
   answered["inputResponses"] = {{"confirm_archive", {{"action", "accept"}, {"content", {{"confirm", true}}}}}};

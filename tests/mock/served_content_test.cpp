@@ -33,15 +33,14 @@ json scenario_with(const json& members) {
 }
 
 const json kContent = {
-    {"prompts",
-     json::array(
-         {{{"prompt",
-            {{"name", "greet"},
-             {"description", "Greets"},
-             {"arguments",
-              json::array({{{"name", "who"}, {"required", true}}, {{"name", "mood"}, {"required", false}}})}}},
-           {"messages", json::array({text_message("Hello {{who}}, {{mood}} {{unknown}} {{"), text_message("plain")})}},
-          {{"prompt", {{"name", "bare"}}}, {"messages", json::array({text_message("bare")})}}})},
+    {"prompts", json::array({{{"prompt",
+                               {{"name", "greet"},
+                                {"description", "Greets"},
+                                {"arguments", json::array({{{"name", "who"}, {"required", true}},
+                                                           {{"name", "mood"}, {"required", false}}})}}},
+                              {"messages", json::array({text_message("Hello {{who}}, {{mood}} {{unknown}} {{"),
+                                                        text_message("x}} {{a {{who}}")})}},
+                             {{"prompt", {{"name", "bare"}}}, {"messages", json::array({text_message("bare")})}}})},
     {"resources",
      json::array({{{"resource", {{"uri", "test://a"}, {"name", "a"}}},
                    {"contents", json::array({{{"uri", "test://a"}, {"mimeType", "text/plain"}, {"text", "A"}}})}},
@@ -52,7 +51,11 @@ const json kContent = {
                    {"contents", json::array({{{"uri", "{{uri}}"}, {"text", "item {{id}} part {{part}}"}}})}},
                   {{"resourceTemplate",
                     {{"uriTemplate", "test://query{?q}"}, {"name", "query"}}},  // an operator: never matched
-                   {"contents", json::array({{{"uri", "{{uri}}"}, {"text", "q"}}})}}})},
+                   {"contents", json::array({{{"uri", "{{uri}}"}, {"text", "q"}}})}},
+                  {{"resourceTemplate", {{"uriTemplate", "test://tail/{user.id}ab"}, {"name", "tail"}}},
+                   {"contents", json::array({{{"uri", "{{uri}}"}, {"text", "{{user.id}}"}}})}},
+                  {{"resourceTemplate", {{"uriTemplate", "test://pair/{a}{b}"}, {"name", "pair"}}},  // never matched
+                   {"contents", json::array({{{"uri", "{{uri}}"}, {"text", "{{a}}"}}})}}})},
     {"pageSize", 1}};
 
 MockServer server_serving(const json& members) {
@@ -64,7 +67,7 @@ const json kStatelessMeta = {
 
 // The one answer to a request, in the session era (after initialize) or the stateless one.
 json answer(MockServer& server, const std::string& method, json params, bool stateless) {
-  if (stateless) params.update(kStatelessMeta);
+  if (stateless && !params.contains("_meta")) params.update(kStatelessMeta);
   const auto out = server.handle(rpc::request(9, method, params));
   EXPECT_EQ(out.size(), 1u) << method;
   return out.empty() ? json() : out.front().message();
@@ -95,10 +98,10 @@ TEST(ServedContent, EveryMethodAnswersValidlyInBothEras) {
     // Pages of one item each, the cursor the one before gave; stateless listings carry ttlMs and cacheScope.
     for (const auto& [method, key, count] :
          {std::tuple{"prompts/list", "prompts", 2}, std::tuple{"resources/list", "resources", 2},
-          std::tuple{"resources/templates/list", "resourceTemplates", 2}}) {
+          std::tuple{"resources/templates/list", "resourceTemplates", 4}}) {
       json params = json::object();
       std::vector<json> seen;
-      for (int page = 0; page < 3; ++page) {
+      for (int page = 0; page < 5; ++page) {
         const json listed = valid(answer(server, method, params, stateless), method);
         ASSERT_TRUE(listed.contains("result")) << listed;
         for (const auto& item : listed["result"][key]) seen.push_back(item);
@@ -113,12 +116,13 @@ TEST(ServedContent, EveryMethodAnswersValidlyInBothEras) {
               kContent["prompts"][0]["prompt"]);
     EXPECT_EQ(answer(server, "prompts/list", {{"cursor", "page-9"}}, stateless)["error"]["code"], -32602);
 
-    // prompts/get: {{NAME}} replaced by the argument's value, an unknown name or a lone "{{" kept as written.
+    // prompts/get: {{NAME}} replaced by the argument's value (the innermost braces before "}}"), an
+    // unknown name, a lone "{{" or "}}" kept as written.
     const json got = valid(answer(server, "prompts/get",
                                   {{"name", "greet"}, {"arguments", {{"who", "Ada"}, {"mood", "glad"}}}}, stateless),
                            "prompts/get");
     EXPECT_EQ(got["result"]["messages"][0]["content"]["text"], "Hello Ada, glad {{unknown}} {{") << got;
-    EXPECT_EQ(got["result"]["messages"][1], text_message("plain"));
+    EXPECT_EQ(got["result"]["messages"][1], text_message("x}} {{a Ada"));
     EXPECT_EQ(got["result"]["description"], "Greets");
     EXPECT_EQ(got["result"].contains("resultType"), stateless);
     EXPECT_FALSE(answer(server, "prompts/get", {{"name", "bare"}}, stateless)["result"].contains("description"));
@@ -132,6 +136,9 @@ TEST(ServedContent, EveryMethodAnswersValidlyInBothEras) {
     EXPECT_EQ(matched["result"]["contents"],
               json::array({{{"uri", "test://item/7/part/x.y"}, {"text", "item 7 part x.y"}}}))
         << matched;
+    // A value is never empty: "{user.id}ab" against "abab" is "ab", not "" (a dotted name is a name).
+    const json tail = answer(server, "resources/read", {{"uri", "test://tail/abab"}}, stateless);
+    EXPECT_EQ(tail["result"]["contents"], json::array({{{"uri", "test://tail/abab"}, {"text", "ab"}}})) << tail;
   }
 }
 
@@ -166,7 +173,8 @@ TEST(ServedContent, WrongRequestsAndUnknownNamesAreRefusedAsEachEraSays) {
     // Not found: an unknown URI; a template's variable that would be empty or hold a '/'; a
     // literal part that differs or a URI that runs on; a template with an operator.
     for (const std::string uri : {"test://c", "test://item//part/x", "test://item/1/2/part/x", "test://item/1/part/",
-                                  "test://item/1/parts/x", "test://item/1/part/x/y", "test://query?q=1", "test://a/"}) {
+                                  "test://item/1/parts/x", "test://item/1/part/x/y", "test://query?q=1", "test://a/",
+                                  "test://pair/xy", "test://tail/ab", "test://tail/a/bab"}) {
       const json error = refusal("resources/read", {{"uri", uri}});
       EXPECT_EQ(error.value("code", 0), stateless ? -32602 : -32002) << uri << ": " << error;
       EXPECT_EQ(error["data"]["uri"], uri) << error;
@@ -175,8 +183,12 @@ TEST(ServedContent, WrongRequestsAndUnknownNamesAreRefusedAsEachEraSays) {
 }
 
 // A prompt that asks for input (SEP-2322) asks every stateless prompts/get that does not answer
-// it, refuses a partial answer or a changed requestState (-32602), and gives its messages to one
-// that answers in full; the session era, which has no such result, gets -32603.
+// all of it ("the server SHOULD respond with a new InputRequiredResult requesting the missing
+// information again, rather than returning an error"), refuses a malformed answer or another
+// requestState (-32602), ignores answers to what it did not ask, and gives its messages to one that
+// answers in full; it never asks a client that does not declare the capability a request needs
+// ("Servers MUST NOT send an inputRequests that the client has not declared support for": -32021);
+// the session era, which has no such result, gets -32603.
 TEST(ServedContent, APromptThatAsksForInputAsksUntilAnsweredInFull) {
   const json asked = {
       {"inputRequests",
@@ -192,11 +204,23 @@ TEST(ServedContent, APromptThatAsksForInputAsksUntilAnsweredInFull) {
   members["prompts"][1]["inputRequired"] = asked;
   auto server = server_serving(members);
   mcp_hints::ProtocolSchemas schemas;
+  const auto meta = [](const json& capabilities) {
+    return json{{mcp_hints::kProtocolVersionMeta, "2026-07-28"}, {mcp_hints::kClientCapabilitiesMeta, capabilities}};
+  };
+  const json able = meta({{"elicitation", {{"form", json::object()}}}, {"roots", json::object()}});
   const json accepted = {{"action", "accept"}, {"content", {{"c", "x"}}}};
   const json roots = {{"roots", json::array()}};
-  for (int round = 0; round < 2; ++round) {  // asked again: the server keeps nothing between requests
-    const json got = answer(server, "prompts/get", {{"name", "bare"}}, true);
-    EXPECT_EQ(got["result"]["resultType"], "input_required") << got;
+  auto get = [&](json params) {
+    params["name"] = "bare";
+    if (!params.contains("_meta")) params["_meta"] = able;
+    return answer(server, "prompts/get", params, true);
+  };
+  // Asked again for every answer that lacks one: none, none but the state, one of two.
+  for (const json& params : {json::object(), json{{"requestState", "c3RhdGU"}},
+                             json{{"inputResponses", {{"context", accepted}}}, {"requestState", "c3RhdGU"}},
+                             json{{"inputResponses", {{"roots", roots}, {"extra", 1}}}, {"requestState", "c3RhdGU"}}}) {
+    const json got = get(params);
+    EXPECT_EQ(got["result"]["resultType"], "input_required") << params << ": " << got;
     EXPECT_EQ(got["result"]["inputRequests"], asked["inputRequests"]) << got;
     EXPECT_EQ(got["result"]["requestState"], "c3RhdGU");
     for (const auto& v :
@@ -204,21 +228,27 @@ TEST(ServedContent, APromptThatAsksForInputAsksUntilAnsweredInFull) {
       ADD_FAILURE() << v.definition << " " << v.pointer << " " << v.message;
   }
   const std::pair<json, std::string> wrong[] = {
-      {{{"inputResponses", {{"context", accepted}}}, {"requestState", "c3RhdGU"}}, "no answer to 'roots'"},
       {{{"inputResponses", {{"context", accepted}, {"roots", roots}}}}, "requestState"},
       {{{"inputResponses", {{"context", accepted}, {"roots", roots}}}, {"requestState", "other"}}, "requestState"},
       {{{"inputResponses", json::array()}, {"requestState", "c3RhdGU"}}, "not an object"},
+      {{{"inputResponses", {{"context", "yes"}, {"roots", roots}}}, {"requestState", "c3RhdGU"}},
+       "inputResponses['context'] is not an object"},
   };
-  for (auto [params, why] : wrong) {
-    params["name"] = "bare";
-    const json got = answer(server, "prompts/get", params, true);
+  for (const auto& [params, why] : wrong) {
+    const json got = get(params);
     EXPECT_EQ(got["error"]["code"], -32602) << params << ": " << got;
     EXPECT_NE(got["error"].value("message", "").find(why), std::string::npos) << got;
   }
-  const json answered = answer(
-      server, "prompts/get",
-      {{"name", "bare"}, {"inputResponses", {{"context", accepted}, {"roots", roots}}}, {"requestState", "c3RhdGU"}},
-      true);
+  // A client that declares neither elicitation nor roots, or only one, is not asked.
+  for (const auto& [declared, lacking] :
+       {std::pair{json::object(), json{{"elicitation", json::object()}, {"roots", json::object()}}},
+        std::pair{json{{"elicitation", json::object()}}, json{{"roots", json::object()}}}}) {
+    const json got = get({{"_meta", meta(declared)}});
+    EXPECT_EQ(got["error"]["code"], -32021) << declared << ": " << got;
+    EXPECT_EQ(got["error"]["data"]["requiredCapabilities"], lacking) << got;
+  }
+  const json answered = get({{"inputResponses", {{"context", accepted}, {"roots", roots}, {"extra", "ignored"}}},
+                             {"requestState", "c3RhdGU"}});
   EXPECT_EQ(answered["result"]["resultType"], "complete") << answered;
   EXPECT_EQ(answered["result"]["messages"], json::array({text_message("bare")}));
   EXPECT_EQ(answer(server, "prompts/get", {{"name", "bare"}}, false)["error"]["code"], -32603);

@@ -90,8 +90,8 @@ TEST(McpClient, AnswersServerRequestsInsteadOfHanging) {
 }
 
 // A server that floods a session with notifications and requests cannot exhaust its memory: every
-// one is counted (by method: the specification's each on its own, and the first kCountedMethods
-// others) and every request answered, but only the first kKeptMessages of each are kept.
+// one is counted (by method: the first kCountedMethods distinct methods each on its own, and the
+// specification's always) and every request answered, but only the first kKeptMessages of each are kept.
 TEST(McpClient, AFloodOfNotificationsAndRequestsIsCountedButNotKept) {
   using Session = mcp_hints::McpClientSession;
   const std::size_t flood = Session::kKeptMessages + 2 * Session::kCountedMethods;

@@ -130,11 +130,12 @@ class MockServer {
   // when it answers in full (the script goes on) or nothing is open.
   std::optional<std::vector<Outgoing>> answer_open_input(const nlohmann::json& id, const std::string& tool,
                                                          const nlohmann::json& params);
-  // Whether a request carries an answer to an input request (inputResponses or requestState).
-  static bool answers_input(const nlohmann::json& params);
-  // What is wrong with a request's answer to `asked` (an InputRequiredResult's inputRequests and
-  // requestState): empty when it answers every input request and returns the requestState.
-  static std::string unanswered(const nlohmann::json& asked, const nlohmann::json& params);
+  // How a request answers `asked` (an InputRequiredResult's inputRequests and requestState): not
+  // at all or only in part, so it is asked again (SEP-2322: "the server SHOULD respond with a new
+  // InputRequiredResult requesting the missing information again, rather than returning an
+  // error"); in a malformed way or with another requestState, refused with -32602 and `why`; or in full.
+  enum class InputAnswer { in_full, missing, malformed };
+  static InputAnswer answer_to_input(const nlohmann::json& asked, const nlohmann::json& params, std::string& why);
   // A scripted result (the default one or a step's), answering request `id`.
   Outgoing scripted_result(const nlohmann::json& id, const nlohmann::json& result,
                            std::chrono::milliseconds delay = {}) const;

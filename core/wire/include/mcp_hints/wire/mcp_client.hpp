@@ -178,9 +178,9 @@ class McpClientSession {
 
   // Waits up to `window` for notifications, handling server requests meanwhile.
   void observe(std::chrono::milliseconds window);
-  // Notifications received so far, by method name: every one counted, however many come (each
-  // method of the specification on its own, and the first kCountedMethods others; later others
-  // together under the empty name).
+  // Notifications received so far, by method name: every one counted, however many come (the
+  // first kCountedMethods distinct methods each on its own, and the specification's always; later
+  // made-up methods together under the empty name).
   std::size_t notification_count(const std::string& method) const;
   std::size_t notifications_received() const { return notifications_received_; }
   // The first kKeptMessages notifications, in order: what a long or flooding session brings past
