@@ -345,22 +345,8 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
   // A step that needs a capability the request does not declare is refused, and stays for the next
   // call (2026-07-28, basic: "the server MUST return a MissingRequiredClientCapabilityError (-32021)
   // whose data.requiredCapabilities lists the missing capabilities").
-  if (next && era == ProtocolEra::stateless && !next->required_capabilities.empty()) {
-    const json& declared = params["_meta"][kClientCapabilitiesMeta];  // handle_stateless checked it is an object
-    json missing = json::object();
-    std::vector<std::string> names;
-    for (const auto& [capability, settings] : next->required_capabilities.items())
-      if (!declared.contains(capability)) {
-        missing[capability] = settings;
-        names.push_back(capability);
-      }
-    if (!missing.empty()) {
-      json error = rpc::error(id, missing_required_client_capability,
-                              "Missing required client capability: " + join(names, ", "));
-      error["error"]["data"] = {{"requiredCapabilities", std::move(missing)}};
-      return answer(std::move(error), 400);
-    }
-  }
+  if (next && era == ProtocolEra::stateless)
+    if (auto lacking = refuse_undeclared(id, params, next->required_capabilities)) return std::move(*lacking);
   ++calls_[name];
   if (!next) return only(scripted_result(id, spec_.default_result));
   const Step& step = *next;
@@ -412,9 +398,7 @@ std::vector<Outgoing> MockServer::call_tool(const json& id, const json& params, 
         break;
       }
       open_inputs_[name] = step.payload;
-      json result = step.payload;
-      result["resultType"] = "input_required";
-      out.push_back({rpc::result(id, result), step.delay, false, id});
+      out.push_back({rpc::result(id, input_required_result(step.payload)), step.delay, false, id});
       break;
   }
   return out;
@@ -500,16 +484,36 @@ std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& i
   const json& asked = open->second;
   std::string why;
   switch (answer_to_input(asked, params, why)) {
-    case InputAnswer::missing: {  // the server still lacks the input, so it asks again
-      json result = asked;
-      result["resultType"] = "input_required";
-      return answer(rpc::result(id, result));
-    }
+    case InputAnswer::missing: return answer(rpc::result(id, input_required_result(asked)));  // asked again
     case InputAnswer::malformed: return answer(rpc::error(id, rpc::invalid_params, "Invalid params: " + why));
     case InputAnswer::in_full: break;
   }
   open_inputs_.erase(open);
   return std::nullopt;
+}
+
+json MockServer::input_required_result(const json& asked) {
+  json result = asked;
+  result["resultType"] = "input_required";
+  return result;
+}
+
+std::optional<std::vector<Outgoing>> MockServer::refuse_undeclared(const json& id, const json& params,
+                                                                   const json& required) {
+  if (required.empty()) return std::nullopt;
+  const json& declared = params["_meta"][kClientCapabilitiesMeta];  // handle_stateless checked it is an object
+  json missing = json::object();
+  std::vector<std::string> names;
+  for (const auto& [capability, settings] : required.items())
+    if (!declared.contains(capability)) {
+      missing[capability] = settings;
+      names.push_back(capability);
+    }
+  if (missing.empty()) return std::nullopt;
+  json error =
+      rpc::error(id, missing_required_client_capability, "Missing required client capability: " + join(names, ", "));
+  error["error"]["data"] = {{"requiredCapabilities", std::move(missing)}};
+  return answer(std::move(error), 400);
 }
 
 MockServer::InputAnswer MockServer::answer_to_input(const json& asked, const json& params, std::string& why) {

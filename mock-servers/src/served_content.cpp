@@ -5,10 +5,8 @@
 #include <string_view>
 
 #include "mcp_hints/json/member.hpp"
-#include "mcp_hints/json/text.hpp"
 #include "mcp_hints/mock/mock_server.hpp"
 #include "mcp_hints/wire/jsonrpc.hpp"
-#include "mcp_hints/wire/protocol.hpp"
 
 namespace mcp_hints::mock {
 
@@ -144,28 +142,16 @@ std::vector<Outgoing> MockServer::get_prompt(const json& id, const json& params,
                              id});
       // "Servers MUST NOT send an inputRequests that the client has not declared support for in
       // its capabilities" (SEP-2322): a client that lacks one gets -32021, as for a tool step.
-      const json& declared = params["_meta"][kClientCapabilitiesMeta];  // handle_stateless checked it
-      json missing = json::object();
+      json required = json::object();
       const json requests = asked->value("inputRequests", json::object());  // held: items() outlives a temporary
       for (const auto& [key, request] : requests.items())
-        if (const char* capability = capability_asked_by(request["method"].get_ref<const std::string&>());
-            capability && !declared.contains(capability))
-          missing[capability] = json::object();
-      if (!missing.empty()) {
-        std::vector<std::string> names;
-        for (const auto& [capability, settings] : missing.items()) names.push_back(capability);
-        json error = rpc::error(id, missing_required_client_capability,
-                                "Missing required client capability: " + join(names, ", "));
-        error["error"]["data"] = {{"requiredCapabilities", std::move(missing)}};
-        return answer(std::move(error), 400);
-      }
+        if (const char* capability = capability_asked_by(request["method"].get_ref<const std::string&>()))
+          required[capability] = json::object();
+      if (auto lacking = refuse_undeclared(id, params, required)) return std::move(*lacking);
       std::string why;
       switch (answer_to_input(*asked, params, why)) {
-        case InputAnswer::missing: {  // asked again: the server keeps nothing between requests
-          json result = *asked;
-          result["resultType"] = "input_required";
-          return only(Outgoing{rpc::result(id, result), {}, false, id});
-        }
+        case InputAnswer::missing:  // asked again: the server keeps nothing between requests
+          return only(Outgoing{rpc::result(id, input_required_result(*asked)), {}, false, id});
         case InputAnswer::malformed: return refused(id, "Invalid params: " + why);
         case InputAnswer::in_full: break;
       }

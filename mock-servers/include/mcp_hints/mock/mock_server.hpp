@@ -135,6 +135,13 @@ class MockServer {
   // InputRequiredResult requesting the missing information again, rather than returning an
   // error"); in a malformed way or with another requestState, refused with -32602 and `why`; or in full.
   enum class InputAnswer { in_full, missing, malformed };
+  // The InputRequiredResult that asks `asked` (inputRequests and/or requestState).
+  static nlohmann::json input_required_result(const nlohmann::json& asked);
+  // A stateless request that lacks a capability `required` names (capability -> settings) in its
+  // _meta's clientCapabilities: -32021 listing those it lacks (HTTP 400, 2026-07-28, basic: "the
+  // server MUST return a MissingRequiredClientCapabilityError"); nullopt when it declares them all.
+  static std::optional<std::vector<Outgoing>> refuse_undeclared(const nlohmann::json& id, const nlohmann::json& params,
+                                                                const nlohmann::json& required);
   static InputAnswer answer_to_input(const nlohmann::json& asked, const nlohmann::json& params, std::string& why);
   // A scripted result (the default one or a step's), answering request `id`.
   Outgoing scripted_result(const nlohmann::json& id, const nlohmann::json& result,
