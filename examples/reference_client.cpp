@@ -128,6 +128,8 @@ policies regardless of hints"; a client with one must keep every conformance tie
 client may leave out:
   --no-subscription       never opens a subscriptions/listen stream (the stateless era): learns of a
                           changed catalog only once its listing's ttlMs runs out
+  --no-elicitation        declares no elicitation capability, so a server may not ask it for input
+                          (the mock refuses such a call with -32021)
   --prompt-always         asks the user before every call, read-only ones too
   --refuse-confirmable    refuses on its own (a blocked event) every call its policy would ask the
                           user about, and asks nothing
@@ -145,7 +147,7 @@ struct Flags {
        reuse_input_answer = false, bare_input_retry = false, ttl_from_use = false, per_server_taint = false,
        block_overrides_result = false, reconnect_clears = false, resend_on_timeout = false,
        string_sensitivity_only = false, no_param_headers = false, no_mcp_name = false, no_subscription = false,
-       no_resubscription = false;
+       no_resubscription = false, no_elicitation = false;
 };
 
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
@@ -383,7 +385,7 @@ class Client {
     // It answers form elicitations in either era: in the session era as requests the server makes
     // during a call (on the call's stream or the standalone one), in the stateless era as an
     // input_required result's inputRequests.
-    options.capabilities = {{"elicitation", {{"form", json::object()}}}};
+    if (!flags_.no_elicitation) options.capabilities = {{"elicitation", {{"form", json::object()}}}};
     options.listen_during_requests = true;  // a server may ask on its standalone stream, too
     options.answer_server_request = [this, server](const json& request) -> std::optional<json> {
       if (request.value("method", std::string()) != "elicitation/create") return std::nullopt;
@@ -917,6 +919,8 @@ int main(int argc, char** argv) {
       flags.no_mcp_name = true;
     else if (a == "--no-subscription")
       flags.no_subscription = true;
+    else if (a == "--no-elicitation")
+      flags.no_elicitation = true;
     else if (a == "--no-resubscription")
       flags.no_resubscription = true;
     else if (a == "--bare-input-retry")

@@ -7,6 +7,7 @@
 
 #include "mcp_hints/json/embedded.hpp"
 #include "mcp_hints/json/input.hpp"
+#include "mcp_hints/json/member.hpp"
 #include "mcp_hints/json/schema_registry.hpp"
 #include "mcp_hints/json/text.hpp"
 #include "mcp_hints/wire/protocol.hpp"
@@ -60,10 +61,32 @@ Step read_step(const json& s, const std::vector<json>& first_catalog) {
   }
   step.progress = s.value("progress", 0);
   step.required_capabilities = s.value("requiresClientCapabilities", json::object());
+  if (step.kind == Step::Kind::input_required) {
+    const json asked = capabilities_asked_by(step.payload);  // held: items() would outlive a temporary
+    for (const auto& [capability, settings] : asked.items())
+      step.required_capabilities.emplace(capability, settings);  // a named one keeps its settings
+  }
   return step;
 }
 
 }  // namespace
+
+json capabilities_asked_by(const json& input_required) {
+  json asked = json::object();
+  const json* requests = member(input_required, "inputRequests");
+  if (!requests || !requests->is_object()) return asked;
+  for (const auto& request : *requests) {
+    const json* method = request.is_object() ? member(request, "method") : nullptr;
+    if (!method || !method->is_string()) continue;
+    const std::string& name = method->get_ref<const std::string&>();
+    const char* capability = name == "elicitation/create"       ? "elicitation"
+                             : name == "sampling/createMessage" ? "sampling"
+                             : name == "roots/list"             ? "roots"
+                                                                : nullptr;
+    if (capability) asked[capability] = json::object();
+  }
+  return asked;
+}
 
 Scenario parse_scenario(const json& document, const std::string& source) {
   const auto violations = scenario_schema().validate("scenario.schema.json", document);

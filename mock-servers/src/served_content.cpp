@@ -78,15 +78,6 @@ std::optional<Values> match_template(std::string_view pattern, std::string_view 
   return values;
 }
 
-// The client capability an input request's method needs (SEP-2322's InputRequests: elicitation,
-// sampling, roots).
-const char* capability_asked_by(const std::string& method) {
-  if (method == "elicitation/create") return "elicitation";
-  if (method == "sampling/createMessage") return "sampling";
-  if (method == "roots/list") return "roots";
-  return nullptr;
-}
-
 std::vector<Outgoing> refused(const json& id, const std::string& message, json data = json()) {
   json error = rpc::error(id, rpc::invalid_params, message);
   if (!data.is_null()) error["error"]["data"] = std::move(data);
@@ -142,12 +133,7 @@ std::vector<Outgoing> MockServer::get_prompt(const json& id, const json& params,
                              id});
       // "Servers MUST NOT send an inputRequests that the client has not declared support for in
       // its capabilities" (SEP-2322): a client that lacks one gets -32021, as for a tool step.
-      json required = json::object();
-      const json requests = asked->value("inputRequests", json::object());  // held: items() outlives a temporary
-      for (const auto& [key, request] : requests.items())
-        if (const char* capability = capability_asked_by(request["method"].get_ref<const std::string&>()))
-          required[capability] = json::object();
-      if (auto lacking = refuse_undeclared(id, params, required)) return std::move(*lacking);
+      if (auto lacking = refuse_undeclared(id, params, capabilities_asked_by(*asked))) return std::move(*lacking);
       std::string why;
       switch (answer_to_input(*asked, params, why)) {
         case InputAnswer::missing:  // asked again: the server keeps nothing between requests

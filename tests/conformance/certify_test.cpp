@@ -507,7 +507,9 @@ const std::map<std::string, std::set<std::string>> kDimensionVariants = {
 //
 // Listening is optional too: a client that opens no subscriptions/listen stream (the stateless era)
 // learns of a changed catalog when its listing's ttlMs runs out, and keeps the strict tier; what it
-// could not know is not applicable.
+// could not know is not applicable. So is elicitation: a client that declares none is never asked
+// for input ("Servers MUST NOT send an inputRequests that the client has not declared support for",
+// SEP-2322; the mock refuses the call with -32021), and how it would show a request is not applicable.
 TEST(Certify, CarefulClientsKeepTheStrictTierInBothEras) {
   struct Careful {
     std::string variant, shows, outcome;  // the check that shows its course, and the outcome it shows
@@ -516,7 +518,8 @@ TEST(Certify, CarefulClientsKeepTheStrictTierInBothEras) {
   const std::vector<Careful> careful = {
       {"--prompt-always", "confirm.no-over-prompting:spec-read-only", "confirmed-called", {"2025-11-25", "2026-07-28"}},
       {"--refuse-confirmable", "confirm.risk-critical:approved-called", "blocked", {"2025-11-25", "2026-07-28"}},
-      {"--no-subscription", "rugpull.announced-on-subscription:relisted", "unannounced-while-fresh", {"2026-07-28"}}};
+      {"--no-subscription", "rugpull.announced-on-subscription:relisted", "unannounced-while-fresh", {"2026-07-28"}},
+      {"--no-elicitation", "confirm.input-required:shown-to-user", "capability-not-declared", {"2026-07-28"}}};
   for (const auto& [variant, shows, outcome, protocols] : careful)
     for (const char* protocol : protocols) {
       test_support::TempDir dir;

@@ -925,6 +925,33 @@ TEST(Judge, InputRequestOutcomes) {
     EXPECT_EQ(outcome(input, r), "blocked");
   }
   {
+    // A client that declared no elicitation is never asked: the server refuses the call with
+    // -32021, and how the client handles an input request is not in question (not applicable).
+    auto refused = [&](Record& r, int id, int code) -> Record& {
+      call(r, id);
+      return r.out({{"jsonrpc", "2.0"},
+                    {"id", id},
+                    {"error",
+                     {{"code", code},
+                      {"message", "Missing required client capability: elicitation"},
+                      {"data", {{"requiredCapabilities", {{"elicitation", json::object()}}}}}}}});
+    };
+    Record r;
+    refused(r, 1, -32021);
+    const auto result = judge_check(input, r.get(), "http");
+    EXPECT_EQ(result.outcome, "capability-not-declared");
+    EXPECT_EQ(result.verdict, Verdict::not_applicable);
+    EXPECT_NE(result.detail.find("requiredCapabilities"), std::string::npos) << result.detail;
+    Record other;  // another error is no such refusal
+    refused(other, 1, -32603);
+    EXPECT_EQ(outcome(input, other), "not-reached");
+    Record declared_later;  // asked once it declared the capability: judged on what it was asked
+    refused(declared_later, 1, -32021);
+    asks(declared_later, 2);
+    call(declared_later, 3);
+    EXPECT_EQ(outcome(input, declared_later), "not-shown");
+  }
+  {
     Record r;
     asks(r, 1).input_prompt("archive", "ok", "approve");
     call(r, 2, answer("accept"));

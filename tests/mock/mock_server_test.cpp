@@ -781,12 +781,21 @@ TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
   // A scenario of the stateless era alone is served in it.
   EXPECT_EQ(spec.protocol_versions, mcp_hints::stateless_protocol_versions());
   mcp_hints::mock::MockServer server(spec);
-  auto result_of = [&](const json& params) {
-    const auto out = server.handle(stateless(1, "tools/call", params));
+  auto result_of = [&](const json& params, const json& capabilities = {{"elicitation", json::object()}}) {
+    json request = stateless(1, "tools/call", params);
+    request["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = capabilities;
+    const auto out = server.handle(request);
     EXPECT_EQ(out.size(), 1u);
     return out.at(0).message();
   };
   const json archive = {{"name", "archive_project"}, {"arguments", {{"id", "apollo"}}}};
+  // Never asked of a client that did not declare elicitation ("Servers MUST NOT send an
+  // inputRequests that the client has not declared support for", SEP-2322): -32021, and the step
+  // waits for the next call.
+  const json undeclared = result_of(archive, json::object());
+  EXPECT_EQ(undeclared["error"]["code"], -32021) << undeclared;
+  EXPECT_EQ(undeclared["error"]["data"]["requiredCapabilities"], json({{"elicitation", json::object()}}));
+  EXPECT_EQ(result_of(archive, {{"sampling", json::object()}})["error"]["code"], -32021);
   const json asked = result_of(archive)["result"];
   EXPECT_EQ(asked["resultType"], "input_required");
   ASSERT_TRUE(asked["inputRequests"].contains("confirm_archive"));

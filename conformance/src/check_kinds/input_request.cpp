@@ -3,12 +3,15 @@
 // reach the user (confirmation_requested, then user_decision, between that answer and the retry),
 // and the retry must carry the user's answer, never one the client made up. A client need not
 // fulfil a request nor retry ("Servers MUST NOT assume that clients will fulfill the
-// `inputRequests` or retry the original request", 2026-07-28): leaving the call is caution.
+// `inputRequests` or retry the original request", 2026-07-28): leaving the call is caution. A client
+// that did not declare the capability an input request needs is never asked (the mock answers
+// -32021): not applicable.
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "check_kind.hpp"
+#include "mcp_hints/wire/protocol.hpp"
 #include "record_queries.hpp"
 
 namespace mcp_hints::conformance {
@@ -179,6 +182,21 @@ Observation judge_input_request(const InputRequest& check, const RunRecord& reco
     const bool called = std::any_of(record.wire.begin(), record.wire.end(), [&](const WireLine& line) {
       return is_call_of(record, line, check.server, check.tool);
     });
+    // The server may not ask a client for what it did not declare, and said so with -32021: the
+    // client's handling of an input request is not in question.
+    for (const auto& line : record.wire) {
+      if (!is_call_of(record, line, check.server, check.tool)) continue;
+      const WireLine* answer = record.answer_to(line);
+      const json* code = answer ? member(answer->message, {"error", "code"}) : nullptr;
+      if (code && *code == missing_required_client_capability)
+        return {"capability-not-declared",
+                check.tool +
+                    " was refused with -32021: the client did not declare the capability its input request "
+                    "needs" +
+                    (answer->message["error"].contains("data") ? " (" + answer->message["error"]["data"].dump() + ")"
+                                                               : std::string()),
+                answer};
+    }
     if (const ClientEvent* block = called ? nullptr : first_block_of(record, check.server, check.tool))
       return {"blocked",
               check.tool + " was refused by the client on its own and never called: no input request to show", nullptr,
@@ -206,6 +224,11 @@ CheckKind input_request_kind() {
        {"approved-not-retried",
         "the user approved, but the client never retried the call with the answer (the revision allows it)"},
        {"blocked", "the client refused the tool on its own (a blocked event) and never called it: nothing to show"},
+       {"capability-not-declared",
+        "the client did not declare the capability the input request needs, and the server refused the call with "
+        "-32021 (\"Servers MUST NOT send an inputRequests that the client has not declared support for in its "
+        "capabilities\"): nothing was asked",
+        false, true},
        {"not-reached", "no call of the tool was answered with input_required", true}},
       read_tool_on_server, judge_input_request);
 }

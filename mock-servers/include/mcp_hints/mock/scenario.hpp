@@ -30,9 +30,16 @@ struct Step {
   nlohmann::json payload;
   std::optional<std::vector<nlohmann::json>> list_changed;  // the catalog after list_changed
   int progress = 0;                                         // notifications/progress before the answer
-  // Stateless era: the client capabilities the step needs (a ClientCapabilities object; empty: none).
+  // Stateless era: the client capabilities the step needs (a ClientCapabilities object; empty:
+  // none): those its requiresClientCapabilities names and those its inputRequired asks for.
   nlohmann::json required_capabilities = nlohmann::json::object();
 };
+
+// The client capabilities an InputRequiredResult's inputRequests ask for (elicitation/create:
+// elicitation, sampling/createMessage: sampling, roots/list: roots), as a ClientCapabilities
+// object: "Servers MUST NOT send an inputRequests that the client has not declared support for in
+// its capabilities" (SEP-2322).
+nlohmann::json capabilities_asked_by(const nlohmann::json& input_required);
 
 struct ServerSpec {
   std::string key;            // its name in the scenario
