@@ -388,7 +388,8 @@ class Client {
     if (!flags_.no_elicitation) options.capabilities = {{"elicitation", {{"form", json::object()}}}};
     options.listen_during_requests = true;  // a server may ask on its standalone stream, too
     options.answer_server_request = [this, server](const json& request) -> std::optional<json> {
-      if (request.value("method", std::string()) != "elicitation/create") return std::nullopt;
+      // --no-elicitation: what it did not declare, it does not answer
+      if (flags_.no_elicitation || request.value("method", std::string()) != "elicitation/create") return std::nullopt;
       const json params = request.value("params", json::object());
       if (params.is_object() && params.value("mode", std::string("form")) != "form")
         return json{{"action", "decline"}};  // only form mode is declared
@@ -626,7 +627,7 @@ class Client {
       const json requests = result.value("inputRequests", json::object());
       json responses = json::object();
       for (const auto& [key, request] : requests.items()) {
-        if (!request.is_object() || request.value("method", "") != "elicitation/create")
+        if (flags_.no_elicitation || !request.is_object() || request.value("method", "") != "elicitation/create")
           throw std::runtime_error(tool + " asks for " + request.value("method", std::string("?")) +
                                    ", which this client cannot answer");
         // --reuse-input-answer: the first answer given for every request (broken)

@@ -85,6 +85,20 @@ bool names_method(const json& message, std::string_view name) {
   return method && *method == name;
 }
 
+// Whether `declared` (a ClientCapabilities object) declares `capability` as an object with each
+// sub-capability `settings` names (elicitation's form or url, sampling's tools): "an empty
+// capabilities object is equivalent to declaring support for form mode only" (elicitation).
+bool declares(const json& declared, const std::string& capability, const json& settings) {
+  const json* given = member(declared, capability);
+  if (!given || !given->is_object()) return false;
+  if (!settings.is_object()) return true;
+  for (const auto& [sub, value] : settings.items()) {
+    const bool implied = capability == "elicitation" && sub == "form" && given->empty();
+    if (!implied && !given->contains(sub)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<json> MockServer::cancelled_request(const json& message) {
@@ -482,6 +496,8 @@ std::optional<std::vector<Outgoing>> MockServer::answer_open_input(const json& i
   auto open = open_inputs_.find(tool);
   if (open == open_inputs_.end()) return std::nullopt;
   const json& asked = open->second;
+  // Asked again only of a request that declares what the question needs (SEP-2322), as a prompt.
+  if (auto lacking = refuse_undeclared(id, params, capabilities_asked_by(asked))) return lacking;
   std::string why;
   switch (answer_to_input(asked, params, why)) {
     case InputAnswer::missing: return answer(rpc::result(id, input_required_result(asked)));  // asked again
@@ -505,7 +521,7 @@ std::optional<std::vector<Outgoing>> MockServer::refuse_undeclared(const json& i
   json missing = json::object();
   std::vector<std::string> names;
   for (const auto& [capability, settings] : required.items())
-    if (!declared.contains(capability)) {
+    if (!declares(declared, capability, settings)) {
       missing[capability] = settings;
       names.push_back(capability);
     }

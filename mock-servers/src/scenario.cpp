@@ -79,11 +79,21 @@ json capabilities_asked_by(const json& input_required) {
     const json* method = request.is_object() ? member(request, "method") : nullptr;
     if (!method || !method->is_string()) continue;
     const std::string& name = method->get_ref<const std::string&>();
-    const char* capability = name == "elicitation/create"       ? "elicitation"
-                             : name == "sampling/createMessage" ? "sampling"
-                             : name == "roots/list"             ? "roots"
-                                                                : nullptr;
-    if (capability) asked[capability] = json::object();
+    const json* params = member(request, "params");
+    if (params && !params->is_object()) params = nullptr;
+    if (name == "elicitation/create") {
+      // "Servers MUST NOT send elicitation requests with modes that are not supported by the
+      // client"; a request without a mode is a form.
+      const json* mode = params ? member(*params, "mode") : nullptr;
+      asked["elicitation"][mode && mode->is_string() ? mode->get<std::string>() : "form"] = json::object();
+    } else if (name == "sampling/createMessage") {
+      if (!asked.contains("sampling")) asked["sampling"] = json::object();
+      // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared
+      // support for tool use via the sampling.tools capability."
+      if (params && params->contains("tools")) asked["sampling"]["tools"] = json::object();
+    } else if (name == "roots/list") {
+      asked["roots"] = json::object();
+    }
   }
   return asked;
 }

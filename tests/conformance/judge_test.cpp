@@ -927,29 +927,48 @@ TEST(Judge, InputRequestOutcomes) {
   {
     // A client that declared no elicitation is never asked: the server refuses the call with
     // -32021, and how the client handles an input request is not in question (not applicable).
-    auto refused = [&](Record& r, int id, int code) -> Record& {
-      call(r, id);
+    auto refused = [&](Record& r, int id, int code,
+                       const json& required = {{"elicitation", {{"form", json::object()}}}},
+                       const json& extra = json::object()) -> Record& {
+      call(r, id, extra);
       return r.out({{"jsonrpc", "2.0"},
                     {"id", id},
                     {"error",
                      {{"code", code},
-                      {"message", "Missing required client capability: elicitation"},
-                      {"data", {{"requiredCapabilities", {{"elicitation", json::object()}}}}}}}});
+                      {"message", "Missing required client capability"},
+                      {"data", {{"requiredCapabilities", required}}}}}});
     };
     Record r;
     refused(r, 1, -32021);
     const auto result = judge_check(input, r.get(), "http");
     EXPECT_EQ(result.outcome, "capability-not-declared");
     EXPECT_EQ(result.verdict, Verdict::not_applicable);
-    EXPECT_NE(result.detail.find("requiredCapabilities"), std::string::npos) << result.detail;
-    Record other;  // another error is no such refusal
+    EXPECT_NE(result.detail.find("-32021"), std::string::npos) << result.detail;
+    EXPECT_NE(result.detail.find("elicitation"), std::string::npos) << result.detail;
+    Record other;  // another error is no such refusal, nor a refusal for what no input request needs
     refused(other, 1, -32603);
+    refused(other, 2, -32021, {{"experimental", json::object()}});
     EXPECT_EQ(outcome(input, other), "not-reached");
     Record declared_later;  // asked once it declared the capability: judged on what it was asked
     refused(declared_later, 1, -32021);
     asks(declared_later, 2);
     call(declared_later, 3);
     EXPECT_EQ(outcome(input, declared_later), "not-shown");
+    // Declared on the first call and not on the next: the first alone earns no pass.
+    Record dropped;
+    asks(dropped, 1).input_prompt("archive", "ok", "approve");
+    call(dropped, 2, answer("accept"));
+    refused(dropped, 3, -32021, {{"elicitation", {{"form", json::object()}}}}, {{"arguments", {{"project", "b"}}}});
+    const auto dropped_result = judge_check(input, dropped.get(), "http");
+    EXPECT_EQ(dropped_result.outcome, "capability-not-declared");
+    EXPECT_EQ(dropped_result.verdict, Verdict::not_applicable);
+    // ... and a failure on the first stays one.
+    Record failed_first;
+    asks(failed_first, 1);
+    call(failed_first, 2, answer("accept"));
+    refused(failed_first, 3, -32021, {{"elicitation", {{"form", json::object()}}}},
+            {{"arguments", {{"project", "b"}}}});
+    EXPECT_EQ(outcome(input, failed_first), "answered-without-user");
   }
   {
     Record r;

@@ -794,9 +794,18 @@ TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
   // waits for the next call.
   const json undeclared = result_of(archive, json::object());
   EXPECT_EQ(undeclared["error"]["code"], -32021) << undeclared;
-  EXPECT_EQ(undeclared["error"]["data"]["requiredCapabilities"], json({{"elicitation", json::object()}}));
+  EXPECT_EQ(undeclared["error"]["data"]["requiredCapabilities"], json({{"elicitation", {{"form", json::object()}}}}));
   EXPECT_EQ(result_of(archive, {{"sampling", json::object()}})["error"]["code"], -32021);
+  // Its mode too: "Servers MUST NOT send elicitation requests with modes that are not supported by
+  // the client"; an empty object declares form.
+  EXPECT_EQ(result_of(archive, {{"elicitation", {{"url", json::object()}}}})["error"]["data"]["requiredCapabilities"],
+            json({{"elicitation", {{"form", json::object()}}}}));
+  EXPECT_EQ(result_of(archive, {{"elicitation", true}})["error"]["code"], -32021);
+  EXPECT_EQ(result_of(archive, {{"elicitation", {{"form", json::object()}}}})["result"]["resultType"],
+            "input_required");
   const json asked = result_of(archive)["result"];
+  // Nor is it asked again of a call that no longer declares it.
+  EXPECT_EQ(result_of(archive, json::object())["error"]["code"], -32021);
   EXPECT_EQ(asked["resultType"], "input_required");
   ASSERT_TRUE(asked["inputRequests"].contains("confirm_archive"));
   EXPECT_EQ(asked["inputRequests"]["confirm_archive"]["method"], "elicitation/create");
@@ -832,6 +841,25 @@ TEST(MockServer, ScriptsAnInputRequiredResultAndTakesTheRetryThatAnswersIt) {
   const auto refused = legacy.handle(call("archive_project", 2));
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].message()["error"]["code"], -32603);
+}
+
+// The capabilities an InputRequiredResult asks for, by method, mode and tools.
+TEST(MockServer, AnInputRequestNeedsTheCapabilityItsMethodAndModeName) {
+  using mcp_hints::mock::capabilities_asked_by;
+  const json asked = capabilities_asked_by(
+      {{"inputRequests",
+        {{"a", {{"method", "elicitation/create"}, {"params", {{"message", "m"}}}}},
+         {"b", {{"method", "elicitation/create"}, {"params", {{"mode", "url"}, {"url", "https://x"}}}}},
+         {"c", {{"method", "sampling/createMessage"}, {"params", {{"tools", json::array()}}}}},
+         {"d", {{"method", "sampling/createMessage"}, {"params", json::object()}}},
+         {"e", {{"method", "roots/list"}}},
+         {"f", {{"method", "made/up"}}},
+         {"g", "not an object"}}}});
+  EXPECT_EQ(asked, json({{"elicitation", {{"form", json::object()}, {"url", json::object()}}},
+                         {"sampling", {{"tools", json::object()}}},
+                         {"roots", json::object()}}));
+  EXPECT_EQ(capabilities_asked_by({{"inputRequests", json::array()}}), json::object());
+  EXPECT_EQ(capabilities_asked_by({{"requestState", "s"}}), json::object());
 }
 
 TEST(MockServer, PagesTheCatalog) {

@@ -241,7 +241,7 @@ TEST(ServedContent, APromptThatAsksForInputAsksUntilAnsweredInFull) {
   }
   // A client that declares neither elicitation nor roots, or only one, is not asked.
   for (const auto& [declared, lacking] :
-       {std::pair{json::object(), json{{"elicitation", json::object()}, {"roots", json::object()}}},
+       {std::pair{json::object(), json{{"elicitation", {{"form", json::object()}}}, {"roots", json::object()}}},
         std::pair{json{{"elicitation", json::object()}}, json{{"roots", json::object()}}}}) {
     const json got = get({{"_meta", meta(declared)}});
     EXPECT_EQ(got["error"]["code"], -32021) << declared << ": " << got;

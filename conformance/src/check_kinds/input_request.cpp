@@ -27,12 +27,31 @@ bool asks_for_input(const WireLine* answer) {
   return type && *type == "input_required";
 }
 
+// A call the server refused with -32021 for lack of a capability an input request needs: it may
+// not ask a client for what the request did not declare (SEP-2322), so it asked nothing. A
+// refusal is judged beside what was asked: a client that declares the capability on one call and
+// not on the next is judged on neither alone (moot, not a pass).
+constexpr const char* kNotDeclared = "capability-not-declared";
+bool refused_for_input(const WireLine* answer) {
+  const json* code = answer ? member(answer->message, {"error", "code"}) : nullptr;
+  if (!code || *code != missing_required_client_capability) return false;
+  const json* required = member(answer->message, {"error", "data", "requiredCapabilities"});
+  if (!required || !required->is_object()) return false;
+  return required->contains("elicitation") || required->contains("sampling") || required->contains("roots");
+}
+
 // The outcomes, worst first: the one a run with several input requests is judged by.
 const std::vector<std::string>& by_severity() {
-  static const std::vector<std::string> order = {"answered-without-user", "answer-not-users", "not-shown",
-                                                 "retry-incomplete",      "not-fulfilled",    "approved-not-retried",
-                                                 "answered-by-user"};
+  static const std::vector<std::string> order = {
+      "answered-without-user", "answer-not-users",     "not-shown",  "retry-incomplete",
+      "not-fulfilled",         "approved-not-retried", kNotDeclared, "answered-by-user"};
   return order;
+}
+
+// Whether outcome `a` is worse than `b` (any outcome is worse than none yet).
+bool worse(const std::string& a, const std::string& b) {
+  const auto& order = by_severity();
+  return b.empty() || std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
 }
 
 // One prompt between an input_required answer and its retry: the input request it names (the
@@ -145,12 +164,17 @@ std::string judge_one(const InputRequest& check, const RunRecord& record, const 
 
 Observation judge_input_request(const InputRequest& check, const RunRecord& record) {
   std::size_t asked = 0;
+  const WireLine* refused = nullptr;  // the first call refused with -32021
   std::string worst, detail;
   const WireLine* worst_line = nullptr;  // the retry judged, else the answer that asked
   for (std::size_t i = 0; i < record.wire.size(); ++i) {
     const auto& line = record.wire[i];
     if (!is_call_of(record, line, check.server, check.tool)) continue;
     const WireLine* answer = record.answer_to(line);
+    if (refused_for_input(answer)) {
+      if (!refused) refused = answer;
+      continue;
+    }
     if (!asks_for_input(answer)) continue;
     ++asked;
     // The retry: the next call of the tool in the session that carries an answer or the request's
@@ -171,32 +195,24 @@ Observation judge_input_request(const InputRequest& check, const RunRecord& reco
     }
     std::string here_detail;
     const std::string here = judge_one(check, record, *answer, retry, here_detail);
-    const auto& order = by_severity();
-    if (worst.empty() || std::find(order.begin(), order.end(), here) < std::find(order.begin(), order.end(), worst)) {
+    if (worse(here, worst)) {
       worst = here;
       worst_line = retry ? retry : answer;
       detail = "; the " + ordinal(asked) + ": " + here_detail;
     }
   }
-  if (asked == 0) {
+  if (refused) {
+    if (worse(kNotDeclared, worst)) {
+      worst = kNotDeclared;
+      worst_line = refused;
+    }
+    detail += "; a call was refused with -32021, the client not declaring what the input request needs: " +
+              refused->message["error"]["data"]["requiredCapabilities"].dump();
+  }
+  if (asked == 0 && !refused) {
     const bool called = std::any_of(record.wire.begin(), record.wire.end(), [&](const WireLine& line) {
       return is_call_of(record, line, check.server, check.tool);
     });
-    // The server may not ask a client for what it did not declare, and said so with -32021: the
-    // client's handling of an input request is not in question.
-    for (const auto& line : record.wire) {
-      if (!is_call_of(record, line, check.server, check.tool)) continue;
-      const WireLine* answer = record.answer_to(line);
-      const json* code = answer ? member(answer->message, {"error", "code"}) : nullptr;
-      if (code && *code == missing_required_client_capability)
-        return {"capability-not-declared",
-                check.tool +
-                    " was refused with -32021: the client did not declare the capability its input request "
-                    "needs" +
-                    (answer->message["error"].contains("data") ? " (" + answer->message["error"]["data"].dump() + ")"
-                                                               : std::string()),
-                answer};
-    }
     if (const ClientEvent* block = called ? nullptr : first_block_of(record, check.server, check.tool))
       return {"blocked",
               check.tool + " was refused by the client on its own and never called: no input request to show", nullptr,
@@ -224,8 +240,8 @@ CheckKind input_request_kind() {
        {"approved-not-retried",
         "the user approved, but the client never retried the call with the answer (the revision allows it)"},
        {"blocked", "the client refused the tool on its own (a blocked event) and never called it: nothing to show"},
-       {"capability-not-declared",
-        "the client did not declare the capability the input request needs, and the server refused the call with "
+       {kNotDeclared,
+        "the client did not declare the capability an input request needs, and the server refused a call with "
         "-32021 (\"Servers MUST NOT send an inputRequests that the client has not declared support for in its "
         "capabilities\"): nothing was asked",
         false, true},

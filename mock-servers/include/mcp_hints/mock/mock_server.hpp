@@ -125,9 +125,10 @@ class MockServer {
                                          const nlohmann::json& params, const std::string& context);
   std::vector<Outgoing> call_tool(const nlohmann::json& id, const nlohmann::json& params, ProtocolEra era,
                                   const std::string& context);
-  // A call of a tool whose last answer asked for input (an InputRequiredResult): asked again when
-  // it carries no answer, refused when its answer is partial or its requestState wrong; nullopt
-  // when it answers in full (the script goes on) or nothing is open.
+  // A call of a tool whose last answer asked for input (an InputRequiredResult): refused with
+  // -32021 when it does not declare what the question needs, asked again when it answers nothing
+  // or only part, refused when its answer is malformed or its requestState wrong; nullopt when it
+  // answers in full (the script goes on) or nothing is open.
   std::optional<std::vector<Outgoing>> answer_open_input(const nlohmann::json& id, const std::string& tool,
                                                          const nlohmann::json& params);
   // How a request answers `asked` (an InputRequiredResult's inputRequests and requestState): not

@@ -35,10 +35,11 @@ struct Step {
   nlohmann::json required_capabilities = nlohmann::json::object();
 };
 
-// The client capabilities an InputRequiredResult's inputRequests ask for (elicitation/create:
-// elicitation, sampling/createMessage: sampling, roots/list: roots), as a ClientCapabilities
-// object: "Servers MUST NOT send an inputRequests that the client has not declared support for in
-// its capabilities" (SEP-2322).
+// The client capabilities an InputRequiredResult's inputRequests ask for, as a ClientCapabilities
+// object: elicitation/create the elicitation capability with the request's mode (form when it
+// names none), sampling/createMessage sampling (with tools when the request offers tools),
+// roots/list roots. "Servers MUST NOT send an inputRequests that the client has not declared
+// support for in its capabilities" (SEP-2322).
 nlohmann::json capabilities_asked_by(const nlohmann::json& input_required);
 
 struct ServerSpec {
