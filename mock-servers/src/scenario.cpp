@@ -62,9 +62,9 @@ Step read_step(const json& s, const std::vector<json>& first_catalog) {
   step.progress = s.value("progress", 0);
   step.required_capabilities = s.value("requiresClientCapabilities", json::object());
   if (step.kind == Step::Kind::input_required) {
-    const json asked = capabilities_asked_by(step.payload);  // held: items() would outlive a temporary
-    for (const auto& [capability, settings] : asked.items())
-      step.required_capabilities.emplace(capability, settings);  // a named one keeps its settings
+    const json asked = capabilities_asked_by(step.payload);   // held: items() would outlive a temporary
+    for (const auto& [capability, settings] : asked.items())  // merged: a named one gains the mode asked
+      step.required_capabilities[capability].update(settings);
   }
   return step;
 }

@@ -475,6 +475,20 @@ TEST(MockServer, RefusesAStepThatNeedsACapabilityTheRequestDoesNotDeclare) {
   // The legacy era declares capabilities once, at initialize, and has no such error: the step is played.
   mcp_hints::mock::MockServer legacy(spec);
   EXPECT_EQ(legacy.handle(call("read_file", 5))[0].message()["result"]["content"][0]["text"], "sampled");
+  // A step that names elicitation and asks for it in url mode needs both: a form-only client is
+  // not asked ("Servers MUST NOT send elicitation requests with modes that are not supported").
+  json url_doc = doc;
+  url_doc["servers"]["main"]["scripts"]["read_file"] = json::array(
+      {{{"requiresClientCapabilities", {{"elicitation", json::object()}}},
+        {"inputRequired",
+         {{"inputRequests",
+           {{"link",
+             {{"method", "elicitation/create"},
+              {"params",
+               {{"mode", "url"}, {"message", "m"}, {"url", "https://example.com/x"}, {"elicitationId", "e1"}}}}}}}}}}});
+  auto url_spec = mcp_hints::mock::parse_scenario(url_doc, "s.json").servers.at("main");
+  EXPECT_EQ(url_spec.scripts.at("read_file")[0].required_capabilities,
+            json({{"elicitation", {{"url", json::object()}}}}));
   // A requirement names at least one capability, each a ClientCapabilities member (an object).
   for (const json& wrong : {json::object(), json({{"sampling", true}}), json::array({"sampling"})}) {
     doc["servers"]["main"]["scripts"]["read_file"][0]["requiresClientCapabilities"] = wrong;
