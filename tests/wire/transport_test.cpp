@@ -693,47 +693,73 @@ TEST(HttpTransport, ARequestOnTheStandaloneStreamIsAnsweredWhenTheSessionListens
   }
 }
 
+// Three tools/list requests of a session that listens during requests, against a server that answers
+// its nth GET (from 1) with answer_get(n): each request's answer is checked, and the GETs counted.
+namespace {
+std::size_t gets_of_three_listening_requests(const std::function<mcp_hints::HttpReply(std::size_t)>& answer_get) {
+  std::mutex m;
+  std::size_t gets = 0;
+  mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+    mcp_hints::HttpReply reply;
+    if (req.method == "DELETE") {
+      reply.status = 204;
+      return reply;
+    }
+    if (req.method == "GET") {
+      std::lock_guard lock(m);
+      return answer_get(++gets);
+    }
+    const json message = json::parse(req.body);
+    if (auto basic = session_basics(message, "2025-11-25")) return *basic;
+    reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"tools", json::array()}}).dump();
+    return reply;
+  });
+  server.listen("127.0.0.1", 0);
+  auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
+  mcp_hints::ClientOptions options;
+  options.listen_during_requests = true;
+  options.answer_server_request = [](const json&) -> std::optional<json> { return std::nullopt; };
+  {
+    mcp_hints::McpClientSession session(*t, options);
+    session.initialize();
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(session.request("tools/list", json::object()), (json{{"tools", json::array()}}));
+  }
+  t->close();
+  std::lock_guard lock(m);
+  return gets;
+}
+}  // namespace
+
+// A standalone stream the server holds open with nothing on it is ended by the client once the
+// request's answer has come, and opened again with the next request. The client ends it from
+// another thread than the one reading it, the path ThreadSanitizer watches.
+TEST(HttpTransport, AListeningStreamTheServerHoldsOpenEndsWithItsRequest) {
+  EXPECT_EQ(gets_of_three_listening_requests([](std::size_t) {
+              mcp_hints::HttpReply reply;
+              reply.content_type = "text/event-stream";
+              reply.stall_after_headers = true;
+              return reply;
+            }),
+            3u);
+}
+
 // A server that offers no standalone stream says so with 405, and no GET is made again in that
 // session; one that refuses a GET otherwise (409: one stream at a time) is asked again at the next
 // request, whose stream it then opens.
 TEST(HttpTransport, OnlyA405EndsListeningDuringRequests) {
   for (const int refusal : {405, 409}) {
     SCOPED_TRACE(refusal);
-    std::mutex m;
-    std::size_t gets = 0;
-    mcp_hints::HttpServer server([&](const mcp_hints::HttpRequestView& req) {
+    const std::size_t gets = gets_of_three_listening_requests([&](std::size_t nth) {
       mcp_hints::HttpReply reply;
-      if (req.method == "DELETE") {
-        reply.status = 204;
+      if (nth == 1) {
+        reply.status = refusal;
         return reply;
       }
-      if (req.method == "GET") {
-        std::lock_guard lock(m);
-        if (++gets == 1) {
-          reply.status = refusal;
-          return reply;
-        }
-        reply.content_type = "text/event-stream";
-        reply.body = ": open\n\n";
-        return reply;
-      }
-      const json message = json::parse(req.body);
-      if (auto basic = session_basics(message, "2025-11-25")) return *basic;
-      reply.body = mcp_hints::jsonrpc::result(message["id"], json{{"tools", json::array()}}).dump();
+      reply.content_type = "text/event-stream";
+      reply.body = ": open\n\n";
       return reply;
     });
-    server.listen("127.0.0.1", 0);
-    auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
-    mcp_hints::ClientOptions options;
-    options.listen_during_requests = true;
-    options.answer_server_request = [](const json&) -> std::optional<json> { return std::nullopt; };
-    {
-      mcp_hints::McpClientSession session(*t, options);
-      session.initialize();
-      for (int i = 0; i < 3; ++i) session.request("tools/list", json::object());
-    }
-    t->close();
-    std::lock_guard lock(m);
     EXPECT_EQ(gets, refusal == 405 ? 1u : 3u);
   }
 }

@@ -327,6 +327,52 @@ std::unique_ptr<httplib::ClientImpl> make_client(const std::string& origin) {
   return std::make_unique<PlainClient>(parts->host, port);
 }
 
+// A descriptor of our own for the socket httplib makes for a client (before it connects). Another
+// thread shutting it down ends a read blocked on it, and it names the same socket whatever httplib
+// has closed meanwhile: no other connection can take the number over while we hold it. httplib's
+// own ClientImpl::stop is not called from another thread: it locks inside the library, and its
+// unlock is a tail call out of it, which ThreadSanitizer (ignoring calls from the library,
+// tests/tsan.supp) takes for the unlock of a mutex never locked.
+class SocketCopy {
+ public:
+  explicit SocketCopy(httplib::ClientImpl& client) {
+    client.set_socket_options([this](socket_t sock) {
+      std::lock_guard lock(m_);
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
+    });
+  }
+  SocketCopy(const SocketCopy&) = delete;
+  SocketCopy& operator=(const SocketCopy&) = delete;
+  ~SocketCopy() { release(); }
+
+  // Ends what the socket carries. A socket still connecting is not ended by it: see stop_reader.
+  void shut_down() {
+    std::lock_guard lock(m_);
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+  }
+  void release() {
+    std::lock_guard lock(m_);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  std::mutex m_;
+  int fd_ = -1;
+};
+
+// Ends `reader`, a thread reading a client's stream through the socket `copy` names, and waits for
+// it to finish: the socket is shut down again and again, in case it was still connecting.
+void stop_reader(std::atomic<bool>& stop, const std::atomic<bool>& finished, SocketCopy& copy, std::thread& reader) {
+  stop = true;
+  while (!finished) {
+    copy.shut_down();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  reader.join();
+}
+
 class HttpTransport : public Transport {
  public:
   HttpTransport(const std::string& url, const TransportLimits& limits, const HttpHeaders& headers)
@@ -427,32 +473,14 @@ class HttpTransport : public Transport {
           origin_(t.origin_),
           url_(t.url_),
           client_(make_client(t.origin_)),
+          socket_(*client_),
           deliver_(std::move(deliver)) {
       client_->set_connection_timeout(std::chrono::seconds(10));
       client_->set_write_timeout(std::chrono::seconds(10));
       client_->set_read_timeout(std::chrono::hours(24));  // held until let go: our stop ends the read
-      // A descriptor of our own for the connection's socket, which no other connection can take
-      // over while we hold it: shutting it down from the holder's thread ends the blocked read
-      // without reaching into httplib's state (ClientImpl::stop locks inside the library).
-      client_->set_socket_options([this](socket_t sock) {
-        std::lock_guard lock(socket_mutex_);
-        if (socket_ >= 0) ::close(socket_);
-        socket_ = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
-        if (stop_) ::shutdown(socket_, SHUT_RDWR);
-      });
       thread_ = std::thread([this] { read(); });
     }
-    ~HeldPost() override {
-      stop_ = true;
-      while (!finished_) {
-        {
-          std::lock_guard lock(socket_mutex_);
-          if (socket_ >= 0) ::shutdown(socket_, SHUT_RDWR);  // again, in case it was still connecting
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-      thread_.join();
-    }
+    ~HeldPost() override { stop_reader(stop_, finished_, socket_, thread_); }
     bool ended() const override { return finished_ && !stop_; }
     std::string why_ended() const override {
       std::lock_guard lock(why_mutex_);
@@ -494,11 +522,7 @@ class HttpTransport : public Transport {
       httplib::Response res;
       httplib::Error error = httplib::Error::Success;
       if (!stop_) client_->send(req_, res, error);  // ends as the server or our stop ends it
-      {
-        std::lock_guard lock(socket_mutex_);
-        if (socket_ >= 0) ::close(socket_);
-        socket_ = -1;
-      }
+      socket_.release();
       if (why.empty() && !streaming && !body.empty()) try {
           deliver_(imported().read_message(body, limits_).message);  // the last: whether it takes more is moot
         } catch (const InputError& e) {
@@ -520,13 +544,12 @@ class HttpTransport : public Transport {
     TransportLimits limits_;
     std::string origin_, url_;
     std::unique_ptr<httplib::ClientImpl> client_;
+    SocketCopy socket_;  // while the POST is under way
     Deliver deliver_;
     std::thread thread_;
     std::atomic<bool> stop_{false}, finished_{false};
     mutable std::mutex why_mutex_;
     std::string why_;
-    std::mutex socket_mutex_;
-    int socket_ = -1;  // our duplicate of the connection's socket, while the POST is under way
   };
 
   // SEP-2243 (2026-07-28): the method, and the name or URI a request is about, mirrored in headers
@@ -609,7 +632,7 @@ class HttpTransport : public Transport {
   // are answered as they come (answer_now); the rest is kept, and queued once the POST is over.
   class Listener {
    public:
-    Listener(HttpTransport& t, Deadline deadline) : t_(t), client_(make_client(t.origin_)) {
+    Listener(HttpTransport& t, Deadline deadline) : t_(t), client_(make_client(t.origin_)), socket_(*client_) {
       auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
       if (left.count() <= 0) left = std::chrono::microseconds(1000);
       client_->set_connection_timeout(left);
@@ -671,13 +694,7 @@ class HttpTransport : public Transport {
     }
 
     void stop_and_join() {
-      if (!thread_.joinable()) return;
-      stop_ = true;
-      while (!finished_) {
-        client_->stop();  // shuts the socket down; again, in case the GET had not started yet
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-      thread_.join();
+      if (thread_.joinable()) stop_reader(stop_, finished_, socket_, thread_);
     }
 
     void signal_ready() {
@@ -691,6 +708,7 @@ class HttpTransport : public Transport {
     static constexpr std::chrono::milliseconds kListenerStart{2000};
     HttpTransport& t_;
     std::unique_ptr<httplib::ClientImpl> client_;
+    SocketCopy socket_;
     std::thread thread_;
     std::mutex m_;
     std::condition_variable ready_cv_;
