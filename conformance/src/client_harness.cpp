@@ -36,10 +36,18 @@ std::string shell_quote(const std::string& argument) {
 Verdict ScenarioRun::verdict() const {
   if (could_not_run) return Verdict::not_testable;
   Verdict worst = Verdict::pass;
+  bool has_own = false, own_applied = false;
   for (const auto& c : checks) {
+    const bool own = !is_implicit_kind(c.spec.kind);
+    has_own = has_own || own;
     const Verdict v = c.expected_failure && is_failure(c.verdict) ? Verdict::info : c.verdict;
-    if (v != Verdict::not_applicable && static_cast<int>(v) > static_cast<int>(worst)) worst = v;
+    if (v == Verdict::not_applicable) continue;
+    own_applied = own_applied || own;
+    if (static_cast<int>(v) > static_cast<int>(worst)) worst = v;
   }
+  // A run that judged none of what its scenario was written for is no pass of it: the checks certify
+  // adds to every run still show what they hold against the client, their passes do not.
+  if (has_own && !own_applied && (worst == Verdict::pass || worst == Verdict::info)) return Verdict::not_applicable;
   return worst;
 }
 

@@ -159,7 +159,9 @@ std::string intro(const HostMatrix& matrix) {
 std::string legend() {
   return "A cell is the run's verdict: pass, warning "
          "(a SHOULD missed), info (a MAY, or an optional hint unused), fail (a MUST broken), not testable, not "
-         "spoken (the host does not speak that era), not run (the scenario does not apply to a host: several "
+         "applicable (none of the scenario's own checks applied to the host's course: a host that declares no "
+         "elicitation is never asked for input), not spoken (the host does not speak that era), not run (the scenario "
+         "does not apply to a host: several "
          "users), or empty (the scenario has no run in that era).";
 }
 

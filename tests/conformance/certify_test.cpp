@@ -294,6 +294,43 @@ TEST(Certify, TheEraNotSpokenIsSeenOnTheWire) {
   EXPECT_EQ(era_not_spoken(refused, "2026-07-28"), "");
 }
 
+// A run's verdict rolls up what it judged. One none of whose own checks applied (a client that
+// declared no elicitation, on a scenario that asks for it) is not applicable, not a pass for the
+// implicit checks' passes; what those checks find against the client still shows. A scenario
+// with no checks of its own is judged by the implicit ones alone.
+TEST(Certify, ARunNoneOfWhoseOwnChecksAppliedIsNotApplicable) {
+  auto check = [](const std::string& kind, Verdict verdict) {
+    CheckResult c;
+    c.spec.id = kind;
+    c.spec.kind = kind;
+    c.spec.level = "MUST";
+    c.verdict = verdict;
+    return c;
+  };
+  ASSERT_TRUE(is_implicit_kind("client-messages"));
+  ASSERT_FALSE(is_implicit_kind("input-request"));
+  auto verdict_of = [](std::vector<CheckResult> checks) {
+    ScenarioRun run;
+    run.checks = std::move(checks);
+    return run.verdict();
+  };
+  const Verdict na = Verdict::not_applicable;
+  EXPECT_EQ(verdict_of({check("input-request", na), check("client-messages", Verdict::pass)}), na);
+  EXPECT_EQ(verdict_of({check("input-request", na), check("client-messages", Verdict::info)}), na);
+  EXPECT_EQ(verdict_of({check("input-request", na), check("client-messages", Verdict::warning)}), Verdict::warning);
+  EXPECT_EQ(verdict_of({check("input-request", na), check("client-messages", Verdict::fail)}), Verdict::fail);
+  EXPECT_EQ(verdict_of({check("input-request", Verdict::pass), check("client-messages", Verdict::pass)}),
+            Verdict::pass);
+  EXPECT_EQ(verdict_of({check("input-request", na), check("gate", Verdict::info), check("client-messages", na)}),
+            Verdict::info);
+  EXPECT_EQ(verdict_of({check("client-messages", Verdict::pass)}), Verdict::pass);
+  EXPECT_EQ(verdict_of({check("client-messages", Verdict::fail)}), Verdict::fail);
+  ScenarioRun unstarted;
+  unstarted.could_not_run = true;
+  unstarted.checks = {check("input-request", na)};
+  EXPECT_EQ(unstarted.verdict(), Verdict::not_testable);
+}
+
 // An era is "not spoken" only when every run of it says so: a client that speaks it in one run
 // and not in another is judged there, failures and all. A run list of one era the client does not
 // speak certifies nothing; listed failures alone give "no new failure", never "certified".

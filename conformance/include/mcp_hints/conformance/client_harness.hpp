@@ -54,8 +54,9 @@ struct ScenarioRun {
   // (era_not_spoken); empty when it spoke it. Set by judge_run.
   std::string era_not_spoken;
 
-  // The worst verdict of the run: not testable when the client could not run, not applicable when
-  // no check applies.
+  // The worst verdict of the run: not testable when the client could not run; not applicable when
+  // none of the scenario's own checks applies and the checks certify adds to every run (the
+  // implicit kinds) find nothing worse than info.
   Verdict verdict() const;
   // The scenario's id, with the protocol revision when one was pinned ("id@2026-07-28").
   std::string run_id() const;
