@@ -159,8 +159,9 @@ std::string intro(const HostMatrix& matrix) {
 std::string legend() {
   return "A cell is the run's verdict: pass, warning "
          "(a SHOULD missed), info (a MAY, or an optional hint unused), fail (a MUST broken), not testable, not "
-         "applicable (none of the scenario's own checks applied to the host's course: a host that declares no "
-         "elicitation is never asked for input), not spoken (the host does not speak that era), not run (the scenario "
+         "applicable (none of the scenario's own checks applied to what the host did: a host that declares no "
+         "elicitation, say, is never asked for input), not spoken (the host does not speak that era), not run (the "
+         "scenario "
          "does not apply to a host: several "
          "users), or empty (the scenario has no run in that era).";
 }
@@ -236,9 +237,10 @@ std::string host_matrix_html(const HostMatrix& matrix) {
                            html_of(profiles_table(matrix), "What each host does with each proposal", false) +
                            "<h2>Scenarios</h2>\n<p>" + html_escape(legend()) + "</p>\n" +
                            html_of(scenarios_table(matrix), "Every scenario, per host and era", true);
-  return html_page("Which hosts honour which hints", body,
-                   ".v-pass{color:#1a7f37}.v-fail,.v-not-testable{color:#cf222e;font-weight:bold}"
-                   ".v-warning{color:#9a6700}.v-info,.v-not-spoken,.v-not-run{color:#57606a}");
+  return html_page(
+      "Which hosts honour which hints", body,
+      ".v-pass{color:#1a7f37}.v-fail,.v-not-testable{color:#cf222e;font-weight:bold}"
+      ".v-warning{color:#9a6700}.v-info,.v-not-spoken,.v-not-run,.v-not-applicable,.v-expected-failure{color:#57606a}");
 }
 
 }  // namespace mcp_hints::conformance

@@ -693,9 +693,12 @@ TEST(HttpTransport, ARequestOnTheStandaloneStreamIsAnsweredWhenTheSessionListens
   }
 }
 
+namespace {
+
+constexpr std::chrono::seconds kListeningRequestTimeout{60};
+
 // Three tools/list requests of a session that listens during requests, against a server that answers
 // its nth GET (from 1) with answer_get(n): each request's answer is checked, and the GETs counted.
-namespace {
 std::size_t gets_of_three_listening_requests(const std::function<mcp_hints::HttpReply(std::size_t)>& answer_get) {
   std::mutex m;
   std::size_t gets = 0;
@@ -718,6 +721,7 @@ std::size_t gets_of_three_listening_requests(const std::function<mcp_hints::Http
   auto t = mcp_hints::connect({{}, server.url(), {}, {}}, {});
   mcp_hints::ClientOptions options;
   options.listen_during_requests = true;
+  options.request_timeout = kListeningRequestTimeout;  // a stream no one ends lasts this long
   options.answer_server_request = [](const json&) -> std::optional<json> { return std::nullopt; };
   {
     mcp_hints::McpClientSession session(*t, options);
@@ -735,6 +739,7 @@ std::size_t gets_of_three_listening_requests(const std::function<mcp_hints::Http
 // request's answer has come, and opened again with the next request. The client ends it from
 // another thread than the one reading it, the path ThreadSanitizer watches.
 TEST(HttpTransport, AListeningStreamTheServerHoldsOpenEndsWithItsRequest) {
+  const auto start = Clock::now();
   EXPECT_EQ(gets_of_three_listening_requests([](std::size_t) {
               mcp_hints::HttpReply reply;
               reply.content_type = "text/event-stream";
@@ -742,6 +747,9 @@ TEST(HttpTransport, AListeningStreamTheServerHoldsOpenEndsWithItsRequest) {
               return reply;
             }),
             3u);
+  // Ended by the client, not by the request's deadline: three streams no one ended would take three
+  // request timeouts.
+  EXPECT_LT(Clock::now() - start, kListeningRequestTimeout);
 }
 
 // A server that offers no standalone stream says so with 405, and no GET is made again in that

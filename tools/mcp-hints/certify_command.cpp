@@ -92,8 +92,10 @@ options:
 
 verdicts: pass; warning (a SHOULD not met, or an acceptable but not ideal trace); info (a MAY);
 fail (a MUST not met); not testable (the client never reached the decision point: a failure);
-not applicable (the check does not apply on this transport, or the scenario not in this
-protocol era: the client is not run).
+not applicable (the check does not apply on this transport; the scenario is not of this
+protocol era, and the client is not run; or the client took a course the texts allow on which
+the check has nothing to judge, such as declaring no elicitation). A run is not applicable when
+none of its scenario's own checks applied.
 
 tiers: "certified" when no check failed and every check was testable; "certified, strict" when
 no check warned either. Tiers judge the specification's own sentences and hints only: a check a

@@ -340,13 +340,16 @@ class SocketCopy {
       std::lock_guard lock(m_);
       if (fd_ >= 0) ::close(fd_);
       fd_ = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
+      // No descriptor left to copy it (the process is out of them): a socket that no one could end
+      // is ended now, and its request fails at once with a transport error rather than hanging.
+      if (fd_ < 0) ::shutdown(sock, SHUT_RDWR);
     });
   }
   SocketCopy(const SocketCopy&) = delete;
   SocketCopy& operator=(const SocketCopy&) = delete;
   ~SocketCopy() { release(); }
 
-  // Ends what the socket carries. A socket still connecting is not ended by it: see stop_reader.
+  // Ends what the socket carries; nothing before httplib has made the socket: see stop_reader.
   void shut_down() {
     std::lock_guard lock(m_);
     if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
@@ -363,7 +366,8 @@ class SocketCopy {
 };
 
 // Ends `reader`, a thread reading a client's stream through the socket `copy` names, and waits for
-// it to finish: the socket is shut down again and again, in case it was still connecting.
+// it to finish: the socket is shut down again and again, in case httplib had not yet made it (the
+// reader still resolving the name) when asked.
 void stop_reader(std::atomic<bool>& stop, const std::atomic<bool>& finished, SocketCopy& copy, std::thread& reader) {
   stop = true;
   while (!finished) {
