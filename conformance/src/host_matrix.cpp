@@ -157,13 +157,11 @@ std::string intro(const HostMatrix& matrix) {
 
 // What a cell of the scenario table says.
 std::string legend() {
-  return "A cell is the run's verdict: pass, warning "
-         "(a SHOULD missed), info (a MAY, or an optional hint unused), fail (a MUST broken), not testable, not "
-         "applicable (none of the scenario's own checks applied to what the host did: a host that declares no "
-         "elicitation, say, is never asked for input), not spoken (the host does not speak that era), not run (the "
-         "scenario "
-         "does not apply to a host: several "
-         "users), or empty (the scenario has no run in that era).";
+  return "A cell is the run's verdict: pass, warning (a SHOULD missed), info (a MAY, or an optional hint unused), "
+         "fail (a MUST broken), not testable, not applicable (none of the scenario's own checks applied to what the "
+         "host did: a host that declares no elicitation, say, is never asked for input), not spoken (the host does "
+         "not speak that era), not run (the scenario does not apply to a host: several users), or empty (the "
+         "scenario has no run in that era).";
 }
 
 std::string markdown_table(const Table& t) {
