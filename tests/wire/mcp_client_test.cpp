@@ -91,13 +91,14 @@ TEST(McpClient, AnswersServerRequestsInsteadOfHanging) {
 
 // A server that floods a session with notifications and requests cannot exhaust its memory: every
 // one is counted (by method: the first kCountedMethods distinct methods each on its own, and the
-// specification's always) and every request answered, but only the first kKeptMessages of each are kept.
+// specification's always; later made-up methods together, apart from a method named "") and every
+// request answered, but only the first kKeptMessages of each are kept.
 TEST(McpClient, AFloodOfNotificationsAndRequestsIsCountedButNotKept) {
   using Session = mcp_hints::McpClientSession;
   const std::size_t flood = Session::kKeptMessages + 2 * Session::kCountedMethods;
   ScriptedTransport t([&](const json& m) -> std::vector<json> {
     if (m.value("method", "") != "tools/list") return initialize_as(m, "2025-11-25");
-    std::vector<json> out;
+    std::vector<json> out{rpc::notification("")};  // a name of its own, not the later methods' count
     for (std::size_t i = 0; i < flood; ++i) {
       out.push_back(rpc::notification("notifications/progress"));
       out.push_back(rpc::notification("notifications/n" + std::to_string(i)));  // a new method each time
@@ -110,15 +111,16 @@ TEST(McpClient, AFloodOfNotificationsAndRequestsIsCountedButNotKept) {
   Session session(t);
   session.initialize();
   EXPECT_TRUE(session.list_tools().tools.empty());
-  EXPECT_EQ(session.notifications_received(), 2 * flood + 1);
+  EXPECT_EQ(session.notifications_received(), 2 * flood + 2);
   EXPECT_EQ(session.notification_count("notifications/progress"), flood);
   EXPECT_EQ(session.notification_count("notifications/tools/list_changed"), 1u);  // the spec's: always apart
   EXPECT_EQ(session.notification_count("notifications/n0"), 1u);
-  EXPECT_EQ(session.notification_count("notifications/n" + std::to_string(Session::kCountedMethods - 2)), 1u);
-  EXPECT_EQ(session.notification_count("notifications/n" + std::to_string(Session::kCountedMethods)), 0u);
-  EXPECT_EQ(session.notification_count(""), flood - (Session::kCountedMethods - 1));
+  EXPECT_EQ(session.notification_count("notifications/n" + std::to_string(Session::kCountedMethods - 3)), 1u);
+  EXPECT_EQ(session.notification_count("notifications/n" + std::to_string(Session::kCountedMethods - 2)), 0u);
+  EXPECT_EQ(session.notification_count(""), 1u);
+  EXPECT_EQ(session.notifications_of_later_methods(), flood - (Session::kCountedMethods - 2));
   ASSERT_EQ(session.notifications().size(), Session::kKeptMessages);
-  EXPECT_EQ(session.notifications()[1]["method"], "notifications/n0");
+  EXPECT_EQ(session.notifications()[2]["method"], "notifications/n0");
   EXPECT_EQ(session.server_requests().size(), Session::kKeptMessages);
   std::size_t answered = 0;
   for (const auto& sent : t.sent) answered += sent.contains("result") && sent["result"] == json::object();

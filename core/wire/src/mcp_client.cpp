@@ -587,11 +587,10 @@ void McpClientSession::count_notification(const json& message) {
   if (counted == notifications_by_method_.end()) {
     const bool of_the_spec = std::find(std::begin(kSpecNotificationMethods), std::end(kSpecNotificationMethods),
                                        method) != std::end(kSpecNotificationMethods);
-    counted = of_the_spec || notifications_by_method_.size() < kCountedMethods
-                  ? notifications_by_method_.emplace(method, 0).first
-                  : notifications_by_method_.try_emplace("").first;
+    if (of_the_spec || notifications_by_method_.size() < kCountedMethods)
+      counted = notifications_by_method_.emplace(method, 0).first;
   }
-  ++counted->second;
+  ++(counted == notifications_by_method_.end() ? notifications_of_later_methods_ : counted->second);
   if (notifications_.size() < kKeptMessages) notifications_.push_back(message);
 }
 

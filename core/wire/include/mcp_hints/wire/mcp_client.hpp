@@ -178,10 +178,11 @@ class McpClientSession {
 
   // Waits up to `window` for notifications, handling server requests meanwhile.
   void observe(std::chrono::milliseconds window);
-  // Notifications received so far, by method name: every one counted, however many come (the
-  // first kCountedMethods distinct methods each on its own, and the specification's always; later
-  // made-up methods together under the empty name).
+  // Notifications received so far, by method name: the first kCountedMethods distinct methods each
+  // on its own, and the specification's always. Later made-up methods are counted together, in
+  // notifications_of_later_methods(), apart from any method name (the empty one included).
   std::size_t notification_count(const std::string& method) const;
+  std::size_t notifications_of_later_methods() const { return notifications_of_later_methods_; }
   std::size_t notifications_received() const { return notifications_received_; }
   // The first kKeptMessages notifications, in order: what a long or flooding session brings past
   // them is counted, not kept.
@@ -225,6 +226,7 @@ class McpClientSession {
   std::vector<nlohmann::json> notifications_;
   std::size_t notifications_received_ = 0;
   std::map<std::string, std::size_t, std::less<>> notifications_by_method_;
+  std::size_t notifications_of_later_methods_ = 0;
   std::vector<nlohmann::json> server_requests_;
   std::vector<DuplicateMember> result_duplicates_;
   // The held subscription: its id (null: none), its stream (HTTP), and what the stream delivered,
