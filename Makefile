@@ -151,7 +151,7 @@ sanitize: deps deps-sanitize
 # transports, child processes and sessions (wire); check-server --jobs (live); the mock's HTTP
 # connections and subscriptions (mock); certify's side-by-side runs (conformance). The sweeps whose
 # code runs on one thread skip themselves (tests/time_bounds.hpp). tests/tsan.supp says what is
-# suppressed and why. Run by .ci/nightly, not by .ci/run (minutes its budget has not got).
+# suppressed and why. Run by .ci/run --nightly, not by the gate (minutes its budget has not got).
 TSAN_LABELS := json|checks|report|wire|live|mock|conformance
 sanitize-thread: deps deps-sanitize
 	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=thread \
