@@ -406,10 +406,8 @@ void expect_certified_as_listed(const std::string& adapter, const std::string& o
     }
 }
 
-// Under the sanitizers every scenario runs against the reference client over both transports and in
-// both eras (tests/conformance), and the mock meets Node clients over stdio and HTTP in both eras in
-// this file's other tests (the SDK v2 client's, the official suite's): each adapter's
-// certification would only add a minute of Node.
+// Why the six adapter certifications skip under the sanitizers (tests/conformance runs every
+// scenario against the reference client there; each certification would only add a minute of Node).
 constexpr const char* kEveryScenarioWithANodeClient =
     "every scenario runs against the reference client, and the mock meets Node clients in both eras in the SDK v2 "
     "client's and the official suite's runs";
