@@ -1,7 +1,8 @@
 # mcp-hints — every target does its own set-up, so a fresh Debian 12 machine needs only
 # `make demo` and `make test`.
 SHELL := /bin/bash
-# cmake --build's own make runs under this one: no "Entering/Leaving directory" line for each folder.
+# In a folder still built by make, cmake --build's own make runs under this one: no
+# "Entering/Leaving directory" line for each folder.
 MAKEFLAGS += --no-print-directory
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -10,7 +11,7 @@ JOBS ?= $(shell nproc)
 TEST_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # Ninja builds a target's objects while the libraries it links to are still building (make's
 # generator waits for each library), and prints one line of progress on a terminal. A folder
-# configured earlier keeps its generator: CMake cannot change it.
+# configured earlier keeps its generator (CMake cannot change it): remove the folder to change it.
 GENERATOR = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
@@ -40,7 +41,8 @@ VALIJSON_DIR := $(BUILD)/third_party/valijson
 VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
 RELEASE := -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include
-CONFIGURE := cmake -S . -B $(BUILD) $(call GENERATOR,$(BUILD)) $(RELEASE)
+# Expanded when a recipe runs, so that the generator is chosen after make clean.
+CONFIGURE = cmake -S . -B $(BUILD) $(call GENERATOR,$(BUILD)) $(RELEASE)
 # Profile-guided optimization (GCC; CMakeLists.txt) is for what is shipped: make release builds
 # with it in $(RELEASE_BUILD), and make bench measures that build. make build is plain Release
 # unless PGO=on, so that a first build and an edit's rebuild stay quick. With PGO=on, an
