@@ -9,10 +9,11 @@ JOBS ?= $(shell nproc)
 # ctest runs one test more than there are cores: the tests spend about a quarter of their time
 # waiting on the processes and pipes they start, and the extra one fills it (bench/RESULTS.md).
 TEST_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
-# Ninja builds a target's objects while the libraries it links to are still building (make's
-# generator waits for each library), and prints one line of progress on a terminal. A folder
-# configured earlier keeps its generator (CMake cannot change it): remove the folder to change it.
-GENERATOR = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
+# $(call configure_in,FOLDER): CMake configures FOLDER, with Ninja, which builds a target's objects
+# while the libraries it links to are still building (make's generator waits for each library)
+# and prints one line of progress on a terminal. A folder configured earlier keeps its generator
+# (CMake cannot change it): remove the folder to change it.
+configure_in = cmake -S . -B $(1) $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages the build and tests need (checked one by one, installed only when missing).
 DEB_PACKAGES := cmake g++ make pkg-config python3 nlohmann-json3-dev libboost-dev libboost-program-options-dev libboost-filesystem-dev libcpp-httplib-dev libssl-dev nettle-dev libjemalloc-dev libgtest-dev libgmock-dev libtomlplusplus-dev curl clang-format ninja-build
@@ -42,7 +43,7 @@ VALIJSON_STAMP := $(VALIJSON_DIR)/.extracted
 # The Release configuration of $(BUILD) (make build, make command).
 RELEASE := -DCMAKE_BUILD_TYPE=Release -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include
 # Expanded when a recipe runs, so that the generator is chosen after make clean.
-CONFIGURE = cmake -S . -B $(BUILD) $(call GENERATOR,$(BUILD)) $(RELEASE)
+CONFIGURE = $(call configure_in,$(BUILD)) $(RELEASE)
 # Profile-guided optimization (GCC; CMakeLists.txt) is for what is shipped: make release builds
 # with it in $(RELEASE_BUILD), and make bench measures that build. make build is plain Release
 # unless PGO=on, so that a first build and an edit's rebuild stay quick. With PGO=on, an
@@ -115,7 +116,7 @@ hosts-matrix: build hosts
 
 build: deps
 ifeq ($(PGO),on)
-	@cmake -S . -B $(PGO_BUILD) $(call GENERATOR,$(PGO_BUILD)) $(RELEASE) -DMCP_HINTS_PROFILE_GENERATE=$(PGO_PROFILE) >/dev/null
+	@$(call configure_in,$(PGO_BUILD)) $(RELEASE) -DMCP_HINTS_PROFILE_GENERATE=$(PGO_PROFILE) >/dev/null
 	@cmake --build $(PGO_BUILD) -j $(JOBS) --target mcp-hints
 	@stale=$$([ -f $(PGO_TRAINED) ] || echo yes); for input in $(PGO_INPUTS); do [ $$input -nt $(PGO_TRAINED) ] && stale=yes; done; \
 	if [ -n "$$stale" ]; then \
@@ -149,7 +150,7 @@ test: build
 # the profile's training; browser: Chromium's rendering), which make test runs; the sweeps skip
 # themselves (tests/time_bounds.hpp). SANITIZE_LABELS narrows it (a ctest -L regex, e.g. 'wire|checks').
 sanitize: deps deps-sanitize
-	@cmake -S . -B $(SANITIZE_BUILD) $(call GENERATOR,$(SANITIZE_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=ON \
+	@$(call configure_in,$(SANITIZE_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=ON \
 	  -DMCP_HINTS_FUZZ_SECONDS=$(SANITIZE_FUZZ_SECONDS) -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(TEST_JOBS) -LE 'bench|packaging|browser' $(if $(SANITIZE_LABELS),-L '$(SANITIZE_LABELS)'); \
@@ -163,7 +164,7 @@ sanitize: deps deps-sanitize
 # suppressed and why. Run by .ci/run --nightly, not by the gate (minutes its budget has not got).
 TSAN_LABELS := json|checks|report|wire|live|mock|conformance
 sanitize-thread: deps deps-sanitize
-	@cmake -S . -B $(TSAN_BUILD) $(call GENERATOR,$(TSAN_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=thread \
+	@$(call configure_in,$(TSAN_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-16 -DMCP_HINTS_SANITIZE=thread \
 	  -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(foreach l,$(subst |, ,$(TSAN_LABELS)),$(l)_tests) mcp-hints sample_server reference_client
 	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/tests/tsan.supp \
@@ -195,7 +196,7 @@ mutation: build
 # make test: it takes minutes on two cores).
 tidy: build
 	@dpkg-query -W -f='$${Status}\n' clang-tidy 2>/dev/null | grep -q '^install ok installed' || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends clang-tidy; }
-	@cmake -S . -B $(BUILD) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	@$(call configure_in,$(BUILD)) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	@# clang-tidy reads the compile commands as clang: the profile's GCC-only flags are left out.
 	@mkdir -p $(BUILD)/tidy && sed -E 's/ -(fprofile-[a-z-]+(=[^ "]*)?|Wno-missing-profile|Wno-coverage-mismatch)//g' \
 	  $(BUILD)/compile_commands.json >$(BUILD)/tidy/compile_commands.json
@@ -208,7 +209,7 @@ tidy: build
 fuzz: deps-debian $(VALIJSON_STAMP)
 	@missing=$$(for p in $(FUZZ_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "deps: installing $$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
-	@cmake -S . -B $(FUZZ_BUILD) $(call GENERATOR,$(FUZZ_BUILD)) -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug -DMCP_HINTS_FUZZ=ON -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
+	@$(call configure_in,$(FUZZ_BUILD)) -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=Debug -DMCP_HINTS_FUZZ=ON -DVALIJSON_INCLUDE_DIR=$(abspath $(VALIJSON_DIR))/root/usr/include >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
