@@ -3,6 +3,8 @@
 // make sanitize-thread) runs every program several times slower, so a bound a plain build keeps
 // with room to spare it may not.
 
+#include <chrono>
+
 namespace test_support {
 
 // gcc says which sanitizer it builds with by a macro, clang by __has_feature.
@@ -29,6 +31,10 @@ inline constexpr double kSlowdown = kUnderSanitizers ? 4 : 1;
 inline constexpr bool kMemoryMeasurable = !kUnderSanitizers;
 
 inline constexpr double bound_seconds(double seconds) { return seconds * kSlowdown; }
+// The same for a window or a wait given as a duration.
+inline constexpr std::chrono::milliseconds bound(std::chrono::milliseconds window) {
+  return std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(window.count() * kSlowdown));
+}
 
 }  // namespace test_support
 

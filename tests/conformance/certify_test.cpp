@@ -741,17 +741,21 @@ TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
   // The events file's path, from the context certify gives the client.
   const std::string events =
       "\"$(printf %s \"$MCP_CONFORMANCE_CONTEXT\" | sed 's/.*\"events\":\"\\([^\"]*\\)\".*/\\1/')\"";
-  // Names the flooding client's processes, and no other test's (ctest runs tests side by side, and
-  // another one runs "yes flood").
-  const std::string flood_marker = "hostile-flood-" + std::to_string(::getpid());
+  // Name this test's processes and no other test's (ctest runs tests side by side, another one runs
+  // "yes flood", and a run of this one killed by its timeout may leave its sleep behind), with an end
+  // mark: -12 is not -123.
+  const std::string pid = std::to_string(::getpid());
+  const std::string flood_marker = "hostile-flood-" + pid + "-";
+  const std::string escaped_sleep = "sleep 301." + pid;
   struct Case {
     std::string name, client, transport, note;
   };
   const std::vector<Case> cases = {
       // A grandchild in a session of its own, which the client's process group does not hold.
       {"escapes its group",
-       "setsid sleep 301.25 </dev/null >/dev/null 2>&1 & p=$!; "
-       "while [ \"$(tr '\\0' ' ' </proc/$p/cmdline 2>/dev/null)\" != 'sleep 301.25 ' ]; do sleep 0.02; done; exit 0",
+       "setsid " + escaped_sleep + " </dev/null >/dev/null 2>&1 & p=$!; " +
+           "while [ \"$(tr '\\0' ' ' </proc/$p/cmdline 2>/dev/null)\" != '" + escaped_sleep +
+           " ' ]; do sleep 0.02; done; exit 0",
        "stdio", "1 process(es) the client left running outside its process group were killed"},
       // One endless events line (200 MB): read within the budget, never held whole.
       {"one endless events line", "head -c 200000000 /dev/zero | tr '\\0' x >>" + events, "stdio",
@@ -796,7 +800,7 @@ TEST(Certify, AHostileClientIsBoundedAndLeavesNothingBehind) {
     certification.runs.push_back(run);
     EXPECT_LT(certification_json(certification).dump().size(), std::size_t{8} << 20) << c.name;
     EXPECT_LT(certification_html(certification).size(), std::size_t{8} << 20) << c.name;
-    EXPECT_EQ(test_support::processes_with("sleep 301.25"), 0u) << c.name;
+    EXPECT_EQ(test_support::processes_with(escaped_sleep + " "), 0u) << c.name;
     EXPECT_EQ(test_support::processes_with(flood_marker), 0u) << c.name;
   }
   if (test_support::kMemoryMeasurable) {
@@ -1140,10 +1144,12 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
 // stderr is a terminal (here a pipe), long before the last run is over.
 TEST(CertifyCli, EachRunsLineIsWrittenAsItEnds) {
   test_support::TempDir dir;
-  // The second run's client waits 3 s before doing its work.
+  // The second run's client waits 5 s before doing its work; the runs go side by side (as by
+  // default), so the first one's line comes 2 s before the end unless it took 3 s longer than the
+  // second's work.
   const std::string client =
-      "if [ \"$MCP_CONFORMANCE_SCENARIO\" = retry.idempotent-bounded ]; then sleep 3; fi; " + kReference;
-  const std::string command = std::string(MCP_HINTS_BIN) + " certify --protocol 2025-11-25 --scenario " +
+      "if [ \"$MCP_CONFORMANCE_SCENARIO\" = retry.idempotent-bounded ]; then sleep 5; fi; " + kReference;
+  const std::string command = std::string(MCP_HINTS_BIN) + " certify --jobs 2 --protocol 2025-11-25 --scenario " +
                               "confirm.spec-destructive --scenario retry.idempotent-bounded --format json --output " +
                               test_support::shell_quote((dir.path() / "o").string()) + " --client " +
                               test_support::shell_quote(client) + " 2>&1 >/dev/null";

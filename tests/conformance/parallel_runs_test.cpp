@@ -137,11 +137,13 @@ TEST(ParallelRuns, AWorkersReplyIsTheRunItself) {
 }
 
 // Runs side by side judge as runs one after another, and come back in the order asked for even
-// when the first ends last.
+// when the first ends last (it waits 2 s: a run beside it ends sooner however busy the machine).
 TEST(ParallelRuns, SideBySideRunsJudgeAsOneAtATimeInTheOrderAsked) {
   test_support::TempDir dir;
-  const std::string slow_first = "if [ \"$MCP_CONFORMANCE_SCENARIO\" = confirm.spec-destructive ]; then sleep 1; fi; " +
-                                 kReference + " --drop-propagation";
+  const std::string slow_first =
+      "if [ \"$MCP_CONFORMANCE_SCENARIO@$MCP_CONFORMANCE_PROTOCOL_VERSION\" = confirm.spec-destructive@2025-11-25 ]; "
+      "then sleep 2; fi; " +
+      kReference + " --drop-propagation";
   std::vector<RunRequest> requests;
   for (const char* id : {"confirm.spec-destructive", "propagation.sensitive-carried", "retry.idempotent-bounded"})
     for (const char* protocol : {"2025-11-25", "2026-07-28"})
@@ -346,7 +348,7 @@ TEST(ParallelRuns, ASleepingRunHoldsNoPlaceOfTheBusyOnes) {
 // with it: nothing is left running until the client's timeout.
 TEST(ParallelRuns, AKilledCertifyLeavesNoWorkerBehind) {
   test_support::TempDir dir;
-  const std::string marker = "parallel-runs-orphan-" + std::to_string(::getpid());
+  const std::string marker = "parallel-runs-orphan-" + std::to_string(::getpid()) + "-";  // -12 is not -123
   const std::string client = "sleep 20 # " + marker;
   const std::string output = (dir.path() / "o").string();
   const pid_t certify = ::fork();

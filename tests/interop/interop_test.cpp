@@ -3,13 +3,12 @@
 // TypeScript SDK client lists. Skipped, saying why, when Node or the packages are missing.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include "listening_child.hpp"
@@ -117,29 +116,6 @@ json check(const std::vector<std::string>& args, const std::string& env = "", in
   return report;
 }
 
-int free_loopback_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-bool accepting(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
-
 }  // namespace
 
 TEST(Interop, ServerEverythingOverStdio) {
@@ -171,16 +147,22 @@ TEST(Interop, ServerMemoryOverStdio) {
 
 TEST(Interop, ServerEverythingOverStreamableHttpOnLoopback) {
   REQUIRE_NODE();
-  const int port = free_loopback_port();
   mcp_hints::ProcessOptions options;
-  // The preload keeps the server on 127.0.0.1 (it would listen on every interface).
+  // The preload keeps the server on 127.0.0.1 (it would listen on every interface), and says the
+  // port the system gave it for port 0.
   options.argv = {"node", "-r", (test_support::source_dir() / "tests" / "interop" / "loopback.js").string(),
                   package_entry("server-everything"), "streamableHttp"};
-  options.env = {{"PORT", std::to_string(port)}};
+  options.env = {{"PORT", "0"}};
   mcp_hints::ChildProcess server(options);
-  for (int i = 0; i < 300 && !accepting(port); ++i) usleep(20000);
-  ASSERT_TRUE(accepting(port)) << server.stderr_log();
-  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+  const std::regex listening("loopback: listening on port (\\d+)");
+  std::smatch port;
+  std::string log = server.stderr_log();
+  for (const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+       !std::regex_search(log, port, listening) && !server.exited() && std::chrono::steady_clock::now() < until;
+       log = server.stderr_log())
+    usleep(20000);
+  ASSERT_TRUE(std::regex_search(log, port, listening)) << log;
+  const std::string url = "http://127.0.0.1:" + port[1].str() + "/mcp";
   const auto report = check({"--url", url});
   const auto expected = sdk_tool_names({"http", url});
   EXPECT_GE(expected.size(), 10u);

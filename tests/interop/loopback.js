@@ -10,5 +10,11 @@ net.Server.prototype.listen = function (...args) {
     const rest = args.slice(1).filter((a) => typeof a !== 'string');
     args = [Number(args[0]), '127.0.0.1', ...rest];
   }
+  // Says the port it got, for a peer asked for port 0 (no port picked beforehand can be taken
+  // meanwhile by another test's connection).
+  this.once('listening', () => {
+    const address = this.address();
+    if (address && typeof address === 'object') process.stderr.write(`loopback: listening on port ${address.port}\n`);
+  });
   return listen.apply(this, args);
 };

@@ -137,15 +137,14 @@ TEST(OrphanSweep, WithoutASweepOrphansAreNotOurs) {
   {
     OrphanSweep sweep;  // ends; the process is no longer a subreaper
   }
-  run_and_end(escaping("30.71"));
+  // Seconds this process alone names (its pid in them), whatever else runs beside it.
+  const std::string seconds = "30.7" + std::to_string(::getpid());
+  run_and_end(escaping(seconds));
   EXPECT_TRUE(mcp_hints::current_children().empty());
   // The escaped sleep belongs to init now (a run that needs it ended holds a sweep): end it here.
   std::size_t ended = 0;
   for (const auto& [pid, cmdline] : test_support::process_command_lines())
-    if (cmdline == std::string("sleep\0"
-                               "30.71\0",
-                               12))
-      ended += ::kill(pid, SIGKILL) == 0;
+    if (cmdline == std::string("sleep") + '\0' + seconds + '\0') ended += ::kill(pid, SIGKILL) == 0;
   EXPECT_EQ(ended, 1u);
 }
 
