@@ -1144,9 +1144,8 @@ TEST(CertifyCli, RunsEndWithARecapAndOneOverallVerdict) {
 // stderr is a terminal (here a pipe), long before the last run is over.
 TEST(CertifyCli, EachRunsLineIsWrittenAsItEnds) {
   test_support::TempDir dir;
-  // The second run's client waits 5 s before doing its work; the runs go side by side (as by
-  // default), so the first one's line comes 2 s before the end unless it took 3 s longer than the
-  // second's work.
+  // The second run's client waits 5 s before doing its work; the runs go side by side, so the first
+  // one's line comes 2 s before the end unless it took 3 s longer than the second's work.
   const std::string client =
       "if [ \"$MCP_CONFORMANCE_SCENARIO\" = retry.idempotent-bounded ]; then sleep 5; fi; " + kReference;
   const std::string command = std::string(MCP_HINTS_BIN) + " certify --jobs 2 --protocol 2025-11-25 --scenario " +

@@ -137,7 +137,7 @@ TEST(ParallelRuns, AWorkersReplyIsTheRunItself) {
 }
 
 // Runs side by side judge as runs one after another, and come back in the order asked for even
-// when the first ends last (it waits 2 s: a run beside it ends sooner however busy the machine).
+// when the first ends last (it waits 2 s: a run beside it ends sooner unless it takes 2 s longer).
 TEST(ParallelRuns, SideBySideRunsJudgeAsOneAtATimeInTheOrderAsked) {
   test_support::TempDir dir;
   const std::string slow_first =

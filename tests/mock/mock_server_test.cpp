@@ -668,7 +668,11 @@ TEST(MockServer, HttpHoldsASubscriptionStreamOpenUntilTheClientClosesIt) {
   const auto hello = listener.connect();
   EXPECT_EQ(hello.capabilities["tools"]["listChanged"], true);
   std::thread caller([&] {
-    std::this_thread::sleep_for(test_support::bound(std::chrono::milliseconds(300)));  // once the stream is open
+    // Once the stream is open: the mock records its acknowledgment when the subscription is held.
+    for (const auto until = Clock::now() + std::chrono::seconds(10); Clock::now() < until;) {
+      if (test_support::read_file(record).find("notifications/subscriptions/acknowledged") != std::string::npos) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     auto t = mcp_hints::connect({{}, mock.url, {}, {}}, {});
     mcp_hints::McpClientSession session(*t, options);
     session.connect();
@@ -908,15 +912,18 @@ TEST(MockServer, StdioDelaysWithoutBlockingAndHonoursCancellation) {
   ASSERT_TRUE(t->receive(soon()));
   t->send(call("fetch_record", 1), soon());  // transient failure
   EXPECT_EQ((*t->receive(soon()))["error"]["code"], -32603);
-  const auto delayed_from = Clock::now();
+  const auto delay_ends = Clock::now() + std::chrono::milliseconds(1500);
   t->send(call("fetch_record", 2), soon());  // delayed 1.5 s ...
   t->send(rpc::request(3, "ping"), soon());  // ... and the ping answered before it
   auto pong = t->receive(soon());
   ASSERT_TRUE(pong);
   EXPECT_EQ((*pong)["id"], 3) << pong->dump();
   t->send(rpc::notification("notifications/cancelled", json{{"requestId", 2}}), soon());  // ... then cancelled
-  // Past the delay's end, nothing came: the cancelled answer is never sent.
-  EXPECT_FALSE(t->receive(delayed_from + std::chrono::milliseconds(2000)));
+  // Past the delay's end, nothing came: the cancelled answer is never sent. (A machine so busy that
+  // the cancellation left after the delay's end leaves nothing to judge.)
+  if (Clock::now() < delay_ends) {
+    EXPECT_FALSE(t->receive(delay_ends + test_support::bound(std::chrono::milliseconds(500))));
+  }
 }
 
 TEST(MockServer, StdioCloseStepEndsTheServer) {
