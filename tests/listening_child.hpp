@@ -22,14 +22,20 @@ struct ListeningChild {
   std::string url;
 };
 
-inline ListeningChild start_listening(const mcp_hints::ProcessOptions& options) {
-  ListeningChild child{std::make_unique<mcp_hints::ChildProcess>(options), {}};
+// A child's stdout up to its first line, read within 10 s: however busy the machine, and no longer
+// than the child takes to write it.
+inline std::string first_line(mcp_hints::ChildProcess& child) {
   std::string out;
   const auto deadline = mcp_hints::Clock::now() + std::chrono::seconds(10);
   while (out.find('\n') == std::string::npos &&
-         child.process->read(out, 4096, deadline) == mcp_hints::ChildProcess::ReadStatus::data) {
+         child.read(out, 4096, deadline) == mcp_hints::ChildProcess::ReadStatus::data) {
   }
-  child.url = out.substr(0, out.find('\n'));
+  return out.substr(0, out.find('\n'));
+}
+
+inline ListeningChild start_listening(const mcp_hints::ProcessOptions& options) {
+  ListeningChild child{std::make_unique<mcp_hints::ChildProcess>(options), {}};
+  child.url = first_line(*child.process);
   return child;
 }
 

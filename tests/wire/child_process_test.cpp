@@ -28,16 +28,6 @@ std::string read_all(ChildProcess& p, std::chrono::milliseconds within = std::ch
   return out;
 }
 
-// The output up to its first line, read within 10 s: however busy the machine, and no longer than
-// the child takes to write it.
-std::string first_line(ChildProcess& p) {
-  std::string out;
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
-  while (out.find('\n') == std::string::npos && p.read(out, 1 << 20, deadline) == ChildProcess::ReadStatus::data) {
-  }
-  return out.substr(0, out.find('\n'));
-}
-
 }  // namespace
 
 TEST(ChildProcess, TalksThroughStdinAndStdout) {
@@ -104,7 +94,7 @@ TEST(ChildProcess, KillingTheGroupEndsGrandchildrenToo) {
   pid_t group;
   {
     ChildProcess p(sh("sleep 300 & echo $! > " + pid_file.string() + "; echo started; wait"));
-    EXPECT_EQ(first_line(p), "started");
+    EXPECT_EQ(test_support::first_line(p), "started");
     group = p.pid();
   }  // destructor
   EXPECT_TRUE(mcp_hints::process_group_gone(group));
@@ -120,7 +110,7 @@ TEST(ChildProcess, BeginningToKillTheGroupEndsItAndKillingItReaps) {
   test_support::TempDir dir;
   const auto pid_file = dir.path() / "grandchild";
   ChildProcess p(sh("sleep 300 & echo $! > " + pid_file.string() + "; echo started; wait"));
-  EXPECT_EQ(first_line(p), "started");
+  EXPECT_EQ(test_support::first_line(p), "started");
   pid_t grandchild = 0;
   std::ifstream(pid_file) >> grandchild;
   ASSERT_GT(grandchild, 0);
